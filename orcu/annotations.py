@@ -1,0 +1,233 @@
+"""Find Orio-style ``/*@ begin Name ( ... ) @*/ ... /*@ end @*/`` regions in raw C text.
+
+pycparser rejects comments, so annotations are found here, on the raw text, with exact
+offsets for everything; later stages parse the pieces with their true positions.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import AnnotationError, did_you_mean
+from .source import SourceFile
+
+REGION_NAMES = ("PerfTuning", "Loop")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Region:
+    """One annotated region; every field is an offset into the source text."""
+
+    name: str
+    start: int  # the '/*@' of the opening annotation
+    name_offset: int
+    args_start: int  # just after '('
+    args_end: int  # the matching ')'
+    code_start: int  # just after the opening '@*/'
+    code_end: int  # the '/*@' of the end marker
+    end: int  # just after the end marker's '@*/'
+    children: tuple["Region", ...] = ()
+
+    def args(self, src: SourceFile) -> str:
+        return src.text[self.args_start : self.args_end]
+
+    def code(self, src: SourceFile) -> str:
+        """The original code between the annotation and its end marker."""
+        return src.text[self.code_start : self.code_end]
+
+
+def _skip_string(text: str, i: int) -> int:
+    """Offset just past the string or char literal starting at ``text[i]``."""
+    quote = text[i]
+    i += 1
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == quote or c == "\n":
+            return i + 1
+        i += 1
+    return i
+
+
+def _comment_end(src: SourceFile, start: int) -> int:
+    end = src.text.find("*/", start + 2)
+    if end < 0:
+        raise src.error(start, "unterminated comment", AnnotationError)
+    return end + 2
+
+
+@dataclass
+class _Marker:
+    kind: str  # "open" or "end"
+    start: int
+    end: int
+    name: str = ""
+    name_offset: int = 0
+    args_start: int = 0
+    args_end: int = 0
+
+
+def _matching_paren(src: SourceFile, open_at: int, limit: int) -> int:
+    """Offset of the ')' that closes the '(' at ``open_at``, searching before ``limit``."""
+    text = src.text
+    depth = 0
+    i = open_at
+    opened: list[int] = []
+    while i < limit:
+        c = text[i]
+        if c in "\"'":
+            i = _skip_string(text, i)
+            continue
+        if c == "#":  # spec comments may hold unbalanced parentheses
+            nl = text.find("\n", i)
+            i = limit if nl < 0 or nl > limit else nl
+            continue
+        if c == "(":
+            depth += 1
+            opened.append(i)
+        elif c == ")":
+            depth -= 1
+            opened.pop()
+            if depth == 0:
+                return i
+        i += 1
+    raise src.error(opened[-1], "unbalanced parentheses: this '(' is never closed", AnnotationError)
+
+
+def _parse_marker(src: SourceFile, start: int) -> _Marker:
+    text = src.text
+    close = text.find("*/", start + 3)
+    if close < 0:
+        raise src.error(start, "unterminated annotation: no '@*/' closes this '/*@'", AnnotationError)
+    if text[close - 1] != "@" or close - 1 < start + 3:
+        raise src.error(
+            close,
+            "'*/' inside an annotation ends the C comment before its '@*/'",
+            AnnotationError,
+        )
+    body_end = close - 1  # the '@' of '@*/'
+    end = close + 2
+    i = start + 3
+    while i < body_end and text[i].isspace():
+        i += 1
+    word = _IDENT.match(text, i, body_end)
+    if word is None:
+        if i == body_end:
+            return _Marker("end", start, end)
+        raise src.error(i, "expected a region name, 'begin' or 'end' in annotation", AnnotationError)
+    if word.group() == "end":
+        j = word.end()
+        while j < body_end and text[j].isspace():
+            j += 1
+        if j != body_end:
+            raise src.error(j, "unexpected text after 'end' in annotation", AnnotationError)
+        return _Marker("end", start, end)
+    if word.group() == "begin":
+        i = word.end()
+        while i < body_end and text[i].isspace():
+            i += 1
+        word = _IDENT.match(text, i, body_end)
+        if word is None:
+            raise src.error(i, "expected a region name after 'begin'", AnnotationError)
+    name = word.group()
+    if name not in REGION_NAMES:
+        raise src.error(
+            word.start(), f"unknown region '{name}'{did_you_mean(name, REGION_NAMES)}", AnnotationError
+        )
+    i = word.end()
+    while i < body_end and text[i].isspace():
+        i += 1
+    if i >= body_end or text[i] != "(":
+        raise src.error(i, f"expected '(' after region name '{name}'", AnnotationError)
+    close_paren = _matching_paren(src, i, body_end)
+    j = close_paren + 1
+    while j < body_end and text[j].isspace():
+        j += 1
+    if j != body_end:
+        if text[j] == ")":
+            raise src.error(j, "unbalanced parentheses: this ')' has no '('", AnnotationError)
+        raise src.error(j, "unexpected text after ')' in annotation", AnnotationError)
+    return _Marker("open", start, end, name, word.start(), i + 1, close_paren)
+
+
+def _markers(src: SourceFile):
+    text = src.text
+    n = len(text)
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == "/" and text.startswith("/*@", i):
+            marker = _parse_marker(src, i)
+            yield marker
+            i = marker.end
+        elif c == "/" and text.startswith("/*", i):
+            i = _comment_end(src, i)
+        elif c == "/" and text.startswith("//", i):
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl
+        elif c in "\"'":
+            i = _skip_string(text, i)
+        else:
+            i += 1
+
+
+def scan_regions(src: SourceFile) -> tuple[Region, ...]:
+    """All top-level regions of the file, children nested inside them."""
+    stack: list[tuple[_Marker, list[Region]]] = []
+    top: list[Region] = []
+    for m in _markers(src):
+        if m.kind == "open":
+            stack.append((m, []))
+            continue
+        if not stack:
+            raise src.error(m.start, "'end' annotation without an open region", AnnotationError)
+        opened, children = stack.pop()
+        region = Region(
+            opened.name,
+            opened.start,
+            opened.name_offset,
+            opened.args_start,
+            opened.args_end,
+            opened.end,
+            m.start,
+            m.end,
+            tuple(children),
+        )
+        (stack[-1][1] if stack else top).append(region)
+    if stack:
+        opened = stack[-1][0]
+        raise src.error(
+            opened.start,
+            f"unterminated region '{opened.name}': no '/*@ end @*/' closes it",
+            AnnotationError,
+        )
+    return tuple(top)
+
+
+def blank_comments(text: str) -> str:
+    """Replace every comment with spaces (keeping newlines) so offsets stay true."""
+    out = list(text)
+    n = len(text)
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == "/" and text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+        elif c == "/" and text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+        elif c in "\"'":
+            i = _skip_string(text, i)
+            continue
+        else:
+            i += 1
+            continue
+        for k in range(i, end):
+            if out[k] != "\n":
+                out[k] = " "
+        i = end
+    return "".join(out)

@@ -1,0 +1,70 @@
+"""The one error tree of orcu.
+
+Every user-facing error carries a source location so the command line can print it
+the way gcc does: ``path:line:col: error: message`` followed by the source line and
+a caret under the column.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Location:
+    path: str
+    line: int  # 1-based
+    col: int  # 1-based
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+class OrcuError(Exception):
+    """A problem the user can fix: bad input, bad usage, an impossible request."""
+
+    def __init__(self, message: str, loc: Location | None = None, source_line: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.loc = loc
+        self.source_line = source_line
+
+    def render(self) -> str:
+        if self.loc is None:
+            return f"orcu: error: {self.message}"
+        out = f"{self.loc}: error: {self.message}"
+        if self.source_line is not None:
+            line = self.source_line.rstrip("\n")
+            # Keep tabs in the caret prefix so the caret lines up in any terminal.
+            prefix = "".join(c if c == "\t" else " " for c in line[: self.loc.col - 1])
+            out += f"\n{line}\n{prefix}^"
+        return out
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class SpecError(OrcuError):
+    """The tuning spec (PerfTuning language or YAML) is malformed."""
+
+
+class AnnotationError(OrcuError):
+    """The structured-comment regions are malformed."""
+
+
+class CSyntaxError(OrcuError):
+    """C code inside or around a region does not parse."""
+
+
+class AnalysisError(OrcuError):
+    """The code parses but cannot be transformed as asked (types, dependences, sizes)."""
+
+
+class UsageError(OrcuError):
+    """A bad command line: unknown parameter, value outside its list, missing file."""
+
+
+def did_you_mean(word: str, choices) -> str:
+    """A gcc-style hint naming the closest known word, or nothing."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,76 @@
+"""pycparser behind one door: comment blanking, ``#line`` positions, error conversion."""
+from __future__ import annotations
+
+import re
+
+from pycparser import c_ast, c_parser
+
+from ..annotations import blank_comments
+from ..errors import CSyntaxError
+from ..source import SourceFile
+
+# Common library typedefs, so files that include standard headers still parse
+# (preprocessor lines are blanked, not expanded).
+_PRELUDE = (
+    "typedef unsigned long size_t; typedef long ptrdiff_t; typedef long ssize_t;"
+    " typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;"
+    " typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;"
+    " typedef unsigned long uint64_t; typedef long intptr_t; typedef unsigned long uintptr_t;"
+    " typedef _Bool bool; typedef struct _orcu_FILE FILE;"
+)
+_DIRECTIVE = re.compile(r"^[ \t]*#.*?(?<!\\)$", re.MULTILINE | re.DOTALL)
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*)$", re.MULTILINE)
+_ERROR_AT = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
+
+
+def blank_directives(text: str) -> str:
+    """Replace preprocessor lines (with their continuations) by spaces, keeping newlines."""
+
+    def blank(m: re.Match) -> str:
+        return "".join("\n" if c == "\n" else " " for c in m.group())
+
+    return _DIRECTIVE.sub(blank, text)
+
+
+def object_macros(text: str) -> dict[str, str]:
+    """``#define NAME value`` lines without parameters: name -> value text."""
+    return {m.group(1): m.group(2).strip() for m in _DEFINE.finditer(blank_comments(text))}
+
+
+def _parse(src: SourceFile, text: str, fallback_offset: int) -> c_ast.FileAST:
+    try:
+        return c_parser.CParser().parse(text, filename=src.path)
+    except c_parser.ParseError as e:
+        message = str(e.args[0]) if e.args else str(e)
+        m = _ERROR_AT.match(message)
+        if m and m.group("file") == src.path:
+            line, col = int(m.group("line")), int(m.group("col"))
+            detail = m.group("msg")
+            near = detail[len("before: "):] if detail.startswith("before: ") else None
+            text = f"C syntax error before '{near}'" if near else f"C syntax error: {detail}"
+            return_offset = src.offset(line, col)
+            raise src.error(return_offset, text, CSyntaxError) from None
+        detail = message.split(": ", 1)[-1]
+        raise src.error(fallback_offset, f"C syntax error: {detail}", CSyntaxError) from None
+
+
+def parse_file(src: SourceFile, text: str) -> c_ast.FileAST:
+    """Parse the whole file (already blanked of comments) with true line numbers."""
+    code = _PRELUDE + f'\n#line 1 "{src.path}"\n' + blank_directives(text)
+    return _parse(src, code, 0)
+
+
+def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]:
+    """Parse C statements found at ``start`` in ``src``; their coords are the file's."""
+    loc = src.location(start)
+    body = blank_directives(blank_comments(text))
+    code = (
+        _PRELUDE
+        + "\nvoid __orcu_region(void) {\n"
+        + f'#line {loc.line} "{src.path}"\n'
+        + " " * (loc.col - 1)
+        + body
+        + "\n}\n"
+    )
+    tree = _parse(src, code, start)
+    return list(tree.ext[-1].body.block_items or [])

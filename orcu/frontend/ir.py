@@ -1,0 +1,147 @@
+"""The loop-nest IR shared by analysis, TSG and code generation.
+
+Small frozen dataclasses over pycparser nodes: loops are normalised (``lower <= var <
+upper`` with a positive constant step), statements keep their pycparser node (printed
+with ``CGenerator`` after index rewriting) and the array accesses found in them. Every
+node carries its location in the user's file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Union
+
+from pycparser import c_ast, c_generator
+
+from ..errors import Location
+
+_printer = c_generator.CGenerator()
+
+
+def c_text(node: c_ast.Node) -> str:
+    """C source of an expression or statement (one line, no trailing newline)."""
+    return _printer.visit(node).strip()
+
+
+@dataclass(frozen=True)
+class CType:
+    base: str  # e.g. "double", "unsigned int"
+    pointers: int = 0
+    dims: tuple[str, ...] = ()  # declared array dimensions, as C text
+    const: bool = False
+
+    @property
+    def is_array(self) -> bool:
+        return self.pointers > 0 or bool(self.dims)
+
+    @property
+    def element(self) -> str:
+        return self.base
+
+    def __str__(self) -> str:
+        text = ("const " if self.const else "") + self.base + "*" * self.pointers
+        return text + "".join(f"[{d}]" for d in self.dims)
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    ctype: CType
+    origin: str  # "parameter", "local", "global", "region", "input_vars" or "macro"
+    loc: Location | None
+
+    @property
+    def kind(self) -> str:
+        if self.origin == "macro":
+            return "constant"
+        return "array" if self.ctype.is_array else "scalar"
+
+
+@dataclass(frozen=True)
+class Access:
+    array: str
+    subscripts: tuple[c_ast.Node, ...] = field(compare=False)  # outermost [] first
+    write: bool
+    loc: Location
+
+    @property
+    def text(self) -> str:
+        return self.array + "".join(f"[{c_text(s)}]" for s in self.subscripts)
+
+
+@dataclass(frozen=True)
+class Stmt:
+    node: c_ast.Node = field(compare=False)
+    loc: Location
+    accesses: tuple[Access, ...]
+    scalar_reads: frozenset[str]
+    scalar_writes: frozenset[str]
+
+    @property
+    def text(self) -> str:
+        return " ".join(_printer.visit(self.node).split())
+
+
+@dataclass(frozen=True)
+class Loop:
+    var: str
+    lower: c_ast.Node = field(compare=False)
+    upper: c_ast.Node = field(compare=False)  # exclusive
+    step: int
+    body: tuple["Node", ...]
+    loc: Location
+    node: c_ast.For = field(compare=False, repr=False)
+
+    @property
+    def header(self) -> str:
+        step = "" if self.step == 1 else f" step {self.step}"
+        return f"for {self.var} in [{c_text(self.lower)}, {c_text(self.upper)}){step}"
+
+
+Node = Union[Loop, Stmt]
+
+
+@dataclass(frozen=True)
+class LoopNest:
+    """One Loop region: its statements, the names it uses and how to transform it."""
+
+    index: int  # 1-based among the file's Loop regions
+    loc: Location
+    body: tuple[Node, ...]
+    variables: Mapping[str, Variable]  # in order of first use
+    function: str | None  # the enclosing C function, None at file scope
+    transform: "object"  # frontend.transform.CudaTransform
+    reference: str  # the C code the variant is validated against
+    code: str  # the C code the transformation starts from
+
+    @property
+    def name(self) -> str:
+        return f"{self.function or 'file'}_{self.index}"
+
+    def loops(self) -> list[Loop]:
+        found = []
+
+        def walk(nodes):
+            for n in nodes:
+                if isinstance(n, Loop):
+                    found.append(n)
+                    walk(n.body)
+
+        walk(self.body)
+        return found
+
+    def explain(self) -> str:
+        lines: list[str] = []
+
+        def walk(nodes, depth):
+            pad = "  " * depth
+            for n in nodes:
+                if isinstance(n, Loop):
+                    lines.append(f"{pad}{n.header}    # line {n.loc.line}")
+                    walk(n.body, depth + 1)
+                else:
+                    reads = sorted({a.text for a in n.accesses if not a.write} | n.scalar_reads)
+                    writes = sorted({a.text for a in n.accesses if a.write} | n.scalar_writes)
+                    lines.append(f"{pad}{n.text}    # line {n.loc.line}; reads {', '.join(reads) or '-'}; writes {', '.join(writes) or '-'}")
+
+        walk(self.body, 0)
+        return "\n".join(lines)

@@ -1,0 +1,184 @@
+"""pycparser statements of a Loop region -> the loop-nest IR."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..errors import AnalysisError, Location
+from ..source import SourceFile
+from .ir import Access, Loop, Node, Stmt
+
+_UNSUPPORTED = {
+    "While": "'while' loops",
+    "DoWhile": "'do' loops",
+    "Goto": "'goto'",
+    "Label": "labels",
+    "Switch": "'switch'",
+    "Return": "'return'",
+    "Break": "'break'",
+    "Continue": "'continue'",
+}
+
+
+def loc_of(node: c_ast.Node) -> Location:
+    c = node.coord
+    return Location(c.file, c.line, c.column or 1)
+
+
+class Lowering:
+    def __init__(self, src: SourceFile):
+        self.src = src
+
+    def error(self, node: c_ast.Node, message: str) -> AnalysisError:
+        return self.src.error_at(loc_of(node), message, AnalysisError)
+
+    def block(self, items) -> tuple[Node, ...]:
+        out: list[Node] = []
+        for item in items or ():
+            if isinstance(item, c_ast.Compound):
+                out.extend(self.block(item.block_items))
+            elif isinstance(item, c_ast.For):
+                out.append(self.loop(item))
+            elif isinstance(item, c_ast.EmptyStatement):
+                continue
+            else:
+                out.append(self.statement(item))
+        return tuple(out)
+
+    # -- loops ----------------------------------------------------------------
+    def loop(self, node: c_ast.For) -> Loop:
+        var, lower = self._init(node)
+        upper = self._cond(node, var)
+        step = self._next(node, var)
+        body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
+        return Loop(var, lower, upper, step, self.block(body), loc_of(node), node)
+
+    def _init(self, node: c_ast.For) -> tuple[str, c_ast.Node]:
+        init = node.init
+        if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+            return init.lvalue.name, init.rvalue
+        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
+            return init.decls[0].name, init.decls[0].init
+        raise self.error(node, "unsupported loop: the initialisation must be 'i = lower' or 'int i = lower'")
+
+    def _cond(self, node: c_ast.For, var: str) -> c_ast.Node:
+        cond = node.cond
+        if isinstance(cond, c_ast.BinaryOp):
+            left, right, op = cond.left, cond.right, cond.op
+            if isinstance(right, c_ast.ID) and right.name == var and op in (">", ">="):
+                left, right, op = right, left, {">": "<", ">=": "<="}[op]
+            if isinstance(left, c_ast.ID) and left.name == var and op in ("<", "<="):
+                if op == "<":
+                    return right
+                return _plus_one(right)
+        where = cond if cond is not None else node
+        raise self.error(where, f"unsupported loop: the condition must be '{var} < upper' or '{var} <= upper'")
+
+    def _next(self, node: c_ast.For, var: str) -> int:
+        nxt = node.next
+        if isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("p++", "++") and _is(nxt.expr, var):
+            return 1
+        step = None
+        if isinstance(nxt, c_ast.Assignment) and _is(nxt.lvalue, var):
+            if nxt.op == "+=":
+                step = nxt.rvalue
+            elif nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op == "+":
+                a, b = nxt.rvalue.left, nxt.rvalue.right
+                step = b if _is(a, var) else a if _is(b, var) else None
+        if isinstance(step, c_ast.Constant) and step.type == "int":
+            value = int(step.value.rstrip("uUlL"), 0)
+            if value > 0:
+                return value
+        where = nxt if nxt is not None else node
+        raise self.error(where, f"unsupported loop: the increment must be '{var}++' or '{var} += c' with a positive constant c")
+
+    # -- statements -------------------------------------------------------------
+    def statement(self, node: c_ast.Node) -> Stmt:
+        kind = type(node).__name__
+        if kind in _UNSUPPORTED:
+            raise self.error(node, f"{_UNSUPPORTED[kind]} are not supported in a Loop region")
+        finder = _AccessFinder(self)
+        finder.visit(node)
+        return Stmt(node, loc_of(node), tuple(finder.accesses), frozenset(finder.reads), frozenset(finder.writes))
+
+
+def _is(node: c_ast.Node, var: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == var
+
+
+def _plus_one(expr: c_ast.Node) -> c_ast.Node:
+    """``e + 1``, folding ``n - 1 + 1`` back to ``n``."""
+    if isinstance(expr, c_ast.BinaryOp) and expr.op == "-" and isinstance(expr.right, c_ast.Constant) and expr.right.value == "1":
+        return expr.left
+    if isinstance(expr, c_ast.Constant) and expr.type == "int":
+        return c_ast.Constant("int", str(int(expr.value.rstrip("uUlL"), 0) + 1), expr.coord)
+    return c_ast.BinaryOp("+", expr, c_ast.Constant("int", "1"), expr.coord)
+
+
+def array_base(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    """``A[i][j]`` -> (``A``, [i, j])."""
+    subs = []
+    while isinstance(node, c_ast.ArrayRef):
+        subs.append(node.subscript)
+        node = node.name
+    return node, subs[::-1]
+
+
+class _AccessFinder(c_ast.NodeVisitor):
+    """Array accesses and scalar reads/writes of one statement."""
+
+    def __init__(self, lowering: Lowering):
+        self.lowering = lowering
+        self.accesses: list[Access] = []
+        self.reads: set[str] = set()
+        self.writes: set[str] = set()
+
+    def _target(self, node: c_ast.Node, also_read: bool) -> None:
+        if isinstance(node, c_ast.ArrayRef):
+            self._array(node, write=True)
+            if also_read:
+                self._array(node, write=False, subscripts=False)
+        elif isinstance(node, c_ast.ID):
+            self.writes.add(node.name)
+            if also_read:
+                self.reads.add(node.name)
+        else:
+            raise self.lowering.error(node, "unsupported assignment target in a Loop region")
+
+    def _array(self, node: c_ast.ArrayRef, write: bool, subscripts: bool = True) -> None:
+        base, subs = array_base(node)
+        if not isinstance(base, c_ast.ID):
+            raise self.lowering.error(node, "only named arrays can be indexed in a Loop region")
+        self.accesses.append(Access(base.name, tuple(subs), write, loc_of(node)))
+        if subscripts:
+            for s in subs:
+                self.visit(s)
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        self._target(node.lvalue, also_read=node.op != "=")
+        self.visit(node.rvalue)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in ("++", "--", "p++", "p--"):
+            self._target(node.expr, also_read=True)
+        elif node.op == "&":
+            raise self.lowering.error(node, "taking addresses ('&') is not supported in a Loop region")
+        else:
+            self.visit(node.expr)
+
+    def visit_ArrayRef(self, node: c_ast.ArrayRef) -> None:
+        self._array(node, write=False)
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        self.reads.add(node.name)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        if node.args is not None:
+            self.visit(node.args)
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        self.writes.add(node.name)
+        if node.init is not None:
+            self.visit(node.init)
+
+    def visit_StructRef(self, node: c_ast.StructRef) -> None:
+        raise self.lowering.error(node, "struct members are not supported in a Loop region")

@@ -1,0 +1,137 @@
+"""``transform CUDA(name=expr, ...)``: the arguments of a Loop region."""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from ..errors import SpecError, did_you_mean
+from ..source import SourceFile
+from ..spec.expr import Expr, compile_node, parse_python
+
+
+def _positive_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+
+
+def _bool(v: Any) -> bool:
+    return isinstance(v, (bool, int)) and v in (0, 1)
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str
+    default: Any
+    check: Callable[[Any], bool]
+    expects: str
+    doc: str
+
+
+# Orio's arguments (OrCuda, section III), with the defaults orcu uses when one is left out.
+ARGUMENTS: dict[str, Argument] = {
+    a.name: a
+    for a in (
+        Argument("threadCount", 256, _positive_int, "a positive integer", "threads per block"),
+        Argument("blockCount", None, lambda v: v is None or _positive_int(v), "a positive integer",
+                 "blocks in the grid (default: enough to cover the outer loop, capped by the device)"),
+        Argument("streamCount", 1, lambda v: _positive_int(v) and v <= 16, "an integer from 1 to 16",
+                 "CUDA streams the outer loop is split over"),
+        Argument("preferL1Size", 0, lambda v: v in (0, 16, 32, 48), "0, 16, 32 or 48",
+                 "preferred L1 size in KB (0: no preference)"),
+        Argument("unrollInner", 1, _positive_int, "a positive integer", "unroll factor of the inner loop"),
+        Argument("cacheBlocks", False, _bool, "True or False", "stage reused arrays in shared memory"),
+        Argument("dataOnDevice", False, _bool, "True or False", "arrays are already device pointers"),
+        Argument("pinHostMem", False, _bool, "True or False", "use pinned host memory for transfers"),
+    )
+}
+
+_TRANSFORM = re.compile(r"\s*transform\s+")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class CudaTransform:
+    args: Mapping[str, Expr]  # only those written in the annotation
+
+    def values(self, env: Mapping[str, Any]) -> dict[str, Any]:
+        """Every argument's value for one configuration (defaults for those left out)."""
+        out = {name: a.default for name, a in ARGUMENTS.items()}
+        for name, expr in self.args.items():
+            value = expr.evaluate(dict(env))
+            if not ARGUMENTS[name].check(value):
+                raise SpecError(
+                    f"transform argument '{name}' must be {ARGUMENTS[name].expects}, got {value!r}",
+                    expr.loc,
+                    expr.source_line,
+                )
+            out[name] = bool(value) if isinstance(ARGUMENTS[name].default, bool) else value
+        return out
+
+
+def parse_loop_annotation(src: SourceFile, start: int, end: int) -> tuple[CudaTransform, int]:
+    """Parse ``transform CUDA(...)`` at the head of a Loop region's annotation.
+
+    Returns the transform and the offset where the C statements begin.
+    """
+    text = src.text
+    m = _TRANSFORM.match(text, start, end)
+    if m is None:
+        i = start
+        while i < end and text[i].isspace():
+            i += 1
+        raise src.error(i, "expected 'transform CUDA(...)' at the start of a Loop region", SpecError)
+    name = _IDENT.match(text, m.end(), end)
+    if name is None:
+        raise src.error(m.end(), "expected a transformation name after 'transform'", SpecError)
+    if name.group() != "CUDA":
+        raise src.error(name.start(), f"unknown transformation '{name.group()}' (orcu provides 'CUDA')", SpecError)
+    i = name.end()
+    while i < end and text[i].isspace():
+        i += 1
+    if i >= end or text[i] != "(":
+        raise src.error(i, "expected '(' after 'transform CUDA'", SpecError)
+    close = _closing_paren(src, i, end)
+    args_text = text[i + 1 : close]
+    return _parse_args(src, i + 1, args_text), close + 1
+
+
+def _closing_paren(src: SourceFile, open_at: int, end: int) -> int:
+    depth = 0
+    i = open_at
+    while i < end:
+        c = src.text[i]
+        if c in "\"'":
+            close = src.text.find(c, i + 1, end)
+            i = end if close < 0 else close + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise src.error(open_at, "unbalanced parentheses: this '(' is never closed", SpecError)
+
+
+def _parse_args(src: SourceFile, start: int, text: str) -> CudaTransform:
+    if not text.strip():
+        return CudaTransform({})
+    tree, position = parse_python(src, start, text, head="f(", tail=")")
+    call = tree.body
+    if call.args:
+        first = call.args[0]
+        raise src.error(position(first.lineno, first.col_offset), "transform arguments are written name=value", SpecError)
+    args: dict[str, Expr] = {}
+    for kw in call.keywords:
+        if kw.arg is None:
+            raise src.error(position(kw.lineno, kw.col_offset), "'**' is not allowed in transform arguments", SpecError)
+        at = position(kw.lineno, kw.col_offset)
+        if kw.arg not in ARGUMENTS:
+            raise src.error(at, f"unknown transform argument '{kw.arg}'{did_you_mean(kw.arg, ARGUMENTS)}", SpecError)
+        if kw.arg in args:
+            raise src.error(at, f"transform argument '{kw.arg}' is given twice", SpecError)
+        value_text = ast.get_source_segment("f(" + text + ")", kw.value) or ""
+        args[kw.arg] = compile_node(src, kw.value, position, value_text)
+    return CudaTransform(args)

@@ -1,0 +1,130 @@
+"""The C type of every name a Loop region uses.
+
+Names take their types from declarations inside the region, then from the enclosing
+function (its parameters and declarations), the file's globals, ``input_vars`` and
+object-like macros, in that order.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..errors import AnalysisError
+from ..source import SourceFile
+from ..spec.model import TuningSpec
+from .ir import CType, Variable, c_text
+from .lower import loc_of
+
+
+def ctype_of(node: c_ast.Node) -> CType | None:
+    """The CType of a declaration's type node, or None for types orcu does not handle."""
+    pointers, dims, quals = 0, [], []
+    while True:
+        if isinstance(node, c_ast.PtrDecl):
+            pointers += 1
+            node = node.type
+        elif isinstance(node, c_ast.ArrayDecl):
+            dims.append(c_text(node.dim) if node.dim is not None else "")
+            node = node.type
+        elif isinstance(node, c_ast.TypeDecl):
+            quals = node.quals
+            node = node.type
+        elif isinstance(node, c_ast.IdentifierType):
+            return CType(" ".join(node.names), pointers, tuple(dims), "const" in quals)
+        else:
+            return None
+
+
+def declarations_in(node: c_ast.Node, origin: str) -> dict[str, tuple[c_ast.Decl, str]]:
+    found: dict[str, tuple[c_ast.Decl, str]] = {}
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_Decl(self, d: c_ast.Decl) -> None:
+            if d.name and not isinstance(d.type, c_ast.FuncDecl):
+                found.setdefault(d.name, (d, origin))
+            if d.init is not None:
+                self.visit(d.init)
+
+        def visit_FuncDef(self, f: c_ast.FuncDef) -> None:
+            pass  # functions are scanned on their own
+
+    Finder().visit(node)
+    return found
+
+
+def used_names(items) -> dict[str, c_ast.Node]:
+    """Identifiers (not called function names) in first-use order, with a node each."""
+    names: dict[str, c_ast.Node] = {}
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_ID(self, node: c_ast.ID) -> None:
+            names.setdefault(node.name, node)
+
+        def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+            if node.args is not None:
+                self.visit(node.args)
+
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            names.setdefault(node.name, node)
+            if node.init is not None:
+                self.visit(node.init)
+
+    finder = Finder()
+    for item in items:
+        finder.visit(item)
+    return names
+
+
+def resolve_types(
+    src: SourceFile,
+    items: list[c_ast.Node],
+    function: c_ast.FuncDef | None,
+    file_ast: c_ast.FileAST | None,
+    spec: TuningSpec | None,
+    macros: dict[str, str],
+) -> dict[str, Variable]:
+    scopes: list[dict[str, tuple[c_ast.Decl, str]]] = []
+    local = {}
+    for item in items:
+        local.update(declarations_in(item, "region"))
+    scopes.append(local)
+    if function is not None:
+        params = function.decl.type.args
+        scopes.append(declarations_in(params, "parameter") if params is not None else {})
+        scopes.append(declarations_in(function.body, "local"))
+    if file_ast is not None:
+        globals_ = {}
+        for ext in file_ast.ext:
+            if isinstance(ext, c_ast.Decl):
+                globals_.update(declarations_in(ext, "global"))
+        scopes.append(globals_)
+    variables: dict[str, Variable] = {}
+    for name, use in used_names(items).items():
+        variables[name] = _lookup(src, name, use, scopes, spec, macros)
+    return variables
+
+
+def _lookup(src, name, use, scopes, spec, macros) -> Variable:
+    for scope in scopes:
+        if name in scope:
+            decl, origin = scope[name]
+            ctype = ctype_of(decl.type)
+            if ctype is None:
+                raise src.error_at(loc_of(use), f"'{name}' has a type orcu cannot handle in a Loop region", AnalysisError)
+            return Variable(name, ctype, origin, loc_of(decl))
+    if spec is not None:
+        decl = spec.decl(name)
+        if decl is not None:
+            words = decl.ctype.split()
+            const = "const" in words
+            base = " ".join(w for w in words if w != "const")
+            dims = tuple(d.text.strip() for d in decl.dims)
+            return Variable(name, CType(base, 0, dims, const), "input_vars", decl.loc)
+    if name in macros:
+        value = macros[name]
+        base = "double" if any(c in value for c in ".eE") and not value.startswith("0x") else "int"
+        return Variable(name, CType(base, const=True), "macro", None)
+    raise src.error_at(
+        loc_of(use),
+        f"'{name}' is not declared: declare it in the enclosing function or in input_vars",
+        AnalysisError,
+    )

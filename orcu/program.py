@@ -1,0 +1,174 @@
+"""The front end's one entry point: an annotated C file -> a checked tuning problem."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pycparser import c_ast
+
+from .annotations import Region, _skip_string, blank_comments, scan_regions
+from .errors import AnnotationError, Location, OrcuError
+from .frontend.cparse import object_macros, parse_file, parse_statements
+from .frontend.ir import LoopNest
+from .frontend.lower import Lowering
+from .frontend.transform import parse_loop_annotation
+from .frontend.types import resolve_types
+from .source import SourceFile
+from .spec.language import parse_perftuning
+from .spec.model import TuningSpec
+
+
+@dataclass(frozen=True)
+class Program:
+    src: SourceFile
+    spec: TuningSpec
+    spec_region: Region | None
+    regions: tuple[Region, ...]  # the Loop regions, in file order
+    nests: tuple[LoopNest, ...]
+
+
+def sidecar_spec(path: str | Path) -> Path | None:
+    candidate = Path(str(path) + ".orcu.yaml")
+    return candidate if candidate.is_file() else None
+
+
+def load(path: str | Path, spec_path: str | Path | None = None) -> Program:
+    src = SourceFile.read(path)
+    top = scan_regions(src)
+    perf = [r for r in top if r.name == "PerfTuning"]
+    if len(perf) > 1:
+        raise src.error(perf[1].start, "only one PerfTuning region is allowed per file", AnnotationError)
+    loops: list[Region] = []
+    for r in top:
+        if r.name == "Loop":
+            loops.append(r)
+        for child in r.children:
+            if child.name == "PerfTuning":
+                raise src.error(child.start, "a PerfTuning region must be at the top level", AnnotationError)
+            loops.append(child)
+    for r in loops:
+        if r.children:
+            raise src.error(r.children[0].start, "Loop regions cannot be nested", AnnotationError)
+    if not loops:
+        raise src.error(0, "no Loop regions found (expected /*@ begin Loop(transform CUDA(...) ...) @*/)", AnnotationError)
+
+    yaml_path = spec_path or sidecar_spec(path)
+    if perf and yaml_path is not None:
+        raise src.error(perf[0].start, f"the spec is given twice: in this PerfTuning region and in {yaml_path}", AnnotationError)
+    if perf:
+        spec = parse_perftuning(src, perf[0].args_start, perf[0].args_end)
+    elif yaml_path is not None:
+        from .spec.yaml_spec import load_yaml
+
+        spec = load_yaml(yaml_path)
+    else:
+        spec = TuningSpec(path=src.path, loc=None)
+
+    nests = tuple(_lower_region(src, spec, loops, k) for k in range(len(loops)))
+    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests)
+
+
+def _function_spans(text: str, tree: c_ast.FileAST, src: SourceFile) -> list[tuple[int, int, c_ast.FuncDef]]:
+    spans = []
+    for ext in tree.ext:
+        if isinstance(ext, c_ast.FuncDef) and ext.body.coord is not None and ext.body.coord.file == src.path:
+            open_at = src.offset(ext.body.coord.line, ext.body.coord.column)
+            open_at = text.find("{", open_at)
+            spans.append((open_at, _matching_brace(text, open_at), ext))
+    return spans
+
+
+def _matching_brace(text: str, open_at: int) -> int:
+    depth = 0
+    i = open_at
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i = _skip_string(text, i)
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(text)
+
+
+def _brace_depth(text: str, offset: int) -> int:
+    depth, i = 0, 0
+    while i < offset:
+        c = text[i]
+        if c in "\"'":
+            i = _skip_string(text, i)
+            continue
+        depth += c == "{"
+        depth -= c == "}"
+        i += 1
+    return depth
+
+
+_file_cache: dict[tuple[str, str], tuple] = {}
+
+
+def _file_context(src: SourceFile, loops: list[Region]):
+    """The whole file parsed once (comments and file-scope regions blanked)."""
+    key = (src.path, src.text)
+    if key in _file_cache:
+        return _file_cache[key]
+    chars = list(blank_comments(src.text))
+    blanked = "".join(chars)
+    for r in loops:
+        if _brace_depth(blanked, r.start) == 0:  # statements at file scope: Orio fragments
+            for k in range(r.code_start, r.code_end):
+                if chars[k] != "\n":
+                    chars[k] = " "
+    text = "".join(chars)
+    tree = parse_file(src, text)
+    result = (tree, _function_spans(text, tree, src), object_macros(src.text))
+    _file_cache.clear()
+    _file_cache[key] = result
+    return result
+
+
+def _lower_region(src: SourceFile, spec: TuningSpec, loops: list[Region], k: int) -> LoopNest:
+    region = loops[k]
+    transform, body_start = parse_loop_annotation(src, region.args_start, region.args_end)
+    defined = set(spec.lets) | set(spec.performance_names) | set(spec.input_names)
+    for name, expr in transform.args.items():
+        expr.check_names(src, defined, f"transform argument '{name}'")
+    body_text = src.text[body_start : region.args_end]
+    original = region.code(src)
+    if body_text.strip():
+        code_start, code = body_start, body_text
+    elif original.strip():
+        code_start, code = region.code_start, original
+    else:
+        raise src.error(region.start, "the Loop region has no code: write the loop after 'transform CUDA(...)'", AnnotationError)
+    items = parse_statements(src, code_start, code)
+    if not items:
+        raise src.error(code_start, "the Loop region has no statements", AnnotationError)
+    if original.strip() and code_start != region.code_start:
+        parse_statements(src, region.code_start, original)  # the reference must parse too
+    tree, spans, macros = _file_context(src, loops)
+    function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
+    variables = resolve_types(src, items, function, tree, spec, macros)
+    body = Lowering(src).block(items)
+    return LoopNest(
+        index=k + 1,
+        loc=src.location(region.start),
+        body=body,
+        variables=variables,
+        function=function.decl.name if function is not None else None,
+        transform=transform,
+        reference=original if original.strip() else code,
+        code=code,
+    )
+
+
+def check_location(path: str) -> Location:
+    return Location(path, 1, 1)
+
+
+__all__ = ["Program", "load", "OrcuError"]

@@ -1,0 +1,134 @@
+"""What ``orcu check`` reports about a loaded program: plain data, then text."""
+from __future__ import annotations
+
+from typing import Any
+
+from .frontend.ir import Loop, c_text
+from .program import Program
+from .space import Space
+
+
+def _values_text(values: tuple, limit: int = 8) -> str:
+    shown = [repr(v) if isinstance(v, str) else str(v) for v in values]
+    if len(shown) > limit:
+        shown = shown[: limit - 2] + ["...", shown[-1]]
+    return ", ".join(shown)
+
+
+def input_space(program: Program) -> Space:
+    spec = program.spec
+    return Space(spec.input_params, spec.input_constraints, spec.lets)
+
+
+def performance_space(program: Program, inputs: dict[str, Any]) -> Space:
+    spec = program.spec
+    return Space(spec.performance_params, spec.performance_constraints, {**spec.lets, **inputs})
+
+
+def summary(program: Program) -> dict[str, Any]:
+    spec = program.spec
+    inputs = input_space(program)
+    input_configs = list(inputs.configs())
+    # Performance constraints may read input parameters: then each input size has its own space.
+    depends = any(c.expr.names & set(spec.input_names) for c in spec.performance_constraints)
+    per_input = [performance_space(program, cfg) for cfg in (input_configs if depends else input_configs[:1] or [{}])]
+    perf = per_input[0] if per_input else performance_space(program, {})
+    return {
+        "file": program.src.path,
+        "spec": "PerfTuning" if program.spec_region else ("yaml" if spec.path != program.src.path else None),
+        "performance_params": [_param(p) for p in spec.performance_params],
+        "performance_constraints": [{"name": c.name, "expr": c.expr.text.strip()} for c in spec.performance_constraints],
+        "space": {
+            "raw": perf.raw_size,
+            "constrained": perf.size,
+            **({"per_input": [s.size for s in per_input]} if depends else {}),
+        },
+        "input_params": [_param(p) for p in spec.input_params],
+        "input_constraints": [{"name": c.name, "expr": c.expr.text.strip()} for c in spec.input_constraints],
+        "input_space": {"raw": inputs.raw_size, "constrained": inputs.size, "combinations": input_configs},
+        "total_variants": sum(s.size for s in per_input) if depends else perf.size * inputs.size,
+        "input_vars": [
+            {
+                "name": d.name,
+                "type": d.ctype,
+                "storage": d.storage,
+                "dims": [e.text.strip() for e in d.dims],
+                "init": d.init if d.init_expr is None else f"{d.init}: {d.init_expr.text.strip()}",
+            }
+            for d in spec.input_vars
+        ],
+        "search": {"algorithm": spec.search_algorithm, **{k: a.value for k, a in spec.search.items() if k != "algorithm"}},
+        "repetitions": spec.repetitions,
+        "build_command": spec.build_command,
+        "regions": [_region(program, k) for k in range(len(program.nests))],
+    }
+
+
+def _param(p) -> dict[str, Any]:
+    return {"name": p.name, "values": list(p.values), "count": len(p.values), "line": p.loc.line}
+
+
+def _region(program: Program, k: int) -> dict[str, Any]:
+    nest = program.nests[k]
+    loops = []
+
+    def walk(nodes, depth):
+        for n in nodes:
+            if isinstance(n, Loop):
+                loops.append({"depth": depth, "var": n.var, "lower": c_text(n.lower), "upper": c_text(n.upper), "step": n.step, "line": n.loc.line})
+                walk(n.body, depth + 1)
+
+    walk(nest.body, 0)
+    return {
+        "name": nest.name,
+        "line": nest.loc.line,
+        "col": nest.loc.col,
+        "function": nest.function,
+        "transform": {name: e.text.strip() for name, e in nest.transform.args.items()},
+        "variables": [
+            {"name": v.name, "type": str(v.ctype), "kind": v.kind, "origin": v.origin} for v in nest.variables.values()
+        ],
+        "loops": loops,
+        "nest": nest.explain(),
+    }
+
+
+def check_text(s: dict[str, Any], explain: bool = False) -> str:
+    out = [f"{s['file']}: {len(s['regions'])} Loop region(s); spec: {s['spec'] or 'none'}"]
+
+    def params(title, ps, cs, size):
+        out.append(f"{title} ({len(ps)}):")
+        width = max((len(p["name"]) for p in ps), default=0)
+        for p in ps:
+            out.append(f"  {p['name']:<{width}}  {p['count']:>5} value(s): {_values_text(tuple(p['values']))}")
+        for c in cs:
+            out.append(f"  constraint {c['name']}: {c['expr']}")
+        out.append(f"  space: {size['constrained']} point(s), {size['raw']} before constraints")
+
+    params("performance parameters", s["performance_params"], s["performance_constraints"], s["space"])
+    if "per_input" in s["space"]:
+        out.append(f"  per input size: {', '.join(str(n) for n in s['space']['per_input'])}")
+    params("input parameters", s["input_params"], s["input_constraints"], s["input_space"])
+    for combo in s["input_space"]["combinations"]:
+        if combo:
+            out.append("    " + " ".join(f"{k}={v}" for k, v in combo.items()))
+    out.append(f"variants to evaluate: {s['total_variants']} (search: {s['search']['algorithm']})")
+    for d in s["input_vars"]:
+        dims = "".join(f"[{x}]" for x in d["dims"])
+        out.append(f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}")
+    for r in s["regions"]:
+        where = f" in {r['function']}()" if r["function"] else ""
+        out.append("")
+        out.append(f"region {r['name']} at line {r['line']}{where}")
+        args = ", ".join(f"{k}={v}" for k, v in r["transform"].items()) or "defaults"
+        out.append(f"  transform CUDA({args})")
+        arrays = [v for v in r["variables"] if v["kind"] == "array"]
+        scalars = [v for v in r["variables"] if v["kind"] != "array"]
+        out.append("  arrays:  " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in arrays))
+        out.append("  scalars: " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in scalars))
+        out.append("  loop nest:")
+        if explain:
+            out.extend("    " + line for line in r["nest"].splitlines())
+        else:
+            out.extend(f"    {'  ' * lp['depth']}for {lp['var']} in [{lp['lower']}, {lp['upper']})" + (f" step {lp['step']}" if lp["step"] != 1 else "") for lp in r["loops"])
+    return "\n".join(out)

@@ -1,0 +1,224 @@
+"""Collects spec statements from either syntax, checks them, and builds a TuningSpec.
+
+The PerfTuning language and YAML specs both feed this one builder, so every check
+(duplicate names, undefined names, unknown sections and arguments, argument types)
+is written once and gives the same diagnostic for both.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..errors import SpecError, did_you_mean
+from ..source import SourceFile
+from .expr import FUNCTIONS, Expr
+from .model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Option, Param, TuningSpec, _frozen
+
+PARAM_SECTIONS = ("performance_params", "input_params")
+ARG_SECTIONS = ("build", "performance_counter", "search", "validation")
+# Which statements each section holds.
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "performance_params": ("param", "constraint", "let"),
+    "input_params": ("param", "constraint", "let"),
+    "input_vars": ("decl", "let"),
+    "build": ("arg", "let"),
+    "performance_counter": ("arg", "let"),
+    "search": ("arg", "let"),
+    "validation": ("arg", "let"),
+    "cmdline_params": ("option", "param", "let"),
+}
+STATEMENTS = ("let", "param", "constraint", "arg", "option", "decl")
+
+ELEMENT_TYPES = (
+    "char", "short", "int", "long", "float", "double", "signed", "unsigned", "const",
+    "size_t", "int8_t", "int16_t", "int32_t", "int64_t",
+    "uint8_t", "uint16_t", "uint32_t", "uint64_t", "_Bool", "bool",
+)
+
+
+def _string(v: Any) -> str | None:
+    return None if isinstance(v, str) else "a string"
+
+
+def _positive_int(v: Any) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else "a positive integer"
+
+
+def _positive_number(v: Any) -> str | None:
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+    return None if ok else "a positive number"
+
+
+def _boolean(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "True or False"
+
+
+def _algorithm(v: Any) -> str | None:
+    if isinstance(v, str) and v.lower() in SEARCH_ALGORITHMS:
+        return None
+    return "one of " + ", ".join(sorted(set(SEARCH_ALGORITHMS.values())))
+
+
+def _integer(v: Any) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) else "an integer"
+
+
+ARGS: dict[str, dict[str, Callable[[Any], str | None]]] = {
+    "build": {
+        "build_command": _string,
+        "libs": _string,
+        "prebuild_command": _string,
+        "postbuild_command": _string,
+    },
+    "performance_counter": {"method": _string, "repetitions": _positive_int},
+    "search": {
+        "algorithm": _algorithm,
+        "total_runs": _positive_int,
+        "time_limit": _positive_number,
+        "resume": _boolean,
+        "seed": _integer,
+    },
+    "validation": {"validation_file": _string},
+}
+_SEARCH_PREFIXES = tuple(sorted({a.lower() + "_" for a in SEARCH_ALGORITHMS.values()} | {k + "_" for k in SEARCH_ALGORITHMS}))
+
+
+class SpecBuilder:
+    def __init__(self, src: SourceFile, start: int | None):
+        self.src = src
+        self.loc = src.location(start) if start is not None else None
+        self.lets: dict[str, Any] = {}
+        self.params: dict[str, list[Param]] = {s: [] for s in PARAM_SECTIONS}
+        self.constraints: dict[str, list[Constraint]] = {s: [] for s in PARAM_SECTIONS}
+        self.decls: list[Decl] = []
+        self.args: dict[str, dict[str, Arg]] = {s: {} for s in ARG_SECTIONS}
+        self.options: list[Option] = []
+        self.defined_at: dict[str, int] = {}  # every defined name -> offset, for duplicates
+
+    # -- helpers --------------------------------------------------------------
+    def error(self, offset: int, message: str) -> SpecError:
+        return self.src.error(offset, message, SpecError)
+
+    def _define(self, name: str, offset: int, what: str) -> None:
+        if name.startswith("__"):
+            raise self.error(offset, f"name '{name}' is not allowed: names starting with '__' are reserved")
+        if name in FUNCTIONS:
+            raise self.error(offset, f"{what} '{name}' would hide the built-in function '{name}'")
+        if name in self.defined_at:
+            line = self.src.location(self.defined_at[name]).line
+            raise self.error(offset, f"'{name}' is already defined on line {line}")
+        self.defined_at[name] = offset
+
+    def _evaluate(self, expr: Expr, what: str, env_names=None) -> Any:
+        expr.check_names(self.src, self.lets if env_names is None else env_names, what)
+        return expr.evaluate(dict(self.lets))
+
+    def check_section(self, name: str, offset: int) -> None:
+        if name not in SECTIONS:
+            raise self.error(offset, f"unknown section '{name}'{did_you_mean(name, SECTIONS)}")
+
+    def check_statement(self, section: str, keyword: str, offset: int) -> None:
+        if keyword not in STATEMENTS:
+            raise self.error(offset, f"unknown statement '{keyword}'{did_you_mean(keyword, STATEMENTS)}")
+        if keyword not in SECTIONS[section]:
+            allowed = ", ".join(f"'{k}'" for k in SECTIONS[section])
+            raise self.error(offset, f"'{keyword}' is not allowed in section '{section}' (it holds {allowed})")
+
+    # -- statements -----------------------------------------------------------
+    def let(self, name: str, offset: int, expr: Expr) -> None:
+        value = self._evaluate(expr, f"'let {name}'")
+        self._define(name, offset, "let")
+        self.lets[name] = value
+
+    def let_value(self, name: str, offset: int, value: Any) -> None:
+        """A ``let`` whose value is already known (a YAML literal)."""
+        self._define(name, offset, "let")
+        self.lets[name] = value
+
+    def param(self, section: str, name: str, offset: int, expr: Expr, axis: bool) -> None:
+        value = self._evaluate(expr, f"parameter '{name}'")
+        self.param_values(section, name, offset, value, axis, expr.loc)
+
+    def param_values(self, section: str, name: str, offset: int, value: Any, axis: bool, loc=None) -> None:
+        loc = loc or self.src.location(offset)
+        if axis:
+            if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+                raise self.src.error_at(loc, f"parameter '{name}[]' needs a list of values, got {type(value).__name__}", SpecError)
+            values = tuple(value)
+            if not values:
+                raise self.src.error_at(loc, f"parameter '{name}[]' has no values", SpecError)
+        else:
+            values = (value,)
+        if section == "cmdline_params":
+            self._define(name, offset, "parameter")
+            self.options.append(Option(name, values, self.src.location(offset)))
+            return
+        self._define(name, offset, "parameter")
+        self.params[section].append(Param(name, values, axis, self.src.location(offset)))
+
+    def constraint(self, section: str, name: str, offset: int, expr: Expr) -> None:
+        self._define(name, offset, "constraint")
+        self.constraints[section].append(Constraint(name, expr))
+
+    def arg(self, section: str, name: str, offset: int, value: Any, value_loc=None) -> None:
+        if isinstance(value, Expr):
+            value_loc = value.loc
+            value = self._evaluate(value, f"argument '{name}'")
+        value_loc = value_loc or self.src.location(offset)
+        known = ARGS[section]
+        check = known.get(name)
+        if check is None and section == "search" and name.startswith(_SEARCH_PREFIXES):
+            check = lambda v: None  # noqa: E731  strategy options are checked by the strategy
+        if check is None:
+            raise self.error(offset, f"unknown argument '{name}' in section '{section}'{did_you_mean(name, known)}")
+        problem = check(value)
+        if problem:
+            raise self.src.error_at(value_loc, f"argument '{name}' must be {problem}, got {value!r}", SpecError)
+        if name in self.args[section]:
+            line = self.args[section][name].loc.line
+            raise self.error(offset, f"argument '{name}' is already set on line {line}")
+        self.args[section][name] = Arg(name, value, self.src.location(offset))
+
+    def option(self, flag: str, offset: int, expr: Expr) -> None:
+        value = self._evaluate(expr, f"option '{flag}'")
+        values = tuple(value) if isinstance(value, (list, tuple, range)) else (value,)
+        self.options.append(Option(flag, values, self.src.location(offset)))
+
+    def decl(self, decl: Decl, offset: int) -> None:
+        for word in decl.ctype.split():
+            if word not in ELEMENT_TYPES:
+                raise self.error(offset, f"unknown type '{word}' in declaration of '{decl.name}'{did_you_mean(word, ELEMENT_TYPES)}")
+        self._define(decl.name, self.src.offset(decl.loc.line, decl.loc.col), "variable")
+        self.decls.append(decl)
+
+    # -- the result -----------------------------------------------------------
+    def finish(self) -> TuningSpec:
+        lets = set(self.lets)
+        inputs = {p.name for p in self.params["input_params"]}
+        perf = {p.name for p in self.params["performance_params"]}
+        for c in self.constraints["input_params"]:
+            c.expr.check_names(self.src, lets | inputs, f"constraint '{c.name}'")
+        for c in self.constraints["performance_params"]:
+            c.expr.check_names(self.src, lets | inputs | perf, f"constraint '{c.name}'")
+        visible = lets | inputs
+        for d in self.decls:
+            for dim in d.dims:
+                dim.check_names(self.src, visible, f"the size of '{d.name}'")
+            if d.init_expr is not None:
+                d.init_expr.check_names(self.src, visible, f"the initial value of '{d.name}'")
+            if not d.is_array:
+                visible = visible | {d.name}
+        return TuningSpec(
+            path=self.src.path,
+            loc=self.loc,
+            lets=_frozen(self.lets),
+            performance_params=tuple(self.params["performance_params"]),
+            performance_constraints=tuple(self.constraints["performance_params"]),
+            input_params=tuple(self.params["input_params"]),
+            input_constraints=tuple(self.constraints["input_params"]),
+            input_vars=tuple(self.decls),
+            build=_frozen(self.args["build"]),
+            performance_counter=_frozen(self.args["performance_counter"]),
+            search=_frozen(self.args["search"]),
+            validation=_frozen(self.args["validation"]),
+            cmdline=tuple(self.options),
+        )

@@ -1,0 +1,124 @@
+"""The typed result of reading a tuning spec, whichever syntax it was written in."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ..errors import Location
+from .expr import Expr
+
+# Orio's search names (and our own spellings) -> canonical strategy name.
+SEARCH_ALGORITHMS = {
+    "exhaustive": "Exhaustive",
+    "random": "Random",
+    "randomsearch": "Random",
+    "randomlocal": "Randomlocal",
+    "simplex": "Simplex",
+    "msimplex": "Simplex",
+    "annealing": "Annealing",
+    "simulatedannealing": "Annealing",
+    "genetic": "Genetic",
+    "de": "DE",
+    "mlsearch": "Mlsearch",
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    values: tuple
+    axis: bool  # written NAME[]: the values are a tuning axis
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Constraint:
+    name: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Decl:
+    """``decl [static|dynamic] type name[dim]... [= init];`` of input_vars."""
+
+    name: str
+    ctype: str
+    storage: str | None  # "static", "dynamic" or None
+    dims: tuple[Expr, ...]
+    init: str  # "none", "random", "value" (fill/assign an expression) or "list"
+    init_expr: Expr | None
+    loc: Location
+
+    @property
+    def is_array(self) -> bool:
+        return bool(self.dims)
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    value: Any
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Option:
+    """A command-line option of the tuned program (cmdline_params)."""
+
+    flag: str
+    values: tuple
+    loc: Location
+
+
+def _frozen(d: Mapping | None = None) -> Mapping:
+    return MappingProxyType(dict(d or {}))
+
+
+@dataclass(frozen=True)
+class TuningSpec:
+    path: str
+    loc: Location | None
+    lets: Mapping[str, Any] = field(default_factory=_frozen)
+    performance_params: tuple[Param, ...] = ()
+    performance_constraints: tuple[Constraint, ...] = ()
+    input_params: tuple[Param, ...] = ()
+    input_constraints: tuple[Constraint, ...] = ()
+    input_vars: tuple[Decl, ...] = ()
+    build: Mapping[str, Arg] = field(default_factory=_frozen)
+    performance_counter: Mapping[str, Arg] = field(default_factory=_frozen)
+    search: Mapping[str, Arg] = field(default_factory=_frozen)
+    validation: Mapping[str, Arg] = field(default_factory=_frozen)
+    cmdline: tuple[Option, ...] = ()
+
+    def arg(self, section: str, name: str, default: Any = None) -> Any:
+        found = getattr(self, section).get(name)
+        return default if found is None else found.value
+
+    @property
+    def repetitions(self) -> int:
+        return self.arg("performance_counter", "repetitions", 5)
+
+    @property
+    def build_command(self) -> str | None:
+        return self.arg("build", "build_command")
+
+    @property
+    def search_algorithm(self) -> str:
+        return SEARCH_ALGORITHMS[self.arg("search", "algorithm", "Exhaustive").lower()]
+
+    def search_options(self) -> dict[str, Any]:
+        """Algorithm-prefixed options, e.g. ``simplex_reflection_coef`` -> ``reflection_coef``."""
+        prefix = self.search_algorithm.lower() + "_"
+        return {k[len(prefix):]: a.value for k, a in self.search.items() if k.startswith(prefix)}
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.input_params)
+
+    @property
+    def performance_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.performance_params)
+
+    def decl(self, name: str) -> Decl | None:
+        return next((d for d in self.input_vars if d.name == name), None)
