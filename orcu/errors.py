@@ -66,5 +66,5 @@ class UsageError(OrcuError):
 
 def did_you_mean(word: str, choices) -> str:
     """A gcc-style hint naming the closest known word, or nothing."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
     return f" (did you mean '{close[0]}'?)" if close else ""

@@ -37,9 +37,24 @@ def object_macros(text: str) -> dict[str, str]:
     return {m.group(1): m.group(2).strip() for m in _DEFINE.finditer(blank_comments(text))}
 
 
-def _parse(src: SourceFile, text: str, fallback_offset: int) -> c_ast.FileAST:
+class _Parser(c_parser.CParser):
+    """pycparser 3 reports some errors ("Invalid expression") with only a file name;
+    give them the position of the token the parser stopped at."""
+
+    def _parse_error(self, msg, coord):
+        if not hasattr(coord, "line"):
+            try:
+                tok = self._peek()
+                if tok is not None:
+                    coord, msg = self._tok_coord(tok), f"before: {tok.value}"
+            except AttributeError:  # a pycparser without these internals: keep its message
+                pass
+        super()._parse_error(msg, coord)
+
+
+def _parse(src: SourceFile, text: str, fallback_offset: int, end_offset: int | None = None) -> c_ast.FileAST:
     try:
-        return c_parser.CParser().parse(text, filename=src.path)
+        return _Parser().parse(text, filename=src.path)
     except c_parser.ParseError as e:
         message = str(e.args[0]) if e.args else str(e)
         m = _ERROR_AT.match(message)
@@ -48,8 +63,13 @@ def _parse(src: SourceFile, text: str, fallback_offset: int) -> c_ast.FileAST:
             detail = m.group("msg")
             near = detail[len("before: "):] if detail.startswith("before: ") else None
             text = f"C syntax error before '{near}'" if near else f"C syntax error: {detail}"
-            return_offset = src.offset(line, col)
-            raise src.error(return_offset, text, CSyntaxError) from None
+            offset = src.offset(line, col)
+            if end_offset is not None and offset >= end_offset:
+                # Stopped at the closing brace orcu added: the code ends too early.
+                code = src.text[fallback_offset:end_offset].rstrip()
+                offset = fallback_offset + len(code)
+                text = "C syntax error at the end of the region's code (missing ';'?)"
+            raise src.error(offset, text, CSyntaxError) from None
         detail = message.split(": ", 1)[-1]
         raise src.error(fallback_offset, f"C syntax error: {detail}", CSyntaxError) from None
 
@@ -72,5 +92,5 @@ def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]
         + body
         + "\n}\n"
     )
-    tree = _parse(src, code, start)
+    tree = _parse(src, code, start, start + len(text))
     return list(tree.ext[-1].body.block_items or [])

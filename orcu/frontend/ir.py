@@ -46,12 +46,12 @@ class CType:
 class Variable:
     name: str
     ctype: CType
-    origin: str  # "parameter", "local", "global", "region", "input_vars" or "macro"
+    origin: str  # "parameter", "local", "global", "region", "input_vars", "input_params" or "macro"
     loc: Location | None
 
     @property
     def kind(self) -> str:
-        if self.origin == "macro":
+        if self.origin in ("macro", "input_params"):
             return "constant"
         return "array" if self.ctype.is_array else "scalar"
 

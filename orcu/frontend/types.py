@@ -119,6 +119,10 @@ def _lookup(src, name, use, scopes, spec, macros) -> Variable:
             base = " ".join(w for w in words if w != "const")
             dims = tuple(d.text.strip() for d in decl.dims)
             return Variable(name, CType(base, 0, dims, const), "input_vars", decl.loc)
+    if spec is not None and name in spec.input_names:  # becomes a #define in the harness
+        values = next(p.values for p in spec.input_params if p.name == name)
+        base = "double" if any(isinstance(v, float) for v in values) else "int"
+        return Variable(name, CType(base, const=True), "input_params", None)
     if name in macros:
         value = macros[name]
         base = "double" if any(c in value for c in ".eE") and not value.startswith("0x") else "int"
