@@ -72,6 +72,10 @@ def _parse(src: SourceFile, text: str, fallback_offset: int, end_offset: int | N
             raise src.error(offset, text, CSyntaxError) from None
         detail = message.split(": ", 1)[-1]
         raise src.error(fallback_offset, f"C syntax error: {detail}", CSyntaxError) from None
+    except (AssertionError, IndexError, RecursionError):
+        # pycparser's own consistency checks trip on some malformed input (a function
+        # header without its body, for one): still the user's syntax error.
+        raise src.error(fallback_offset, "C syntax error: this code cannot be parsed as C", CSyntaxError) from None
 
 
 def parse_file(src: SourceFile, text: str) -> c_ast.FileAST:
