@@ -37,7 +37,7 @@ class Region:
         return src.text[self.code_start : self.code_end]
 
 
-def _skip_string(text: str, i: int) -> int:
+def skip_string(text: str, i: int) -> int:
     """Offset just past the string or char literal starting at ``text[i]``."""
     quote = text[i]
     i += 1
@@ -70,31 +70,41 @@ class _Marker:
     args_end: int = 0
 
 
-def _matching_paren(src: SourceFile, open_at: int, limit: int) -> int:
-    """Offset of the ')' that closes the '(' at ``open_at``, searching before ``limit``."""
-    text = src.text
-    depth = 0
-    i = open_at
+def matching_bracket(text: str, open_at: int, limit: int, hash_comments: bool = False) -> tuple[int, int]:
+    """Find the bracket closing ``text[open_at]`` before ``limit``, skipping string literals
+    (and ``#`` comments of the spec language, which may hold unbalanced brackets).
+
+    Returns ``(close, unclosed)``: the closing offset, or -1 with the offset of the
+    innermost bracket still open at ``limit``.
+    """
+    opener = text[open_at]
+    closer = {"(": ")", "[": "]", "{": "}"}[opener]
     opened: list[int] = []
+    i = open_at
     while i < limit:
         c = text[i]
         if c in "\"'":
-            i = _skip_string(text, i)
+            i = skip_string(text, i)
             continue
-        if c == "#":  # spec comments may hold unbalanced parentheses
-            nl = text.find("\n", i)
-            i = limit if nl < 0 or nl > limit else nl
+        if hash_comments and c == "#":
+            nl = text.find("\n", i, limit)
+            i = limit if nl < 0 else nl
             continue
-        if c == "(":
-            depth += 1
+        if c == opener:
             opened.append(i)
-        elif c == ")":
-            depth -= 1
+        elif c == closer:
             opened.pop()
-            if depth == 0:
-                return i
+            if not opened:
+                return i, -1
         i += 1
-    raise src.error(opened[-1], "unbalanced parentheses: this '(' is never closed", AnnotationError)
+    return -1, opened[-1]
+
+
+def _matching_paren(src: SourceFile, open_at: int, limit: int) -> int:
+    close, unclosed = matching_bracket(src.text, open_at, limit, hash_comments=True)
+    if close < 0:
+        raise src.error(unclosed, "unbalanced parentheses: this '(' is never closed", AnnotationError)
+    return close
 
 
 def _parse_marker(src: SourceFile, start: int) -> _Marker:
@@ -169,7 +179,7 @@ def _markers(src: SourceFile):
             nl = text.find("\n", i)
             i = n if nl < 0 else nl
         elif c in "\"'":
-            i = _skip_string(text, i)
+            i = skip_string(text, i)
         else:
             i += 1
 
@@ -221,7 +231,7 @@ def blank_comments(text: str) -> str:
             end = text.find("\n", i)
             end = n if end < 0 else end
         elif c in "\"'":
-            i = _skip_string(text, i)
+            i = skip_string(text, i)
             continue
         else:
             i += 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import traceback
 
@@ -44,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     except OrcuError as e:
         print(e.render(), file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except KeyboardInterrupt:
         print("orcu: interrupted", file=sys.stderr)
         return 130

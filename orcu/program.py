@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pycparser import c_ast
 
-from .annotations import Region, _skip_string, blank_comments, scan_regions
-from .errors import AnnotationError, Location, OrcuError
+from .annotations import Region, skip_string, blank_comments, matching_bracket, scan_regions
+from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.ir import LoopNest
 from .frontend.lower import Lowering
@@ -74,26 +74,9 @@ def _function_spans(text: str, tree: c_ast.FileAST, src: SourceFile) -> list[tup
         if isinstance(ext, c_ast.FuncDef) and ext.body.coord is not None and ext.body.coord.file == src.path:
             open_at = src.offset(ext.body.coord.line, ext.body.coord.column)
             open_at = text.find("{", open_at)
-            spans.append((open_at, _matching_brace(text, open_at), ext))
+            close, _ = matching_bracket(text, open_at, len(text))
+            spans.append((open_at, close if close >= 0 else len(text), ext))
     return spans
-
-
-def _matching_brace(text: str, open_at: int) -> int:
-    depth = 0
-    i = open_at
-    while i < len(text):
-        c = text[i]
-        if c in "\"'":
-            i = _skip_string(text, i)
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return len(text)
 
 
 def _brace_depth(text: str, offset: int) -> int:
@@ -101,7 +84,7 @@ def _brace_depth(text: str, offset: int) -> int:
     while i < offset:
         c = text[i]
         if c in "\"'":
-            i = _skip_string(text, i)
+            i = skip_string(text, i)
             continue
         depth += c == "{"
         depth -= c == "}"
@@ -167,8 +150,3 @@ def _lower_region(src: SourceFile, spec: TuningSpec, loops: list[Region], k: int
     )
 
 
-def check_location(path: str) -> Location:
-    return Location(path, 1, 1)
-
-
-__all__ = ["Program", "load", "OrcuError"]

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from ..annotations import matching_bracket
 from ..errors import SpecError, did_you_mean
 from ..source import SourceFile
 from ..spec.expr import Expr, compile_node, parse_python
@@ -97,22 +98,10 @@ def parse_loop_annotation(src: SourceFile, start: int, end: int) -> tuple[CudaTr
 
 
 def _closing_paren(src: SourceFile, open_at: int, end: int) -> int:
-    depth = 0
-    i = open_at
-    while i < end:
-        c = src.text[i]
-        if c in "\"'":
-            close = src.text.find(c, i + 1, end)
-            i = end if close < 0 else close + 1
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    raise src.error(open_at, "unbalanced parentheses: this '(' is never closed", SpecError)
+    close, unclosed = matching_bracket(src.text, open_at, end)
+    if close < 0:
+        raise src.error(unclosed, "unbalanced parentheses: this '(' is never closed", SpecError)
+    return close
 
 
 def _parse_args(src: SourceFile, start: int, text: str) -> CudaTransform:
