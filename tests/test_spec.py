@@ -262,3 +262,11 @@ def test_spec_given_twice(in_tmp):
     assert diagnose(in_tmp, perf("  def performance_params { param T[] = [1]; }"), t__c__orcu__yaml="search: {}\n").startswith(
         "t.c:3:3: error: the spec is given twice: in this PerfTuning region and in t.c.orcu.yaml"
     )
+
+
+def test_bad_expression_in_c_file(in_tmp):
+    assert diagnose(in_tmp, perf("  def performance_params {\n    param T[] = [32,\n                 64 +* 2];\n  }")) == (
+        "t.c:6:22: error: bad expression: invalid syntax\n"
+        "                 64 +* 2];\n"
+        "                     ^"
+    )
