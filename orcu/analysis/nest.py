@@ -1,0 +1,298 @@
+"""Analysis of one Loop region's nest: the facts code generation needs, or a diagnostic.
+
+- arrays read and written, their element types and extents (affine range of the
+  subscripts over the loop bounds, else declared dimensions, else ``input_vars``);
+- reductions into scalars (``+ * min max``) in the forms C programmers write them;
+- scalars private to an outer iteration (assigned before any read);
+- whether the outer loop may run in parallel: a loop-carried dependence that is not
+  a recognised reduction is an error naming the array or scalar and its line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from ..errors import AnalysisError, Location
+from ..frontend.ir import Access, Loop, LoopNest, Stmt, c_text
+from ..frontend.lower import loc_of
+from ..frontend.types import used_names
+from ..source import SourceFile
+from ..spec.model import TuningSpec
+from .affine import Bound, Poly, poly_of, value_range
+
+REDUCTION_IDENTITY = {"+": "0", "*": "1"}  # min/max start from the host's value
+_MINMAX_CALLS = {"fmax": "max", "fmaxf": "max", "max": "max", "fmin": "min", "fminf": "min", "min": "min"}
+
+
+@dataclass(frozen=True)
+class ArrayInfo:
+    name: str
+    element: str
+    read: bool
+    written: bool
+    extent: str | None  # C expression for the number of elements, None if unknown
+    extent_source: str | None  # "affine", "declared" or "input_vars"
+    chunkable: bool  # every access is A[i] for the outer iterator i (streams may split it)
+
+
+@dataclass(frozen=True)
+class Reduction:
+    var: str
+    op: str  # "+", "*", "min" or "max"
+    ctype: str
+    loc: Location
+
+
+@dataclass(frozen=True)
+class NestAnalysis:
+    outer: Loop
+    arrays: tuple[ArrayInfo, ...]
+    reductions: tuple[Reduction, ...]
+    private: tuple[str, ...]  # inner iterators and scalars assigned before use
+    scalars_in: tuple[str, ...]  # scalars (and constants) the nest only reads
+
+    def array(self, name: str) -> ArrayInfo:
+        return next(a for a in self.arrays if a.name == name)
+
+
+def _statements(nodes, loops=()):
+    """(statement, enclosing loops outermost first) in program order."""
+    for n in nodes:
+        if isinstance(n, Loop):
+            yield from _statements(n.body, loops + (n,))
+        else:
+            yield n, loops
+
+
+def _is_id(node, name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name
+
+
+def _mentions(node: c_ast.Node, name: str) -> bool:
+    return name in used_names([node])
+
+
+def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
+    """(scalar, operator) if ``node`` is a reduction update of a scalar, else None."""
+    if isinstance(node, c_ast.If) and node.iffalse is None:
+        body = node.iftrue
+        if isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
+            body = body.block_items[0]
+        cond = node.cond
+        if (
+            isinstance(body, c_ast.Assignment) and body.op == "=" and isinstance(body.lvalue, c_ast.ID)
+            and isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=", ">", ">=")
+        ):
+            s, e = body.lvalue.name, body.rvalue
+            if c_text(e) == c_text(cond.left) and _is_id(cond.right, s):
+                op = "max" if cond.op in (">", ">=") else "min"  # if (e > s) s = e;
+            elif c_text(e) == c_text(cond.right) and _is_id(cond.left, s):
+                op = "max" if cond.op in ("<", "<=") else "min"  # if (s < e) s = e;
+            else:
+                return None
+            return (s, op) if not _mentions(e, s) else None
+        return None
+    if not (isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID)):
+        return None
+    s, rhs = node.lvalue.name, node.rvalue
+    if node.op in ("+=", "-=", "*="):
+        return (s, "*" if node.op == "*=" else "+") if not _mentions(rhs, s) else None
+    if node.op != "=":
+        return None
+    if isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*", "-"):
+        if _is_id(rhs.left, s) and not _mentions(rhs.right, s):
+            return s, "*" if rhs.op == "*" else "+"
+        if rhs.op != "-" and _is_id(rhs.right, s) and not _mentions(rhs.left, s):
+            return s, rhs.op
+        return None
+    if isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID) and rhs.name.name in _MINMAX_CALLS:
+        args = rhs.args.exprs if rhs.args is not None else []
+        if len(args) == 2:
+            for a, b in (args, args[::-1]):
+                if _is_id(a, s) and not _mentions(b, s):
+                    return s, _MINMAX_CALLS[rhs.name.name]
+        return None
+    if isinstance(rhs, c_ast.TernaryOp) and isinstance(rhs.cond, c_ast.BinaryOp) and rhs.cond.op in ("<", "<=", ">", ">="):
+        cond, t, f = rhs.cond, rhs.iftrue, rhs.iffalse
+        if _is_id(f, s) and c_text(t) == c_text(cond.left) and _is_id(cond.right, s) and not _mentions(t, s):
+            return s, "max" if cond.op in (">", ">=") else "min"  # (e > s) ? e : s
+        if _is_id(t, s) and c_text(f) == c_text(cond.left) and _is_id(cond.right, s) and not _mentions(f, s):
+            return s, "min" if cond.op in (">", ">=") else "max"  # (e > s) ? s : e
+    return None
+
+
+def analyze(src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None) -> NestAnalysis:
+    loops = [n for n in nest.body if isinstance(n, Loop)]
+    others = [n for n in nest.body if not isinstance(n, Loop)]
+    if len(loops) != 1 or others:
+        where = (others or loops[1:] or [nest])[0].loc
+        raise src.error_at(where, "a Loop region must hold exactly one outer loop to parallelise", AnalysisError)
+    outer = loops[0]
+    statements = list(_statements(outer.body, (outer,)))
+    inner_vars = {lp.var for _, lps in statements for lp in lps[1:]}
+    for lp in nest.loops():
+        inner_vars.add(lp.var)
+    inner_vars.discard(outer.var)
+
+    reductions = _reductions(src, nest, statements)
+    reduced = {r.var for r in reductions}
+    private = _private_scalars(src, nest, statements, reduced | inner_vars | {outer.var})
+    written = {n for st, _ in statements for n in st.scalar_writes}
+    scalars_in = tuple(
+        n for n, v in nest.variables.items()
+        if v.kind != "array" and n not in reduced and n not in written and n not in inner_vars and n != outer.var
+    )
+    # Names an affine subscript may use: iterators and what the nest never changes.
+    affine_names = set(scalars_in) | inner_vars | {outer.var}
+    _check_arrays(src, outer, statements, affine_names)
+
+    arrays = []
+    for name, var in nest.variables.items():
+        if var.kind != "array":
+            continue
+        accesses = [(a, lps) for st, lps in statements for a in st.accesses if a.array == name]
+        extent, source = _extent(nest, spec, name, accesses, affine_names)
+        arrays.append(
+            ArrayInfo(
+                name,
+                var.ctype.base,
+                read=any(not a.write for a, _ in accesses),
+                written=any(a.write for a, _ in accesses),
+                extent=extent,
+                extent_source=source,
+                chunkable=bool(accesses) and all(_is_outer_index(a, outer.var) for a, _ in accesses),
+            )
+        )
+    return NestAnalysis(outer, tuple(arrays), tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in)
+
+
+def _reductions(src, nest, statements) -> list[Reduction]:
+    found: dict[str, Reduction] = {}
+    for st, _ in statements:
+        m = match_reduction(st.node)
+        if m is None:
+            continue
+        var, op = m
+        v = nest.variables.get(var)
+        if v is None or v.kind == "array" or v.origin == "region":
+            continue
+        if var in found and found[var].op != op:
+            raise src.error_at(st.loc, f"'{var}' is reduced with both '{found[var].op}' and '{op}'", AnalysisError)
+        found.setdefault(var, Reduction(var, op, v.ctype.base, st.loc))
+    for st, _ in statements:  # a reduced scalar may appear in nothing but its updates
+        for var in found:
+            if (var in st.scalar_reads or var in st.scalar_writes) and match_reduction(st.node) is None:
+                raise src.error_at(
+                    st.loc,
+                    f"'{var}' is used here outside its reduction, so iterations of the outer loop depend on each other",
+                    AnalysisError,
+                )
+    return list(found.values())
+
+
+def _private_scalars(src, nest, statements, excluded) -> list[str]:
+    """Scalars each outer iteration assigns before reading; others written are carried."""
+    first: dict[str, Stmt] = {}
+    for st, _ in statements:
+        for name in sorted(st.scalar_reads | st.scalar_writes):
+            first.setdefault(name, st)
+    private = []
+    for name, st in first.items():
+        if name in excluded:
+            continue
+        written = any(name in s.scalar_writes for s, _ in statements)
+        if not written:
+            continue
+        node = st.node
+        assigned_first = (
+            isinstance(node, c_ast.Assignment) and node.op == "=" and _is_id(node.lvalue, name) and not _mentions(node.rvalue, name)
+        ) or (isinstance(node, c_ast.Decl) and node.name == name)
+        if not assigned_first:
+            raise src.error_at(
+                st.loc,
+                f"'{name}' carries a value from one iteration of the outer loop to the next (loop-carried dependence)",
+                AnalysisError,
+            )
+        if nest.variables[name].origin != "region":
+            private.append(name)
+    return private
+
+
+def _affine(node: c_ast.Node, names: set[str]) -> Poly | None:
+    p = poly_of(node)
+    return p if p is not None and p.names <= names else None
+
+
+def _check_arrays(src: SourceFile, outer: Loop, statements, names: set[str]) -> None:
+    i = outer.var
+    by_array: dict[str, list[Access]] = {}
+    for st, _ in statements:
+        for a in st.accesses:
+            by_array.setdefault(a.array, []).append(a)
+    for name, accesses in by_array.items():
+        writes = [a for a in accesses if a.write]
+        for w in writes:
+            wp = [_affine(s, names) for s in w.subscripts]
+            if any(p is None for p in wp):
+                raise src.error_at(w.loc, f"cannot prove that iterations of '{i}' write different elements of '{name}' (the subscript is not affine)", AnalysisError)
+            if not any(i in p.names for p in wp):
+                raise src.error_at(w.loc, f"every iteration of '{i}' writes the same elements of '{name}' (the subscript does not depend on '{i}')", AnalysisError)
+            for other in accesses:
+                if other is w:
+                    continue
+                op = [_affine(s, names) for s in other.subscripts]
+                if any(p is None for p in op) or len(op) != len(wp):
+                    raise src.error_at(other.loc, f"cannot prove that '{other.text}' and '{w.text}' are accessed in the same iteration of '{i}'", AnalysisError)
+                if all(a == b for a, b in zip(wp, op)):
+                    continue
+                raise src.error_at(
+                    other.loc if not other.write else w.loc,
+                    f"loop-carried dependence on '{name}': '{w.text}' (line {w.loc.line}) and '{other.text}' (line {other.loc.line}) touch the same elements in different iterations of '{i}'",
+                    AnalysisError,
+                )
+
+
+def _is_outer_index(a: Access, var: str) -> bool:
+    return len(a.subscripts) == 1 and poly_of(a.subscripts[0]) == Poly.var(var)
+
+
+def _bounds(loops) -> list[Bound]:
+    out = []
+    for lp in loops:
+        lower, upper = poly_of(lp.lower), poly_of(lp.upper)
+        if lower is None or upper is None:
+            return []
+        out.append(Bound(lp.var, lower, upper - Poly.const(1)))
+    return out
+
+
+def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str]) -> tuple[str | None, str | None]:
+    var = nest.variables[name]
+    if var.ctype.dims and all(var.ctype.dims):
+        return "*".join(f"({d})" if not d.isidentifier() and not d.isdigit() else d for d in var.ctype.dims), "declared"
+    highs: list[Poly] = []
+    affine = bool(accesses)
+    for a, loops in accesses:
+        p = _affine(a.subscripts[0], names) if len(a.subscripts) == 1 else None
+        bounds = _bounds(loops) if p is not None else []
+        rng = value_range(p, bounds) if p is not None and (bounds or not (p.names & {lp.var for lp in loops})) else None
+        if rng is None or (rng[0].sign() or 0) < 0:
+            affine = False
+            break
+        highs.append(rng[1] + Poly.const(1))
+    if affine:
+        best = highs[0]
+        for h in highs[1:]:
+            diff = (h - best).sign()
+            if diff is None:
+                affine = False
+                break
+            if diff > 0:
+                best = h
+        if affine:
+            return best.c_expr(), "affine"
+    decl = spec.decl(name) if spec is not None else None
+    if decl is not None and decl.dims:
+        return "*".join(f"({d.text.strip()})" if not d.text.strip().isidentifier() else d.text.strip() for d in decl.dims), "input_vars"
+    return None, None
