@@ -114,13 +114,12 @@ def bench_check() -> dict:
         path = Path(d) / "ten.c"
         path.write_text(ten_region_file())
         cmd = [sys.executable, "-m", "orcu", "check", str(path), "--json"]
-        subprocess.run(cmd, check=True, capture_output=True)  # warm the file cache
+        subprocess.run(cmd, check=True, capture_output=True)  # warm the OS file cache
         wall = best_of(lambda: subprocess.run(cmd, check=True, capture_output=True))
-        from orcu.program import _file_cache, load
+        from orcu.program import load
         from orcu.report import summary
 
         def in_process():
-            _file_cache.clear()
             summary(load(path))
 
         inproc = best_of(in_process)

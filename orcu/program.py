@@ -64,7 +64,10 @@ def load(path: str | Path, spec_path: str | Path | None = None) -> Program:
     else:
         spec = TuningSpec(path=src.path, loc=None)
 
-    nests = tuple(_lower_region(src, spec, loops, k) for k in range(len(loops)))
+    # Each region's own code first (its errors are the most precise), then the file once.
+    parsed = [_parse_region(src, spec, r) for r in loops]
+    context = _file_context(src, loops)
+    nests = tuple(_lower_region(src, spec, loops[k], k, parsed[k], context) for k in range(len(loops)))
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests)
 
 
@@ -92,14 +95,8 @@ def _brace_depth(text: str, offset: int) -> int:
     return depth
 
 
-_file_cache: dict[tuple[str, str], tuple] = {}
-
-
 def _file_context(src: SourceFile, loops: list[Region]):
     """The whole file parsed once (comments and file-scope regions blanked)."""
-    key = (src.path, src.text)
-    if key in _file_cache:
-        return _file_cache[key]
     chars = list(blank_comments(src.text))
     blanked = "".join(chars)
     for r in loops:
@@ -109,14 +106,11 @@ def _file_context(src: SourceFile, loops: list[Region]):
                     chars[k] = " "
     text = "".join(chars)
     tree = parse_file(src, text)
-    result = (tree, _function_spans(text, tree, src), object_macros(src.text))
-    _file_cache.clear()
-    _file_cache[key] = result
-    return result
+    return tree, _function_spans(text, tree, src), object_macros(src.text)
 
 
-def _lower_region(src: SourceFile, spec: TuningSpec, loops: list[Region], k: int) -> LoopNest:
-    region = loops[k]
+def _parse_region(src: SourceFile, spec: TuningSpec, region: Region):
+    """The transform, the code to transform (parsed) and the reference code of a region."""
     transform, body_start = parse_loop_annotation(src, region.args_start, region.args_end)
     defined = set(spec.lets) | set(spec.performance_names) | set(spec.input_names)
     for name, expr in transform.args.items():
@@ -134,7 +128,12 @@ def _lower_region(src: SourceFile, spec: TuningSpec, loops: list[Region], k: int
         raise src.error(code_start, "the Loop region has no statements", AnnotationError)
     if original.strip() and code_start != region.code_start:
         parse_statements(src, region.code_start, original)  # the reference must parse too
-    tree, spans, macros = _file_context(src, loops)
+    return transform, items, code, original if original.strip() else code
+
+
+def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, k: int, parsed, context) -> LoopNest:
+    transform, items, code, reference = parsed
+    tree, spans, macros = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, items, function, tree, spec, macros)
     body = Lowering(src).block(items)
@@ -145,8 +144,6 @@ def _lower_region(src: SourceFile, spec: TuningSpec, loops: list[Region], k: int
         variables=variables,
         function=function.decl.name if function is not None else None,
         transform=transform,
-        reference=original if original.strip() else code,
+        reference=reference,
         code=code,
     )
-
-

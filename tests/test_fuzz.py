@@ -5,7 +5,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from orcu.errors import OrcuError
-from orcu.program import _file_cache, load
+from orcu.program import load
 from orcu.report import summary
 
 from conftest import EXAMPLES
@@ -47,5 +47,3 @@ def test_front_end_only_raises_its_own_diagnostics(case):
             rendered = e.render()
             assert rendered.startswith(f"{path}:") or rendered.startswith("orcu: error:"), rendered
             assert ": error: " in rendered
-        finally:
-            _file_cache.clear()

@@ -8,11 +8,14 @@ node carries its location in the user's file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Union
+from typing import TYPE_CHECKING, Mapping, Union
 
 from pycparser import c_ast, c_generator
 
 from ..errors import Location
+
+if TYPE_CHECKING:
+    from .transform import CudaTransform
 
 _printer = c_generator.CGenerator()
 
@@ -109,7 +112,7 @@ class LoopNest:
     body: tuple[Node, ...]
     variables: Mapping[str, Variable]  # in order of first use
     function: str | None  # the enclosing C function, None at file scope
-    transform: "object"  # frontend.transform.CudaTransform
+    transform: "CudaTransform"
     reference: str  # the C code the variant is validated against
     code: str  # the C code the transformation starts from
 
