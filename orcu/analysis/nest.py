@@ -15,13 +15,11 @@ from pycparser import c_ast
 
 from ..errors import AnalysisError, Location
 from ..frontend.ir import Access, Loop, LoopNest, Stmt, c_text
-from ..frontend.lower import loc_of
 from ..frontend.types import used_names
 from ..source import SourceFile
 from ..spec.model import TuningSpec
 from .affine import Bound, Poly, poly_of, value_range
 
-REDUCTION_IDENTITY = {"+": "0", "*": "1"}  # min/max start from the host's value
 _MINMAX_CALLS = {"fmax": "max", "fmaxf": "max", "max": "max", "fmin": "min", "fminf": "min", "min": "min"}
 
 
@@ -130,10 +128,7 @@ def analyze(src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None) -> 
         raise src.error_at(where, "a Loop region must hold exactly one outer loop to parallelise", AnalysisError)
     outer = loops[0]
     statements = list(_statements(outer.body, (outer,)))
-    inner_vars = {lp.var for _, lps in statements for lp in lps[1:]}
-    for lp in nest.loops():
-        inner_vars.add(lp.var)
-    inner_vars.discard(outer.var)
+    inner_vars = {lp.var for lp in nest.loops()} - {outer.var}
 
     reductions = _reductions(src, nest, statements)
     reduced = {r.var for r in reductions}
@@ -267,10 +262,15 @@ def _bounds(loops) -> list[Bound]:
     return out
 
 
+def _product(dims) -> str:
+    """C text for the product of dimensions, each compound one parenthesised."""
+    return "*".join(d if d.isidentifier() or d.isdigit() else f"({d})" for d in dims)
+
+
 def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str]) -> tuple[str | None, str | None]:
     var = nest.variables[name]
     if var.ctype.dims and all(var.ctype.dims):
-        return "*".join(f"({d})" if not d.isidentifier() and not d.isdigit() else d for d in var.ctype.dims), "declared"
+        return _product(var.ctype.dims), "declared"
     highs: list[Poly] = []
     affine = bool(accesses)
     for a, loops in accesses:
@@ -294,5 +294,5 @@ def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str]) -> tuple
             return best.c_expr(), "affine"
     decl = spec.decl(name) if spec is not None else None
     if decl is not None and decl.dims:
-        return "*".join(f"({d.text.strip()})" if not d.text.strip().isidentifier() else d.text.strip() for d in decl.dims), "input_vars"
+        return _product(d.text.strip() for d in decl.dims), "input_vars"
     return None, None

@@ -36,10 +36,6 @@ class CType:
     def is_array(self) -> bool:
         return self.pointers > 0 or bool(self.dims)
 
-    @property
-    def element(self) -> str:
-        return self.base
-
     def __str__(self) -> str:
         text = ("const " if self.const else "") + self.base + "*" * self.pointers
         return text + "".join(f"[{d}]" for d in self.dims)

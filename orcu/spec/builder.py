@@ -108,8 +108,9 @@ class SpecBuilder:
             raise self.error(offset, f"'{name}' is already defined on line {line}")
         self.defined_at[name] = offset
 
-    def _evaluate(self, expr: Expr, what: str, env_names=None) -> Any:
-        expr.check_names(self.src, self.lets if env_names is None else env_names, what)
+    def evaluate(self, expr: Expr, what: str) -> Any:
+        """The value of a spec expression that may read only earlier ``let`` names."""
+        expr.check_names(self.src, self.lets, what)
         return expr.evaluate(dict(self.lets))
 
     def check_section(self, name: str, offset: int) -> None:
@@ -125,7 +126,7 @@ class SpecBuilder:
 
     # -- statements -----------------------------------------------------------
     def let(self, name: str, offset: int, expr: Expr) -> None:
-        value = self._evaluate(expr, f"'let {name}'")
+        value = self.evaluate(expr, f"'let {name}'")
         self._define(name, offset, "let")
         self.lets[name] = value
 
@@ -135,7 +136,7 @@ class SpecBuilder:
         self.lets[name] = value
 
     def param(self, section: str, name: str, offset: int, expr: Expr, axis: bool) -> None:
-        value = self._evaluate(expr, f"parameter '{name}'")
+        value = self.evaluate(expr, f"parameter '{name}'")
         self.param_values(section, name, offset, value, axis, expr.loc)
 
     def param_values(self, section: str, name: str, offset: int, value: Any, axis: bool, loc=None) -> None:
@@ -162,7 +163,7 @@ class SpecBuilder:
     def arg(self, section: str, name: str, offset: int, value: Any, value_loc=None) -> None:
         if isinstance(value, Expr):
             value_loc = value.loc
-            value = self._evaluate(value, f"argument '{name}'")
+            value = self.evaluate(value, f"argument '{name}'")
         value_loc = value_loc or self.src.location(offset)
         known = ARGS[section]
         check = known.get(name)
@@ -179,7 +180,7 @@ class SpecBuilder:
         self.args[section][name] = Arg(name, value, self.src.location(offset))
 
     def option(self, flag: str, offset: int, expr: Expr) -> None:
-        value = self._evaluate(expr, f"option '{flag}'")
+        value = self.evaluate(expr, f"option '{flag}'")
         values = tuple(value) if isinstance(value, (list, tuple, range)) else (value,)
         self.options.append(Option(flag, values, self.src.location(offset)))
 

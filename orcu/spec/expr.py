@@ -535,6 +535,3 @@ def compile_expr(src: SourceFile, start: int, text: str) -> Expr:
     loc = src.location(start + lead)
     return Expr(text, loc, expr.names, src.line_text(loc.line), expr._fn, expr.name_offsets)
 
-
-def constant(value: Any, loc: Location) -> Expr:
-    return Expr(repr(value), loc, frozenset(), "", lambda env: value)

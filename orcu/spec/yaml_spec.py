@@ -117,9 +117,8 @@ def _params(src: SourceFile, builder: SpecBuilder, section: str, node: yaml.Node
             continue
         expr = _expression(src, value)
         if expr is not None:
-            evaluated = expr.evaluate(dict(builder.lets)) if not expr.names - set(builder.lets) else None
-            axis = isinstance(evaluated, (list, tuple, range))
-            builder.param(section, name.value, offset, expr, axis)
+            value = builder.evaluate(expr, f"parameter '{name.value}'")
+            builder.param_values(section, name.value, offset, value, isinstance(value, (list, tuple, range)), expr.loc)
         else:
             literal = _literal(value)
             builder.param_values(section, name.value, offset, literal, isinstance(literal, list), src.location(_offset(src, value)))
