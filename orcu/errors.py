@@ -66,5 +66,9 @@ class UsageError(OrcuError):
 
 def did_you_mean(word: str, choices) -> str:
     """A gcc-style hint naming the closest known word, or nothing."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    choices = list(choices)
+    by_lower = {c.lower(): c for c in choices}
+    if word.lower() in by_lower:  # only the case differs
+        return f" (did you mean '{by_lower[word.lower()]}'?)"
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
     return f" (did you mean '{close[0]}'?)" if close else ""

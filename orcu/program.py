@@ -3,16 +3,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 from pycparser import c_ast
 
+from . import generated
 from .annotations import Region, skip_string, blank_comments, matching_bracket, scan_regions
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.ir import LoopNest
 from .frontend.lower import Lowering
 from .frontend.transform import parse_loop_annotation
-from .frontend.types import resolve_types
+from .frontend.types import resolve_types, visible_variables
 from .source import SourceFile
 from .spec.language import parse_perftuning
 from .spec.model import TuningSpec
@@ -25,6 +27,7 @@ class Program:
     spec_region: Region | None
     regions: tuple[Region, ...]  # the Loop regions, in file order
     nests: tuple[LoopNest, ...]
+    functions: Mapping[str, int]  # where the name of each function holding a Loop region is
 
 
 def sidecar_spec(path: str | Path) -> Path | None:
@@ -68,7 +71,12 @@ def load(path: str | Path, spec_path: str | Path | None = None) -> Program:
     parsed = [_parse_region(src, spec, r) for r in loops]
     context = _file_context(src, loops)
     nests = tuple(_lower_region(src, spec, loops[k], k, parsed[k], context) for k in range(len(loops)))
-    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests)
+    functions = {
+        f.decl.name: src.offset(f.decl.coord.line, f.decl.coord.column)
+        for _, _, f in context[1]
+        if any(n.function == f.decl.name for n in nests)
+    }
+    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions)
 
 
 def _function_spans(text: str, tree: c_ast.FileAST, src: SourceFile) -> list[tuple[int, int, c_ast.FuncDef]]:
@@ -97,7 +105,7 @@ def _brace_depth(text: str, offset: int) -> int:
 
 def _file_context(src: SourceFile, loops: list[Region]):
     """The whole file parsed once (comments and file-scope regions blanked)."""
-    chars = list(blank_comments(src.text))
+    chars = list(blank_comments(generated.blank_spans(src.text)))
     blanked = "".join(chars)
     for r in loops:
         if _brace_depth(blanked, r.start) == 0:  # statements at file scope: Orio fragments
@@ -116,18 +124,21 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region):
     for name, expr in transform.args.items():
         expr.check_names(src, defined, f"transform argument '{name}'")
     body_text = src.text[body_start : region.args_end]
-    original = region.code(src)
+    original_start, original = region.code_start, region.code(src)
+    kept = generated.original_code(original)  # a tuned file: the original loop under #ifdef
+    if kept is not None:
+        original_start, original = original_start + kept[0], kept[1]
     if body_text.strip():
         code_start, code = body_start, body_text
     elif original.strip():
-        code_start, code = region.code_start, original
+        code_start, code = original_start, original
     else:
         raise src.error(region.start, "the Loop region has no code: write the loop after 'transform CUDA(...)'", AnnotationError)
     items = parse_statements(src, code_start, code)
     if not items:
         raise src.error(code_start, "the Loop region has no statements", AnnotationError)
-    if original.strip() and code_start != region.code_start:
-        parse_statements(src, region.code_start, original)  # the reference must parse too
+    if original.strip() and code_start != original_start:
+        parse_statements(src, original_start, original)  # the reference must parse too
     return transform, items, code, original if original.strip() else code
 
 
@@ -146,4 +157,5 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, k: int, par
         transform=transform,
         reference=reference,
         code=code,
+        outside=visible_variables(function, tree),
     )

@@ -216,6 +216,14 @@ class Space:
         for p in self.points():
             yield dict(zip(self.names, p))
 
+    def first_matching(self, fixed: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The first valid configuration (in this space's order) with the ``fixed`` values."""
+        keys = {name: _key(value) for name, value in fixed.items()}
+        for config in self.configs():
+            if all(_key(config[name]) == key for name, key in keys.items()):
+                return config
+        return None
+
     def sample(self, k: int, rng: random.Random) -> list[int]:
         """``k`` distinct indices drawn uniformly (all of them if ``k >= size``)."""
         return rng.sample(range(self.size), min(k, self.size))

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from pycparser import c_ast
 
@@ -29,9 +30,11 @@ class ArrayInfo:
     element: str
     read: bool
     written: bool
-    extent: str | None  # C expression for the number of elements, None if unknown
-    extent_source: str | None  # "affine", "declared" or "input_vars"
+    extent: str | None  # C expression: one past the highest element touched, None if unknown
+    extent_source: str | None  # "affine", "declared", "arraySizes" or "input_vars"
     chunkable: bool  # every access is A[i] for the outer iterator i (streams may split it)
+    first: str = "0"  # C expression of the lowest element touched (transfers start there)
+    dense_write: bool = False  # every element from first to extent is assigned, none read first
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,10 @@ def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
     return None
 
 
-def analyze(src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None) -> NestAnalysis:
+def analyze(
+    src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None, sizes: Mapping[str, str] | None = None
+) -> NestAnalysis:
+    """``sizes``: explicit element counts (the ``arraySizes`` transform argument)."""
     loops = [n for n in nest.body if isinstance(n, Loop)]
     others = [n for n in nest.body if not isinstance(n, Loop)]
     if len(loops) != 1 or others:
@@ -147,7 +153,7 @@ def analyze(src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None) -> 
         if var.kind != "array":
             continue
         accesses = [(a, lps) for st, lps in statements for a in st.accesses if a.array == name]
-        extent, source = _extent(nest, spec, name, accesses, affine_names)
+        extent, source, first = _extent(nest, spec, name, accesses, affine_names, sizes)
         arrays.append(
             ArrayInfo(
                 name,
@@ -157,6 +163,8 @@ def analyze(src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None) -> 
                 extent=extent,
                 extent_source=source,
                 chunkable=bool(accesses) and all(_is_outer_index(a, outer.var) for a, _ in accesses),
+                first=first,
+                dense_write=source == "affine" and _dense_write(outer, name, accesses),
             )
         )
     return NestAnalysis(outer, tuple(arrays), tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in)
@@ -267,10 +275,33 @@ def _product(dims) -> str:
     return "*".join(d if d.isidentifier() or d.isdigit() else f"({d})" for d in dims)
 
 
-def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str]) -> tuple[str | None, str | None]:
+def _dense_write(outer: Loop, name: str, accesses) -> bool:
+    """Whether the loop assigns every element in the array's range without reading any.
+
+    True for ``y[i] = ...`` directly in a unit-step outer loop with no other access to
+    ``y``; then the array need not be copied to the device first.
+    """
+    if outer.step != 1 or len(accesses) != 1:
+        return False
+    a, loops = accesses[0]
+    if not a.write or len(loops) != 1 or len(a.subscripts) != 1:
+        return False
+    direct = any(
+        isinstance(st, Stmt) and isinstance(st.node, c_ast.Assignment)
+        and st.node.op == "=" and a in st.accesses
+        for st in outer.body
+    )
+    p = poly_of(a.subscripts[0])
+    parts = p.split(outer.var) if p is not None else None
+    return direct and parts is not None and parts[0] == Poly.const(1) and outer.var not in parts[1].names
+
+
+def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str], sizes) -> tuple[str | None, str | None, str]:
+    """(one past the highest element, where that came from, lowest element)."""
     var = nest.variables[name]
     if var.ctype.dims and all(var.ctype.dims):
-        return _product(var.ctype.dims), "declared"
+        return _product(var.ctype.dims), "declared", "0"
+    lows: list[Poly] = []
     highs: list[Poly] = []
     affine = bool(accesses)
     for a, loops in accesses:
@@ -280,19 +311,27 @@ def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str]) -> tuple
         if rng is None or (rng[0].sign() or 0) < 0:
             affine = False
             break
+        lows.append(rng[0])
         highs.append(rng[1] + Poly.const(1))
     if affine:
-        best = highs[0]
-        for h in highs[1:]:
-            diff = (h - best).sign()
-            if diff is None:
-                affine = False
-                break
-            if diff > 0:
-                best = h
-        if affine:
-            return best.c_expr(), "affine"
+        high, low = _extreme(highs, 1), _extreme(lows, -1)
+        if high is not None:
+            return high.c_expr(), "affine", low.c_expr() if low is not None else "0"
+    if sizes and name in sizes:
+        return sizes[name], "arraySizes", "0"
     decl = spec.decl(name) if spec is not None else None
     if decl is not None and decl.dims:
-        return _product(d.text.strip() for d in decl.dims), "input_vars"
-    return None, None
+        return _product(d.text.strip() for d in decl.dims), "input_vars", "0"
+    return None, None, "0"
+
+
+def _extreme(polys: list[Poly], direction: int) -> Poly | None:
+    """The largest (direction 1) or smallest (-1) of ``polys``, None if not comparable."""
+    best = polys[0]
+    for p in polys[1:]:
+        diff = (p - best).sign()
+        if diff is None:
+            return None
+        if diff * direction > 0:
+            best = p
+    return best

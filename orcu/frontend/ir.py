@@ -111,6 +111,7 @@ class LoopNest:
     transform: "CudaTransform"
     reference: str  # the C code the variant is validated against
     code: str  # the C code the transformation starts from
+    outside: Mapping[str, Variable] = field(default_factory=dict, repr=False)  # visible from outside the region
 
     @property
     def name(self) -> str:

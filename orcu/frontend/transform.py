@@ -20,6 +20,12 @@ def _bool(v: Any) -> bool:
     return isinstance(v, (bool, int)) and v in (0, 1)
 
 
+def _sizes(v: Any) -> bool:
+    return isinstance(v, dict) and all(
+        isinstance(k, str) and k.isidentifier() and isinstance(n, (str, int)) and not isinstance(n, bool) for k, n in v.items()
+    )
+
+
 @dataclass(frozen=True)
 class Argument:
     name: str
@@ -44,6 +50,8 @@ ARGUMENTS: dict[str, Argument] = {
         Argument("cacheBlocks", False, _bool, "True or False", "stage reused arrays in shared memory"),
         Argument("dataOnDevice", False, _bool, "True or False", "arrays are already device pointers"),
         Argument("pinHostMem", False, _bool, "True or False", "use pinned host memory for transfers"),
+        Argument("arraySizes", {}, _sizes, "a dict of array name to element count (a C expression)",
+                 "element counts of arrays whose size orcu cannot derive from the loop bounds"),
     )
 }
 

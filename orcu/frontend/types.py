@@ -74,19 +74,9 @@ def used_names(items) -> dict[str, c_ast.Node]:
     return names
 
 
-def resolve_types(
-    src: SourceFile,
-    items: list[c_ast.Node],
-    function: c_ast.FuncDef | None,
-    file_ast: c_ast.FileAST | None,
-    spec: TuningSpec | None,
-    macros: dict[str, str],
-) -> dict[str, Variable]:
-    scopes: list[dict[str, tuple[c_ast.Decl, str]]] = []
-    local = {}
-    for item in items:
-        local.update(declarations_in(item, "region"))
-    scopes.append(local)
+def _outer_scopes(function: c_ast.FuncDef | None, file_ast: c_ast.FileAST | None) -> list[dict[str, tuple[c_ast.Decl, str]]]:
+    """Declarations visible in a region from outside it, innermost scope first."""
+    scopes = []
     if function is not None:
         params = function.decl.type.args
         scopes.append(declarations_in(params, "parameter") if params is not None else {})
@@ -97,6 +87,32 @@ def resolve_types(
             if isinstance(ext, c_ast.Decl):
                 globals_.update(declarations_in(ext, "global"))
         scopes.append(globals_)
+    return scopes
+
+
+def visible_variables(function: c_ast.FuncDef | None, file_ast: c_ast.FileAST | None) -> dict[str, Variable]:
+    """Every variable of a handled type declared in the enclosing function or at file scope."""
+    out: dict[str, Variable] = {}
+    for scope in _outer_scopes(function, file_ast):
+        for name, (decl, origin) in scope.items():
+            ctype = ctype_of(decl.type)
+            if ctype is not None and name not in out:
+                out[name] = Variable(name, ctype, origin, loc_of(decl))
+    return out
+
+
+def resolve_types(
+    src: SourceFile,
+    items: list[c_ast.Node],
+    function: c_ast.FuncDef | None,
+    file_ast: c_ast.FileAST | None,
+    spec: TuningSpec | None,
+    macros: dict[str, str],
+) -> dict[str, Variable]:
+    local = {}
+    for item in items:
+        local.update(declarations_in(item, "region"))
+    scopes = [local] + _outer_scopes(function, file_ast)
     variables: dict[str, Variable] = {}
     for name, use in used_names(items).items():
         variables[name] = _lookup(src, name, use, scopes, spec, macros)

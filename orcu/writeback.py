@@ -1,0 +1,176 @@
+"""The tuned source: the user's file with each Loop region calling its GPU version.
+
+Kernels and host functions go before the function that holds the region; the region's
+original loop stays under ``#ifdef ORCU_ORIGINAL``; the annotations stay unless
+``strip``. The file is written atomically to a new path: the input is never touched.
+"""
+from __future__ import annotations
+
+import datetime
+import os
+import tempfile
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import generated
+from .annotations import blank_comments
+from .codegen.region import RegionCode, generate
+from .codegen.templates import render
+from .errors import AnnotationError, UsageError
+from .program import Program
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The configuration written for one region, and how it was found."""
+
+    params: Mapping[str, Any]
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    time_ms: float | None = None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    device: str = "none (not measured)"
+    compiler: str = "not compiled by orcu"
+    date: str = field(default_factory=lambda: datetime.date.today().isoformat())
+
+
+def tuned_source(program: Program, choices: list[Choice], strip: bool = False, provenance: Provenance | None = None) -> tuple[str, list[RegionCode]]:
+    """The tuned file's text and the generated code of each region (``choices`` in region order)."""
+    src, provenance = program.src, provenance or Provenance()
+    codes = [generate(program, nest, c.params, c.inputs) for nest, c in zip(program.nests, choices)]
+    edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in generated.spans(src.text)]
+    edits.append((0, 0, _header(program, choices, codes, strip, provenance)))
+
+    blanked = blank_comments(generated.blank_spans(src.text))
+    first_block = True
+    for function, offset in sorted(program.functions.items(), key=lambda kv: kv[1]):
+        parts = [c.text for nest, c in zip(program.nests, codes) if nest.function == function]
+        if first_block:
+            needs = set().union(*(c.needs for c in codes))
+            parts.insert(0, render("prelude.cu.j2", needs=needs))
+            first_block = False
+        block = generated.BEGIN + "\n" + "\n".join(parts) + "\n" + generated.END + "\n"
+        point = _insertion_point(src.text, blanked, offset)
+        edits.append((point, point, block))
+    for nest, region, code in zip(program.nests, program.regions, codes):
+        if nest.function is None:
+            raise src.error(region.start, "a Loop region outside a function cannot become a call; put it in a function", AnnotationError)
+        original = region.code(src)
+        kept = generated.original_code(original)
+        if kept is not None:
+            original = kept[1]
+        elif not original.strip():
+            original = "\n" + nest.reference.strip("\n") + "\n"
+        start, end = region.code_start, region.code_end
+        lead = trail = True
+        if strip:  # the annotation comments go; so do their lines when they stand alone
+            begin, finish = _comment_lines(src.text, region.start, start), _comment_lines(src.text, end, region.end)
+            lead, trail = begin is None, finish is None
+            start, end = begin[0] if begin else region.start, finish[1] if finish else region.end
+        edits.append((start, end, generated.region_code(original, code.call, lead, trail)))
+    if strip and program.spec_region is not None:
+        perf = program.spec_region
+        for a, b in ((perf.start, perf.code_start), (perf.code_end, perf.end)):
+            edits.append((*(_comment_lines(src.text, a, b) or (a, b)), ""))
+    return _apply(src.text, edits), codes
+
+
+def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename; never onto ``source``."""
+    path = Path(path)
+    if path.resolve() == Path(source).resolve() or (path.exists() and os.path.samefile(path, source)):
+        raise UsageError(f"refusing to overwrite the input file {source}: choose another output path with -o")
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _header(program: Program, choices, codes, strip: bool, provenance: Provenance) -> str:
+    regions = []
+    for nest, choice, code in zip(program.nests, choices, codes):
+        used = [p.name for p in program.spec.performance_params if p.name in _names_of(nest)]
+        regions.append({
+            "name": code.host,
+            "line": nest.loc.line,
+            "params": ", ".join(f"{k}={choice.params[k]!r}" for k in used),
+            "inputs": ", ".join(f"{k}={v!r}" for k, v in choice.inputs.items()),
+            "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms",
+        })
+    try:
+        version = metadata.version("orcu")
+    except metadata.PackageNotFoundError:
+        version = "(development)"
+    return render(
+        "header.cu.j2",
+        begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
+        version=version, date=provenance.date, source=Path(program.src.path).name,
+        regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip,
+        includes=sorted(set().union(*(c.includes for c in codes))),
+    )
+
+
+def _names_of(nest) -> set[str]:
+    return {n for expr in nest.transform.args.values() for n in expr.names}
+
+
+def _insertion_point(text: str, blanked: str, name_offset: int) -> int:
+    """Start of the line where the declaration of the function named at ``name_offset`` begins,
+    above the comment lines directly over it."""
+    i = name_offset
+    while True:
+        j = i - 1
+        while j >= 0 and blanked[j].isspace():
+            j -= 1
+        if j < 0 or not (blanked[j].isalnum() or blanked[j] in "_*"):
+            break
+        k = j
+        while k >= 0 and (blanked[k].isalnum() or blanked[k] in "_*"):
+            k -= 1
+        line_start = blanked.rfind("\n", 0, k + 1) + 1
+        if blanked[line_start:].lstrip().startswith("#"):
+            break
+        i = k + 1
+    start = blanked.rfind("\n", 0, i) + 1
+    unmarked = generated.blank_spans(text)
+    while start > 0:  # keep the comment that documents the function next to it
+        prev = blanked.rfind("\n", 0, start - 1) + 1
+        if blanked[prev:start].strip() or not unmarked[prev:start].strip():
+            break
+        start = prev
+    return start
+
+
+def _comment_lines(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The whole lines of a comment spanning [start, end) when nothing else is on them."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end + 1
+    if text[line_start:start].strip() or text[end:line_end].strip():
+        return None
+    return line_start, line_end
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    out, pos = [], 0
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
+        end = max(end, start)
+        out.append(text[pos:start])
+        out.append(replacement)
+        pos = max(pos, end)
+    out.append(text[pos:])
+    return "".join(out)

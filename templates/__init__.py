@@ -1,0 +1,1 @@
+"""Jinja2 templates of the generated CUDA (package data; see orcu/codegen/templates.py)."""
