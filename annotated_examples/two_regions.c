@@ -1,5 +1,7 @@
 /* Two Loop regions under one spec: an elementwise update, then a max reduction of
  * its result. Each region has its own threads and blocks. */
+#include <math.h>
+
 double scale_and_max(int n, double alpha, const double *x, double *z) {
     double zmax;
     int i;

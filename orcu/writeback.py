@@ -53,7 +53,8 @@ def tuned_source(program: Program, choices: list[Choice], strip: bool = False, p
             needs = set().union(*(c.needs for c in codes))
             parts.insert(0, render("prelude.cu.j2", needs=needs))
             first_block = False
-        block = generated.BEGIN + "\n" + "\n".join(parts) + "\n" + generated.END + "\n"
+        # -DORCU_ORIGINAL builds the original C loops alone: no CUDA needed then.
+        block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, block))
     for nest, region, code in zip(program.nests, program.regions, codes):

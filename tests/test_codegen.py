@@ -1,0 +1,180 @@
+"""Generated CUDA: golden text per transformation, notes, sizes, and diagnostics."""
+import os
+from pathlib import Path
+
+import pytest
+
+from codegen_cases import CASES
+from conftest import write
+from orcu.codegen.region import generate
+from orcu.errors import OrcuError
+from orcu.program import load
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("ORCU_UPDATE_GOLDEN") == "1"
+
+
+def region_code(in_tmp, text, params=None, inputs=None, index=0):
+    write(in_tmp / "t.c", text)
+    program = load("t.c")
+    return generate(program, program.nests[index], params or {}, inputs or {})
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / f"{name}.cu"
+    if UPDATE:
+        path.write_text(text)
+    assert path.exists(), f"no golden file {path}: run the tests with ORCU_UPDATE_GOLDEN=1 and review the diff"
+    assert text == path.read_text()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden_region(in_tmp, name):
+    check_golden(name, region_code(in_tmp, CASES[name]).text)
+
+
+def test_grid_stride_loop_covers_any_grid(in_tmp):
+    text = region_code(in_tmp, CASES["grid_stride"]).text
+    assert "for (i = orcu_lo + (int)(blockIdx.x * blockDim.x + threadIdx.x); i < orcu_hi; i += (int)(gridDim.x * blockDim.x)) {" in text
+    assert "const int orcu_blocks = 4;" in text and "const int orcu_threads = 128;" in text
+
+
+def test_any_positive_block_count_is_accepted(in_tmp):
+    for blocks in (1, 7, 131, 100000):
+        code = region_code(in_tmp, CASES["grid_stride"].replace("blockCount=4", f"blockCount={blocks}"))
+        assert f"const int orcu_blocks = {blocks};" in code.text
+
+
+def test_step_and_offset_move_only_the_touched_range(in_tmp):
+    text = region_code(in_tmp, CASES["step_and_offset"]).text
+    # b is written every other element: it is copied in too, so the gaps keep their values.
+    assert "ORCU_CHECK(cudaMemcpy(d_b + (1), b + (1), sizeof(double) * orcu_count(1, n - 1), cudaMemcpyHostToDevice));" in text
+    assert "ORCU_CHECK(cudaMemcpy(d_a, a, sizeof(double) * orcu_count(0, n), cudaMemcpyHostToDevice));" in text
+    assert "i += (int)(gridDim.x * blockDim.x) * 2)" in text
+
+
+def test_dense_write_is_not_copied_in(in_tmp):
+    src = CASES["grid_stride"].replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i];")
+    text = region_code(in_tmp, src).text
+    assert "cudaMemcpy(d_y, y" not in text
+    assert "ORCU_CHECK(cudaMemcpy(y, d_y, sizeof(float) * orcu_count(0, n), cudaMemcpyDeviceToHost));" in text
+
+
+def test_unroll_pragma_sits_on_the_inner_loop(in_tmp):
+    lines = region_code(in_tmp, CASES["unroll_inner"]).text.split("\n")
+    k = lines.index("        #pragma unroll 4")
+    assert lines[k + 1] == "        for (k = 0; k < nv; k++) {"
+
+
+def test_unroll_without_inner_loop_is_a_note(in_tmp):
+    code = region_code(in_tmp, CASES["grid_stride"].replace("blockCount=4", "blockCount=4, unrollInner=2"))
+    assert "#pragma unroll" not in code.text
+    assert code.notes == ["unrollInner=2: no effect, the loop at line 4 has no inner loop"]
+
+
+def test_cache_blocks_stages_the_array_every_thread_reads(in_tmp):
+    code = region_code(in_tmp, CASES["cache_blocks"])
+    assert "        y[i] += a_shared[k] * X[i + k * n];" in code.text
+    assert "__syncthreads();" in code.text
+    assert code.notes == []
+
+
+def test_cache_blocks_skipped_without_reuse(in_tmp):
+    code = region_code(in_tmp, CASES["grid_stride"].replace("blockCount=4", "blockCount=4, cacheBlocks=True"))
+    assert "__shared__" not in code.text
+    assert code.notes == [
+        "cacheBlocks: skipped, no data is reused across the threads of a block "
+        "('y' is written; each thread reads its own elements of 'x')"
+    ]
+
+
+def test_streams_move_only_chunkable_arrays_by_chunk(in_tmp):
+    code = region_code(in_tmp, CASES["streams"])
+    assert code.notes == ["streamCount: 'c' moves whole before and after the chunks: it is not indexed by 'i' alone"]
+    assert "ORCU_CHECK(cudaMemcpy(d_c, c, sizeof(double) * orcu_count(0, 1), cudaMemcpyHostToDevice));" in code.text
+    assert "cudaMemcpyAsync(d_x + orcu_chunk_lo, x + orcu_chunk_lo" in code.text
+    assert "const bool orcu_pinned_c" not in code.text and "const bool orcu_pinned_x = orcu_pin(x" in code.text
+
+
+def test_prefer_l1_is_set_and_restored(in_tmp):
+    text = region_code(in_tmp, CASES["prefer_l1"]).text
+    for line in (
+        "ORCU_CHECK(cudaFuncSetCacheConfig(orcu_f_1_kernel, cudaFuncCachePreferShared));",
+        "ORCU_CHECK(cudaFuncSetAttribute(orcu_f_1_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));",
+        "ORCU_CHECK(cudaFuncSetCacheConfig(orcu_f_1_kernel, cudaFuncCachePreferNone));",
+        "ORCU_CHECK(cudaFuncSetAttribute(orcu_f_1_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutDefault));",
+    ):
+        assert text.count(line) == 1
+
+
+def test_data_on_device_moves_nothing(in_tmp):
+    text = region_code(in_tmp, CASES["data_on_device"]).text
+    assert "cudaMemcpy" not in text and "cudaMalloc" not in text
+    assert "double *y" in text and "__restrict__" not in text  # device pointers may alias
+    assert "ORCU_CHECK(cudaDeviceSynchronize());" in text
+
+
+@pytest.mark.parametrize(
+    "name, identity, functor",
+    [
+        ("sum_float", "float r = 0.0f;", "orcu_sum"),
+        ("product_int", "int r = 1;", "orcu_product"),
+        ("min_double_if", "double r = INFINITY;", "orcu_min"),
+        ("max_long_ternary", "long r = LONG_MIN;", "orcu_max"),
+    ],
+)
+def test_reductions_keep_the_initial_value(in_tmp, name, identity, functor):
+    code = region_code(in_tmp, CASES[name])
+    assert identity in code.text
+    assert f"*orcu_result = {functor}::combine(orcu_before, r);" in code.text
+    assert ", *r, d_r_partial + orcu_partials);" in code.text  # the host's value goes in
+    assert code.call in ("orcu_f_1(n, &r, x);", "orcu_f_1(n, x, &r);")  # in order of first use
+    assert {"reduce", functor} <= code.needs
+
+
+def test_unsupported_reduction_type(in_tmp):
+    src = CASES["sum_float"].replace("float", "short")
+    with pytest.raises(OrcuError) as info:
+        region_code(in_tmp, src)
+    assert info.value.render().startswith(
+        "t.c:5:9: error: reductions of type 'short' are not supported (float, double, int, long, long long and their unsigned forms are)"
+    )
+
+
+def test_array_size_from_arraysizes(in_tmp):
+    src = """void f(int n, const int *idx, const double *v, double *y) {
+    int i;
+    /*@ begin Loop(transform CUDA(arraySizes={'v': 'n + 10'})
+    for (i = 0; i < n; i++)
+        y[i] = v[idx[i]];
+    ) @*/
+    /*@ end @*/
+}
+"""
+    text = region_code(in_tmp, src).text
+    assert "ORCU_CHECK(cudaMalloc((void **)&d_v, sizeof(double) * orcu_count(0, n + 10)));" in text
+
+
+def test_unknown_array_size_is_an_error_naming_the_array(in_tmp):
+    src = """void f(int n, const int *idx, const double *v, double *y) {
+    int i;
+    /*@ begin Loop(transform CUDA(threadCount=64)
+    for (i = 0; i < n; i++)
+        y[i] = v[idx[i]];
+    ) @*/
+    /*@ end @*/
+}
+"""
+    with pytest.raises(OrcuError) as info:
+        region_code(in_tmp, src)
+    assert info.value.render().split("\n")[0] == (
+        "t.c:5:16: error: cannot tell how many elements of 'v' to transfer: its subscripts are not affine "
+        "in the loop bounds; declare it in input_vars or give arraySizes={'v': ...}"
+    )
+
+
+def test_sizes_from_input_vars_become_parameters(in_tmp):
+    program = load(Path(__file__).resolve().parent.parent / "annotated_examples" / "spmv_dia.c")
+    code = generate(program, program.nests[0], {"TC": 32, "BC": 14, "UIF": 1, "PL": 16, "CFLAGS": ""}, {})
+    assert code.call == "orcu_MatMult_SeqDia_1(nrows, ndiags, offsets, y, A, x, m, n, dof);"
+    assert "sizeof(double) * orcu_count(0, (m*n*dof))" in code.text
