@@ -62,8 +62,8 @@ def tuned_source(program: Program, choices: list[Choice], strip: bool = False, p
             raise src.error(region.start, "a Loop region outside a function cannot become a call; put it in a function", AnnotationError)
         original = region.code(src)
         kept = generated.original_code(original)
-        if kept is not None:
-            original = kept[1]
+        if kept is not None:  # a tuned file: the kept loop, and the indentation of its end marker
+            original = kept[1] + original[original.rindex("\n") + 1 :]
         elif not original.strip():
             original = "\n" + nest.reference.strip("\n") + "\n"
         start, end = region.code_start, region.code_end
@@ -85,8 +85,10 @@ def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
     path = Path(path)
     if path.resolve() == Path(source).resolve() or (path.exists() and os.path.samefile(path, source)):
         raise UsageError(f"refusing to overwrite the input file {source}: choose another output path with -o")
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror}") from None
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
