@@ -1,0 +1,125 @@
+"""The emitted code computes what the original loop computes.
+
+Each case's tuned file is built into one program twice over: once with -DORCU_ORIGINAL
+(the C loop, the reference) and once as generated; the program runs both on the same
+seeded data and compares. These need something that runs CUDA: a GPU here (tests marked
+``gpu``); the CPU emulation of the evaluation issue will run them everywhere.
+"""
+import shutil
+import subprocess
+
+import pytest
+
+from codegen_cases import CASES
+from orcu.program import load
+from orcu.writeback import Choice, tuned_source
+
+pytestmark = pytest.mark.gpu
+
+# Sizes that are not multiples of any block x grid used, and the edge cases 0 and 1.
+SIZES = [0, 1, 1000, 12347]
+
+# How each case's function is called: its shape in codegen_cases, its element type.
+SHAPES = {
+    "grid_stride": ("axpy", "float"),
+    "default_blocks": ("axpy", "float"),
+    "prefer_l1": ("axpy", "double"),
+    "pin_host_mem": ("axpy", "double"),
+    "step_and_offset": ("stencil", "double"),
+    "unroll_inner": ("multi", "double"),
+    "cache_blocks": ("multi", "double"),
+    "streams": ("streamed", "double"),
+    "sum_float": ("reduction", "float"),
+    "product_int": ("reduction", "int"),
+    "min_double_if": ("reduction", "double"),
+    "max_long_ternary": ("reduction", "long"),
+    "sum_and_max_streams": ("sum_and_max", "float"),
+}
+
+DRIVER = r"""
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <vector>
+#define ORCU_ORIGINAL
+#define f f_reference
+#include "case.cu"
+#undef f
+#undef ORCU_ORIGINAL
+#include "case.cu"
+
+typedef {T} T;
+static double worst = 0.0;
+
+// Deterministic values in [-1, 1) (integers: small, so products stay exact).
+static T value(long k)
+{
+    unsigned long h = (unsigned long)k * 2654435761ul % 1000003ul;
+    return {INT} ? (T)(h % 3 == 0 ? -1 : (h % 3 == 1 ? 1 : 2)) : (T)((double)h / 500001.5 - 1.0);
+}
+
+static void compare(const T *got, const T *want, long count, double scale)
+{
+    for (long k = 0; k < count; k++) {
+        const double err = fabs((double)got[k] - (double)want[k]) / (scale * (1.0 + fabs((double)want[k])));
+        if (err > worst || got[k] != got[k])
+            worst = got[k] != got[k] ? 1e300 : err;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const int n = atoi(argv[1]);
+    const long m = n + 3;
+    std::vector<T> x(m), y(m), y_ref(m), X(4 * m), a(4);
+    for (long k = 0; k < m; k++) { x[k] = value(k); y[k] = y_ref[k] = value(k + m); }
+    for (long k = 0; k < 4 * m; k++) X[k] = value(k + 7);
+    for (long k = 0; k < 4; k++) a[k] = value(k + 3);
+    const double eps = sizeof(T) == 4 && !{INT} ? 1e-5 : 1e-12;
+{CALL}
+    printf("{\"worst\": %g}\n", worst);
+    return worst <= 1.0 ? 0 : 1;
+}
+"""
+
+CALLS = {
+    "axpy": "    f_reference(n, (T)2.5, x.data(), y_ref.data());\n    f(n, (T)2.5, x.data(), y.data());\n    compare(y.data(), y_ref.data(), m, eps);",
+    "stencil": "    f_reference(n, x.data(), y_ref.data());\n    f(n, x.data(), y.data());\n    compare(y.data(), y_ref.data(), m, eps);",
+    "multi": "    f_reference(n, 4, a.data(), X.data(), y_ref.data());\n    f(n, 4, a.data(), X.data(), y.data());\n    compare(y.data(), y_ref.data(), m, eps);",
+    "streamed": "    f_reference(n, a.data(), x.data(), y_ref.data());\n    f(n, a.data(), x.data(), y.data());\n    compare(y.data(), y_ref.data(), m, eps);",
+    # the initial value 1 is kept, whatever the operator
+    "reduction": "    T want = f_reference(n > 40 && {INT} ? 40 : n, x.data(), (T)1);\n    T got = f(n > 40 && {INT} ? 40 : n, x.data(), (T)1);\n    compare(&got, &want, 1, eps * (n + 1));",
+    "sum_and_max": "    T s = 0.5f, mx = -3.0f, s_ref = 0.5f, mx_ref = -3.0f;\n    f_reference(n, x.data(), &s_ref, &mx_ref);\n    f(n, x.data(), &s, &mx);\n    compare(&s, &s_ref, 1, eps * (n + 1));\n    compare(&mx, &mx_ref, 1, eps);",
+}
+
+
+def driver(name: str) -> str:
+    shape, ctype = SHAPES[name]
+    is_int = "1" if ctype in ("int", "long") else "0"
+    call = CALLS[shape].replace("{INT}", is_int)
+    return DRIVER.replace("{T}", ctype).replace("{INT}", is_int).replace("{CALL}", call)
+
+
+@pytest.fixture(scope="module")
+def executables(tmp_path_factory):
+    nvcc = shutil.which("nvcc")
+    assert nvcc, "nvcc is not on PATH"
+    out = {}
+    for name in SHAPES:
+        d = tmp_path_factory.mktemp(name)
+        (d / "t.c").write_text(CASES[name])
+        program = load(d / "t.c")
+        (d / "case.cu").write_text(tuned_source(program, [Choice({})])[0])
+        (d / "main.cu").write_text(driver(name))
+        proc = subprocess.run([nvcc, "-O2", "-o", str(d / "main"), str(d / "main.cu")], capture_output=True, text=True)
+        out[name] = (d / "main", proc)
+    return out
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_variant_matches_the_original_loop(executables, name, n):
+    exe, build = executables[name]
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(exe), str(n)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
