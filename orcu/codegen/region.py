@@ -61,8 +61,6 @@ class ArrayPlan:
     name: str
     element: str
     device: str  # the kernel argument: a device copy, or the pointer itself with dataOnDevice
-    read: bool
-    written: bool
     extent: str
     first: str
     copy_in: bool
@@ -167,8 +165,6 @@ class _Generator:
                     name=info.name,
                     element=elem,
                     device=device,
-                    read=info.read,
-                    written=info.written,
                     extent=extent,
                     first=info.first,
                     copy_in=copy_in,
@@ -323,7 +319,7 @@ class _Generator:
             "where": f"{self.src.path}:{self.outer.loc.line}",
             "function": nest.function,
             "loop_comment": _comment_lines(nest.code),
-            "settings": ", ".join(f"{k}={_c_value(val)}" for k, val in v.items() if k in nest.transform.args),
+            "settings": ", ".join(f"{k}={val}" for k, val in v.items() if k in nest.transform.args),
             "var": self.outer.var,
             "itype": self.itype,
             "step": step,
@@ -396,7 +392,3 @@ def _signature(head: str, name: str, params: list[str]) -> str:
     if len(line) <= 100:
         return line
     return f"{head} {name}(\n    " + ",\n    ".join(params) + ")"
-
-
-def _c_value(value: Any) -> str:
-    return str(value)
