@@ -29,7 +29,7 @@ def tuned(path, params=None, strip=False):
 def test_golden_tuned_file(in_tmp):
     write(in_tmp / "two_regions.c", (EXAMPLES / "two_regions.c").read_text())
     text = tuned("two_regions.c", TWO)
-    expected = GOLDEN / "two_regions.tuned.cu"
+    expected = GOLDEN / "two_regions_file.cu"
     if os.environ.get("ORCU_UPDATE_GOLDEN") == "1":
         expected.write_text(text)
     assert text == expected.read_text()
