@@ -149,3 +149,9 @@ def test_emit_explain_reports_skipped_transformations(in_tmp, capsys):
     assert main(["emit", "dot.c", "--set", "CB=True", "--explain", "-o", "dot.cu"]) == 0
     err = capsys.readouterr().err
     assert "  note: cacheBlocks: skipped, no data is reused across the threads of a block (each thread reads its own elements of 'x'; each thread reads its own elements of 'y')\n" in err
+
+
+def test_a_region_outside_any_function_cannot_become_a_call(in_tmp, capsys):
+    write(in_tmp / "frag.c", "int i; int n; double a[100];\n/*@ begin Loop(transform CUDA(threadCount=32)\nfor (i = 0; i < n; i++) a[i] = 1.0;\n) @*/\n/*@ end @*/\n")
+    assert main(["emit", "frag.c"]) == 2
+    assert capsys.readouterr().err.split("\n")[0] == "frag.c:2:1: error: a Loop region outside a function cannot become a call; put it in a function"
