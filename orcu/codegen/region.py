@@ -289,6 +289,8 @@ class _Generator:
         staged = [a for a in arrays if a.shared]
         staged.sort(key=lambda a: -_SIZES.get(a.element, 8))
         renames = {a.name: a.shared for a in staged}
+        if staged:
+            self.needs.add("shared")
 
         inner = [lp for lp in nest.loops() if lp is not self.outer]
         unroll = v["unrollInner"]

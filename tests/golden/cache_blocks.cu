@@ -15,7 +15,7 @@ __global__ void orcu_f_1_kernel(
     int i, k;
     // cacheBlocks: every thread of the block reads a whole,
     // so the block loads it into shared memory once.
-    extern __shared__ __align__(16) unsigned char orcu_shared[];
+    ORCU_DYNAMIC_SHARED(orcu_shared);
     double *a_shared = (double *)(orcu_shared);
     for (int orcu_k = threadIdx.x; orcu_k < nv; orcu_k += blockDim.x)
         a_shared[orcu_k] = a[orcu_k];

@@ -1,0 +1,77 @@
+"""Compilers: nvcc for the GPU, g++ with orcu's emulation header for the CPU.
+
+Each build runs in a subprocess with a timeout; a failure is a message, never an
+exception, so one broken variant costs one status.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+MESSAGE_LIMIT = 4000  # characters of compiler output kept with a status
+
+
+def nvcc() -> str | None:
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    candidate = Path(home, "bin", "nvcc") if home else None
+    return str(candidate) if candidate is not None and candidate.is_file() else None
+
+
+def gxx() -> str | None:
+    return shutil.which(os.environ.get("CXX", "g++"))
+
+
+def emulation_include() -> Path:
+    """The directory whose ``cuda_runtime.h`` is orcu's CPU emulation."""
+    return Path(str(resources.files("orcu.templates"))) / "emulation"
+
+
+def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """The start and the end of a long message (the first error and the summary)."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return text[:half] + f"\n[... {len(text) - limit} characters left out ...]\n" + text[-half:]
+
+
+@dataclass(frozen=True)
+class Build:
+    ok: bool
+    seconds: float
+    message: str  # compiler output (warnings included), truncated
+
+
+def build_command(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
+                  defines: dict[str, str] | None = None) -> list[str]:
+    macros = [f"-D{k}={v}" for k, v in (defines or {}).items()]
+    if backend == "cuda":
+        compiler = nvcc()
+        if compiler is None:
+            raise FileNotFoundError("nvcc is not on PATH (set CUDA_HOME)")
+        return [compiler, *(["-arch", arch] if arch else []), *flags, *macros, "-o", str(output), str(source)]
+    compiler = gxx()
+    if compiler is None:
+        raise FileNotFoundError("g++ is not on PATH")
+    return [compiler, "-x", "c++", "-std=c++17", "-O2", "-I", str(emulation_include()), *macros, "-o", str(output), str(source)]
+
+
+def compile_program(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
+                    defines: dict[str, str] | None = None, timeout: float = 300) -> Build:
+    start = time.perf_counter()
+    try:
+        command = build_command(backend, source, output, arch, flags, defines)
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return Build(False, time.perf_counter() - start, f"the compiler ran longer than {timeout:.0f} s")
+    except FileNotFoundError as e:
+        return Build(False, time.perf_counter() - start, str(e))
+    return Build(proc.returncode == 0, time.perf_counter() - start, truncate(proc.stdout + proc.stderr))

@@ -1,0 +1,534 @@
+/* orcu's CPU emulation of the CUDA that orcu generates: g++ compiles the same .cu file
+ * with this directory first on the include path, and the program runs on the CPU.
+ *
+ * It covers what orcu's templates and harness use and nothing more. The threads of a
+ * block run as cooperating fibers (ucontext), switching only at __syncthreads,
+ * __syncwarp and warp shuffles, so barriers and shuffles behave as on a GPU; a barrier
+ * some threads never reach, or a shuffle whose mask names a lane that is not there, is
+ * reported as an error instead of hanging. Blocks run one after another, in an order
+ * ORCU_EMULATION_SEED (environment) shuffles to expose races between blocks. Device
+ * memory is host memory ending at a guard page, so a write past an allocation crashes.
+ * Streams and copies are synchronous; events read the host clock.
+ */
+#ifndef ORCU_EMULATION_CUDA_RUNTIME_H
+#define ORCU_EMULATION_CUDA_RUNTIME_H
+#define ORCU_EMULATION 1
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <functional>
+#include <map>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __shared__ static
+#define __align__(n) __attribute__((aligned(n)))
+
+/* ---- types ----------------------------------------------------------------------- */
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+    unsigned int x, y, z;
+    dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+enum cudaError_t {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorIllegalAddress = 700,
+};
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+enum cudaFuncCache { cudaFuncCachePreferNone, cudaFuncCachePreferShared, cudaFuncCachePreferL1, cudaFuncCachePreferEqual };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
+enum cudaSharedCarveout { cudaSharedmemCarveoutDefault = -1, cudaSharedmemCarveoutMaxShared = 100, cudaSharedmemCarveoutMaxL1 = 0 };
+enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMaxGridDimX = 5,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+};
+struct cudaPointerAttributes { cudaMemoryType type; int device; void *devicePointer; void *hostPointer; };
+struct orcu_emu_stream { int id; };
+typedef orcu_emu_stream *cudaStream_t;
+struct orcu_emu_event { double ms; };
+typedef orcu_emu_event *cudaEvent_t;
+#define cudaStreamNonBlocking 0x01
+#define cudaStreamDefault 0x00
+#define cudaHostRegisterDefault 0x00
+
+namespace orcu_emu {
+
+/* The emulated device: limits of the profile orcu chose (H100 unless told otherwise). */
+#ifndef ORCU_EMULATION_SMS
+#define ORCU_EMULATION_SMS 132
+#endif
+#ifndef ORCU_EMULATION_MAX_THREADS
+#define ORCU_EMULATION_MAX_THREADS 1024
+#endif
+#ifndef ORCU_EMULATION_SHARED_PER_BLOCK
+#define ORCU_EMULATION_SHARED_PER_BLOCK (48 * 1024)
+#endif
+#ifndef ORCU_EMULATION_SHARED_OPTIN
+#define ORCU_EMULATION_SHARED_OPTIN (227 * 1024)
+#endif
+#ifndef ORCU_EMULATION_CC
+#define ORCU_EMULATION_CC 90
+#endif
+
+static cudaError_t sticky = cudaSuccess;  /* a kernel fault poisons the context, as on a GPU */
+static cudaError_t last = cudaSuccess;
+
+static cudaError_t fail(cudaError_t err, const char *what)
+{
+    fprintf(stderr, "orcu emulation: %s\n", what);
+    if (err == cudaErrorLaunchFailure || err == cudaErrorIllegalAddress)
+        sticky = err;
+    last = err;
+    return err;
+}
+
+/* ---- device memory: host pages ending at a PROT_NONE guard page -------------------- */
+struct Allocation { char *base; size_t mapped; size_t bytes; };
+static std::map<uintptr_t, Allocation> &allocations()
+{
+    static std::map<uintptr_t, Allocation> table;
+    return table;
+}
+static const Allocation *find_allocation(const void *p)
+{
+    std::map<uintptr_t, Allocation> &table = allocations();
+    std::map<uintptr_t, Allocation>::iterator it = table.upper_bound((uintptr_t)p);
+    if (it == table.begin())
+        return NULL;
+    --it;
+    const uintptr_t start = it->first;
+    return (uintptr_t)p < start + it->second.bytes + 1 ? &it->second : NULL;
+}
+
+/* ---- fibers: the threads of one block ---------------------------------------------- */
+enum State { RUNNABLE, AT_BARRIER, AT_WARP, DONE };
+enum WarpOp { SYNC, SHFL_DOWN, SHFL_UP, SHFL_XOR, SHFL_IDX };
+struct Fiber {
+    ucontext_t context;
+    char *stack;
+    State state;
+    uint3 index;
+    int linear;
+    WarpOp op;
+    unsigned mask;
+    int operand;  /* delta, lane mask or source lane */
+    int width;
+    uint64_t value, result;
+};
+static const size_t STACK = 256 * 1024;
+static std::vector<Fiber> fibers;
+static Fiber *current = NULL;
+static ucontext_t scheduler;
+static const std::function<void()> *body = NULL;
+static uint3 block_index;
+static dim3 block_dim, grid_dim;
+static unsigned char *dynamic_shared = NULL;
+
+static void fiber_main()
+{
+    (*body)();
+    current->state = DONE;
+    swapcontext(&current->context, &scheduler);
+}
+
+static void yield(State state)
+{
+    current->state = state;
+    swapcontext(&current->context, &scheduler);
+}
+
+static int lanes_in_warp(int warp, int threads)
+{
+    const int left = threads - warp * 32;
+    return left < 32 ? left : 32;
+}
+
+/* Completes every warp operation whose lanes have all arrived; false on a bad mask. */
+static bool settle_warps(int threads, bool *progress, char *why, size_t size)
+{
+    for (int warp = 0; warp * 32 < threads; warp++) {
+        const int lanes = lanes_in_warp(warp, threads);
+        Fiber *lane_fiber[32];
+        for (int l = 0; l < lanes; l++)
+            lane_fiber[l] = &fibers[warp * 32 + l];
+        for (int l = 0; l < lanes; l++) {
+            Fiber *f = lane_fiber[l];
+            if (f->state != AT_WARP)
+                continue;
+            const unsigned mask = f->mask;
+            if (!(mask >> l & 1u)) {
+                snprintf(why, size, "warp operation in block (%u,%u,%u), thread %d: the mask 0x%08x leaves out the calling lane %d",
+                         block_index.x, block_index.y, block_index.z, f->linear, mask, l);
+                return false;
+            }
+            bool ready = true;
+            for (int m = 0; m < 32; m++) {
+                if (!(mask >> m & 1u))
+                    continue;
+                if (m >= lanes || lane_fiber[m]->state == DONE || lane_fiber[m]->state == AT_BARRIER) {
+                    snprintf(why, size, "warp operation with mask 0x%08x in block (%u,%u,%u), warp %d: lane %d %s",
+                             mask, block_index.x, block_index.y, block_index.z, warp, m,
+                             m >= lanes ? "does not exist (the block is smaller)" :
+                             lane_fiber[m]->state == DONE ? "has exited" : "waits at __syncthreads()");
+                    return false;
+                }
+                if (lane_fiber[m]->state != AT_WARP)
+                    ready = false;
+                else if (lane_fiber[m]->mask != mask || lane_fiber[m]->op != f->op) {
+                    snprintf(why, size, "lanes %d and %d of warp %d in block (%u,%u,%u) meet at different warp operations (masks 0x%08x and 0x%08x)",
+                             l, m, warp, block_index.x, block_index.y, block_index.z, mask, lane_fiber[m]->mask);
+                    return false;
+                }
+            }
+            if (!ready)
+                continue;
+            for (int m = 0; m < 32; m++) {
+                if (!(mask >> m & 1u))
+                    continue;
+                Fiber *g = lane_fiber[m];
+                const int width = g->width, base = m - m % width;
+                int src = m;
+                switch (g->op) {
+                case SHFL_DOWN: src = m % width + g->operand < width ? m + g->operand : m; break;
+                case SHFL_UP: src = m % width - g->operand >= 0 ? m - g->operand : m; break;
+                case SHFL_XOR: src = ((m ^ g->operand) - base) < width && (m ^ g->operand) >= base ? (m ^ g->operand) : m; break;
+                case SHFL_IDX: src = base + ((g->operand % width) + width) % width; break;
+                case SYNC: break;
+                }
+                /* an inactive source lane gives an undefined value on a GPU: here, the caller's own */
+                g->result = (src < lanes && (mask >> src & 1u)) ? lane_fiber[src]->value : g->value;
+            }
+            for (int m = 0; m < 32; m++)
+                if (mask >> m & 1u)
+                    lane_fiber[m]->state = RUNNABLE;
+            *progress = true;
+        }
+    }
+    return true;
+}
+
+/* Runs one block; false (with the reason in `why`) when its threads cannot all finish. */
+static bool run_block(int threads, char *why, size_t size)
+{
+    if ((int)fibers.size() < threads)
+        fibers.resize(threads);
+    for (int t = 0; t < threads; t++) {
+        Fiber &f = fibers[t];
+        if (f.stack == NULL) {
+            f.stack = (char *)mmap(NULL, STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (f.stack == MAP_FAILED) {
+                perror("orcu emulation: mmap");
+                exit(EXIT_FAILURE);
+            }
+        }
+        getcontext(&f.context);
+        f.context.uc_stack.ss_sp = f.stack;
+        f.context.uc_stack.ss_size = STACK;
+        f.context.uc_link = NULL;
+        makecontext(&f.context, fiber_main, 0);
+        f.state = RUNNABLE;
+        f.linear = t;
+        f.index.x = t % block_dim.x;
+        f.index.y = t / block_dim.x % block_dim.y;
+        f.index.z = t / (block_dim.x * block_dim.y);
+    }
+    for (;;) {
+        bool ran = false;
+        for (int t = 0; t < threads; t++) {
+            if (fibers[t].state != RUNNABLE)
+                continue;
+            current = &fibers[t];
+            swapcontext(&scheduler, &current->context);
+            ran = true;
+        }
+        if (ran)
+            continue;
+        int done = 0, barrier = 0;
+        for (int t = 0; t < threads; t++) {
+            done += fibers[t].state == DONE;
+            barrier += fibers[t].state == AT_BARRIER;
+        }
+        if (done == threads)
+            return true;
+        bool progress = false;
+        if (!settle_warps(threads, &progress, why, size))
+            return false;
+        if (progress)
+            continue;
+        if (barrier == threads - done && done == 0) {
+            for (int t = 0; t < threads; t++)
+                fibers[t].state = RUNNABLE;
+            continue;
+        }
+        if (barrier > 0) {
+            int missing = -1;
+            for (int t = 0; t < threads && missing < 0; t++)
+                if (fibers[t].state != AT_BARRIER)
+                    missing = t;
+            snprintf(why, size, "__syncthreads() in block (%u,%u,%u): %d of %d threads wait there, thread %d never arrives (%s)",
+                     block_index.x, block_index.y, block_index.z, barrier, threads, missing,
+                     fibers[missing].state == DONE ? "it has exited" : "it waits at a warp operation");
+            return false;
+        }
+        snprintf(why, size, "threads of block (%u,%u,%u) wait at warp operations that can never complete",
+                 block_index.x, block_index.y, block_index.z);
+        return false;
+    }
+}
+
+static unsigned long long seed_from_environment()
+{
+    const char *text = getenv("ORCU_EMULATION_SEED");
+    return text != NULL ? strtoull(text, NULL, 10) : 0;
+}
+
+template <typename Kernel, typename... Args>
+static void launch(Kernel kernel, dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t, Args... args)
+{
+    if (sticky != cudaSuccess) {
+        last = sticky;
+        return;
+    }
+    const unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+    if (threads == 0 || threads > ORCU_EMULATION_MAX_THREADS || grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.y > 65535 || grid.z > 65535) {
+        fail(cudaErrorInvalidConfiguration, "invalid launch configuration (block or grid size)");
+        return;
+    }
+    if (shared_bytes > ORCU_EMULATION_SHARED_OPTIN) {
+        fail(cudaErrorInvalidValue, "too much dynamic shared memory requested");
+        return;
+    }
+    const std::function<void()> run = [&]() { kernel(args...); };
+    body = &run;
+    block_dim = block;
+    grid_dim = grid;
+    std::vector<unsigned char> shared(shared_bytes + 16);
+    const unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+    std::vector<unsigned long long> order(blocks);
+    for (unsigned long long b = 0; b < blocks; b++)
+        order[b] = b;
+    unsigned long long seed = seed_from_environment();
+    if (seed != 0) {  /* Fisher-Yates with a 64-bit LCG: reproducible for a seed */
+        for (unsigned long long b = blocks; b > 1; b--) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const unsigned long long k = (seed >> 33) % b;
+            const unsigned long long tmp = order[b - 1];
+            order[b - 1] = order[k];
+            order[k] = tmp;
+        }
+    }
+    char why[512];
+    for (unsigned long long k = 0; k < blocks; k++) {
+        const unsigned long long b = order[k];
+        block_index.x = b % grid.x;
+        block_index.y = b / grid.x % grid.y;
+        block_index.z = b / ((unsigned long long)grid.x * grid.y);
+        memset(shared.data(), 0xff, shared.size());  /* stale shared data must not look valid */
+        dynamic_shared = (unsigned char *)(((uintptr_t)shared.data() + 15) & ~(uintptr_t)15);
+        if (!run_block((int)threads, why, sizeof why)) {
+            fail(cudaErrorLaunchFailure, why);
+            return;
+        }
+    }
+    last = cudaSuccess;
+}
+
+template <typename T>
+static T warp_exchange(WarpOp op, unsigned mask, T value, int operand, int width)
+{
+    static_assert(sizeof(T) <= 8, "warp shuffles move at most 8 bytes");
+    Fiber *self = current;
+    self->op = op;
+    self->mask = mask;
+    self->operand = operand;
+    self->width = width;
+    self->value = 0;
+    memcpy(&self->value, &value, sizeof(T));
+    yield(AT_WARP);
+    T out;
+    memcpy(&out, &self->result, sizeof(T));
+    return out;
+}
+
+static double now_ms()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+}  // namespace orcu_emu
+
+/* ---- built-in variables and device functions ------------------------------------------ */
+#define threadIdx (orcu_emu::current->index)
+#define blockIdx (orcu_emu::block_index)
+#define blockDim (orcu_emu::block_dim)
+#define gridDim (orcu_emu::grid_dim)
+static const int warpSize = 32;
+
+static inline void __syncthreads() { orcu_emu::yield(orcu_emu::AT_BARRIER); }
+static inline void __syncwarp(unsigned mask = 0xffffffffu) { orcu_emu::warp_exchange<int>(orcu_emu::SYNC, mask, 0, 0, 32); }
+template <typename T> static inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) { return orcu_emu::warp_exchange(orcu_emu::SHFL_DOWN, mask, v, (int)delta, width); }
+template <typename T> static inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32) { return orcu_emu::warp_exchange(orcu_emu::SHFL_UP, mask, v, (int)delta, width); }
+template <typename T> static inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) { return orcu_emu::warp_exchange(orcu_emu::SHFL_XOR, mask, v, lane_mask, width); }
+template <typename T> static inline T __shfl_sync(unsigned mask, T v, int lane, int width = 32) { return orcu_emu::warp_exchange(orcu_emu::SHFL_IDX, mask, v, lane, width); }
+template <typename T> static inline T __ldg(const T *p) { return *p; }
+
+/* Fibers switch only at barriers and warp operations, so an atomic is a plain update. */
+template <typename T> static inline T atomicAdd(T *p, T v) { T old = *p; *p = old + v; return old; }
+template <typename T> static inline T atomicSub(T *p, T v) { T old = *p; *p = old - v; return old; }
+template <typename T> static inline T atomicMin(T *p, T v) { T old = *p; *p = v < old ? v : old; return old; }
+template <typename T> static inline T atomicMax(T *p, T v) { T old = *p; *p = v > old ? v : old; return old; }
+template <typename T> static inline T atomicExch(T *p, T v) { T old = *p; *p = v; return old; }
+template <typename T> static inline T atomicCAS(T *p, T compare, T v) { T old = *p; if (old == compare) *p = v; return old; }
+
+static inline int min(int a, int b) { return a < b ? a : b; }
+static inline int max(int a, int b) { return a > b ? a : b; }
+static inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+static inline long long min(long long a, long long b) { return a < b ? a : b; }
+static inline long long max(long long a, long long b) { return a > b ? a : b; }
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+
+#ifndef ORCU_LAUNCH
+#define ORCU_LAUNCH(kernel, grid, block, shared_bytes, stream, ...) \
+    orcu_emu::launch(kernel, dim3(grid), dim3(block), (shared_bytes), (stream), __VA_ARGS__)
+#endif
+#define ORCU_DYNAMIC_SHARED(name) unsigned char *name = orcu_emu::dynamic_shared
+
+/* ---- runtime API ------------------------------------------------------------------------ */
+static inline const char *cudaGetErrorString(cudaError_t err)
+{
+    switch (err) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    }
+    return "unknown error";
+}
+static inline cudaError_t cudaGetLastError() { cudaError_t e = orcu_emu::last; orcu_emu::last = orcu_emu::sticky; return e; }
+static inline cudaError_t cudaPeekAtLastError() { return orcu_emu::last; }
+static inline cudaError_t cudaDeviceSynchronize() { return orcu_emu::sticky; }
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return orcu_emu::sticky; }
+
+static inline cudaError_t cudaMalloc(void **p, size_t bytes)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t rounded = (bytes + 15) & ~(size_t)15;
+    const size_t data_pages = (rounded + page - 1) / page;
+    const size_t mapped = (data_pages + 1) * page;
+    char *base = (char *)mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+        return orcu_emu::fail(cudaErrorMemoryAllocation, "cudaMalloc: out of memory");
+    mprotect(base + data_pages * page, page, PROT_NONE);
+    char *start = base + data_pages * page - rounded;
+    memset(start, 0xa5, rounded);  /* device memory starts as garbage, never as zeros */
+    orcu_emu::Allocation a = {base, mapped, bytes};
+    orcu_emu::allocations()[(uintptr_t)start] = a;
+    *p = start;
+    return cudaSuccess;
+}
+template <typename T> static inline cudaError_t cudaMalloc(T **p, size_t bytes) { return cudaMalloc((void **)p, bytes); }
+static inline cudaError_t cudaFree(void *p)
+{
+    if (p == NULL)
+        return cudaSuccess;
+    std::map<uintptr_t, orcu_emu::Allocation>::iterator it = orcu_emu::allocations().find((uintptr_t)p);
+    if (it == orcu_emu::allocations().end())
+        return orcu_emu::fail(cudaErrorInvalidDevicePointer, "cudaFree of a pointer cudaMalloc did not return");
+    const orcu_emu::Allocation a = it->second;
+    const size_t rounded = (a.bytes + 15) & ~(size_t)15;
+    for (size_t k = a.bytes; k < rounded; k++)  /* the padding before the guard page */
+        if (((unsigned char *)p)[k] != 0xa5 && orcu_emu::sticky == cudaSuccess) {
+            fprintf(stderr, "orcu emulation: a kernel wrote past the end of a %zu-byte allocation\n", a.bytes);
+            abort();
+        }
+    munmap(a.base, a.mapped);
+    orcu_emu::allocations().erase(it);
+    return orcu_emu::sticky;
+}
+static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind)
+{
+    if (orcu_emu::sticky != cudaSuccess)
+        return orcu_emu::sticky;
+    if (bytes)
+        memmove(dst, src, bytes);
+    return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t = 0) { return cudaMemcpy(dst, src, bytes, kind); }
+static inline cudaError_t cudaMemset(void *p, int value, size_t bytes) { memset(p, value, bytes); return orcu_emu::sticky; }
+static inline cudaError_t cudaMallocHost(void **p, size_t bytes) { *p = malloc(bytes ? bytes : 1); return *p ? cudaSuccess : cudaErrorMemoryAllocation; }
+static inline cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+static inline cudaError_t cudaHostRegister(void *, size_t, unsigned) { return cudaSuccess; }
+static inline cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+static inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p)
+{
+    a->type = orcu_emu::find_allocation(p) ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
+    a->device = 0;
+    a->devicePointer = a->hostPointer = (void *)p;
+    return cudaSuccess;
+}
+
+static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { static int next = 0; *s = new orcu_emu_stream(); (*s)->id = ++next; return cudaSuccess; }
+static inline cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
+static inline cudaError_t cudaStreamDestroy(cudaStream_t s) { delete s; return cudaSuccess; }
+static inline cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = new orcu_emu_event(); (*e)->ms = 0; return cudaSuccess; }
+static inline cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
+static inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = 0) { e->ms = orcu_emu::now_ms(); return cudaSuccess; }
+static inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return orcu_emu::sticky; }
+static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop) { *ms = (float)(stop->ms - start->ms); return cudaSuccess; }
+
+template <typename F> static inline cudaError_t cudaFuncSetCacheConfig(F *, cudaFuncCache) { return cudaSuccess; }
+template <typename F> static inline cudaError_t cudaFuncSetAttribute(F *, cudaFuncAttribute attr, int value)
+{
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize && value > ORCU_EMULATION_SHARED_OPTIN)
+        return orcu_emu::fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: more dynamic shared memory than the device has");
+    return cudaSuccess;
+}
+static inline cudaError_t cudaGetDevice(int *device) { *device = 0; return cudaSuccess; }
+static inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+static inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int)
+{
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = ORCU_EMULATION_MAX_THREADS; break;
+    case cudaDevAttrMaxGridDimX: *value = 2147483647; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = ORCU_EMULATION_SHARED_PER_BLOCK; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = ORCU_EMULATION_SHARED_OPTIN; break;
+    case cudaDevAttrMultiProcessorCount: *value = ORCU_EMULATION_SMS; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = ORCU_EMULATION_CC / 10; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = ORCU_EMULATION_CC % 10; break;
+    }
+    return cudaSuccess;
+}
+
+#endif
