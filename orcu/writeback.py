@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from . import generated
 from .annotations import blank_comments
-from .codegen.region import RegionCode, generate
+from .codegen.region import RegionCode, generate, prelude
 from .codegen.templates import render
 from .errors import AnnotationError, UsageError
 from .program import Program
@@ -50,8 +50,7 @@ def tuned_source(program: Program, choices: list[Choice], strip: bool = False, p
     for function, offset in sorted(program.functions.items(), key=lambda kv: kv[1]):
         parts = [c.text for nest, c in zip(program.nests, codes) if nest.function == function]
         if first_block:
-            needs = set().union(*(c.needs for c in codes))
-            parts.insert(0, render("prelude.cu.j2", needs=needs))
+            parts.insert(0, prelude(codes))
             first_block = False
         # -DORCU_ORIGINAL builds the original C loops alone: no CUDA needed then.
         block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])

@@ -95,9 +95,15 @@ class RegionCode:
     call: str  # the statement that replaces the region
     text: str  # kernels and host function
     notes: list[str]
-    needs: set[str]  # prelude pieces: "count", "pin", "blocks_for", "reduce", functor names
+    needs: set[str]  # prelude pieces: "count", "pin", "blocks_for", "reduce", "shared", functor names
     includes: set[str]  # headers beyond cuda_runtime.h, stdio.h, stdlib.h
     values: dict[str, Any] = field(default_factory=dict)  # the transform's arguments
+    params: tuple[str, ...] = ()  # names of the host function's parameters
+
+
+def prelude(codes: list[RegionCode]) -> str:
+    """The definitions shared by the generated code of ``codes`` (only those they use)."""
+    return render("prelude.cu.j2", needs=set().union(*(c.needs for c in codes)))
 
 
 def transform_values(program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -361,7 +367,8 @@ class _Generator:
         )
         text = render("region.cu.j2", r=data)
         call = f"orcu_{name}({', '.join(arg for _, arg in params)});"
-        return RegionCode(name, f"orcu_{name}", call, text, self.notes, self.needs, self.includes, v)
+        names = tuple(arg.lstrip("&") for _, arg in params)
+        return RegionCode(name, f"orcu_{name}", call, text, self.notes, self.needs, self.includes, v, names)
 
 
 def _ir_nodes(body):

@@ -1,0 +1,152 @@
+"""The GPU orcu tunes for: queried from the machine when one is visible, else a profile.
+
+The query is a small CUDA program (compiled once, its answer cached per machine in
+``$ORCU_HOME``); without a GPU, a named profile gives the same facts, so that emulated
+tuning prunes and compiles exactly as it would for that GPU.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .errors import UsageError
+from .toolchain import nvcc
+
+
+@dataclass(frozen=True)
+class Device:
+    name: str
+    compute_capability: str  # "90" for sm_90
+    multiprocessors: int
+    max_threads_per_block: int
+    max_grid_x: int
+    shared_per_block: int  # bytes without opting in
+    shared_per_block_optin: int
+    registers_per_block: int
+    l2_bytes: int
+    memory_clock_khz: int
+    memory_bus_bits: int
+    source: str  # "query" or "profile"
+
+    @property
+    def arch(self) -> str:
+        return f"sm_{self.compute_capability}"
+
+    @property
+    def bandwidth_gbs(self) -> float:
+        """Peak memory bandwidth: two transfers per clock (DDR) over the bus."""
+        return 2 * self.memory_clock_khz * 1e3 * self.memory_bus_bits / 8 / 1e9
+
+    def describe(self) -> str:
+        return (
+            f"{self.name} ({self.arch}, {self.multiprocessors} SMs, {self.source})\n"
+            f"  threads per block  {self.max_threads_per_block}\n"
+            f"  blocks (x)         {self.max_grid_x}\n"
+            f"  shared memory      {self.shared_per_block // 1024} KiB per block, {self.shared_per_block_optin // 1024} KiB opted in\n"
+            f"  registers          {self.registers_per_block} per block\n"
+            f"  L2 cache           {self.l2_bytes // (1024 * 1024)} MiB\n"
+            f"  memory             {self.memory_clock_khz // 1000} MHz x {self.memory_bus_bits} bits, {self.bandwidth_gbs:.0f} GB/s peak"
+        )
+
+
+def _profile(name, cc, sms, optin_kib, l2_mib, clock_mhz, bus) -> Device:
+    return Device(name, cc, sms, 1024, 2**31 - 1, 48 * 1024, optin_kib * 1024, 65536, l2_mib * 1024 * 1024,
+                  clock_mhz * 1000, bus, "profile")
+
+
+# Datasheet figures of the GPUs people tune for most.
+PROFILES = {
+    "H100": _profile("NVIDIA H100 80GB HBM3", "90", 132, 227, 50, 2619, 5120),
+    "H200": _profile("NVIDIA H200", "90", 132, 227, 60, 3201, 6144),
+    "A100": _profile("NVIDIA A100-SXM4-80GB", "80", 108, 163, 40, 1593, 5120),
+    "L40S": _profile("NVIDIA L40S", "89", 142, 99, 96, 9001, 384),
+    "V100": _profile("Tesla V100-SXM2-32GB", "70", 80, 96, 6, 877, 4096),
+}
+DEFAULT_PROFILE = "H100"
+
+_QUERY = r"""
+#include <cuda_runtime.h>
+#include <stdio.h>
+int main()
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+        return 1;
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess)
+        return 1;
+    int clock = 0, bus = 0;
+    cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, 0);
+    cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, 0);
+    printf("{\"name\": \"%s\", \"compute_capability\": \"%d%d\", \"multiprocessors\": %d, "
+           "\"max_threads_per_block\": %d, \"max_grid_x\": %d, \"shared_per_block\": %zu, "
+           "\"shared_per_block_optin\": %zu, \"registers_per_block\": %d, \"l2_bytes\": %d, "
+           "\"memory_clock_khz\": %d, \"memory_bus_bits\": %d}\n",
+           p.name, p.major, p.minor, p.multiProcessorCount, p.maxThreadsPerBlock, p.maxGridSize[0],
+           p.sharedMemPerBlock, p.sharedMemPerBlockOptin, p.regsPerBlock, p.l2CacheSize, clock, bus);
+    return 0;
+}
+"""
+
+
+def orcu_home() -> Path:
+    return Path(os.environ.get("ORCU_HOME") or ".orcu")
+
+
+def gpu_visible() -> bool:
+    """Whether an NVIDIA GPU answers (nvidia-smi lists one)."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return False
+    try:
+        proc = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0 and "GPU" in proc.stdout
+
+
+def query() -> Device | None:
+    """The first visible GPU, from the cache or by running the query program; None without one."""
+    cache = orcu_home() / "devices.json"
+    key = platform.node()
+    try:
+        cached = json.loads(cache.read_text()).get(key)
+    except (OSError, ValueError):
+        cached = None
+    if cached:
+        return Device(**cached)
+    compiler = nvcc()
+    if compiler is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = Path(tmp, "query.cu"), Path(tmp, "query")
+        src.write_text(_QUERY)
+        try:
+            subprocess.run([compiler, "-o", str(exe), str(src)], check=True, capture_output=True, timeout=300)
+            proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return None
+    if proc.returncode != 0:
+        return None
+    device = Device(**json.loads(proc.stdout), source="query")
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        table = json.loads(cache.read_text())
+    except (OSError, ValueError):
+        table = {}
+    table[key] = asdict(device)
+    cache.write_text(json.dumps(table, indent=2) + "\n")
+    return device
+
+
+def profile(name: str) -> Device:
+    for key, device in PROFILES.items():
+        if key.lower() == name.lower():
+            return device
+    raise UsageError(f"unknown device profile '{name}' (known: {', '.join(PROFILES)})")

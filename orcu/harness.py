@@ -1,0 +1,156 @@
+"""The timing harness: one program that checks a variant against the original code and times it.
+
+It runs the code of the PerfTuning region (statements around the Loop regions included,
+as Orio does) twice: as written, for the reference, and with the tuned region calling its
+GPU version. Input parameters become ``#define``s, ``input_vars`` are allocated and filled
+from a seed, every written value is compared with a tolerance fit for its type, and one
+JSON line reports the worst element and every timing sample.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .analysis.nest import analyze
+from .codegen.region import RegionCode, canonical_type, prelude
+from .codegen.templates import render
+from .errors import AnalysisError
+from .frontend.cparse import object_macros, parse_statements
+from .frontend.types import declarations_in, used_names
+from .program import Program
+
+_FLOATS = {"float": "FLT_EPSILON", "double": "DBL_EPSILON"}
+MAX_EVENTS = 256  # kernel launches timed per call of the variant
+
+
+@dataclass(frozen=True)
+class Value:
+    """One name the harness declares: an input_vars array or scalar, or another scalar."""
+
+    name: str
+    ctype: str
+    count: int | None  # elements of an array; None for a scalar
+    dims: tuple[int, ...]  # trailing dimensions of a multi-dimensional array
+    init: list[str] | None  # C literals (repeated if shorter than count); None: random
+    compared: bool
+
+    @property
+    def is_float(self) -> bool:
+        return self.ctype in _FLOATS
+
+    @property
+    def pointer_type(self) -> str:
+        return f"{self.ctype} (*)" + "".join(f"[{d}]" for d in self.dims) if self.dims else f"{self.ctype} *"
+
+    @property
+    def epsilon(self) -> str:
+        return _FLOATS.get(self.ctype, "0")
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(value) if value == value and abs(value) != float("inf") else "NAN"
+    if isinstance(value, int):
+        return str(value)
+    raise TypeError(f"{value!r} is not a number")
+
+
+def _code(program: Program, region_index: int, call: str | None) -> str:
+    """The code the harness runs: the PerfTuning region's, with region k calling ``call``."""
+    src = program.src
+    spec = program.spec_region
+    pieces = []
+    if spec is None:
+        nest = program.nests[region_index]
+        return nest.reference if call is None else call
+    pos = spec.code_start
+    for k, (region, nest) in enumerate(zip(program.regions, program.nests)):
+        if not spec.code_start <= region.start < spec.code_end:
+            continue
+        pieces.append(src.text[pos : region.start])
+        pieces.append(call if (k == region_index and call is not None) else "\n" + nest.reference + "\n")
+        pos = region.end
+    pieces.append(src.text[pos : spec.code_end])
+    return "".join(pieces)
+
+
+def harness_source(program: Program, region_index: int, code: RegionCode, inputs: Mapping[str, Any], seed: int = 1) -> str:
+    spec = program.spec
+    nest = program.nests[region_index]
+    env = {**spec.lets, **inputs}
+    region = program.spec_region
+    if region is not None:
+        statements = parse_statements(program.src, region.code_start, program.src.text[region.code_start : region.code_end])
+    else:
+        statements = []
+    used = list(used_names(statements))
+    for n in program.nests:
+        used += [name for name in n.variables if name not in used]
+    declared = set()
+    for st in statements:
+        declared |= set(declarations_in(st, "region"))
+    macros = {k: v for k, v in object_macros(program.src.text).items() if k not in spec.input_names}
+    reductions = {r.var for n in program.nests for r in analyze(program.src, n, spec).reductions}
+    rng = random.Random(seed)
+
+    values: list[Value] = []
+    for name in used:
+        if name in declared or name in spec.input_names or name in macros:
+            continue
+        decl = spec.decl(name)
+        if decl is not None:
+            ctype = canonical_type(" ".join(w for w in decl.ctype.split() if w != "const"))
+            dims = [int(d.evaluate(dict(env))) for d in decl.dims]
+            count = 1
+            for d in dims:
+                count *= d
+            if decl.init == "random":
+                init = None
+            elif decl.init == "value":
+                init = [_literal(decl.init_expr.evaluate(dict(env)))]
+            elif decl.init == "list":
+                init = [_literal(v) for v in decl.init_expr.evaluate(dict(env))]
+            else:
+                init = ["0"]
+            values.append(Value(name, ctype, count if dims else None, tuple(dims[1:]), init, True))
+            continue
+        var = next((n.outside.get(name) or n.variables.get(name) for n in program.nests if name in n.outside or name in n.variables), None)
+        if var is None or var.origin in ("macro", "input_params", "region"):
+            continue
+        if var.ctype.is_array:
+            loc = var.loc or nest.loc
+            raise program.src.error_at(
+                loc,
+                f"'{name}' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it",
+                AnalysisError,
+            )
+        values.append(Value(name, canonical_type(var.ctype.base), None, (), ["0"], name in reductions))
+
+    before = {k: v for k, v in inputs.items() if k not in code.params}
+    after = {k: v for k, v in inputs.items() if k in code.params}
+    return render(
+        "harness.cu.j2",
+        source=program.src.path,
+        region=code.host,
+        inputs=", ".join(f"{k}={v!r}" for k, v in inputs.items()),
+        macros=macros,
+        before={k: _literal(v) for k, v in before.items()},
+        after={k: _literal(v) for k, v in after.items()},
+        variant=prelude([code]) + "\n" + code.text,
+        values=values,
+        random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
+        reference=_code(program, region_index, None),
+        call=_code(program, region_index, code.call),
+        repetitions=spec.repetitions,
+        max_events=MAX_EVENTS,
+        terms=max([v.count for v in values if v.count] + [1]),
+        seed=seed,
+    )
+
+
+def _random_literals(value: Value, rng: random.Random) -> dict[str, Any]:
+    """How to fill a random value: a seed for the program's own generator (arrays can be large)."""
+    return {"seed": rng.randrange(1, 2**31), "integer": not value.is_float}
