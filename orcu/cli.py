@@ -91,6 +91,104 @@ def _cmd_emit(args) -> int:
     return 0
 
 
+def _backend(requested: str) -> str:
+    from .device import gpu_visible
+
+    if requested != "auto":
+        return requested
+    if gpu_visible():
+        return "cuda"
+    print("orcu: warning: no GPU visible: variants run in orcu's CPU emulation; their times are CPU times, not GPU times",
+          file=sys.stderr)
+    return "emulate"
+
+
+def _device(backend: str, profile_name: str | None):
+    from .device import DEFAULT_PROFILE, profile, query
+
+    if backend == "cuda":
+        device = query()
+        if device is None:
+            raise UsageError("--backend cuda: no GPU answered the device query (is the driver loaded?)")
+        return device
+    return profile(profile_name or DEFAULT_PROFILE)
+
+
+def _compiler(backend: str) -> str:
+    import subprocess
+
+    from .toolchain import gxx, nvcc
+
+    tool = nvcc() if backend == "cuda" else gxx()
+    if tool is None:
+        return "not found"
+    lines = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    version = (lines[-1] if backend == "cuda" else lines[0]) if lines else tool
+    return version if backend == "cuda" else f"{version} with orcu's CUDA emulation"
+
+
+def _cmd_tune(args) -> int:
+    from pathlib import Path
+
+    from .device import orcu_home
+    from .program import load
+    from .runners import Runner
+    from .tune import choices, summary, tune
+    from .writeback import Provenance, tuned_source, write_atomically
+
+    program = load(args.file, args.spec)
+    backend = _backend(args.backend)
+    device = _device(backend, args.device_profile)
+    output = args.output or str(Path(args.file).with_suffix(".tuned.cu"))
+    runner = Runner(backend, device, orcu_home() / "build", args.jobs)
+
+    def progress(tuning, result):
+        shown = ", ".join(f"{k}={v!r}" for k, v in result.params.items())
+        what = f"{result.time_ms:.4g} ms" if result.time_ms is not None else result.message.split("\n")[0][:120]
+        print(f"orcu: {tuning.name} {tuning.inputs or ''} [{shown}]: {result.status} {what}", file=sys.stderr)
+
+    tunings = tune(program, runner, args.budget, progress)
+    best = choices(program, tunings)
+    device_text = f"{device.name} ({device.arch}{', emulated on the CPU' if backend == 'emulate' else ''})"
+    result = summary(program, tunings, output if best is not None else None, backend, device_text)
+    if best is not None:
+        provenance = Provenance(device=device_text, compiler=_compiler(backend))
+        text, _ = tuned_source(program, best, strip=args.strip, provenance=provenance)
+        write_atomically(output, text, args.file)
+    if args.json:
+        print(json.dumps(result, indent=2, default=str))
+    else:
+        for region in result["regions"]:
+            counts = ", ".join(f"{n} {s}" for s, n in region["statuses"].items())
+            b = region["best"]
+            found = f"best {b['params']} {b['time_ms']:.4g} ms" if b else "no valid variant"
+            print(f"{region['name']} (line {region['line']}): {found}; {counts}")
+    if best is None:
+        failed = [t for t in tunings if t.best is None]
+        for t in failed:
+            counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
+            print(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written", file=sys.stderr)
+        return 1
+    print(f"orcu: wrote {output}", file=sys.stderr)
+    return 0
+
+
+def _cmd_devices(args) -> int:
+    from .device import DEFAULT_PROFILE, PROFILES, gpu_visible, profile, query
+
+    if args.profile:
+        print(profile(args.profile).describe())
+        return 0
+    device = query() if gpu_visible() else None
+    if device is not None:
+        print(device.describe())
+        return 0
+    print(f"no GPU visible; tuning without one uses a device profile (default {DEFAULT_PROFILE}):")
+    print(PROFILES[DEFAULT_PROFILE].describe())
+    print(f"profiles: {', '.join(PROFILES)} (orcu devices --profile NAME, orcu tune --device-profile NAME)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orcu", description="Annotation-based autotuner for CUDA (Orio-style).")
     parser.add_argument("--debug", action="store_true", help="show a traceback for internal errors")
@@ -115,6 +213,23 @@ def build_parser() -> argparse.ArgumentParser:
     emit.add_argument("--strip", action="store_true", help="drop the annotations (the file cannot be tuned again)")
     emit.add_argument("--explain", action="store_true", help="say on stderr how each transformation applied")
     emit.set_defaults(run=_cmd_emit)
+
+    tune = sub.add_parser("tune", help="evaluate the variants of every region and write the fastest as a .cu file")
+    tune.add_argument("file")
+    tune.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
+    tune.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
+    tune.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
+                      help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
+    tune.add_argument("--budget", type=int, metavar="N", help="at most N evaluations, shared evenly by regions and input sizes")
+    tune.add_argument("--device-profile", metavar="NAME", help="the GPU to prune and compile for when none is used (default H100)")
+    tune.add_argument("-j", "--jobs", type=int, metavar="N", help="parallel builds (default: the number of CPUs)")
+    tune.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    tune.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
+    tune.set_defaults(run=_cmd_tune)
+
+    devices = sub.add_parser("devices", help="the GPU orcu tunes for, or the device profile used without one")
+    devices.add_argument("--profile", help="show a device profile")
+    devices.set_defaults(run=_cmd_devices)
     return parser
 
 

@@ -58,10 +58,19 @@ def _literal(value: Any) -> str:
     raise TypeError(f"{value!r} is not a number")
 
 
+def _spec_code_region(program: Program):
+    """The PerfTuning region when its code is statements of a function (Orio's usual layout);
+    None when there is none or it holds whole functions."""
+    spec = program.spec_region
+    if spec is None or any(spec.code_start <= at < spec.code_end for at in program.functions.values()):
+        return None
+    return spec
+
+
 def _code(program: Program, region_index: int, call: str | None) -> str:
     """The code the harness runs: the PerfTuning region's, with region k calling ``call``."""
     src = program.src
-    spec = program.spec_region
+    spec = _spec_code_region(program)
     pieces = []
     if spec is None:
         nest = program.nests[region_index]
@@ -81,7 +90,7 @@ def harness_source(program: Program, region_index: int, code: RegionCode, inputs
     spec = program.spec
     nest = program.nests[region_index]
     env = {**spec.lets, **inputs}
-    region = program.spec_region
+    region = _spec_code_region(program)
     if region is not None:
         statements = parse_statements(program.src, region.code_start, program.src.text[region.code_start : region.code_end])
     else:

@@ -38,17 +38,29 @@ class Provenance:
     date: str = field(default_factory=lambda: datetime.date.today().isoformat())
 
 
-def tuned_source(program: Program, choices: list[Choice], strip: bool = False, provenance: Provenance | None = None) -> tuple[str, list[RegionCode]]:
-    """The tuned file's text and the generated code of each region (``choices`` in region order)."""
+def tuned_source(
+    program: Program, choices: list[Choice | list[Choice]], strip: bool = False, provenance: Provenance | None = None
+) -> tuple[str, list[RegionCode]]:
+    """The tuned file's text and the generated code of each region.
+
+    ``choices`` has one entry per region, in order: a Choice, or one Choice per tuned input
+    size; different configurations for different sizes give a size dispatch.
+    """
     src, provenance = program.src, provenance or Provenance()
-    codes = [generate(program, nest, c.params, c.inputs) for nest, c in zip(program.nests, choices)]
+    options = [c if isinstance(c, list) else [c] for c in choices]
+    texts, calls, codes = [], [], []
+    for nest, opts in zip(program.nests, options):
+        text, call, made = _region(program, nest, opts)
+        texts.append(text)
+        calls.append(call)
+        codes += made
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in generated.spans(src.text)]
-    edits.append((0, 0, _header(program, choices, codes, strip, provenance)))
+    edits.append((0, 0, _header(program, options, codes, strip, provenance)))
 
     blanked = blank_comments(generated.blank_spans(src.text))
     first_block = True
     for function, offset in sorted(program.functions.items(), key=lambda kv: kv[1]):
-        parts = [c.text for nest, c in zip(program.nests, codes) if nest.function == function]
+        parts = [t for nest, t in zip(program.nests, texts) if nest.function == function]
         if first_block:
             parts.insert(0, prelude(codes))
             first_block = False
@@ -56,7 +68,7 @@ def tuned_source(program: Program, choices: list[Choice], strip: bool = False, p
         block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, block))
-    for nest, region, code in zip(program.nests, program.regions, codes):
+    for nest, region, call in zip(program.nests, program.regions, calls):
         if nest.function is None:
             raise src.error(region.start, "a Loop region outside a function cannot become a call; put it in a function", AnnotationError)
         original = region.code(src)
@@ -71,12 +83,41 @@ def tuned_source(program: Program, choices: list[Choice], strip: bool = False, p
             begin, finish = _comment_lines(src.text, region.start, start), _comment_lines(src.text, end, region.end)
             lead, trail = begin is None, finish is None
             start, end = begin[0] if begin else region.start, finish[1] if finish else region.end
-        edits.append((start, end, generated.region_code(original, code.call, lead, trail)))
+        edits.append((start, end, generated.region_code(original, call, lead, trail)))
     if strip and program.spec_region is not None:
         perf = program.spec_region
         for a, b in ((perf.start, perf.code_start), (perf.code_end, perf.end)):
             edits.append((*(_comment_lines(src.text, a, b) or (a, b)), ""))
     return _apply(src.text, edits), codes
+
+
+def _region(program: Program, nest, options: list[Choice]) -> tuple[str, str, list[RegionCode]]:
+    """(code to insert, call, generated pieces) of one region: one configuration, or one per
+    input size behind a dispatch on the sizes the host function can see (Orio's selector)."""
+    distinct: list[Choice] = []
+    for c in options:
+        if not any(dict(d.params) == dict(c.params) for d in distinct):
+            distinct.append(c)
+    if len(distinct) == 1:
+        code = generate(program, nest, distinct[0].params, distinct[0].inputs)
+        return code.text, code.call, [code]
+    variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}") for k, c in enumerate(distinct)]
+    visible = [name for name in program.spec.input_names if name in variants[0].params]
+    cases = []
+    for c in options:
+        k = next(j for j, d in enumerate(distinct) if dict(d.params) == dict(c.params))
+        condition = " && ".join(f"{name} == {c.inputs[name]!r}" for name in visible if name in c.inputs)
+        if condition and all(condition != case[0] for case in cases):
+            cases.append((condition, variants[k].host))
+    base = f"orcu_{nest.name}"
+    args = ", ".join(variants[0].params)
+    dispatch = render(
+        "dispatch.cu.j2", host=base, params=variants[0].host_params, args=args, cases=cases,
+        fallback=variants[next(j for j, d in enumerate(distinct) if dict(d.params) == dict(options[-1].params))].host,
+        where=f"{program.src.path}:{nest.loc.line}",
+    )
+    call = variants[0].call.replace(variants[0].host + "(", base + "(", 1)
+    return "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants
 
 
 def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
@@ -102,17 +143,18 @@ def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
         raise
 
 
-def _header(program: Program, choices, codes, strip: bool, provenance: Provenance) -> str:
+def _header(program: Program, options: list[list[Choice]], codes, strip: bool, provenance: Provenance) -> str:
     regions = []
-    for nest, choice, code in zip(program.nests, choices, codes):
-        used = [p.name for p in program.spec.performance_params if p.name in _names_of(nest)]
-        regions.append({
-            "name": code.host,
-            "line": nest.loc.line,
-            "params": ", ".join(f"{k}={choice.params[k]!r}" for k in used),
-            "inputs": ", ".join(f"{k}={v!r}" for k, v in choice.inputs.items()),
-            "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms",
-        })
+    for nest, opts in zip(program.nests, options):
+        used = [p.name for p in program.spec.performance_params if p.name in region_parameters(program, nest)]
+        for choice in opts:
+            regions.append({
+                "name": f"orcu_{nest.name}",
+                "line": nest.loc.line,
+                "params": ", ".join(f"{k}={choice.params[k]!r}" for k in used if k in choice.params),
+                "inputs": ", ".join(f"{k}={v!r}" for k, v in choice.inputs.items()),
+                "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms",
+            })
     try:
         version = metadata.version("orcu")
     except metadata.PackageNotFoundError:
@@ -126,8 +168,14 @@ def _header(program: Program, choices, codes, strip: bool, provenance: Provenanc
     )
 
 
-def _names_of(nest) -> set[str]:
-    return {n for expr in nest.transform.args.values() for n in expr.names}
+def region_parameters(program: Program, nest) -> list[str]:
+    """The performance parameters that change a region's code or build, in spec order."""
+    names = {n for expr in nest.transform.args.values() for n in expr.names}
+    command = program.spec.build_command or ""
+    for p in program.spec.performance_params:
+        if f"@{p.name}@" in command or (p.name == "CFLAGS" and "@CFLAGS" in command):
+            names.add(p.name)
+    return [p.name for p in program.spec.performance_params if p.name in names]
 
 
 def _insertion_point(text: str, blanked: str, name_offset: int) -> int:

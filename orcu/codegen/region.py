@@ -99,6 +99,7 @@ class RegionCode:
     includes: set[str]  # headers beyond cuda_runtime.h, stdio.h, stdlib.h
     values: dict[str, Any] = field(default_factory=dict)  # the transform's arguments
     params: tuple[str, ...] = ()  # names of the host function's parameters
+    host_params: tuple[str, ...] = ()  # their declarations
 
 
 def prelude(codes: list[RegionCode]) -> str:
@@ -111,16 +112,20 @@ def transform_values(program: Program, nest: LoopNest, params: Mapping[str, Any]
     return nest.transform.values(env)
 
 
-def generate(program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any] | None = None) -> RegionCode:
+def generate(
+    program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any] | None = None, suffix: str = ""
+) -> RegionCode:
+    """``suffix`` tells apart several configurations of one region in one file (size dispatch)."""
     values = transform_values(program, nest, params, inputs or {})
     sizes = {k: str(v) for k, v in values["arraySizes"].items()}
     analysis = analyze(program.src, nest, program.spec, sizes)
-    return _Generator(program, nest, analysis, values).region()
+    return _Generator(program, nest, analysis, values, suffix).region()
 
 
 class _Generator:
-    def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any]):
+    def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any], suffix: str):
         self.program, self.nest, self.a, self.v = program, nest, analysis, values
+        self.suffix = suffix
         self.src = program.src
         self.notes: list[str] = []
         self.needs: set[str] = set()
@@ -238,7 +243,7 @@ class _Generator:
             plans.append(
                 ReductionPlan(
                     var=r.var, op=r.op, ctype=ctype, identity=identity, functor=_FUNCTORS[r.op],
-                    finish=f"orcu_{self.nest.name}_finish_{r.var}",
+                    finish=f"orcu_{self.nest.name}{self.suffix}_finish_{r.var}",
                     buffer=self.fresh("d_" + r.var + "_partial"),
                 )
             )
@@ -291,7 +296,7 @@ class _Generator:
         staged_extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
         kernel_scalars = [(t, n) for t, n in scalars if n in in_kernel or n in staged_extents]
         nest = self.nest
-        name = nest.name
+        name = nest.name + self.suffix
         staged = [a for a in arrays if a.shared]
         staged.sort(key=lambda a: -_SIZES.get(a.element, 8))
         renames = {a.name: a.shared for a in staged}
@@ -368,7 +373,8 @@ class _Generator:
         text = render("region.cu.j2", r=data)
         call = f"orcu_{name}({', '.join(arg for _, arg in params)});"
         names = tuple(arg.lstrip("&") for _, arg in params)
-        return RegionCode(name, f"orcu_{name}", call, text, self.notes, self.needs, self.includes, v, names)
+        decls = tuple(decl for decl, _ in params)
+        return RegionCode(name, f"orcu_{name}", call, text, self.notes, self.needs, self.includes, v, names, decls)
 
 
 def _ir_nodes(body):

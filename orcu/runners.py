@@ -1,0 +1,175 @@
+"""Evaluating variants: build the harness, run it, turn what happened into a status.
+
+Builds run in parallel (``jobs``); runs one at a time, each in a subprocess with a
+timeout that adapts to the fastest run so far, so a hung or crashing variant costs one
+status and tuning goes on.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import signal
+import statistics
+import subprocess
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+from .codegen.region import RegionCode, generate, transform_values
+from .device import Device
+from .harness import harness_source
+from .program import Program
+from .toolchain import Build, compile_program, truncate
+
+STATUSES = ("ok", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
+EMULATION_SEED = "1"  # blocks run in a shuffled order, to expose races between blocks
+
+
+@dataclass
+class Result:
+    status: str
+    params: dict[str, Any]
+    inputs: dict[str, Any]
+    kernel_ms: list[float] = field(default_factory=list)
+    total_ms: list[float] = field(default_factory=list)
+    message: str = ""
+    worst: dict[str, Any] | None = None
+    compile_s: float = 0.0
+    run_s: float = 0.0
+
+    @property
+    def time_ms(self) -> float | None:
+        """The median total time (transfers included): what a caller of the tuned code waits."""
+        return statistics.median(self.total_ms) if self.status == "ok" and self.total_ms else None
+
+
+def invalid_reason(values: Mapping[str, Any], device: Device) -> str | None:
+    """Why the device cannot run a configuration at all, found before compiling."""
+    if values["threadCount"] > device.max_threads_per_block:
+        return f"threadCount={values['threadCount']} is above the {device.max_threads_per_block} threads per block of {device.name}"
+    if values["blockCount"] is not None and values["blockCount"] > device.max_grid_x:
+        return f"blockCount={values['blockCount']} is above the {device.max_grid_x} blocks of {device.name}"
+    return None
+
+
+def build_flags(command: str | None, params: Mapping[str, Any], backend: str) -> tuple[str, ...]:
+    """Flags of the spec's build_command with @NAME@ and @CFLAGS substituted (the compiler dropped).
+
+    The emulation keeps only -D, -I and -O flags: the others are nvcc's.
+    """
+    if not command:
+        return ("-O3",) if backend == "cuda" else ()
+    text = command
+    for name, value in params.items():
+        text = text.replace(f"@{name}@", str(value))
+    if "CFLAGS" in params:
+        text = text.replace("@CFLAGS", str(params["CFLAGS"]))
+    words = shlex.split(text)[1:]
+    if backend == "cuda":
+        return tuple(words)
+    return tuple(w for w in words if w.startswith(("-D", "-I", "-O")))
+
+
+def _names_arch(flags: Iterable[str]) -> bool:
+    return any(f.startswith(("-arch", "--gpu-architecture", "-gencode", "--generate-code")) for f in flags)
+
+
+class Runner:
+    def __init__(self, backend: str, device: Device, workdir: Path, jobs: int | None = None, timeout_floor: float = 60.0):
+        self.backend = backend
+        self.device = device
+        self.workdir = Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.jobs = jobs or os.cpu_count() or 1
+        self.timeout_floor = timeout_floor
+        self.best_run_s: float | None = None
+
+    def timeout(self) -> float:
+        return self.timeout_floor if self.best_run_s is None else max(self.timeout_floor, 10 * self.best_run_s)
+
+    def evaluate(
+        self,
+        program: Program,
+        region: int,
+        configs: list[tuple[dict[str, Any], dict[str, Any]]],
+        edit: Callable[[RegionCode], RegionCode] | None = None,
+    ) -> Iterator[Result]:
+        """Results in the order of ``configs``; builds overlap the runs. ``edit`` may change the
+        generated code before it is built (tests plant bugs with it)."""
+        nest = program.nests[region]
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            pending: list[tuple[dict, dict, Future | str]] = []
+            for params, inputs in configs:
+                reason = invalid_reason(transform_values(program, nest, params, inputs), self.device)
+                if reason is not None:
+                    pending.append((params, inputs, reason))
+                    continue
+                code = generate(program, nest, params, inputs)
+                if edit is not None:
+                    code = edit(code)
+                source = harness_source(program, region, code, inputs)
+                flags = build_flags(program.spec.build_command, params, self.backend)
+                pending.append((params, inputs, pool.submit(self._build, source, flags)))
+            for params, inputs, job in pending:
+                if isinstance(job, str):
+                    yield Result("invalid", params, inputs, message=job)
+                    continue
+                exe, build = job.result()
+                if not build.ok:
+                    yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds)
+                    continue
+                result = self._run(exe, params, inputs)
+                result.compile_s = build.seconds
+                yield result
+
+    def _build(self, source: str, flags: tuple[str, ...]) -> tuple[Path, Build]:
+        key = hashlib.sha256("\0".join([self.backend, self.device.arch, *flags, source]).encode()).hexdigest()[:20]
+        src = self.workdir / f"{key}.cu"
+        exe = self.workdir / key
+        if exe.exists() and src.exists() and src.read_text() == source:  # content-addressed: built before
+            return exe, Build(True, 0.0, "")
+        src.write_text(source)
+        arch = None if self.backend != "cuda" or _names_arch(flags) else self.device.arch
+        defines = None
+        if self.backend == "emulate":
+            defines = {
+                "ORCU_EMULATION_SMS": str(self.device.multiprocessors),
+                "ORCU_EMULATION_MAX_THREADS": str(self.device.max_threads_per_block),
+                "ORCU_EMULATION_SHARED_PER_BLOCK": str(self.device.shared_per_block),
+                "ORCU_EMULATION_SHARED_OPTIN": str(self.device.shared_per_block_optin),
+                "ORCU_EMULATION_CC": self.device.compute_capability,
+            }
+        return exe, compile_program(self.backend, src, exe, arch, flags, defines)
+
+    def _run(self, exe: Path, params: dict, inputs: dict) -> Result:
+        env = dict(os.environ, ORCU_EMULATION_SEED=EMULATION_SEED)
+        limit = self.timeout()
+        start = time.perf_counter()
+        try:
+            proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=limit, env=env)
+        except subprocess.TimeoutExpired:
+            return Result("timeout", params, inputs, message=f"the run took longer than {limit:.1f} s", run_s=limit)
+        elapsed = time.perf_counter() - start
+        err = truncate(proc.stderr)
+        if proc.returncode < 0:
+            name = signal.Signals(-proc.returncode).name
+            return Result("crash", params, inputs, message=f"killed by {name}" + (f": {err}" if err else ""), run_s=elapsed)
+        if proc.returncode != 0:
+            status = "launch_error" if "CUDA error" in err or "orcu emulation:" in err else "crash"
+            return Result(status, params, inputs, message=err or f"exit code {proc.returncode}", run_s=elapsed)
+        try:
+            report = json.loads(proc.stdout.strip().splitlines()[-1])
+        except (IndexError, ValueError):
+            return Result("crash", params, inputs, message="the harness printed no result" + (f": {err}" if err else ""), run_s=elapsed)
+        result = Result(report["status"], params, inputs, report["kernel_ms"], report["total_ms"], err, report["worst"], run_s=elapsed)
+        if result.status == "ok":
+            self.best_run_s = elapsed if self.best_run_s is None else min(self.best_run_s, elapsed)
+        elif result.status == "wrong_result" and result.worst:
+            w = result.worst
+            where = w["name"] if w["index"] < 0 else f"{w['name']}[{w['index']}]"
+            result.message = f"{where} is {w['got']:.17g}, expected {w['want']:.17g} ({w['error']:.3g} times the tolerance)"
+        return result

@@ -1,0 +1,187 @@
+"""Evaluation and `orcu tune`: statuses for planted bugs, every example tuned under emulation."""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen_cases import CASES
+from conftest import EXAMPLES, has_gpu, write
+from orcu.cli import main
+from orcu.device import profile
+from orcu.program import load
+from orcu.report import input_space
+from orcu.runners import Runner, build_flags
+from orcu.toolchain import nvcc
+
+H100 = profile("H100")
+
+
+def evaluate(in_tmp, source, edit=None, backend="emulate", params=None, inputs=None, timeout_floor=60.0):
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    runner = Runner(backend, H100, in_tmp / "build", jobs=2, timeout_floor=timeout_floor)
+    inputs = inputs or next(iter(input_space(program).configs()))
+    return next(runner.evaluate(program, 0, [(params or {}, inputs)], edit))
+
+
+def planted(old, new):
+    """An edit of the generated kernel text that plants a bug (it must apply)."""
+    def edit(code):
+        at = code.text.find(old)
+        while at >= 0 and "//" in code.text[code.text.rfind("\n", 0, at) + 1 : at]:  # not in a comment
+            at = code.text.find(old, at + 1)
+        assert at >= 0, f"nothing to plant at: {old!r}"
+        code.text = code.text[:at] + new + code.text[at + len(old):]
+        return code
+    return edit
+
+
+# A small self-contained problem: every thread of 8 blocks x 128 has one iteration.
+AXPY = CASES["grid_stride"].replace("blockCount=4", "blockCount=8").replace(
+    "void f(", "/*@ begin PerfTuning (\n def input_params { param n[] = [1000]; }\n"
+    " def input_vars { decl dynamic float x[n] = random; decl dynamic float y[n] = random; decl float a = 2.0; }\n"
+    ") @*/\nvoid f(").replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
+MULTI = CASES["cache_blocks"].replace(
+    "void f(", "/*@ begin PerfTuning (\n def input_params { param n[] = [3000]; param nv[] = [4]; }\n"
+    " def input_vars { decl dynamic double a[nv] = random; decl dynamic double X[n*nv] = random; decl dynamic double y[n] = 0; }\n"
+    ") @*/\nvoid f(").replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
+DOT = CASES["sum_float"].replace(
+    "float f(", "/*@ begin PerfTuning (\n def input_params { param n[] = [5000]; }\n"
+    " def input_vars { decl dynamic float x[n] = random; decl float r = 1.5; }\n"
+    ") @*/\nfloat f(").replace("    /*@ end @*/\n    return r;\n}", "    /*@ end @*/\n    return r;\n}\n/*@ end @*/")
+
+
+def test_a_correct_variant_is_ok_with_every_sample(in_tmp):
+    result = evaluate(in_tmp, AXPY)
+    assert (result.status, result.worst["error"]) == ("ok", 0)
+    assert len(result.kernel_ms) == len(result.total_ms) == 5 and result.time_ms > 0
+
+
+def test_missing_syncthreads_is_a_wrong_result(in_tmp):
+    result = evaluate(in_tmp, MULTI, planted("        a_shared[orcu_k] = a[orcu_k];\n    __syncthreads();\n", "        a_shared[orcu_k] = a[orcu_k];\n"))
+    assert result.status == "wrong_result"
+    assert result.message.startswith("y[0] is nan, expected ")
+
+
+def test_race_between_blocks_is_a_wrong_result(in_tmp, monkeypatch):
+    # The last thread of each block also clears the next block's first element: right when
+    # the blocks run in order (the next block writes it afterwards), wrong otherwise.
+    source = AXPY.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i];")
+    race = planted("        y[i] = a * x[i];\n", "        y[i] = a * x[i];\n        if (threadIdx.x == blockDim.x - 1 && i + 1 < orcu_hi) y[i + 1] = 0.0f;\n")
+    assert evaluate(in_tmp, source, race).status == "wrong_result"
+    monkeypatch.setattr("orcu.runners.EMULATION_SEED", "0")  # blocks in order: the race stays hidden
+    assert evaluate(in_tmp, source, race).status == "ok"
+
+
+def test_wrong_index_is_a_wrong_result(in_tmp):
+    result = evaluate(in_tmp, AXPY, planted("y[i] = a * x[i] + y[i];", "y[i] = a * x[i / 2] + y[i];"))
+    assert result.status == "wrong_result"
+    assert result.worst["name"] == "y" and result.worst["index"] >= 1
+
+
+def test_out_of_bounds_write_crashes(in_tmp):
+    result = evaluate(in_tmp, AXPY, planted("y[i] = a * x[i] + y[i];", "y[i + 4096] = a * x[i] + y[i];"))
+    assert result.status == "crash"
+    assert result.message.startswith("killed by SIGSEGV")
+
+
+def test_write_just_past_the_end_crashes(in_tmp):
+    # 999 floats leave 4 bytes of padding before the guard page: the padding is checked at cudaFree.
+    source = AXPY.replace("param n[] = [1000]", "param n[] = [999]")
+    result = evaluate(in_tmp, source, planted("y[i] = a * x[i] + y[i];", "y[i + 1] = a * x[i] + y[i];"))
+    assert result.status == "crash"
+    assert result.message.startswith("killed by SIGABRT: orcu emulation: a kernel wrote past the end of a 3996-byte allocation")
+
+
+def test_infinite_loop_is_a_timeout(in_tmp):
+    result = evaluate(in_tmp, AXPY, planted("y[i] = a * x[i] + y[i];", "for (volatile int spin = 0; spin >= 0; spin = 0) {}"), timeout_floor=2.0)
+    assert (result.status, result.message) == ("timeout", "the run took longer than 2.0 s")
+
+
+def test_barrier_some_threads_skip_is_a_launch_error(in_tmp):
+    # blocks run in the order seed 1 gives, which starts with block 7
+    result = evaluate(in_tmp, MULTI, planted("    __syncthreads();\n", "    if (threadIdx.x == 7) return;\n    __syncthreads();\n"))
+    assert result.status == "launch_error"
+    assert result.message.startswith(
+        "orcu emulation: __syncthreads() in block (7,0,0): 127 of 128 threads wait there, thread 7 never arrives (it has exited)"
+    )
+
+
+def test_thread_missing_from_a_warp_reduction_is_a_launch_error(in_tmp):
+    result = evaluate(in_tmp, DOT, planted("    r = orcu_block_reduce<float, orcu_sum>(r);\n", "    if (threadIdx.x == 7) return;\n    r = orcu_block_reduce<float, orcu_sum>(r);\n"))
+    assert result.status == "launch_error"
+    assert result.message.startswith("orcu emulation: warp operation with mask 0xffffffff in block (")
+    assert "warp 0: lane 7 has exited" in result.message
+
+
+def test_shuffle_mask_without_the_calling_lane_is_a_launch_error(in_tmp):
+    result = evaluate(in_tmp, DOT, planted("    r = orcu_block_reduce<float, orcu_sum>(r);\n", "    r += __shfl_down_sync(0x0000ffffu, r, 1);\n    r = orcu_block_reduce<float, orcu_sum>(r);\n"))
+    assert result.status == "launch_error"
+    assert "the mask 0x0000ffff leaves out the calling lane 16" in result.message
+
+
+def test_nvcc_error_is_a_compile_error(in_tmp):
+    result = evaluate(in_tmp, AXPY, planted("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] + undeclared_name;"), backend="cuda")
+    assert result.status == "compile_error"
+    assert 'identifier "undeclared_name" is undefined' in result.message
+
+
+def test_configuration_above_the_device_limits_is_invalid(in_tmp):
+    result = evaluate(in_tmp, AXPY.replace("threadCount=128", "threadCount=2048"))
+    assert (result.status, result.message) == ("invalid", "threadCount=2048 is above the 1024 threads per block of NVIDIA H100 80GB HBM3")
+
+
+def test_build_flags_substitute_parameters():
+    assert build_flags("nvcc -O3 @CFLAGS -DTILE=@T@", {"CFLAGS": "-use_fast_math", "T": 8}, "cuda") == ("-O3", "-use_fast_math", "-DTILE=8")
+    assert build_flags("nvcc -O3 @CFLAGS -DTILE=@T@", {"CFLAGS": "-use_fast_math", "T": 8}, "emulate") == ("-O3", "-DTILE=8")
+
+
+def test_body_that_differs_from_the_original_fails_everywhere(in_tmp, capsys):
+    src = AXPY.replace("    /*@ end @*/\n}", "    for (i = 0; i < n; i++)\n        y[i] = a * x[i];\n    /*@ end @*/\n}", 1)
+    write(in_tmp / "t.c", src.replace("blockCount=8", "blockCount=BC").replace(
+        "def input_params", "def performance_params { param BC[] = [4, 8]; }\n def input_params"))
+    assert main(["tune", "t.c", "--backend", "emulate", "--json"]) == 1
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert summary["output"] is None and summary["regions"][0]["statuses"] == {"wrong_result": 2}
+    assert "orcu: error: orcu_f_1 {'n': 1000}: no variant passed (2 wrong_result); no output written" in err
+    assert not Path("t.tuned.cu").exists()
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.c")))
+def test_every_example_tunes_under_emulation(in_tmp, example, monkeypatch):
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    shutil.copy(EXAMPLES / example, in_tmp / example)
+    if (EXAMPLES / (example + ".orcu.yaml")).exists():
+        shutil.copy(EXAMPLES / (example + ".orcu.yaml"), in_tmp / (example + ".orcu.yaml"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", "emulate", "--budget", "2", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["backend"] == "emulate" and summary["output"] == example.replace(".c", ".tuned.cu")
+    for region in summary["regions"]:
+        assert set(region["statuses"]) == {"ok"}, region
+        assert region["best"]["status"] == "ok" and region["best"]["time_ms"] > 0
+    tuned = in_tmp / summary["output"]
+    build = subprocess.run([nvcc(), "-c", "-arch=sm_90", str(tuned), "-o", str(in_tmp / "tuned.o")], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    sidecar = in_tmp / (example + ".orcu.yaml")
+    assert load(tuned, sidecar if sidecar.exists() else None).nests  # the tuned file can be tuned again
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.c")))
+def test_every_example_tunes_on_the_gpu(in_tmp, example, monkeypatch):
+    assert has_gpu()
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    shutil.copy(EXAMPLES / example, in_tmp / example)
+    if (EXAMPLES / (example + ".orcu.yaml")).exists():
+        shutil.copy(EXAMPLES / (example + ".orcu.yaml"), in_tmp / (example + ".orcu.yaml"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", "cuda", "--budget", "8", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    for region in json.loads(proc.stdout)["regions"]:
+        assert region["statuses"].get("ok", 0) >= 1 and set(region["statuses"]) <= {"ok", "invalid"}
