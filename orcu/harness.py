@@ -86,7 +86,10 @@ def _code(program: Program, region_index: int, call: str | None) -> str:
     return "".join(pieces)
 
 
-def harness_source(program: Program, region_index: int, code: RegionCode, inputs: Mapping[str, Any], seed: int = 1) -> str:
+def harness_source(program: Program, region_index: int, codes: list[RegionCode], inputs: Mapping[str, Any], seed: int = 1) -> str:
+    """One program for the variants ``codes`` of one region and input size (each generated
+    with its own name suffix); its first argument picks the variant a run checks and times."""
+    code = codes[0]
     spec = program.spec
     nest = program.nests[region_index]
     env = {**spec.lets, **inputs}
@@ -143,16 +146,16 @@ def harness_source(program: Program, region_index: int, code: RegionCode, inputs
     return render(
         "harness.cu.j2",
         source=program.src.path,
-        region=code.host,
+        region=f"orcu_{program.nests[region_index].name}",
         inputs=", ".join(f"{k}={v!r}" for k, v in inputs.items()),
         macros=macros,
         before={k: _literal(v) for k, v in before.items()},
         after={k: _literal(v) for k, v in after.items()},
-        variant=prelude([code]) + "\n" + code.text,
+        variants=prelude(codes) + "\n" + "\n".join(c.text for c in codes),
         values=values,
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
         reference=_code(program, region_index, None),
-        call=_code(program, region_index, code.call),
+        calls=[_code(program, region_index, c.call) for c in codes],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
         terms=max([v.count for v in values if v.count] + [1]),

@@ -14,7 +14,7 @@ import signal
 import statistics
 import subprocess
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -27,6 +27,7 @@ from .toolchain import Build, compile_program, truncate
 
 STATUSES = ("ok", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
 EMULATION_SEED = "1"  # blocks run in a shuffled order, to expose races between blocks
+MAX_BATCH = 16  # variants built into one harness
 
 
 @dataclass
@@ -99,32 +100,58 @@ class Runner:
         edit: Callable[[RegionCode], RegionCode] | None = None,
     ) -> Iterator[Result]:
         """Results in the order of ``configs``; builds overlap the runs. ``edit`` may change the
-        generated code before it is built (tests plant bugs with it)."""
+        generated code before it is built (tests plant bugs with it).
+
+        Variants that share input sizes and flags are built as one harness: nvcc spends most
+        of a build on fixed costs (bench/README.md). A batch that fails to build is rebuilt
+        variant by variant, so one broken variant costs one status."""
         nest = program.nests[region]
+        valid, invalid = [], {}
+        for k, (params, inputs) in enumerate(configs):
+            reason = invalid_reason(transform_values(program, nest, params, inputs), self.device)
+            if reason is not None:
+                invalid[k] = reason
+            else:
+                valid.append((k, params, inputs, build_flags(program.spec.build_command, params, self.backend)))
+        size = max(1, min(MAX_BATCH, -(-len(valid) // self.jobs)))
+        batches: list[list] = []
+        for item in valid:
+            last = batches[-1] if batches else None
+            if last and len(last) < size and (last[0][2], last[0][3]) == (item[2], item[3]):
+                last.append(item)
+            else:
+                batches.append([item])
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            pending: list[tuple[dict, dict, Future | str]] = []
-            for params, inputs in configs:
-                reason = invalid_reason(transform_values(program, nest, params, inputs), self.device)
-                if reason is not None:
-                    pending.append((params, inputs, reason))
+            jobs = {item[0]: (pool.submit(self._build_batch, program, region, batch, edit), j)
+                    for batch in batches for j, item in enumerate(batch)}
+            for k, (params, inputs) in enumerate(configs):
+                if k in invalid:
+                    yield Result("invalid", params, inputs, message=invalid[k])
                     continue
-                code = generate(program, nest, params, inputs)
-                if edit is not None:
-                    code = edit(code)
-                source = harness_source(program, region, code, inputs)
-                flags = build_flags(program.spec.build_command, params, self.backend)
-                pending.append((params, inputs, pool.submit(self._build, source, flags)))
-            for params, inputs, job in pending:
-                if isinstance(job, str):
-                    yield Result("invalid", params, inputs, message=job)
-                    continue
-                exe, build = job.result()
+                future, j = jobs[k]
+                exe, which, build = future.result()[j]
                 if not build.ok:
                     yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds)
                     continue
-                result = self._run(exe, params, inputs)
+                result = self._run(exe, which, params, inputs)
                 result.compile_s = build.seconds
                 yield result
+
+    def _build_batch(self, program: Program, region: int, batch: list, edit) -> list[tuple[Path, int, Build]]:
+        """(executable, variant number in it, build) for each item of ``batch``."""
+        nest = program.nests[region]
+        inputs, flags = batch[0][2], batch[0][3]
+        codes = [generate(program, nest, params, item_inputs, suffix=f"_v{j}") for j, (_, params, item_inputs, _) in enumerate(batch)]
+        if edit is not None:
+            codes = [edit(c) for c in codes]
+        exe, build = self._build(harness_source(program, region, codes, inputs), flags)
+        if build.ok or len(batch) == 1:
+            return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message)) for j in range(len(batch))]
+        out = []
+        for code in codes:
+            exe, alone = self._build(harness_source(program, region, [code], inputs), flags)
+            out.append((exe, 0, alone))
+        return out
 
     def _build(self, source: str, flags: tuple[str, ...]) -> tuple[Path, Build]:
         key = hashlib.sha256("\0".join([self.backend, self.device.arch, *flags, source]).encode()).hexdigest()[:20]
@@ -145,12 +172,12 @@ class Runner:
             }
         return exe, compile_program(self.backend, src, exe, arch, flags, defines)
 
-    def _run(self, exe: Path, params: dict, inputs: dict) -> Result:
+    def _run(self, exe: Path, which: int, params: dict, inputs: dict) -> Result:
         env = dict(os.environ, ORCU_EMULATION_SEED=EMULATION_SEED)
         limit = self.timeout()
         start = time.perf_counter()
         try:
-            proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=limit, env=env)
+            proc = subprocess.run([str(exe), str(which)], capture_output=True, text=True, timeout=limit, env=env)
         except subprocess.TimeoutExpired:
             return Result("timeout", params, inputs, message=f"the run took longer than {limit:.1f} s", run_s=limit)
         elapsed = time.perf_counter() - start

@@ -116,4 +116,4 @@ def check_json_args(argv, capsys):
 def test_readme_commands_are_the_ci_commands():
     readme = (ROOT / "README.md").read_text().splitlines()
     assert "python3 -m pip install -e '.[test]' && python3 -m pytest -q" in readme
-    assert "python3 -m pip install -e . && orcu check annotated_examples/spmv_dia.c" in readme
+    assert "python3 -m pip install -e . && orcu tune annotated_examples/spmv_dia.c --budget 10" in readme

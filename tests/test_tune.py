@@ -185,3 +185,17 @@ def test_every_example_tunes_on_the_gpu(in_tmp, example, monkeypatch):
     assert proc.returncode == 0, proc.stderr
     for region in json.loads(proc.stdout)["regions"]:
         assert region["statuses"].get("ok", 0) >= 1 and set(region["statuses"]) <= {"ok", "invalid"}
+
+
+def test_readme_main_job(in_tmp, monkeypatch):
+    """The orcu part of the README's first command, as a user runs it without a GPU."""
+    line = next(l for l in (EXAMPLES.parent / "README.md").read_text().splitlines() if l.startswith("python3 -m pip install -e . && orcu tune"))
+    args = line.split("&& orcu ", 1)[1].split()
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    shutil.copytree(EXAMPLES, in_tmp / "annotated_examples")
+    proc = subprocess.run([sys.executable, "-m", "orcu", *args], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    if not has_gpu():
+        assert proc.stderr.startswith("orcu: warning: no GPU visible: variants run in orcu's CPU emulation")
+    assert proc.stderr.endswith("orcu: wrote annotated_examples/spmv_dia.tuned.cu\n")
+    assert (in_tmp / "annotated_examples" / "spmv_dia.tuned.cu").exists()
