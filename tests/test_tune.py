@@ -199,3 +199,41 @@ def test_readme_main_job(in_tmp, monkeypatch):
         assert proc.stderr.startswith("orcu: warning: no GPU visible: variants run in orcu's CPU emulation")
     assert proc.stderr.endswith("orcu: wrote annotated_examples/spmv_dia.tuned.cu\n")
     assert (in_tmp / "annotated_examples" / "spmv_dia.tuned.cu").exists()
+
+
+def test_one_broken_variant_in_a_batch_costs_only_its_own_status(in_tmp):
+    write(in_tmp / "t.c", AXPY.replace("blockCount=8", "blockCount=BC").replace(
+        "def input_params", "def performance_params { param BC[] = [2, 4, 8, 16]; }\n def input_params"))
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+
+    def break_second(code):
+        if code.host.endswith("_v1"):
+            code.text = code.text.replace("y[i] = a * x[i] + y[i];\n    }", "y[i] = a * x[i] + undeclared;\n    }")
+        return code
+
+    runner = Runner("emulate", H100, in_tmp / "build", jobs=1)  # one builder: all four in one harness
+    results = list(runner.evaluate(program, 0, [({"BC": b}, inputs) for b in (2, 4, 8, 16)], break_second))
+    assert [r.status for r in results] == ["ok", "compile_error", "ok", "ok"]
+    assert "undeclared" in results[1].message and "was not declared in this scope" in results[1].message
+
+
+def test_devices_without_a_gpu_shows_the_profile(capsys):
+    if has_gpu():
+        pytest.skip("a GPU is visible: orcu devices describes it instead")
+    assert main(["devices"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no GPU visible; tuning without one uses a device profile (default H100):\nNVIDIA H100 80GB HBM3 (sm_90, 132 SMs, profile)\n")
+    assert main(["devices", "--profile", "a100"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "NVIDIA A100-SXM4-80GB (sm_80, 108 SMs, profile)"
+    assert main(["devices", "--profile", "B200"]) == 2
+    assert capsys.readouterr().err.strip() == "orcu: error: unknown device profile 'B200' (known: H100, H200, A100, L40S, V100)"
+
+
+def test_emulated_tuning_compiles_for_the_profile(in_tmp, monkeypatch, capsys):
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    write(in_tmp / "t.c", AXPY)
+    assert main(["tune", "t.c", "--backend", "emulate", "--device-profile", "V100", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["device"] == "Tesla V100-SXM2-32GB (sm_70, emulated on the CPU)"
+    assert "Device: Tesla V100-SXM2-32GB (sm_70, emulated on the CPU)." in Path("t.tuned.cu").read_text()
