@@ -151,15 +151,21 @@ def test_body_that_differs_from_the_original_fails_everywhere(in_tmp, capsys):
     assert not Path("t.tuned.cu").exists()
 
 
-@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.c")))
-def test_every_example_tunes_under_emulation(in_tmp, example, monkeypatch):
+def tune_example(in_tmp, monkeypatch, example, backend, budget):
+    """`orcu tune` on a copy of an example (and its sidecar spec), in a fresh ORCU_HOME."""
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    shutil.copy(EXAMPLES / example, in_tmp / example)
-    if (EXAMPLES / (example + ".orcu.yaml")).exists():
-        shutil.copy(EXAMPLES / (example + ".orcu.yaml"), in_tmp / (example + ".orcu.yaml"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", "emulate", "--budget", "2", "--json"],
+    for name in (example, example + ".orcu.yaml"):
+        if (EXAMPLES / name).exists():
+            shutil.copy(EXAMPLES / name, in_tmp / name)
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", backend, "--budget", str(budget), "--json"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.c")))
+def test_every_example_tunes_under_emulation(in_tmp, example, monkeypatch):
+    proc = tune_example(in_tmp, monkeypatch, example, "emulate", 2)
     summary = json.loads(proc.stdout)
     assert summary["backend"] == "emulate" and summary["output"] == example.replace(".c", ".tuned.cu")
     for region in summary["regions"]:
@@ -175,14 +181,7 @@ def test_every_example_tunes_under_emulation(in_tmp, example, monkeypatch):
 @pytest.mark.gpu
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.c")))
 def test_every_example_tunes_on_the_gpu(in_tmp, example, monkeypatch):
-    assert has_gpu()
-    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    shutil.copy(EXAMPLES / example, in_tmp / example)
-    if (EXAMPLES / (example + ".orcu.yaml")).exists():
-        shutil.copy(EXAMPLES / (example + ".orcu.yaml"), in_tmp / (example + ".orcu.yaml"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", "cuda", "--budget", "8", "--json"],
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
+    proc = tune_example(in_tmp, monkeypatch, example, "cuda", 8)
     for region in json.loads(proc.stdout)["regions"]:
         assert region["statuses"].get("ok", 0) >= 1 and set(region["statuses"]) <= {"ok", "invalid"}
 
