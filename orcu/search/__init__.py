@@ -1,0 +1,48 @@
+"""Search: strategies over a space of valid points, and the loop that drives them."""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from .space import Point, SearchSpace
+from .strategies import STRATEGIES, Strategy
+
+__all__ = ["Point", "SearchSpace", "STRATEGIES", "Strategy", "drive", "make"]
+
+STALE_BATCHES = 1000  # batches of known points in a row before a strategy is taken as converged
+
+
+def make(name: str, space: SearchSpace, seed: int = 0, options: dict | None = None) -> Strategy:
+    return STRATEGIES[name](space, seed, options)
+
+
+def drive(strategy: Strategy, evaluate: Callable[[list[Point]], list[float]], budget: int | None = None,
+          deadline: float | None = None) -> int:
+    """Run ``strategy`` until it finishes, ``budget`` new evaluations are spent, or the
+    ``time.monotonic()`` ``deadline`` passes; returns the number of new evaluations.
+
+    ``evaluate`` gets points never evaluated before and returns their costs (math.inf for a
+    failure). ``strategy.costs`` may hold results from earlier runs: those are free."""
+    known = strategy.costs
+    spent = stale = 0
+    search = strategy.search()
+    try:
+        batch = next(search)
+        while True:
+            fresh = [p for p in dict.fromkeys(batch) if p not in known]
+            if budget is not None:
+                fresh = fresh[: max(0, budget - spent)]
+            if fresh:
+                known.update(zip(fresh, evaluate(fresh)))
+                spent += len(fresh)
+                stale = 0
+            else:
+                stale += 1
+            if any(p not in known for p in batch) or stale > STALE_BATCHES:
+                break  # out of budget
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            batch = search.send([known[p] for p in batch])
+    except StopIteration:
+        pass
+    return spent

@@ -1,0 +1,296 @@
+"""Search strategies behind one ask/tell interface.
+
+A strategy's ``search()`` is a generator: it yields a batch of points to evaluate and is
+sent back their costs (milliseconds; ``math.inf`` for a variant that failed, so failures
+are penalties, never errors). The driver answers points it knows without spending budget,
+so strategies may revisit. Every strategy draws from its own seeded ``random.Random``.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Generator, Mapping
+
+import numpy as np
+
+from .space import Point, SearchSpace
+
+Search = Generator[list[Point], list[float], None]
+
+
+class Strategy:
+    name = ""
+    options_doc: dict[str, str] = {}
+
+    def __init__(self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None):
+        self.space = space
+        self.rng = random.Random(seed)
+        self.options = dict(options or {})
+        self.costs: dict[Point, float] = {}  # every evaluated point, kept by the driver
+
+    def option(self, name: str, default):
+        value = self.options.get(name, default)
+        return type(default)(value) if not isinstance(default, bool) else bool(value)
+
+    def search(self) -> Search:
+        raise NotImplementedError
+
+    def random_unseen(self, count: int) -> list[Point]:
+        """Up to ``count`` distinct valid points not evaluated yet."""
+        pool = [p for p in self.space.points if p not in self.costs]
+        return self.rng.sample(pool, min(count, len(pool)))
+
+
+class Exhaustive(Strategy):
+    """Every point, in the space's order."""
+
+    name = "Exhaustive"
+
+    def search(self) -> Search:
+        batch = self.option("batch", 16)
+        points = self.space.points
+        for k in range(0, len(points), batch):
+            yield points[k : k + batch]
+
+
+class Random(Strategy):
+    """Points drawn without replacement (Orio's Randomsearch)."""
+
+    name = "Random"
+
+    def search(self) -> Search:
+        batch = self.option("batch", 16)
+        order = list(self.space.points)
+        self.rng.shuffle(order)
+        for k in range(0, len(order), batch):
+            yield order[k : k + batch]
+
+
+class Randomlocal(Strategy):
+    """Random restarts, each followed by steepest descent over the neighbours (Orio's Randomlocal)."""
+
+    name = "Randomlocal"
+
+    def search(self) -> Search:
+        while True:
+            start = self.random_unseen(1)
+            if not start:
+                return
+            current = start[0]
+            cost = (yield [current])[0]
+            while True:
+                around = self.space.neighbours(current)
+                if not around:
+                    break
+                costs = yield around
+                k = min(range(len(around)), key=costs.__getitem__)
+                if costs[k] >= cost:
+                    break
+                current, cost = around[k], costs[k]
+
+
+class Simplex(Strategy):
+    """Nelder-Mead on the index coordinates, vertices snapped to valid points, with restarts.
+
+    Orio's coefficients by default: reflection 1.0, expansion 2.0, contraction 0.5, shrink 0.5.
+    """
+
+    name = "Simplex"
+    options_doc = {"reflection_coef": "1.0", "expansion_coef": "2.0", "contraction_coef": "0.5", "shrinkage_coef": "0.5"}
+
+    def search(self) -> Search:
+        alpha = self.option("reflection_coef", 1.0)
+        gamma = self.option("expansion_coef", 2.0)
+        rho = self.option("contraction_coef", 0.5)
+        sigma = self.option("shrinkage_coef", 0.5)
+        space = self.space
+        dims = len(space.names)
+        while True:
+            start = self.random_unseen(1)
+            if not start:
+                return
+            vertices = [start[0]]
+            for d in range(dims):  # a step along each axis, a quarter of its range
+                x = np.array(start[0], dtype=float)
+                x[d] += max(1, space.radix[d] // 4) * (1 if self.rng.random() < 0.5 else -1)
+                x[d] = min(max(x[d], 0), space.radix[d] - 1)
+                p = space.nearest(x, exclude=vertices)
+                if p is not None:
+                    vertices.append(p)
+            costs = list((yield vertices))
+            stalled = 0
+            while stalled < 3 and len(vertices) > 1:
+                order = sorted(range(len(vertices)), key=costs.__getitem__)
+                vertices = [vertices[k] for k in order]
+                costs = [costs[k] for k in order]
+                best_before = costs[0]
+                x = np.array(vertices, dtype=float)
+                centroid = x[:-1].mean(axis=0)
+                worst = x[-1]
+                reflected = space.nearest(centroid + alpha * (centroid - worst), exclude=vertices)
+                if reflected is None:
+                    break
+                fr = (yield [reflected])[0]
+                if fr < costs[0]:
+                    expanded = space.nearest(centroid + gamma * (np.array(reflected) - centroid), exclude=vertices)
+                    fe = (yield [expanded])[0] if expanded is not None else math.inf
+                    vertices[-1], costs[-1] = (expanded, fe) if fe < fr else (reflected, fr)
+                elif fr < costs[-2]:
+                    vertices[-1], costs[-1] = reflected, fr
+                else:
+                    contracted = space.nearest(centroid + rho * (worst - centroid), exclude=vertices)
+                    fc = (yield [contracted])[0] if contracted is not None else math.inf
+                    if fc < costs[-1]:
+                        vertices[-1], costs[-1] = contracted, fc
+                    else:  # shrink towards the best vertex
+                        best = x[0]
+                        shrunk = []
+                        for v in x[1:]:
+                            p = space.nearest(best + sigma * (v - best), exclude=[vertices[0], *shrunk])
+                            if p is not None:
+                                shrunk.append(p)
+                        if not shrunk:
+                            break
+                        vertices = [vertices[0], *shrunk]
+                        costs = [costs[0], *(yield shrunk)]
+                stalled = stalled + 1 if min(costs) >= best_before else 0
+
+
+class Annealing(Strategy):
+    """Simulated annealing over neighbours, with occasional random jumps and reheating."""
+
+    name = "Annealing"
+    options_doc = {"temperature": "0.1 (relative to the current cost)", "cooling": "0.95", "jump": "0.1"}
+
+    def search(self) -> Search:
+        start_temperature = self.option("temperature", 0.1)
+        cooling = self.option("cooling", 0.95)
+        jump = self.option("jump", 0.1)
+        start = self.random_unseen(1)
+        if not start:
+            return
+        current = start[0]
+        cost = (yield [current])[0]
+        temperature = start_temperature
+        while True:
+            around = [q for q in self.space.neighbours(current) if q not in self.costs]
+            if not around or self.rng.random() < jump:
+                around = self.random_unseen(1)
+                if not around:
+                    return
+            candidate = self.rng.choice(around)
+            c = (yield [candidate])[0]
+            if c < cost or (math.isfinite(c) and math.isfinite(cost)
+                            and self.rng.random() < math.exp(-(c - cost) / (temperature * cost + 1e-300))):
+                current, cost = candidate, c
+            elif not math.isfinite(cost):
+                current, cost = candidate, c
+            temperature *= cooling
+            if temperature < start_temperature * 1e-3:
+                temperature = start_temperature
+
+
+class Genetic(Strategy):
+    """A genetic algorithm: tournament selection, uniform crossover, mutation, elitism."""
+
+    name = "Genetic"
+    options_doc = {"population": "20", "mutation": "1/parameters"}
+
+    def search(self) -> Search:
+        space = self.space
+        dims = len(space.names)
+        size = min(self.option("population", 20), len(space))
+        mutation = self.option("mutation", 1.0 / max(1, dims))
+        population = self.random_unseen(size)
+        costs = list((yield population))
+        while True:
+            children: list[Point] = []
+            for _ in range(4 * size):
+                if len(children) >= size:
+                    break
+                a, b = self._pick(population, costs), self._pick(population, costs)
+                x = [a[d] if self.rng.random() < 0.5 else b[d] for d in range(dims)]
+                for d in range(dims):
+                    if self.rng.random() < mutation:
+                        x[d] = self.rng.randrange(space.radix[d])
+                child = space.nearest(x, exclude=[*self.costs, *children])
+                if child is None:
+                    break
+                children.append(child)
+            if not children:
+                return
+            child_costs = yield children
+            ranked = sorted(zip(population + children, costs + list(child_costs)), key=lambda pc: pc[1])[:size]
+            population = [p for p, _ in ranked]
+            costs = [c for _, c in ranked]
+
+    def _pick(self, population, costs) -> Point:
+        i, j = self.rng.randrange(len(population)), self.rng.randrange(len(population))
+        return population[i] if costs[i] <= costs[j] else population[j]
+
+
+class Mlsearch(Strategy):
+    """Model-based: a Gaussian-process surrogate of log(time) over the index coordinates,
+    fitted to the results so far; each batch takes the candidates of highest expected
+    improvement (NumPy only)."""
+
+    name = "Mlsearch"
+    options_doc = {"initial": "10", "batch": "4", "candidates": "500"}
+
+    def search(self) -> Search:
+        space = self.space
+        initial = self.random_unseen(min(self.option("initial", 10), len(space)))
+        if not initial:
+            return
+        yield initial
+        batch = self.option("batch", 4)
+        scale = np.maximum(space.radix - 1, 1).astype(float)
+        while True:
+            pool = self.random_unseen(self.option("candidates", 500))
+            if not pool:
+                return
+            known = [(p, c) for p, c in self.costs.items() if math.isfinite(c) and c > 0]
+            if len(known) < 3:
+                yield pool[:batch]
+                continue
+            known.sort(key=lambda pc: pc[1])
+            known = known[:300] + known[300:][-300:]  # the best and the most recent points
+            x = np.array([p for p, _ in known], dtype=float) / scale
+            y = np.log([c for _, c in known])
+            mean, std = y.mean(), y.std() or 1.0
+            y = (y - mean) / std
+            candidates = np.array(pool, dtype=float) / scale
+            mu, sigma = _gp_predict(x, y, candidates)
+            best = y.min()
+            z = (best - mu) / sigma
+            improvement = (best - mu) * _normal_cdf(z) + sigma * _normal_pdf(z)
+            order = np.argsort(-improvement, kind="stable")[:batch]
+            yield [pool[int(k)] for k in order]
+
+
+def _gp_predict(x: np.ndarray, y: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Posterior mean and deviation of a zero-mean GP with an RBF kernel (length scale from the data)."""
+    def sqdist(a, b):
+        return np.maximum((a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * a @ b.T, 0.0)
+
+    d = sqdist(x, x)
+    length = math.sqrt(np.median(d[d > 0])) if np.any(d > 0) else 1.0
+    k = np.exp(-d / (2 * length * length)) + 1e-4 * np.eye(len(x))
+    ks = np.exp(-sqdist(candidates, x) / (2 * length * length))
+    chol = np.linalg.cholesky(k)
+    alpha = np.linalg.solve(chol.T, np.linalg.solve(chol, y))
+    mu = ks @ alpha
+    v = np.linalg.solve(chol, ks.T)
+    variance = np.maximum(1.0 - (v * v).sum(0), 1e-12)
+    return mu, np.sqrt(variance)
+
+
+def _normal_pdf(z):
+    return np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
+
+
+def _normal_cdf(z):
+    return 0.5 * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+
+
+STRATEGIES: dict[str, type[Strategy]] = {s.name: s for s in (Exhaustive, Random, Randomlocal, Simplex, Annealing, Genetic, Mlsearch)}
