@@ -91,6 +91,14 @@ def _cmd_emit(args) -> int:
     return 0
 
 
+def _search_name(text: str) -> str:
+    from .spec.model import SEARCH_ALGORITHMS
+
+    if text.lower() not in SEARCH_ALGORITHMS:
+        raise argparse.ArgumentTypeError(f"unknown strategy '{text}' (known: {', '.join(sorted(set(SEARCH_ALGORITHMS.values())))})")
+    return text
+
+
 def _backend(requested: str) -> str:
     from .device import gpu_visible
 
@@ -131,7 +139,9 @@ def _cmd_tune(args) -> int:
     from pathlib import Path
 
     from .device import orcu_home
+    from .progress import Progress
     from .program import load
+    from .results import Context, Database
     from .runners import Runner
     from .tune import choices, summary, tune
     from .writeback import Provenance, tuned_source, write_atomically
@@ -139,37 +149,66 @@ def _cmd_tune(args) -> int:
     program = load(args.file, args.spec)
     backend = _backend(args.backend)
     device = _device(backend, args.device_profile)
+    compiler = _compiler(backend)
     output = args.output or str(Path(args.file).with_suffix(".tuned.cu"))
-    runner = Runner(backend, device, orcu_home() / "build", args.jobs)
-
-    def progress(tuning, result):
-        shown = ", ".join(f"{k}={v!r}" for k, v in result.params.items())
-        what = f"{result.time_ms:.4g} ms" if result.time_ms is not None else result.message.split("\n")[0][:120]
-        print(f"orcu: {tuning.name} {tuning.inputs or ''} [{shown}]: {result.status} {what}", file=sys.stderr)
-
-    tunings = tune(program, runner, args.budget, progress)
-    best = choices(program, tunings)
+    spec = program.spec
+    budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
+    limits = [t for t in (args.time_limit, None if spec.arg("search", "time_limit") is None else 60.0 * spec.arg("search", "time_limit")) if t is not None]
+    home = orcu_home()
+    runner = Runner(backend, device, home / "build", args.jobs)
+    db = Database(home / "results.sqlite")
+    source = program.src.text if program.spec_region is not None else program.src.text + repr(spec)
     device_text = f"{device.name} ({device.arch}{', emulated on the CPU' if backend == 'emulate' else ''})"
+
+    def context(k: int) -> Context:
+        nest = program.nests[k]
+        return Context(str(Path(args.file).resolve()), f"orcu_{nest.name}", nest.loc.line, source, backend, device_text, compiler)
+
+    with Progress(sys.stderr) as progress:
+        tunings = tune(program, runner, db, context, search=args.search, budget=min(budgets) if budgets else None,
+                       time_limit=min(limits) if limits else None, seed=args.seed,
+                       progress=progress.update, started=progress.start)
+    db.close()
+    best = choices(program, tunings)
     result = summary(program, tunings, output if best is not None else None, backend, device_text)
     if best is not None:
-        provenance = Provenance(device=device_text, compiler=_compiler(backend))
-        text, _ = tuned_source(program, best, strip=args.strip, provenance=provenance)
+        text, _ = tuned_source(program, best, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler))
         write_atomically(output, text, args.file)
     if args.json:
         print(json.dumps(result, indent=2, default=str))
     else:
-        for region in result["regions"]:
-            counts = ", ".join(f"{n} {s}" for s, n in region["statuses"].items())
-            b = region["best"]
-            found = f"best {b['params']} {b['time_ms']:.4g} ms" if b else "no valid variant"
-            print(f"{region['name']} (line {region['line']}): {found}; {counts}")
+        Progress.table(program, tunings)
     if best is None:
-        failed = [t for t in tunings if t.best is None]
-        for t in failed:
-            counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
-            print(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written", file=sys.stderr)
+        for t in tunings:
+            if t.best is None:
+                counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
+                print(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written", file=sys.stderr)
         return 1
     print(f"orcu: wrote {output}", file=sys.stderr)
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from pathlib import Path
+
+    from .device import orcu_home
+    from .report import results_table, write_csv, write_kt_caches
+    from .results import Database
+
+    path = orcu_home() / "results.sqlite"
+    if not path.exists():
+        raise UsageError(f"no results database at {path}: run orcu tune first (or set ORCU_HOME)")
+    db = Database(path)
+    rows = list(db.rows(str(Path(args.file).resolve()) if args.file else None))
+    db.close()
+    if args.csv:
+        write_csv(rows, args.csv)
+        print(f"orcu: wrote {len(rows)} evaluations to {args.csv}", file=sys.stderr)
+    if args.kt_cache:
+        for written in write_kt_caches(rows, args.kt_cache):
+            print(f"orcu: wrote {written}", file=sys.stderr)
+    if not args.csv and not args.kt_cache:
+        results_table(rows)
     return 0
 
 
@@ -220,12 +259,24 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
     tune.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
                       help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
-    tune.add_argument("--budget", type=int, metavar="N", help="at most N evaluations, shared evenly by regions and input sizes")
+    tune.add_argument("--budget", type=int, metavar="N", help="at most N evaluations, shared evenly by regions and input sizes "
+                      "(also the spec's total_runs; the smaller wins)")
+    tune.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop searching after this long (also the spec's time_limit, in minutes)")
+    tune.add_argument("--search", metavar="NAME", type=_search_name,
+                      help="strategy: Exhaustive, Random, Randomlocal, Simplex, Annealing, Genetic or Mlsearch "
+                           "(default: the spec's, else Exhaustive when the budget covers the space, else Genetic)")
+    tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
     tune.add_argument("--device-profile", metavar="NAME", help="the GPU to prune and compile for when none is used (default H100)")
     tune.add_argument("-j", "--jobs", type=int, metavar="N", help="parallel builds (default: the number of CPUs)")
     tune.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     tune.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
     tune.set_defaults(run=_cmd_tune)
+
+    report = sub.add_parser("report", help="past tunings from the results database; CSV and Kernel Tuner exports")
+    report.add_argument("file", nargs="?", help="only the evaluations of this file")
+    report.add_argument("--csv", metavar="OUT", help="write every evaluation as CSV")
+    report.add_argument("--kt-cache", metavar="OUT", help="write a Kernel Tuner cache (JSON) per region and input size")
+    report.set_defaults(run=_cmd_report)
 
     devices = sub.add_parser("devices", help="the GPU orcu tunes for, or the device profile used without one")
     devices.add_argument("--profile", help="show a device profile")

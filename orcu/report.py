@@ -1,6 +1,11 @@
 """What ``orcu check`` reports about a loaded program: plain data, then text."""
 from __future__ import annotations
 
+import csv
+import json
+import sys
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from .frontend.ir import Loop, c_text
@@ -132,3 +137,63 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
         else:
             out.extend(f"    {'  ' * lp['depth']}for {lp['var']} in [{lp['lower']}, {lp['upper']})" + (f" step {lp['step']}" if lp["step"] != 1 else "") for lp in r["loops"])
     return "\n".join(out)
+
+
+# -- the results database ---------------------------------------------------------------------
+def _groups(rows) -> dict[tuple, list[dict[str, Any]]]:
+    """Evaluations by file, region, input sizes, backend and device, in order of first evaluation."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for row in rows:
+        key = (row["file"], row["region"], json.dumps(row["inputs"], sort_keys=True), row["backend"], row["device"])
+        groups.setdefault(key, []).append(row)
+    return groups
+
+
+def results_table(rows, stream=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="orcu results")
+    for column in ("file", "region", "input", "backend / device", "evaluations", "best parameters", "time (ms)", "last"):
+        table.add_column(column)
+    for (file, region, inputs, backend, device), group in _groups(rows).items():
+        ok = [r for r in group if r["status"] == "ok"]
+        best = min(ok, key=lambda r: r["time_ms"]) if ok else None
+        counts = Counter(r["status"] for r in group)
+        table.add_row(
+            Path(file).name, region, ", ".join(f"{k}={v!r}" for k, v in json.loads(inputs).items()) or "-",
+            f"{backend} / {device}", ", ".join(f"{n} {s}" for s, n in counts.items()),
+            ", ".join(f"{k}={v!r}" for k, v in best["params"].items()) if best else "none",
+            f"{best['time_ms']:.4g}" if best else "-", max(r["created"] for r in group),
+        )
+    Console(file=stream or sys.stdout, width=180).print(table)
+
+
+CSV_COLUMNS = ("file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms", "kernel_ms",
+               "backend", "device", "compiler", "created", "message")
+
+
+def write_csv(rows, path) -> None:
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(CSV_COLUMNS)
+        for row in rows:
+            writer.writerow([json.dumps(row[c]) if c in ("inputs", "params", "total_ms", "kernel_ms") else row[c]
+                             for c in CSV_COLUMNS])
+
+
+def write_kt_caches(rows, path) -> list[str]:
+    """One Kernel Tuner cache per region and input size: ``path`` itself when there is one."""
+    from .ktcache import cache_document
+
+    groups = list(_groups(rows).items())
+    written = []
+    for k, ((file, region, inputs, backend, device), group) in enumerate(groups):
+        names = list(group[0]["params"])
+        values = {n: list(dict.fromkeys(r["params"][n] for r in group)) for n in names}
+        doc = cache_document(region, device, names, values, group)
+        doc["problem_size"] = json.loads(inputs)
+        target = Path(path) if len(groups) == 1 else Path(path).with_suffix(f".{k + 1}{Path(path).suffix or '.json'}")
+        target.write_text(json.dumps(doc, indent=1) + "\n")
+        written.append(str(target))
+    return written

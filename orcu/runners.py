@@ -122,8 +122,10 @@ class Runner:
             else:
                 batches.append([item])
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            jobs = {item[0]: (pool.submit(self._build_batch, program, region, batch, edit), j)
-                    for batch in batches for j, item in enumerate(batch)}
+            jobs = {}
+            for batch in batches:
+                future = pool.submit(self._build_batch, program, region, batch, edit)
+                jobs.update({item[0]: (future, j) for j, item in enumerate(batch)})
             for k, (params, inputs) in enumerate(configs):
                 if k in invalid:
                     yield Result("invalid", params, inputs, message=invalid[k])

@@ -1,20 +1,31 @@
-"""``orcu tune``: evaluate each region's configurations for each input size, keep the fastest.
+"""``orcu tune``: search each region's configurations for each input size, keep the fastest.
 
 A region is tuned over the performance parameters it uses (those in its transform and
 the build command); each input-size combination is tuned separately and the tuned file
-dispatches on size. The search here is exhaustive, in space order, within a budget.
+dispatches on size. Every evaluation goes to the results database first, so a repeated
+or resumed tune retraces its search without running anything it already has. The top
+candidates are re-timed, interleaved, and the winner picked by the median.
 """
 from __future__ import annotations
 
 import math
+import statistics
+import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .program import Program
 from .report import input_space, performance_space
-from .runners import STATUSES, Result, Runner
+from .results import Context, Database, _hash
+from .runners import STATUSES, Result, Runner, build_flags
+from .search import SearchSpace, drive, make
 from .writeback import Choice, region_parameters
+
+DEFAULT_STRATEGY = "Genetic"  # best of the replay benchmark at 5-20% budgets (bench/README.md)
+RETIME_CANDIDATES = 3
+RETIME_ROUNDS = 3
+RETIME_BAND = 1.10  # candidates within 10% of the best are too close to call on one measurement
 
 
 @dataclass
@@ -23,10 +34,18 @@ class RegionTuning:
     name: str
     line: int
     inputs: dict[str, Any]
+    strategy: str = ""
+    space: int = 0
     results: list[Result] = field(default_factory=list)
+    new: int = 0
+    cached: int = 0
+    final: Result | None = None  # the winner after re-timing
+    spread: float | None = None  # (max - min) / median of the winner's re-timed samples
 
     @property
     def best(self) -> Result | None:
+        if self.final is not None:
+            return self.final
         ok = [r for r in self.results if r.status == "ok"]
         return min(ok, key=lambda r: r.time_ms) if ok else None
 
@@ -50,23 +69,116 @@ def region_configs(program: Program, region: int, inputs: dict[str, Any]) -> lis
     return out
 
 
-def tune(program: Program, runner: Runner, budget: int | None = None,
-         progress: Callable[[RegionTuning, Result], None] | None = None) -> list[RegionTuning]:
-    """Every (region, input size) pair gets an equal share of ``budget`` evaluations (at least one)."""
+def region_space(program: Program, region: int, inputs: dict[str, Any]) -> SearchSpace:
+    names = region_parameters(program, program.nests[region])
+    values = [next(p.values for p in program.spec.performance_params if p.name == n) for n in names]
+    return SearchSpace.from_configs(names, values, region_configs(program, region, inputs))
+
+
+def strategy_name(program: Program, requested: str | None, budget: int | None, size: int) -> str:
+    """--search, else the spec's algorithm, else Exhaustive when the budget covers the space."""
+    from .spec.model import SEARCH_ALGORITHMS
+
+    if requested:
+        return SEARCH_ALGORITHMS[requested.lower()]
+    if "algorithm" in program.spec.search:
+        return program.spec.search_algorithm
+    return "Exhaustive" if budget is None or budget >= size else DEFAULT_STRATEGY
+
+
+def tune(program: Program, runner: Runner, db: Database, context: Callable[[int], Context], *,
+         search: str | None = None, budget: int | None = None, time_limit: float | None = None, seed: int = 0,
+         progress: Callable[[RegionTuning, Result, bool], None] | None = None,
+         started: Callable[[RegionTuning, int], None] | None = None) -> list[RegionTuning]:
+    """Every (region, input size) pair gets an equal share of ``budget`` points and of
+    ``time_limit`` seconds."""
+    spec = program.spec
     sizes = list(input_space(program).configs()) or [{}]
     pairs = [(k, inputs) for k in range(len(program.nests)) for inputs in sizes]
     share = None if budget is None else max(1, math.ceil(budget / len(pairs)))
+    end = None if time_limit is None else time.monotonic() + time_limit
     out = []
-    for k, inputs in pairs:
+    for n, (k, inputs) in enumerate(pairs):
         nest = program.nests[k]
-        tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs))
-        configs = region_configs(program, k, inputs)[:share]
-        for result in runner.evaluate(program, k, [(c, dict(inputs)) for c in configs]):
-            tuning.results.append(result)
-            if progress is not None:
-                progress(tuning, result)
+        space = region_space(program, k, dict(inputs))
+        name = strategy_name(program, search, share, len(space))
+        tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), name, len(space))
+        ctx = context(k)
+        strategy = make(name, space, seed, spec.search_options(name))
+        if started is not None:
+            started(tuning, min(share or len(space), len(space)))
+
+        def key(point, ctx=ctx, space=space, inputs=inputs):
+            config = space.config(point)
+            return ctx.key(config, inputs, build_flags(spec.build_command, config, runner.backend))
+
+        def recall(points, tuning=tuning, key=key):
+            found = {}
+            for p in points:
+                result = db.get(key(p))
+                if result is not None:
+                    tuning.results.append(result)
+                    tuning.cached += 1
+                    found[p] = _cost(result)
+                    if progress is not None:
+                        progress(tuning, result, True)
+            return found
+
+        def evaluate(points, tuning=tuning, key=key, space=space, ctx=ctx, k=k, inputs=inputs):
+            costs = []
+            for p, result in zip(points, runner.evaluate(program, k, [(space.config(p), dict(inputs)) for p in points])):
+                db.put(key(p), ctx, result)
+                tuning.results.append(result)
+                tuning.new += 1
+                costs.append(_cost(result))
+                if progress is not None:
+                    progress(tuning, result, False)
+            return costs
+
+        deadline = None if end is None else time.monotonic() + max(0.0, end - time.monotonic()) / (len(pairs) - n)
+        drive(strategy, evaluate, share, deadline, recall)
+        _retime(program, runner, db, tuning, key=lambda params, ctx=ctx, inputs=inputs: ctx.key(
+            params, inputs, build_flags(spec.build_command, params, runner.backend)))
         out.append(tuning)
     return out
+
+
+def _cost(result: Result) -> float:
+    return result.time_ms if result.status == "ok" else math.inf
+
+
+def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key) -> None:
+    """Run the candidates close to the best again, round-robin, and keep the lowest median.
+
+    Timings drift (clocks, caches, other load): interleaving spreads the drift over all
+    candidates instead of favouring whichever ran in a quiet moment."""
+    ok = sorted((r for r in tuning.results if r.status == "ok"), key=lambda r: r.time_ms)
+    top: list[Result] = []
+    for r in ok:
+        if r.time_ms > RETIME_BAND * ok[0].time_ms:
+            break
+        if all(r.params != t.params for t in top):
+            top.append(r)
+        if len(top) == RETIME_CANDIDATES:
+            break
+    if not top:
+        return
+    keys = [key(r.params) for r in top]
+    retime_key = _hash("retime", keys)
+    samples = db.get_retiming(retime_key) if len(top) > 1 else {keys[0]: list(top[0].total_ms)}
+    if samples is None:
+        samples = {k: list(r.total_ms) for k, r in zip(keys, top)}
+        for _ in range(RETIME_ROUNDS):
+            for k, r in zip(keys, top):
+                again = next(runner.evaluate(program, tuning.region, [(r.params, r.inputs)]))
+                if again.status == "ok":
+                    samples[k] += again.total_ms
+        db.put_retiming(retime_key, samples)
+    winner = min(range(len(top)), key=lambda j: statistics.median(samples[keys[j]]))
+    pooled = samples[keys[winner]]
+    median = statistics.median(pooled)
+    tuning.final = replace(top[winner], total_ms=pooled)
+    tuning.spread = (max(pooled) - min(pooled)) / median if median > 0 else 0.0
 
 
 def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]] | None:
@@ -92,9 +204,10 @@ def summary(program: Program, tunings: list[RegionTuning], output: str | None, b
         region = {
             "name": f"orcu_{nest.name}",
             "line": nest.loc.line,
-            "best": entries[0]["best"] if len(entries) == 1 else _overall(entries),
-            "evaluated": {"new": sum(len(t.results) for t in mine), "cached": 0},
+            "best": entries[-1]["best"],  # with several sizes: the last one's, which other sizes fall back to
+            "evaluated": {"new": sum(t.new for t in mine), "cached": sum(t.cached for t in mine)},
             "statuses": {s: statuses[s] for s in STATUSES if statuses[s]},
+            "strategy": mine[0].strategy if mine else None,
         }
         if len(entries) > 1:
             region["per_input"] = entries
@@ -105,15 +218,9 @@ def summary(program: Program, tunings: list[RegionTuning], output: str | None, b
 def _entry(program: Program, t: RegionTuning) -> dict[str, Any]:
     best = t.best
     names = region_parameters(program, program.nests[t.region])
-    if best is None:
-        return {"inputs": t.inputs, "best": None, "statuses": t.statuses}
-    return {
-        "inputs": t.inputs,
-        "best": {"params": {n: best.params[n] for n in names}, "time_ms": best.time_ms, "status": best.status},
-        "statuses": t.statuses,
-    }
-
-
-def _overall(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """With several input sizes: the best of the last size (what other sizes fall back to)."""
-    return entries[-1]["best"]
+    entry: dict[str, Any] = {"inputs": t.inputs, "best": None, "statuses": t.statuses,
+                             "evaluated": {"new": t.new, "cached": t.cached}, "space": t.space}
+    if best is not None:
+        entry["best"] = {"params": {n: best.params[n] for n in names}, "time_ms": best.time_ms, "status": best.status,
+                         "spread": None if t.spread is None else round(t.spread, 4)}
+    return entry

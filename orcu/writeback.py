@@ -106,16 +106,18 @@ def _region(program: Program, nest, options: list[Choice]) -> tuple[str, str, li
     cases = []
     for c in options:
         k = next(j for j, d in enumerate(distinct) if dict(d.params) == dict(c.params))
-        condition = " && ".join(f"{name} == {c.inputs[name]!r}" for name in visible if name in c.inputs)
-        if condition and all(condition != case[0] for case in cases):
-            cases.append((condition, variants[k].host))
+        sizes = {name: c.inputs[name] for name in visible if name in c.inputs}
+        condition = " && ".join(f"{name} == {value!r}" for name, value in sizes.items())
+        distance = " + ".join(f"fabs(((double){name} - {value!r}) / {max(abs(value), 1)!r})" for name, value in sizes.items())
+        if condition and all(condition != case["condition"] for case in cases):
+            cases.append({"condition": condition, "distance": distance, "variant": variants[k].host})
+    if not cases:  # the sizes are not visible in the host function: the last size's configuration
+        cases.append({"condition": "1", "distance": "0.0", "variant": variants[-1].host})
+    variants[0].includes.add("math.h")
     base = f"orcu_{nest.name}"
     args = ", ".join(variants[0].params)
-    dispatch = render(
-        "dispatch.cu.j2", host=base, params=variants[0].host_params, args=args, cases=cases,
-        fallback=variants[next(j for j, d in enumerate(distinct) if dict(d.params) == dict(options[-1].params))].host,
-        where=f"{program.src.path}:{nest.loc.line}",
-    )
+    dispatch = render("dispatch.cu.j2", host=base, params=variants[0].host_params, args=args, cases=cases,
+                      where=f"{program.src.path}:{nest.loc.line}")
     call = variants[0].call.replace(variants[0].host + "(", base + "(", 1)
     return "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants
 

@@ -151,13 +151,14 @@ def test_body_that_differs_from_the_original_fails_everywhere(in_tmp, capsys):
     assert not Path("t.tuned.cu").exists()
 
 
-def tune_example(in_tmp, monkeypatch, example, backend, budget):
+def tune_example(in_tmp, monkeypatch, example, backend, budget, search=None):
     """`orcu tune` on a copy of an example (and its sidecar spec), in a fresh ORCU_HOME."""
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     for name in (example, example + ".orcu.yaml"):
         if (EXAMPLES / name).exists():
             shutil.copy(EXAMPLES / name, in_tmp / name)
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", backend, "--budget", str(budget), "--json"],
+    extra = ["--search", search] if search else []
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", backend, "--budget", str(budget), "--json", *extra],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     return proc
@@ -165,7 +166,7 @@ def tune_example(in_tmp, monkeypatch, example, backend, budget):
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.c")))
 def test_every_example_tunes_under_emulation(in_tmp, example, monkeypatch):
-    proc = tune_example(in_tmp, monkeypatch, example, "emulate", 2)
+    proc = tune_example(in_tmp, monkeypatch, example, "emulate", 2, "Exhaustive")
     summary = json.loads(proc.stdout)
     assert summary["backend"] == "emulate" and summary["output"] == example.replace(".c", ".tuned.cu")
     for region in summary["regions"]:

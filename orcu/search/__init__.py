@@ -17,12 +17,14 @@ def make(name: str, space: SearchSpace, seed: int = 0, options: dict | None = No
 
 
 def drive(strategy: Strategy, evaluate: Callable[[list[Point]], list[float]], budget: int | None = None,
-          deadline: float | None = None) -> int:
-    """Run ``strategy`` until it finishes, ``budget`` new evaluations are spent, or the
-    ``time.monotonic()`` ``deadline`` passes; returns the number of new evaluations.
+          deadline: float | None = None, recall: Callable[[list[Point]], dict[Point, float]] | None = None) -> int:
+    """Run ``strategy`` until it finishes, ``budget`` points are spent, or the
+    ``time.monotonic()`` ``deadline`` passes; returns the number of points spent.
 
-    ``evaluate`` gets points never evaluated before and returns their costs (math.inf for a
-    failure). ``strategy.costs`` may hold results from earlier runs: those are free."""
+    ``evaluate`` gets points the strategy has not seen and returns their costs (math.inf for
+    a failure). ``recall`` answers the points it already knows (e.g. from the results
+    database) without evaluating them: they count against the budget all the same, so a
+    repeated search retraces its steps for free and a resumed one goes on where it stopped."""
     known = strategy.costs
     spent = stale = 0
     search = strategy.search()
@@ -33,7 +35,11 @@ def drive(strategy: Strategy, evaluate: Callable[[list[Point]], list[float]], bu
             if budget is not None:
                 fresh = fresh[: max(0, budget - spent)]
             if fresh:
-                known.update(zip(fresh, evaluate(fresh)))
+                recalled = recall(fresh) if recall is not None else {}
+                known.update(recalled)
+                missing = [p for p in fresh if p not in recalled]
+                if missing:
+                    known.update(zip(missing, evaluate(missing)))
                 spent += len(fresh)
                 stale = 0
             else:

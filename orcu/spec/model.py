@@ -19,7 +19,7 @@ SEARCH_ALGORITHMS = {
     "annealing": "Annealing",
     "simulatedannealing": "Annealing",
     "genetic": "Genetic",
-    "de": "DE",
+    "ga": "Genetic",
     "mlsearch": "Mlsearch",
 }
 
@@ -107,9 +107,9 @@ class TuningSpec:
     def search_algorithm(self) -> str:
         return SEARCH_ALGORITHMS[self.arg("search", "algorithm", "Exhaustive").lower()]
 
-    def search_options(self) -> dict[str, Any]:
-        """Algorithm-prefixed options, e.g. ``simplex_reflection_coef`` -> ``reflection_coef``."""
-        prefix = self.search_algorithm.lower() + "_"
+    def search_options(self, algorithm: str | None = None) -> dict[str, Any]:
+        """Options prefixed with the algorithm's name, e.g. ``simplex_reflection_coef`` -> ``reflection_coef``."""
+        prefix = (algorithm or self.search_algorithm).lower() + "_"
         return {k[len(prefix):]: a.value for k, a in self.search.items() if k.startswith(prefix)}
 
     @property

@@ -1,0 +1,75 @@
+"""What `orcu tune` shows while it works: a rich progress bar on a terminal, one line per
+evaluation otherwise (logs, CI), and a final table per region and input size."""
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+
+def _params(params: dict) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+class Progress:
+    def __init__(self, stream: TextIO):
+        self.console = Console(file=stream)
+        self.live = self.console.is_terminal
+        self.bar = RichProgress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            TextColumn("{task.fields[best]}"), console=self.console, transient=False,
+        ) if self.live else None
+        self.task = None
+
+    def __enter__(self) -> "Progress":
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def start(self, tuning, total: int) -> None:
+        label = f"{tuning.name} {_params(tuning.inputs)}".strip()
+        if self.bar is not None:
+            self.task = self.bar.add_task(label, total=total, best="")
+        else:
+            print(f"orcu: {label}: {tuning.strategy} search over {tuning.space} configurations, {total} at most", file=self.console.file)
+
+    def update(self, tuning, result, cached: bool) -> None:
+        best = tuning.best
+        failures = {s: n for s, n in tuning.statuses.items() if s != "ok"}
+        if self.bar is not None:
+            shown = f"best {best.time_ms:.4g} ms [{_params(best.params)}]" if best else "no valid variant yet"
+            if failures:
+                shown += "  " + " ".join(f"{s}:{n}" for s, n in failures.items())
+            self.bar.update(self.task, advance=1, best=shown)
+            return
+        what = f"{result.time_ms:.4g} ms" if result.time_ms is not None else result.message.split("\n")[0][:120]
+        origin = " (cached)" if cached else ""
+        print(f"orcu:   [{_params(result.params)}]: {result.status} {what}{origin}", file=self.console.file)
+
+    @staticmethod
+    def table(program, tunings, stream: TextIO = sys.stdout) -> None:
+        table = Table(title=f"orcu tune {program.src.path}")
+        for column in ("region", "input", "strategy", "evaluated", "best parameters", "time (ms)", "spread", "statuses"):
+            table.add_column(column)
+        for t in tunings:
+            best = t.best
+            table.add_row(
+                f"{t.name} (line {t.line})", _params(t.inputs) or "-", t.strategy, f"{t.new} new, {t.cached} cached",
+                _params({k: best.params[k] for k in best.params if k in _used(program, t)}) if best else "none",
+                f"{best.time_ms:.4g}" if best else "-", f"{100 * t.spread:.1f}%" if t.spread is not None else "-",
+                ", ".join(f"{n} {s}" for s, n in t.statuses.items()),
+            )
+        Console(file=stream, width=160).print(table)
+
+
+def _used(program, tuning) -> set[str]:
+    from .writeback import region_parameters
+
+    return set(region_parameters(program, program.nests[tuning.region]))

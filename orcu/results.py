@@ -1,0 +1,156 @@
+"""The results database: every evaluation orcu has made, in SQLite under ``$ORCU_HOME``.
+
+Each row is keyed by a hash of what determines the measurement (the region's code, the
+spec, parameters, input sizes, backend, device, compiler, flags and orcu's version), so a
+repeated or resumed tune re-evaluates nothing it already has. Rows are committed one by
+one in WAL mode, so a killed tune loses only what was in flight and several tunes may
+share the database.
+"""
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from .runners import Result
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS evaluations (
+    key TEXT PRIMARY KEY,
+    file TEXT NOT NULL,
+    region TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    context TEXT NOT NULL,          -- hash of the region, spec, backend, device, compiler, orcu
+    params TEXT NOT NULL,           -- JSON
+    inputs TEXT NOT NULL,           -- JSON
+    backend TEXT NOT NULL,
+    device TEXT NOT NULL,
+    compiler TEXT NOT NULL,
+    status TEXT NOT NULL,
+    time_ms REAL,
+    kernel_ms TEXT NOT NULL,        -- JSON list of samples
+    total_ms TEXT NOT NULL,         -- JSON list of samples
+    message TEXT NOT NULL,
+    compile_s REAL NOT NULL,
+    run_s REAL NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS evaluations_by_file ON evaluations (file, region, created);
+CREATE TABLE IF NOT EXISTS retimings (
+    key TEXT PRIMARY KEY,           -- the set of candidates re-timed together
+    samples TEXT NOT NULL,          -- JSON: candidate key -> total_ms samples
+    created TEXT NOT NULL
+);
+"""
+
+
+def _hash(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _version() -> str:
+    try:
+        return metadata.version("orcu")
+    except metadata.PackageNotFoundError:
+        return "development"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What, besides parameters and input sizes, determines a measurement."""
+
+    file: str
+    region: str
+    line: int
+    source: str  # the region's and the spec's text
+    backend: str
+    device: str
+    compiler: str
+
+    @property
+    def digest(self) -> str:
+        return _hash(self.source, self.backend, self.device, self.compiler, _version())
+
+    def key(self, params: Mapping[str, Any], inputs: Mapping[str, Any], flags: tuple[str, ...] = ()) -> str:
+        return _hash(self.digest, dict(params), dict(inputs), list(flags))
+
+
+class Database:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA busy_timeout=60000")
+        with self.transaction():
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self.conn.execute(statement)
+
+    def transaction(self):
+        return _Transaction(self.conn)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def get(self, key: str) -> Result | None:
+        with closing(self.conn.execute(
+            "SELECT status, params, inputs, kernel_ms, total_ms, message, compile_s, run_s FROM evaluations WHERE key = ?", (key,)
+        )) as cur:
+            row = cur.fetchone()
+        if row is None:
+            return None
+        status, params, inputs, kernel, total, message, compile_s, run_s = row
+        return Result(status, json.loads(params), json.loads(inputs), json.loads(kernel), json.loads(total), message,
+                      None, compile_s, run_s)
+
+    def put(self, key: str, context: Context, result: Result) -> None:
+        with self.transaction():
+            self.conn.execute(
+                "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, context.file, context.region, context.line, context.digest, json.dumps(result.params, default=str),
+                 json.dumps(result.inputs, default=str), context.backend, context.device, context.compiler, result.status,
+                 result.time_ms, json.dumps(result.kernel_ms), json.dumps(result.total_ms), result.message,
+                 result.compile_s, result.run_s, datetime.datetime.now().isoformat(timespec="seconds")),
+            )
+
+    def get_retiming(self, key: str) -> dict[str, list[float]] | None:
+        with closing(self.conn.execute("SELECT samples FROM retimings WHERE key = ?", (key,))) as cur:
+            row = cur.fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put_retiming(self, key: str, samples: dict[str, list[float]]) -> None:
+        with self.transaction():
+            self.conn.execute("INSERT OR REPLACE INTO retimings VALUES (?, ?, ?)",
+                              (key, json.dumps(samples), datetime.datetime.now().isoformat(timespec="seconds")))
+
+    def rows(self, file: str | None = None) -> Iterator[dict[str, Any]]:
+        query = "SELECT * FROM evaluations" + (" WHERE file = ?" if file else "") + " ORDER BY created, rowid"
+        with closing(self.conn.execute(query, (file,) if file else ())) as cur:
+            names = [d[0] for d in cur.description]
+            for row in cur:
+                item = dict(zip(names, row))
+                for k in ("params", "inputs", "kernel_ms", "total_ms"):
+                    item[k] = json.loads(item[k])
+                yield item
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT: one writer at a time across processes, waiting its turn."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, kind, value, tb):
+        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False

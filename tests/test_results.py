@@ -1,0 +1,117 @@
+"""The results database through `orcu tune` and `orcu report`: reuse, resume, concurrency, exports."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+from conftest import write
+from orcu.cli import main
+from orcu.ktcache import read_cache
+from test_tune import AXPY
+
+# Eight configurations of a small axpy; the search is exhaustive unless a test says otherwise.
+EIGHT = AXPY.replace("blockCount=8", "blockCount=BC").replace(
+    "def input_params", "def performance_params { param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; }\n def input_params")
+
+
+def tune(*args, home, cwd, check=True):
+    env = dict(os.environ, ORCU_HOME=str(home))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", *args, "--backend", "emulate", "--json"],
+                          capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def evaluated(proc):
+    return json.loads(proc.stdout)["regions"][0]["evaluated"]
+
+
+def test_second_identical_tune_evaluates_nothing(in_tmp):
+    write(in_tmp / "t.c", EIGHT)
+    start = time.perf_counter()
+    first = tune("t.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp)
+    first_s = time.perf_counter() - start
+    start = time.perf_counter()
+    second = tune("t.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp)
+    second_s = time.perf_counter() - start
+    assert evaluated(first) == {"new": 8, "cached": 0}
+    assert evaluated(second) == {"new": 0, "cached": 8}
+    assert second_s < 0.5 * first_s, (first_s, second_s)
+    assert json.loads(second.stdout)["regions"][0]["best"] == json.loads(first.stdout)["regions"][0]["best"]
+
+
+def test_a_genetic_search_retraces_its_steps(in_tmp):
+    write(in_tmp / "t.c", EIGHT)
+    first = tune("t.c", "--search", "Genetic", "--budget", "5", home=in_tmp / "home", cwd=in_tmp)
+    second = tune("t.c", "--search", "Genetic", "--budget", "5", home=in_tmp / "home", cwd=in_tmp)
+    assert evaluated(first) == {"new": 5, "cached": 0} and evaluated(second) == {"new": 0, "cached": 5}
+    third = tune("t.c", "--search", "Genetic", "--budget", "7", home=in_tmp / "home", cwd=in_tmp)
+    assert evaluated(third) == {"new": 2, "cached": 5}  # a larger budget goes on where the first stopped
+
+
+def test_resume_after_sigkill_loses_only_what_was_in_flight(in_tmp):
+    write(in_tmp / "t.c", EIGHT.replace("param n[] = [1000]", "param n[] = [300000]"))
+    env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"))
+    proc = subprocess.Popen([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive", "-j", "1"],
+                            env=env, cwd=in_tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    database = in_tmp / "home" / "results.sqlite"
+    done = 0
+    deadline = time.monotonic() + 300
+    while done < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        if database.exists():
+            with sqlite3.connect(database) as conn:
+                done = conn.execute("SELECT count(*) FROM evaluations").fetchone()[0]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 3 <= done < 8, "the tune finished before it could be killed"
+    with sqlite3.connect(database) as conn:
+        kept = conn.execute("SELECT count(*) FROM evaluations").fetchone()[0]
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    resumed = tune("t.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp)
+    assert evaluated(resumed) == {"new": 8 - kept, "cached": kept}
+
+
+def test_two_concurrent_tunes_share_one_database(in_tmp):
+    write(in_tmp / "a.c", EIGHT)
+    write(in_tmp / "b.c", EIGHT.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] - y[i];"))
+    env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"))
+    procs = [subprocess.Popen([sys.executable, "-m", "orcu", "tune", name, "--backend", "emulate", "--search", "Exhaustive", "-j", "1", "--json"],
+                              env=env, cwd=in_tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for name in ("a.c", "b.c")]
+    outputs = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [err for _, err in outputs]
+    with sqlite3.connect(in_tmp / "home" / "results.sqlite") as conn:
+        rows = conn.execute("SELECT file, count(*) FROM evaluations GROUP BY file ORDER BY file").fetchall()
+    assert [(os.path.basename(f), n) for f, n in rows] == [("a.c", 8), ("b.c", 8)]
+
+
+def test_spec_total_runs_and_time_limit_bound_the_search(in_tmp):
+    write(in_tmp / "t.c", EIGHT.replace("def input_params", "def search { arg algorithm = 'Random'; arg total_runs = 3; }\n def input_params"))
+    assert evaluated(tune("t.c", home=in_tmp / "home", cwd=in_tmp)) == {"new": 3, "cached": 0}
+    assert json.loads(tune("t.c", "--budget", "2", home=in_tmp / "h2", cwd=in_tmp).stdout)["regions"][0]["evaluated"]["new"] == 2
+    limited = tune("t.c", "--search", "Exhaustive", "--budget", "8", "--time-limit", "0.001", home=in_tmp / "h3", cwd=in_tmp)
+    assert evaluated(limited)["new"] < 8  # the batch in flight finishes; no other starts
+
+
+def test_report_exports_csv_and_kernel_tuner_cache(in_tmp, monkeypatch, capsys):
+    write(in_tmp / "t.c", EIGHT)
+    tune("t.c", "--search", "Exhaustive", "--budget", "4", home=in_tmp / "home", cwd=in_tmp)
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    assert main(["report", "t.c", "--csv", "out.csv", "--kt-cache", "kt.json"]) == 0
+    lines = (in_tmp / "out.csv").read_text().splitlines()
+    assert lines[0] == "file,region,line,inputs,params,status,time_ms,total_ms,kernel_ms,backend,device,compiler,created,message"
+    assert len(lines) == 5
+    space, cost = read_cache(in_tmp / "kt.json")
+    assert len(space) == 4 and all(0 < c < float("inf") for c in cost.values())
+    assert main(["report"]) == 0
+    assert "orcu_f_1" in capsys.readouterr().out
+
+
+def test_report_without_a_database(in_tmp, monkeypatch, capsys):
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "nothing"))
+    assert main(["report"]) == 2
+    assert "no results database at" in capsys.readouterr().err
