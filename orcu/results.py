@@ -14,6 +14,7 @@ import json
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -54,6 +55,7 @@ def _hash(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
+@lru_cache(maxsize=1)
 def _version() -> str:
     try:
         return metadata.version("orcu")
@@ -61,7 +63,7 @@ def _version() -> str:
         return "development"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Context:
     """What, besides parameters and input sizes, determines a measurement."""
 
@@ -73,7 +75,7 @@ class Context:
     device: str
     compiler: str
 
-    @property
+    @cached_property
     def digest(self) -> str:
         return _hash(self.source, self.backend, self.device, self.compiler, _version())
 
@@ -88,6 +90,8 @@ class Database:
         self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA busy_timeout=60000")
+        # WAL with synchronous=NORMAL: a commit survives the process being killed (not a power cut).
+        self.conn.execute("PRAGMA synchronous=NORMAL")
         with self.transaction():
             for statement in SCHEMA.split(";"):
                 if statement.strip():

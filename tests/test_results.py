@@ -64,8 +64,11 @@ def test_resume_after_sigkill_loses_only_what_was_in_flight(in_tmp):
     while done < 3 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
         if database.exists():
-            with sqlite3.connect(database) as conn:
-                done = conn.execute("SELECT count(*) FROM evaluations").fetchone()[0]
+            try:
+                with sqlite3.connect(database) as conn:
+                    done = conn.execute("SELECT count(*) FROM evaluations").fetchone()[0]
+            except sqlite3.OperationalError:  # created, its tables not yet
+                pass
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert 3 <= done < 8, "the tune finished before it could be killed"
