@@ -155,3 +155,21 @@ def test_a_region_outside_any_function_cannot_become_a_call(in_tmp, capsys):
     write(in_tmp / "frag.c", "int i; int n; double a[100];\n/*@ begin Loop(transform CUDA(threadCount=32)\nfor (i = 0; i < n; i++) a[i] = 1.0;\n) @*/\n/*@ end @*/\n")
     assert main(["emit", "frag.c"]) == 2
     assert capsys.readouterr().err.split("\n")[0] == "frag.c:2:1: error: a Loop region outside a function cannot become a call; put it in a function"
+
+
+def test_sizes_with_different_winners_get_a_dispatch(in_tmp):
+    write(in_tmp / "axpy.c", (EXAMPLES / "axpy.c").read_text())
+    program = load("axpy.c")
+    small = Choice({"TC": 128, "BC": 132, "SC": 1, "PL": 16}, {"n": 100000}, 0.5)
+    large = Choice({"TC": 256, "BC": 264, "SC": 2, "PL": 48}, {"n": 1000003}, 1.5)
+    text, codes = tuned_source(program, [[small, large]], provenance=DATE)
+    assert [c.host for c in codes] == ["orcu_daxpy_1_v1", "orcu_daxpy_1_v2"]
+    assert "    if (n == 100000) {\n        orcu_daxpy_1_v1(n, y, a, x);\n        return;\n    }\n" in text
+    assert "        fabs(((double)n - 1000003) / 1000003),\n" in text  # other sizes: the nearest tuned one
+    assert "    orcu_daxpy_1(n, y, a, x);  // the loop above, run on the GPU by orcu\n" in text
+    assert " * orcu_daxpy_1 (line 25): TC=256, BC=264, SC=2, PL=48\n *     input n=1000003; time 1.5 ms\n" in text
+    write(in_tmp / "axpy.cu", text)
+    build = subprocess.run(["nvcc", "-c", "-arch=sm_90", "axpy.cu", "-o", "axpy.o"], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    same, _ = tuned_source(program, [[small, Choice(small.params, large.inputs)]], provenance=DATE)
+    assert "_v1" not in same  # one winner for every size: no dispatch
