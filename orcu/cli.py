@@ -228,21 +228,24 @@ def _cmd_devices(args) -> int:
     return 0
 
 
+def _input_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("file")
+    command.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orcu", description="Annotation-based autotuner for CUDA (Orio-style).")
     parser.add_argument("--debug", action="store_true", help="show a traceback for internal errors")
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser("check", help="parse a file and report its tuning problem; nothing is compiled or run")
-    check.add_argument("file")
-    check.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
+    _input_arguments(check)
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.add_argument("--explain", action="store_true", help="print the loop-nest IR with reads and writes")
     check.set_defaults(run=_cmd_check)
 
     emit = sub.add_parser("emit", help="write the CUDA version of FILE for one configuration")
-    emit.add_argument("file")
-    emit.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
+    _input_arguments(emit)
     emit.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                       help="a performance parameter's value (one of its listed values); "
                            "unset parameters take the first values that satisfy the constraints")
@@ -254,8 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     emit.set_defaults(run=_cmd_emit)
 
     tune = sub.add_parser("tune", help="evaluate the variants of every region and write the fastest as a .cu file")
-    tune.add_argument("file")
-    tune.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
+    _input_arguments(tune)
     tune.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
     tune.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
                       help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
