@@ -14,6 +14,7 @@ from orcu.device import profile
 from orcu.program import load
 from orcu.report import input_space
 from orcu.runners import Runner, build_flags
+from orcu.tune import region_configs
 from orcu.toolchain import nvcc
 
 H100 = profile("H100")
@@ -237,3 +238,34 @@ def test_emulated_tuning_compiles_for_the_profile(in_tmp, monkeypatch, capsys):
     summary = json.loads(capsys.readouterr().out)
     assert summary["device"] == "Tesla V100-SXM2-32GB (sm_70, emulated on the CPU)"
     assert "Device: Tesla V100-SXM2-32GB (sm_70, emulated on the CPU)." in Path("t.tuned.cu").read_text()
+
+
+@pytest.mark.parametrize("example", ["dot.c", "spmv_dia.c", "two_regions.c"])
+def test_harness_builds_with_nvcc(in_tmp, example):
+    """What a GPU run would execute: the batched harness of each region, built by nvcc for sm_90."""
+    program = load(EXAMPLES / example)
+    inputs = next(iter(input_space(program).configs()))
+    runner = Runner("cuda", H100, in_tmp / "build", jobs=1)
+    for region in range(len(program.nests)):
+        configs = region_configs(program, region, inputs)[:3]
+        batch = [(k, c, inputs, build_flags(program.spec.build_command, c, "cuda")) for k, c in enumerate(configs)]
+        built = runner._build_batch(program, region, batch, None)
+        assert [b.ok for _, _, b in built] == [True] * len(configs), built[0][2].message
+        assert len({exe for exe, _, _ in built}) == 1  # one harness for the batch
+
+
+def test_a_tuned_file_tunes_again(in_tmp, monkeypatch):
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    write(in_tmp / "t.c", AXPY)
+    assert main(["tune", "t.c", "--backend", "emulate", "-o", "first.cu"]) == 0
+    assert main(["tune", "first.cu", "--backend", "emulate", "-o", "second.cu"]) == 0
+    second = Path("second.cu").read_text()
+    assert second.count("__global__ void orcu_f_1_kernel(") == 1
+    assert second.count("// >>> orcu generated code: begin") == 2
+
+
+def test_an_array_missing_from_input_vars_is_a_diagnostic(in_tmp, capsys):
+    write(in_tmp / "t.c", AXPY.replace(" decl dynamic float y[n] = random;", ""))
+    assert main(["tune", "t.c", "--backend", "emulate"]) == 2
+    err = capsys.readouterr().err
+    assert "t.c:5:46: error: 'y' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it\n" in err
