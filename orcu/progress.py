@@ -38,7 +38,9 @@ class Progress:
         if self.bar is not None:
             self.task = self.bar.add_task(label, total=total, best="")
         else:
-            print(f"orcu: {label}: {tuning.strategy} search over {tuning.space} configurations, {total} at most", file=self.console.file)
+            plural = "s" if tuning.space != 1 else ""
+            print(f"orcu: {label}: {tuning.strategy} search over {tuning.space} configuration{plural}, {total} at most",
+                  file=self.console.file)
 
     def update(self, tuning, result, cached: bool) -> None:
         best = tuning.best
@@ -54,7 +56,7 @@ class Progress:
         print(f"orcu:   [{_params(result.params)}]: {result.status} {what}{origin}", file=self.console.file)
 
     @staticmethod
-    def table(program, tunings, stream: TextIO = sys.stdout) -> None:
+    def table(program, tunings, stream: TextIO | None = None) -> None:
         table = Table(title=f"orcu tune {program.src.path}")
         for column in ("region", "input", "strategy", "evaluated", "best parameters", "time (ms)", "spread", "statuses"):
             table.add_column(column)
@@ -66,7 +68,7 @@ class Progress:
                 f"{best.time_ms:.4g}" if best else "-", f"{100 * t.spread:.1f}%" if t.spread is not None else "-",
                 ", ".join(f"{n} {s}" for s, n in t.statuses.items()),
             )
-        Console(file=stream, width=160).print(table)
+        Console(file=stream or sys.stdout, width=160).print(table)
 
 
 def _used(program, tuning) -> set[str]:

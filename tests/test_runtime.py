@@ -123,3 +123,17 @@ def test_variant_matches_the_original_loop(executables, name, n):
     assert built.ok, built.message
     run = subprocess.run([str(exe), str(n)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("name", ["sum_and_max_streams", "cache_blocks"])
+def test_portable_context_switch(tmp_path, name):
+    """The emulation's ucontext fallback (used off x86-64) runs the same code to the same results."""
+    (tmp_path / "t.c").write_text(CASES[name])
+    program = load(tmp_path / "t.c")
+    (tmp_path / "case.cu").write_text(tuned_source(program, [Choice({})])[0])
+    (tmp_path / "main.cu").write_text(driver(name))
+    built = compile_program("emulate", tmp_path / "main.cu", tmp_path / "main", defines={"ORCU_EMULATION_UCONTEXT": "1"})
+    assert built.ok, built.message
+    for n in SIZES:
+        run = subprocess.run([str(tmp_path / "main"), str(n)], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stdout + run.stderr

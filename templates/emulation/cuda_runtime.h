@@ -2,7 +2,8 @@
  * with this directory first on the include path, and the program runs on the CPU.
  *
  * It covers what orcu's templates and harness use and nothing more. The threads of a
- * block run as cooperating fibers (ucontext), switching only at __syncthreads,
+ * block run as cooperating fibers (a few instructions to switch on x86-64, ucontext
+ * elsewhere or with -DORCU_EMULATION_UCONTEXT), switching only at __syncthreads,
  * __syncwarp and warp shuffles, so barriers and shuffles behave as on a GPU; a barrier
  * some threads never reach, or a shuffle whose mask names a lane that is not there, is
  * reported as an error instead of hanging. Blocks run one after another, in an order
@@ -123,11 +124,73 @@ static const Allocation *find_allocation(const void *p)
     return (uintptr_t)p < start + it->second.bytes + 1 ? &it->second : NULL;
 }
 
+/* ---- context switching ------------------------------------------------------------- */
+#if defined(__x86_64__) && !defined(ORCU_EMULATION_UCONTEXT)
+/* swapcontext makes a system call (the signal mask) on every switch; fibers need only the
+ * callee-saved registers, the stack pointer and the floating-point control words. */
+struct Context { void *sp; };
+
+__attribute__((naked, noinline)) static void switch_stack(void **, void *)
+{
+    __asm__ volatile(
+        "pushq %rbp\n\t"
+        "pushq %rbx\n\t"
+        "pushq %r12\n\t"
+        "pushq %r13\n\t"
+        "pushq %r14\n\t"
+        "pushq %r15\n\t"
+        "subq $8, %rsp\n\t"
+        "stmxcsr (%rsp)\n\t"
+        "fnstcw 4(%rsp)\n\t"
+        "movq %rsp, (%rdi)\n\t"
+        "movq %rsi, %rsp\n\t"
+        "ldmxcsr (%rsp)\n\t"
+        "fldcw 4(%rsp)\n\t"
+        "addq $8, %rsp\n\t"
+        "popq %r15\n\t"
+        "popq %r14\n\t"
+        "popq %r13\n\t"
+        "popq %r12\n\t"
+        "popq %rbx\n\t"
+        "popq %rbp\n\t"
+        "ret\n\t");
+}
+
+static void context_switch(Context *from, Context *to) { switch_stack(&from->sp, to->sp); }
+
+/* A stack whose first switch "returns" into entry, aligned as if entry had been called. */
+static void context_start(Context *c, char *stack, size_t size, void (*entry)())
+{
+    void **sp = (void **)(((uintptr_t)(stack + size)) & ~(uintptr_t)15);
+    *--sp = NULL;             /* entry's return address: it never returns */
+    *--sp = (void *)entry;
+    for (int k = 0; k < 6; k++)
+        *--sp = NULL;         /* rbp, rbx, r12-r15 */
+    --sp;
+    const uint32_t mxcsr = 0x1f80;  /* the defaults: round to nearest, exceptions masked */
+    const uint16_t x87 = 0x037f;
+    memcpy(sp, &mxcsr, 4);
+    memcpy((char *)sp + 4, &x87, 2);
+    c->sp = sp;
+}
+#else
+struct Context { ucontext_t uc; };
+static void context_switch(Context *from, Context *to) { swapcontext(&from->uc, &to->uc); }
+static void context_start(Context *c, char *stack, size_t size, void (*entry)())
+{
+    getcontext(&c->uc);
+    c->uc.uc_stack.ss_sp = stack;
+    c->uc.uc_stack.ss_size = size;
+    c->uc.uc_link = NULL;
+    makecontext(&c->uc, entry, 0);
+}
+#endif
+
 /* ---- fibers: the threads of one block ---------------------------------------------- */
 enum State { RUNNABLE, AT_BARRIER, AT_WARP, DONE };
 enum WarpOp { SYNC, SHFL_DOWN, SHFL_UP, SHFL_XOR, SHFL_IDX };
 struct Fiber {
-    ucontext_t context;
+    Context context;
     char *stack;
     State state;
     uint3 index;
@@ -141,7 +204,7 @@ struct Fiber {
 static const size_t STACK = 256 * 1024;
 static std::vector<Fiber> fibers;
 static Fiber *current = NULL;
-static ucontext_t scheduler;
+static Context scheduler;
 static const std::function<void()> *body = NULL;
 static uint3 block_index;
 static dim3 block_dim, grid_dim;
@@ -151,13 +214,13 @@ static void fiber_main()
 {
     (*body)();
     current->state = DONE;
-    swapcontext(&current->context, &scheduler);
+    context_switch(&current->context, &scheduler);  /* never resumed */
 }
 
 static void yield(State state)
 {
     current->state = state;
-    swapcontext(&current->context, &scheduler);
+    context_switch(&current->context, &scheduler);
 }
 
 static int lanes_in_warp(int warp, int threads)
@@ -244,11 +307,7 @@ static bool run_block(int threads, char *why, size_t size)
                 exit(EXIT_FAILURE);
             }
         }
-        getcontext(&f.context);
-        f.context.uc_stack.ss_sp = f.stack;
-        f.context.uc_stack.ss_size = STACK;
-        f.context.uc_link = NULL;
-        makecontext(&f.context, fiber_main, 0);
+        context_start(&f.context, f.stack, STACK, fiber_main);
         f.state = RUNNABLE;
         f.linear = t;
         f.index.x = t % block_dim.x;
@@ -261,7 +320,7 @@ static bool run_block(int threads, char *why, size_t size)
             if (fibers[t].state != RUNNABLE)
                 continue;
             current = &fibers[t];
-            swapcontext(&scheduler, &current->context);
+            context_switch(&scheduler, &current->context);
             ran = true;
         }
         if (ran)
