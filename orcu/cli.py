@@ -135,21 +135,81 @@ def _compiler(backend: str) -> str:
     return version if backend == "cuda" else f"{version} with orcu's CUDA emulation"
 
 
+def _device_text(device, backend: str) -> str:
+    return f"{device.name} ({device.arch}{', emulated on the CPU' if backend == 'emulate' else ''})"
+
+
+def _target(program, args):
+    """(backend, device, compiler, device text, region number -> results Context) for tune and apply:
+    the context is what, besides the configuration, determines a measurement."""
+    from pathlib import Path
+
+    from .results import Context
+
+    backend = _backend(args.backend)
+    device = _device(backend, args.device_profile)
+    compiler = _compiler(backend)
+    device_text = _device_text(device, backend)
+    source = program.src.text if program.spec_region is not None else program.src.text + repr(program.spec)
+
+    def context(k: int) -> Context:
+        nest = program.nests[k]
+        return Context(str(Path(args.file).resolve()), f"orcu_{nest.name}", nest.loc.line, source, backend, device_text, compiler)
+
+    return backend, device, compiler, device_text, context
+
+
+def _cmd_apply(args) -> int:
+    from pathlib import Path
+
+    from .device import orcu_home
+    from .program import load
+    from .report import input_space
+    from .results import Database
+    from .writeback import Choice, Provenance, tuned_source, write_atomically
+
+    program = load(args.file, args.spec)
+    _, _, compiler, device_text, context = _target(program, args)
+    path = orcu_home() / "results.sqlite"
+    if not path.exists():
+        raise UsageError(f"no results database at {path}: run orcu tune first (or set ORCU_HOME)")
+    db = Database(path)
+    sizes = list(input_space(program).configs()) or [{}]
+    per_region, missing = [], []
+    for k, nest in enumerate(program.nests):
+        chosen = []
+        for inputs in sizes:
+            found = db.get_choice(context(k), inputs)
+            if found is None:
+                missing.append(f"orcu_{nest.name} {inputs or ''}".strip())
+            else:
+                chosen.append(Choice(found[0], dict(inputs), found[1]))
+        per_region.append(chosen)
+    db.close()
+    if missing:
+        for what in missing:
+            print(f"orcu: error: {what}: no tuning result for this code, backend and device; run orcu tune", file=sys.stderr)
+        return 1
+    output = args.output or str(Path(args.file).with_suffix(".tuned.cu"))
+    text, _ = tuned_source(program, per_region, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler))
+    write_atomically(output, text, args.file)
+    print(f"orcu: wrote {output}", file=sys.stderr)
+    return 0
+
+
 def _cmd_tune(args) -> int:
     from pathlib import Path
 
     from .device import orcu_home
     from .progress import Progress
     from .program import load
-    from .results import Context, Database
+    from .results import Database
     from .runners import Runner
     from .tune import choices, summary, tune
     from .writeback import Provenance, tuned_source, write_atomically
 
     program = load(args.file, args.spec)
-    backend = _backend(args.backend)
-    device = _device(backend, args.device_profile)
-    compiler = _compiler(backend)
+    backend, device, compiler, device_text, context = _target(program, args)
     output = args.output or str(Path(args.file).with_suffix(".tuned.cu"))
     spec = program.spec
     budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
@@ -157,12 +217,6 @@ def _cmd_tune(args) -> int:
     home = orcu_home()
     runner = Runner(backend, device, home / "build", args.jobs)
     db = Database(home / "results.sqlite")
-    source = program.src.text if program.spec_region is not None else program.src.text + repr(spec)
-    device_text = f"{device.name} ({device.arch}{', emulated on the CPU' if backend == 'emulate' else ''})"
-
-    def context(k: int) -> Context:
-        nest = program.nests[k]
-        return Context(str(Path(args.file).resolve()), f"orcu_{nest.name}", nest.loc.line, source, backend, device_text, compiler)
 
     with Progress(sys.stderr) as progress:
         tunings = tune(program, runner, db, context, search=args.search, budget=min(budgets) if budgets else None,
@@ -273,6 +327,14 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     tune.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
     tune.set_defaults(run=_cmd_tune)
+
+    apply = sub.add_parser("apply", help="write the tuned file from the results database, without tuning")
+    _input_arguments(apply)
+    apply.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
+    apply.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto", help="whose results to use (as for tune)")
+    apply.add_argument("--device-profile", metavar="NAME", help="as for tune")
+    apply.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
+    apply.set_defaults(run=_cmd_apply)
 
     report = sub.add_parser("report", help="past tunings from the results database; CSV and Kernel Tuner exports")
     report.add_argument("file", nargs="?", help="only the evaluations of this file")

@@ -43,6 +43,15 @@ CREATE TABLE IF NOT EXISTS evaluations (
     created TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS evaluations_by_file ON evaluations (file, region, created);
+CREATE TABLE IF NOT EXISTS choices (
+    context TEXT NOT NULL,          -- as in evaluations
+    region TEXT NOT NULL,
+    inputs TEXT NOT NULL,           -- JSON, keys sorted
+    params TEXT NOT NULL,           -- JSON: the configuration tune wrote
+    time_ms REAL NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY (context, region, inputs)
+);
 CREATE TABLE IF NOT EXISTS retimings (
     key TEXT PRIMARY KEY,           -- the set of candidates re-timed together
     samples TEXT NOT NULL,          -- JSON: candidate key -> total_ms samples
@@ -133,6 +142,22 @@ class Database:
         with self.transaction():
             self.conn.execute("INSERT OR REPLACE INTO retimings VALUES (?, ?, ?)",
                               (key, json.dumps(samples), datetime.datetime.now().isoformat(timespec="seconds")))
+
+    def put_choice(self, context: Context, inputs: Mapping[str, Any], params: Mapping[str, Any], time_ms: float) -> None:
+        with self.transaction():
+            self.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?)",
+                              (context.digest, context.region, json.dumps(dict(inputs), sort_keys=True, default=str),
+                               json.dumps(dict(params), default=str), time_ms,
+                               datetime.datetime.now().isoformat(timespec="seconds")))
+
+    def get_choice(self, context: Context, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], float] | None:
+        """The configuration the last tune of this region and input size chose, with its time."""
+        with closing(self.conn.execute(
+            "SELECT params, time_ms FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+            (context.digest, context.region, json.dumps(dict(inputs), sort_keys=True, default=str)),
+        )) as cur:
+            row = cur.fetchone()
+        return (json.loads(row[0]), row[1]) if row else None
 
     def rows(self, file: str | None = None) -> Iterator[dict[str, Any]]:
         query = "SELECT * FROM evaluations" + (" WHERE file = ?" if file else "") + " ORDER BY created, rowid"

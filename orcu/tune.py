@@ -139,6 +139,8 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         drive(strategy, evaluate, share, deadline, recall)
         _retime(program, runner, db, tuning, key=lambda params, ctx=ctx, inputs=inputs: ctx.key(
             params, inputs, build_flags(spec.build_command, params, runner.backend)))
+        if tuning.best is not None:  # what `orcu apply` writes without tuning
+            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms)
         out.append(tuning)
     return out
 

@@ -118,3 +118,15 @@ def test_report_without_a_database(in_tmp, monkeypatch, capsys):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "nothing"))
     assert main(["report"]) == 2
     assert "no results database at" in capsys.readouterr().err
+
+
+def test_apply_writes_what_tune_chose_without_tuning(in_tmp, monkeypatch, capsys):
+    write(in_tmp / "t.c", EIGHT)
+    tune("t.c", "--search", "Exhaustive", "-o", "tuned.cu", home=in_tmp / "home", cwd=in_tmp)
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    assert main(["apply", "t.c", "--backend", "emulate", "-o", "applied.cu"]) == 0
+    assert (in_tmp / "applied.cu").read_text() == (in_tmp / "tuned.cu").read_text()
+    write(in_tmp / "t.c", EIGHT.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] + 2 * y[i];"))
+    assert main(["apply", "t.c", "--backend", "emulate", "-o", "stale.cu"]) == 1  # the code changed: no result for it
+    assert "orcu: error: orcu_f_1 {'n': 1000}: no tuning result for this code, backend and device; run orcu tune" in capsys.readouterr().err
+    assert not (in_tmp / "stale.cu").exists()
