@@ -19,8 +19,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from .errors import UsageError
 from .runners import Result
 
+SCHEMA_VERSION = 1  # PRAGMA user_version; raise it with every change of the tables below
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS evaluations (
     key TEXT PRIMARY KEY,
@@ -102,9 +104,13 @@ class Database:
         # WAL with synchronous=NORMAL: a commit survives the process being killed (not a power cut).
         self.conn.execute("PRAGMA synchronous=NORMAL")
         with self.transaction():
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise UsageError(f"{self.path} was written by a newer orcu (schema {version}, this one reads {SCHEMA_VERSION})")
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self.conn.execute(statement)
+            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def transaction(self):
         return _Transaction(self.conn)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from conftest import write
 from orcu.cli import main
 from orcu.ktcache import read_cache
@@ -130,3 +132,16 @@ def test_apply_writes_what_tune_chose_without_tuning(in_tmp, monkeypatch, capsys
     assert main(["apply", "t.c", "--backend", "emulate", "-o", "stale.cu"]) == 1  # the code changed: no result for it
     assert "orcu: error: orcu_f_1 {'n': 1000}: no tuning result for this code, backend and device; run orcu tune" in capsys.readouterr().err
     assert not (in_tmp / "stale.cu").exists()
+
+
+def test_a_database_from_a_newer_orcu_is_refused(in_tmp):
+    from orcu.errors import UsageError
+    from orcu.results import SCHEMA_VERSION, Database
+
+    Database(in_tmp / "r.sqlite").close()
+    with sqlite3.connect(in_tmp / "r.sqlite") as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(UsageError) as info:
+        Database(in_tmp / "r.sqlite")
+    assert str(info.value).endswith(f"was written by a newer orcu (schema {SCHEMA_VERSION + 1}, this one reads {SCHEMA_VERSION})")
