@@ -287,6 +287,15 @@ def _input_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
 
 
+def _output_arguments(command: argparse.ArgumentParser) -> None:
+    """Where the tuned file goes, and for which backend and device (tune and apply)."""
+    command.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
+    command.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
+                         help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
+    command.add_argument("--device-profile", metavar="NAME", help="the GPU to prune and compile for when none is used (default H100)")
+    command.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orcu", description="Annotation-based autotuner for CUDA (Orio-style).")
     parser.add_argument("--debug", action="store_true", help="show a traceback for internal errors")
@@ -312,9 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     tune = sub.add_parser("tune", help="evaluate the variants of every region and write the fastest as a .cu file")
     _input_arguments(tune)
-    tune.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
-    tune.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
-                      help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
+    _output_arguments(tune)
     tune.add_argument("--budget", type=int, metavar="N", help="at most N evaluations, shared evenly by regions and input sizes "
                       "(also the spec's total_runs; the smaller wins)")
     tune.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop searching after this long (also the spec's time_limit, in minutes)")
@@ -322,18 +329,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="strategy: Exhaustive, Random, Randomlocal, Simplex, Annealing, Genetic or Mlsearch "
                            "(default: the spec's, else Exhaustive when the budget covers the space, else Genetic)")
     tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
-    tune.add_argument("--device-profile", metavar="NAME", help="the GPU to prune and compile for when none is used (default H100)")
     tune.add_argument("-j", "--jobs", type=int, metavar="N", help="parallel builds (default: the number of CPUs)")
     tune.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    tune.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
     tune.set_defaults(run=_cmd_tune)
 
     apply = sub.add_parser("apply", help="write the tuned file from the results database, without tuning")
     _input_arguments(apply)
-    apply.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
-    apply.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto", help="whose results to use (as for tune)")
-    apply.add_argument("--device-profile", metavar="NAME", help="as for tune")
-    apply.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
+    _output_arguments(apply)
     apply.set_defaults(run=_cmd_apply)
 
     report = sub.add_parser("report", help="past tunings from the results database; CSV and Kernel Tuner exports")
