@@ -16,6 +16,7 @@ from pycparser import c_ast
 
 from ..errors import AnalysisError, Location
 from ..frontend.ir import Access, Loop, LoopNest, Stmt, c_text
+from ..frontend.ir import statements as ir_statements
 from ..frontend.types import used_names
 from ..source import SourceFile
 from ..spec.model import TuningSpec
@@ -55,15 +56,6 @@ class NestAnalysis:
 
     def array(self, name: str) -> ArrayInfo:
         return next(a for a in self.arrays if a.name == name)
-
-
-def _statements(nodes, loops=()):
-    """(statement, enclosing loops outermost first) in program order."""
-    for n in nodes:
-        if isinstance(n, Loop):
-            yield from _statements(n.body, loops + (n,))
-        else:
-            yield n, loops
 
 
 def _is_id(node, name: str) -> bool:
@@ -133,7 +125,7 @@ def analyze(
         where = (others or loops[1:] or [nest])[0].loc
         raise src.error_at(where, "a Loop region must hold exactly one outer loop to parallelise", AnalysisError)
     outer = loops[0]
-    statements = list(_statements(outer.body, (outer,)))
+    statements = list(ir_statements(outer.body, (outer,)))
     inner_vars = {lp.var for lp in nest.loops()} - {outer.var}
 
     reductions = _reductions(src, nest, statements)

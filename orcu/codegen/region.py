@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..analysis.affine import poly_of
 from ..errors import AnalysisError
-from ..frontend.ir import Loop, LoopNest
+from ..frontend.ir import Loop, LoopNest, statements
 from ..frontend.types import used_names
 from ..program import Program
 from . import printer
@@ -207,7 +207,7 @@ class _Generator:
         outer = self.outer.var
         private = set(self.a.private) - {lp.var for lp in self.nest.loops()}
         for info in self.a.arrays:
-            accesses = [acc for st in _statements(self.outer.body) for acc in st.accesses if acc.array == info.name]
+            accesses = [acc for st, _ in statements(self.outer.body) for acc in st.accesses if acc.array == info.name]
             if info.written:
                 reasons.append(f"'{info.name}' is written")
                 continue
@@ -252,7 +252,7 @@ class _Generator:
 
     def _error(self, array: str, message: str) -> AnalysisError:
         acc = next(
-            (a for st in _statements(self.outer.body) for a in st.accesses if a.array == array),
+            (a for st, _ in statements(self.outer.body) for a in st.accesses if a.array == array),
             None,
         )
         return self.src.error_at(acc.loc if acc is not None else self.nest.loc, message, AnalysisError)
@@ -386,14 +386,6 @@ def _ir_nodes(body):
             yield from _ir_nodes(n.body)
         else:
             yield n.node
-
-
-def _statements(nodes):
-    for n in nodes:
-        if isinstance(n, Loop):
-            yield from _statements(n.body)
-        else:
-            yield n
 
 
 def _comment_lines(code: str) -> list[str]:

@@ -99,6 +99,15 @@ class Loop:
 Node = Union[Loop, Stmt]
 
 
+def statements(nodes, loops: tuple[Loop, ...] = ()):
+    """(statement, enclosing loops outermost first) of IR nodes, in program order."""
+    for n in nodes:
+        if isinstance(n, Loop):
+            yield from statements(n.body, loops + (n,))
+        else:
+            yield n, loops
+
+
 @dataclass(frozen=True)
 class LoopNest:
     """One Loop region: its statements, the names it uses and how to transform it."""
