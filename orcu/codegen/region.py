@@ -12,6 +12,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from pycparser import c_ast
+
 from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..analysis.affine import poly_of
 from ..errors import AnalysisError
@@ -308,7 +310,7 @@ class _Generator:
         if unroll > 1 and not inner:
             self.notes.append(f"unrollInner={unroll}: no effect, the loop at line {self.outer.loc.line} has no inner loop")
         body = printer.nodes(self.outer.body, 2, renames, unroll)
-        if any("(" in line and re.search(r"\b[a-z_]\w*\s*\(", line) for line in body):
+        if _calls_functions(_ir_nodes(self.outer.body)):  # fmax, sqrt...: the C file's math.h
             self.includes.add("math.h")
 
         locals_: dict[str, list[str]] = {}
@@ -326,7 +328,6 @@ class _Generator:
 
         step = self.outer.step
         data = {
-            "name": name,
             "kernel": f"orcu_{name}_kernel",
             "host": f"orcu_{name}",
             "where": f"{self.src.path}:{self.outer.loc.line}",
@@ -342,8 +343,6 @@ class _Generator:
             "reductions": reductions,
             "arrays": arrays,
             "staged": staged,
-            "scalars": scalars,
-            "kernel_scalars": kernel_scalars,
             "body": body,
             "threads": v["threadCount"],
             "blocks": v["blockCount"],
@@ -386,6 +385,19 @@ def _ir_nodes(body):
             yield from _ir_nodes(n.body)
         else:
             yield n.node
+
+
+def _calls_functions(nodes) -> bool:
+    class Finder(c_ast.NodeVisitor):
+        found = False
+
+        def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+            self.found = True
+
+    finder = Finder()
+    for node in nodes:
+        finder.visit(node)
+    return finder.found
 
 
 def _comment_lines(code: str) -> list[str]:
