@@ -159,7 +159,6 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
         terms=max([v.count for v in values if v.count] + [1]),
-        seed=seed,
     )
 
 

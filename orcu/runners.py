@@ -88,6 +88,14 @@ class Runner:
         self.jobs = jobs or os.cpu_count() or 1
         self.timeout_floor = timeout_floor
         self.best_run_s: float | None = None
+        # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
+        self.defines = None if backend != "emulate" else {
+            "ORCU_EMULATION_SMS": str(device.multiprocessors),
+            "ORCU_EMULATION_MAX_THREADS": str(device.max_threads_per_block),
+            "ORCU_EMULATION_SHARED_PER_BLOCK": str(device.shared_per_block),
+            "ORCU_EMULATION_SHARED_OPTIN": str(device.shared_per_block_optin),
+            "ORCU_EMULATION_CC": device.compute_capability,
+        }
 
     def timeout(self) -> float:
         return self.timeout_floor if self.best_run_s is None else max(self.timeout_floor, 10 * self.best_run_s)
@@ -163,16 +171,7 @@ class Runner:
             return exe, Build(True, 0.0, "")
         src.write_text(source)
         arch = None if self.backend != "cuda" or _names_arch(flags) else self.device.arch
-        defines = None
-        if self.backend == "emulate":
-            defines = {
-                "ORCU_EMULATION_SMS": str(self.device.multiprocessors),
-                "ORCU_EMULATION_MAX_THREADS": str(self.device.max_threads_per_block),
-                "ORCU_EMULATION_SHARED_PER_BLOCK": str(self.device.shared_per_block),
-                "ORCU_EMULATION_SHARED_OPTIN": str(self.device.shared_per_block_optin),
-                "ORCU_EMULATION_CC": self.device.compute_capability,
-            }
-        return exe, compile_program(self.backend, src, exe, arch, flags, defines)
+        return exe, compile_program(self.backend, src, exe, arch, flags, self.defines)
 
     def _run(self, exe: Path, which: int, params: dict, inputs: dict) -> Result:
         env = dict(os.environ, ORCU_EMULATION_SEED=EMULATION_SEED)

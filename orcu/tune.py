@@ -108,9 +108,11 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         if started is not None:
             started(tuning, min(share or len(space), len(space)))
 
-        def key(point, ctx=ctx, space=space, inputs=inputs):
-            config = space.config(point)
-            return ctx.key(config, inputs, build_flags(spec.build_command, config, runner.backend))
+        def config_key(params, ctx=ctx, inputs=inputs):
+            return ctx.key(params, inputs, build_flags(spec.build_command, params, runner.backend))
+
+        def key(point, space=space, config_key=config_key):
+            return config_key(space.config(point))
 
         def recall(points, tuning=tuning, key=key):
             found = {}
@@ -137,8 +139,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
 
         deadline = None if end is None else time.monotonic() + max(0.0, end - time.monotonic()) / (len(pairs) - n)
         drive(strategy, evaluate, share, deadline, recall)
-        _retime(program, runner, db, tuning, key=lambda params, ctx=ctx, inputs=inputs: ctx.key(
-            params, inputs, build_flags(spec.build_command, params, runner.backend)))
+        _retime(program, runner, db, tuning, config_key)
         if tuning.best is not None:  # what `orcu apply` writes without tuning
             db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms)
         out.append(tuning)

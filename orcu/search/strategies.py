@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from abc import ABC, abstractmethod
 from typing import Any, Generator, Mapping
 
 import numpy as np
@@ -18,7 +19,7 @@ from .space import Point, SearchSpace
 Search = Generator[list[Point], list[float], None]
 
 
-class Strategy:
+class Strategy(ABC):
     name = ""
     options_doc: dict[str, str] = {}
 
@@ -32,8 +33,9 @@ class Strategy:
         value = self.options.get(name, default)
         return type(default)(value) if not isinstance(default, bool) else bool(value)
 
+    @abstractmethod
     def search(self) -> Search:
-        raise NotImplementedError
+        """Yield batches of points; each yield returns the batch's costs."""
 
     def random_unseen(self, count: int) -> list[Point]:
         """Up to ``count`` distinct valid points not evaluated yet."""
