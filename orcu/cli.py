@@ -162,18 +162,14 @@ def _target(program, args):
 def _cmd_apply(args) -> int:
     from pathlib import Path
 
-    from .device import orcu_home
     from .program import load
     from .report import input_space
-    from .results import Database
+    from .results import existing_database
     from .writeback import Choice, Provenance, tuned_source, write_atomically
 
     program = load(args.file, args.spec)
     _, _, compiler, device_text, context = _target(program, args)
-    path = orcu_home() / "results.sqlite"
-    if not path.exists():
-        raise UsageError(f"no results database at {path}: run orcu tune first (or set ORCU_HOME)")
-    db = Database(path)
+    db = existing_database()
     sizes = list(input_space(program).configs()) or [{}]
     per_region, missing = [], []
     for k, nest in enumerate(program.nests):
@@ -203,7 +199,7 @@ def _cmd_tune(args) -> int:
     from .device import orcu_home
     from .progress import Progress
     from .program import load
-    from .results import Database
+    from .results import Database, database_path
     from .runners import Runner
     from .tune import choices, summary, tune
     from .writeback import Provenance, tuned_source, write_atomically
@@ -216,7 +212,7 @@ def _cmd_tune(args) -> int:
     limits = [t for t in (args.time_limit, None if spec.arg("search", "time_limit") is None else 60.0 * spec.arg("search", "time_limit")) if t is not None]
     home = orcu_home()
     runner = Runner(backend, device, home / "build", args.jobs)
-    db = Database(home / "results.sqlite")
+    db = Database(database_path())
 
     with Progress(sys.stderr) as progress:
         tunings = tune(program, runner, db, context, search=args.search, budget=min(budgets) if budgets else None,
@@ -245,14 +241,10 @@ def _cmd_tune(args) -> int:
 def _cmd_report(args) -> int:
     from pathlib import Path
 
-    from .device import orcu_home
     from .report import results_table, write_csv, write_kt_caches
-    from .results import Database
+    from .results import existing_database
 
-    path = orcu_home() / "results.sqlite"
-    if not path.exists():
-        raise UsageError(f"no results database at {path}: run orcu tune first (or set ORCU_HOME)")
-    db = Database(path)
+    db = existing_database()
     rows = list(db.rows(str(Path(args.file).resolve()) if args.file else None))
     db.close()
     if args.csv:

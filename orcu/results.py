@@ -94,6 +94,20 @@ class Context:
         return _hash(self.digest, dict(params), dict(inputs), list(flags))
 
 
+def database_path() -> Path:
+    from .device import orcu_home
+
+    return orcu_home() / "results.sqlite"
+
+
+def existing_database() -> "Database":
+    """The results database, for commands that read it (an error if no tune has written one)."""
+    path = database_path()
+    if not path.exists():
+        raise UsageError(f"no results database at {path}: run orcu tune first (or set ORCU_HOME)")
+    return Database(path)
+
+
 class Database:
     def __init__(self, path: str | Path):
         self.path = Path(path)
