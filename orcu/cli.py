@@ -139,6 +139,13 @@ def _device_text(device, backend: str) -> str:
     return f"{device.name} ({device.arch}{', emulated on the CPU' if backend == 'emulate' else ''})"
 
 
+def _output_path(args) -> str:
+    """The tuned file of tune and apply: -o, else FILE with the suffix .tuned.cu."""
+    from pathlib import Path
+
+    return args.output or str(Path(args.file).with_suffix(".tuned.cu"))
+
+
 def _target(program, args):
     """(backend, device, compiler, device text, region number -> results Context) for tune and apply:
     the context is what, besides the configuration, determines a measurement."""
@@ -160,8 +167,6 @@ def _target(program, args):
 
 
 def _cmd_apply(args) -> int:
-    from pathlib import Path
-
     from .program import load
     from .report import input_space
     from .results import existing_database
@@ -186,7 +191,7 @@ def _cmd_apply(args) -> int:
         for what in missing:
             print(f"orcu: error: {what}: no tuning result for this code, backend and device; run orcu tune", file=sys.stderr)
         return 1
-    output = args.output or str(Path(args.file).with_suffix(".tuned.cu"))
+    output = _output_path(args)
     text, _ = tuned_source(program, per_region, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler))
     write_atomically(output, text, args.file)
     print(f"orcu: wrote {output}", file=sys.stderr)
@@ -194,8 +199,6 @@ def _cmd_apply(args) -> int:
 
 
 def _cmd_tune(args) -> int:
-    from pathlib import Path
-
     from .device import orcu_home
     from .progress import Progress
     from .program import load
@@ -206,7 +209,7 @@ def _cmd_tune(args) -> int:
 
     program = load(args.file, args.spec)
     backend, device, compiler, device_text, context = _target(program, args)
-    output = args.output or str(Path(args.file).with_suffix(".tuned.cu"))
+    output = _output_path(args)
     spec = program.spec
     budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
     limits = [t for t in (args.time_limit, None if spec.arg("search", "time_limit") is None else 60.0 * spec.arg("search", "time_limit")) if t is not None]
