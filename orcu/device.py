@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .errors import UsageError
+from .files import replace_atomically
 from .toolchain import nvcc
 
 
@@ -141,7 +142,7 @@ def query() -> Device | None:
     except (OSError, ValueError):
         table = {}
     table[key] = asdict(device)
-    cache.write_text(json.dumps(table, indent=2) + "\n")
+    replace_atomically(cache, json.dumps(table, indent=2) + "\n")  # tunes may start together
     return device
 
 

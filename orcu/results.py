@@ -11,7 +11,9 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import random
 import sqlite3
+import time
 from contextlib import closing
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -22,6 +24,7 @@ from typing import Any, Iterator, Mapping
 from .errors import UsageError
 from .runners import Result
 
+BUSY_TIMEOUT_S = 60  # how long a writer waits for another process to finish its transaction
 SCHEMA_VERSION = 1  # PRAGMA user_version; raise it with every change of the tables below
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS evaluations (
@@ -112,9 +115,8 @@ class Database:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA busy_timeout=60000")
+        self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        self._enter_wal_mode()
         # WAL with synchronous=NORMAL: a commit survives the process being killed (not a power cut).
         self.conn.execute("PRAGMA synchronous=NORMAL")
         with self.transaction():
@@ -125,6 +127,21 @@ class Database:
                 if statement.strip():
                     self.conn.execute(statement)
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _enter_wal_mode(self) -> None:
+        # Switching a new file to WAL needs an exclusive lock, and SQLite answers a second
+        # process doing the same at that moment with SQLITE_BUSY at once, without waiting
+        # on the busy timeout (to avoid a deadlock). So wait here; the mode is persistent,
+        # so only the tunes that create the database together ever come here twice.
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01 + 0.05 * random.random())
 
     def transaction(self):
         return _Transaction(self.conn)

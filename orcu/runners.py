@@ -6,6 +6,7 @@ status and tuning goes on.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -13,6 +14,7 @@ import shlex
 import signal
 import statistics
 import subprocess
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -169,9 +171,22 @@ class Runner:
         exe = self.workdir / key
         if exe.exists() and src.exists() and src.read_text() == source:  # content-addressed: built before
             return exe, Build(True, 0.0, "")
-        src.write_text(source)
+        # Several tunes share the cache: each writes and compiles under a name of its own and
+        # renames the result into place, so no process ever runs another's half-written file.
         arch = None if self.backend != "cuda" or _names_arch(flags) else self.device.arch
-        return exe, compile_program(self.backend, src, exe, arch, flags, self.defines)
+        fd, name = tempfile.mkstemp(prefix=f".{key}.", dir=self.workdir)
+        os.close(fd)
+        partial, partial_src = Path(name), Path(name + ".cu")
+        try:
+            partial_src.write_text(source)
+            build = compile_program(self.backend, partial_src, partial, arch, flags, self.defines)
+            os.replace(partial_src, src)  # kept after a failure too, for the user to read
+            if build.ok:
+                os.replace(partial, exe)
+        finally:
+            partial.unlink(missing_ok=True)
+            partial_src.unlink(missing_ok=True)
+        return exe, dataclasses.replace(build, message=build.message.replace(str(partial_src), str(src)))
 
     def _run(self, exe: Path, which: int, params: dict, inputs: dict) -> Result:
         env = dict(os.environ, ORCU_EMULATION_SEED=EMULATION_SEED)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import tempfile
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -19,6 +18,7 @@ from .annotations import blank_comments
 from .codegen.region import RegionCode, generate, prelude
 from .codegen.templates import render
 from .errors import AnnotationError, UsageError
+from .files import replace_atomically
 from .program import Program
 
 
@@ -128,21 +128,9 @@ def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
     if path.resolve() == Path(source).resolve() or (path.exists() and os.path.samefile(path, source)):
         raise UsageError(f"refusing to overwrite the input file {source}: choose another output path with -o")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        replace_atomically(path, text)
     except OSError as e:
         raise UsageError(f"cannot write {path}: {e.strerror}") from None
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _header(program: Program, options: list[list[Choice]], codes, strip: bool, provenance: Provenance) -> str:

@@ -1,5 +1,6 @@
 """The results database through `orcu tune` and `orcu report`: reuse, resume, concurrency, exports."""
 import json
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -85,13 +86,41 @@ def test_two_concurrent_tunes_share_one_database(in_tmp):
     write(in_tmp / "a.c", EIGHT)
     write(in_tmp / "b.c", EIGHT.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] - y[i];"))
     env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"))
-    procs = [subprocess.Popen([sys.executable, "-m", "orcu", "tune", name, "--backend", "emulate", "--search", "Exhaustive", "-j", "1", "--json"],
-                              env=env, cwd=in_tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for name in ("a.c", "b.c")]
+    # Two tunes of a.c build the same harnesses into the shared build cache at the same time.
+    runs = [("a.c", "a.tuned.cu"), ("b.c", "b.tuned.cu"), ("a.c", "a2.tuned.cu")]
+    procs = [subprocess.Popen([sys.executable, "-m", "orcu", "tune", name, "-o", out, "--backend", "emulate", "--search", "Exhaustive",
+                               "-j", "1", "--json"], env=env, cwd=in_tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for name, out in runs]
     outputs = [p.communicate(timeout=600) for p in procs]
-    assert [p.returncode for p in procs] == [0, 0], [err for _, err in outputs]
+    assert [p.returncode for p in procs] == [0, 0, 0], [err for _, err in outputs]
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as conn:
         rows = conn.execute("SELECT file, count(*) FROM evaluations GROUP BY file ORDER BY file").fetchall()
     assert [(os.path.basename(f), n) for f, n in rows] == [("a.c", 8), ("b.c", 8)]
+    assert all(json.loads(out)["regions"][0]["statuses"] == {"ok": 8} for out, _ in outputs)
+    assert not [p.name for p in (in_tmp / "home" / "build").iterdir() if p.name.startswith(".")]  # no partial build left
+
+
+def _open_together(path, barrier):
+    from orcu.results import Database
+    barrier.wait()
+    Database(path).close()
+
+
+def test_processes_creating_the_database_at_once_all_open_it(in_tmp):
+    # Turning a new file to WAL mode is where simultaneous first opens collided ("database
+    # is locked" at once, without waiting); repeat the stampede to give the race its chances.
+    context = multiprocessing.get_context("fork")
+    for attempt in range(20):
+        path = in_tmp / f"r{attempt}.sqlite"
+        barrier = context.Barrier(6)
+        workers = [context.Process(target=_open_together, args=(path, barrier)) for _ in range(6)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(60)
+        assert [w.exitcode for w in workers] == [0] * 6, attempt
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_spec_total_runs_and_time_limit_bound_the_search(in_tmp):
