@@ -207,6 +207,7 @@ class Genetic(Strategy):
         costs = list((yield population))
         while True:
             children: list[Point] = []
+            taken = set(self.costs)  # a set: the membership test runs for every candidate of every child
             for _ in range(4 * size):
                 if len(children) >= size:
                     break
@@ -215,10 +216,11 @@ class Genetic(Strategy):
                 for d in range(dims):
                     if self.rng.random() < mutation:
                         x[d] = self.rng.randrange(space.radix[d])
-                child = space.nearest(x, exclude=[*self.costs, *children])
+                child = space.nearest(x, exclude=taken)
                 if child is None:
                     break
                 children.append(child)
+                taken.add(child)
             if not children:
                 return
             child_costs = yield children
