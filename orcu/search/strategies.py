@@ -48,24 +48,25 @@ class Exhaustive(Strategy):
 
     name = "Exhaustive"
 
+    def order(self) -> list[Point]:
+        return self.space.points
+
     def search(self) -> Search:
         batch = self.option("batch", 16)
-        points = self.space.points
+        points = self.order()
         for k in range(0, len(points), batch):
             yield points[k : k + batch]
 
 
-class Random(Strategy):
+class Random(Exhaustive):
     """Points drawn without replacement (Orio's Randomsearch)."""
 
     name = "Random"
 
-    def search(self) -> Search:
-        batch = self.option("batch", 16)
-        order = list(self.space.points)
-        self.rng.shuffle(order)
-        for k in range(0, len(order), batch):
-            yield order[k : k + batch]
+    def order(self) -> list[Point]:
+        points = list(self.space.points)
+        self.rng.shuffle(points)
+        return points
 
 
 class Randomlocal(Strategy):
