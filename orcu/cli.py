@@ -67,11 +67,14 @@ def _chosen(program, sets: list[str], inputs: list[str]) -> tuple[dict[str, Any]
 
 
 def _pairs(values: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in values.items()) or "these values"
+    from .space import settings_text
+
+    return settings_text(values) or "these values"
 
 
 def _cmd_emit(args) -> int:
     from .program import load
+    from .space import settings_text
     from .writeback import Choice, tuned_source, write_atomically
 
     program = load(args.file, args.spec)
@@ -79,7 +82,7 @@ def _cmd_emit(args) -> int:
     text, codes = tuned_source(program, [Choice(params, inputs)] * len(program.nests), strip=args.strip)
     if args.explain:
         for code in codes:
-            settings = ", ".join(f"{k}={v!r}" for k, v in code.values.items() if v not in (None, {}))
+            settings = settings_text({k: v for k, v in code.values.items() if v not in (None, {})})
             print(f"{code.host}: {settings}", file=sys.stderr)
             for note in code.notes or ["every requested transformation applies"]:
                 print(f"  note: {note}", file=sys.stderr)

@@ -19,6 +19,7 @@ from .errors import AnalysisError
 from .frontend.cparse import object_macros, parse_statements
 from .frontend.types import declarations_in, used_names
 from .program import Program
+from .space import settings_text
 
 _FLOATS = {"float": "FLT_EPSILON", "double": "DBL_EPSILON"}
 MAX_EVENTS = 256  # kernel launches timed per call of the variant
@@ -147,7 +148,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         "harness.cu.j2",
         source=program.src.path,
         region=f"orcu_{program.nests[region_index].name}",
-        inputs=", ".join(f"{k}={v!r}" for k, v in inputs.items()),
+        inputs=settings_text(inputs),
         macros=macros,
         before={k: _literal(v) for k, v in before.items()},
         after={k: _literal(v) for k, v in after.items()},

@@ -9,9 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-
-def _params(params: dict) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+from .space import settings_text
 
 
 class Progress:
@@ -34,7 +32,7 @@ class Progress:
             self.bar.stop()
 
     def start(self, tuning, total: int) -> None:
-        label = f"{tuning.name} {_params(tuning.inputs)}".strip()
+        label = f"{tuning.name} {settings_text(tuning.inputs)}".strip()
         if self.bar is not None:
             self.task = self.bar.add_task(label, total=total, best="")
         else:
@@ -46,14 +44,14 @@ class Progress:
         best = tuning.best
         failures = {s: n for s, n in tuning.statuses.items() if s != "ok"}
         if self.bar is not None:
-            shown = f"best {best.time_ms:.4g} ms [{_params(best.params)}]" if best else "no valid variant yet"
+            shown = f"best {best.time_ms:.4g} ms [{settings_text(best.params)}]" if best else "no valid variant yet"
             if failures:
                 shown += "  " + " ".join(f"{s}:{n}" for s, n in failures.items())
             self.bar.update(self.task, advance=1, best=shown)
             return
         what = f"{result.time_ms:.4g} ms" if result.time_ms is not None else result.message.split("\n")[0][:120]
         origin = " (cached)" if cached else ""
-        print(f"orcu:   [{_params(result.params)}]: {result.status} {what}{origin}", file=self.console.file)
+        print(f"orcu:   [{settings_text(result.params)}]: {result.status} {what}{origin}", file=self.console.file)
 
     @staticmethod
     def table(program, tunings, stream: TextIO | None = None) -> None:
@@ -63,15 +61,10 @@ class Progress:
         for t in tunings:
             best = t.best
             table.add_row(
-                f"{t.name} (line {t.line})", _params(t.inputs) or "-", t.strategy, f"{t.new} new, {t.cached} cached",
-                _params({k: best.params[k] for k in best.params if k in _used(program, t)}) if best else "none",
+                f"{t.name} (line {t.line})", settings_text(t.inputs) or "-", t.strategy, f"{t.new} new, {t.cached} cached",
+                settings_text({k: best.params[k] for k in t.parameters}) if best else "none",
                 f"{best.time_ms:.4g}" if best else "-", f"{100 * t.spread:.1f}%" if t.spread is not None else "-",
                 ", ".join(f"{n} {s}" for s, n in t.statuses.items()),
             )
         Console(file=stream or sys.stdout, width=160).print(table)
 
-
-def _used(program, tuning) -> set[str]:
-    from .writeback import region_parameters
-
-    return set(region_parameters(program, program.nests[tuning.region]))

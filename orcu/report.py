@@ -10,7 +10,7 @@ from typing import Any
 
 from .frontend.ir import Loop, c_text
 from .program import Program
-from .space import Space
+from .space import Space, settings_text
 
 
 def _values_text(values: tuple, limit: int = 8) -> str:
@@ -161,9 +161,9 @@ def results_table(rows, stream=None) -> None:
         best = min(ok, key=lambda r: r["time_ms"]) if ok else None
         counts = Counter(r["status"] for r in group)
         table.add_row(
-            Path(file).name, region, ", ".join(f"{k}={v!r}" for k, v in json.loads(inputs).items()) or "-",
+            Path(file).name, region, settings_text(json.loads(inputs)) or "-",
             f"{backend} / {device}", ", ".join(f"{n} {s}" for s, n in counts.items()),
-            ", ".join(f"{k}={v!r}" for k, v in best["params"].items()) if best else "none",
+            settings_text(best["params"]) if best else "none",
             f"{best['time_ms']:.4g}" if best else "-", max(r["created"] for r in group),
         )
     Console(file=stream or sys.stdout, width=180).print(table)

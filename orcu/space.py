@@ -25,6 +25,11 @@ from .spec.model import Constraint, Param
 BLOCK = 1 << 18  # points per vectorised constraint evaluation
 
 
+def settings_text(values: Mapping[str, Any]) -> str:
+    """``NAME=VALUE, ...``: how orcu shows a configuration or input size everywhere (``--set`` reads it back)."""
+    return ", ".join(f"{k}={v!r}" for k, v in values.items())
+
+
 def _as_array(values: Sequence[Any]) -> np.ndarray:
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         arr = np.asarray(values)

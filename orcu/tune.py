@@ -34,6 +34,7 @@ class RegionTuning:
     name: str
     line: int
     inputs: dict[str, Any]
+    parameters: tuple[str, ...]  # the performance parameters this region uses
     strategy: str = ""
     space: int = 0
     results: list[Result] = field(default_factory=list)
@@ -102,7 +103,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         nest = program.nests[k]
         space = region_space(program, k, dict(inputs))
         name = strategy_name(program, search, share, len(space))
-        tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), name, len(space))
+        tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space))
         ctx = context(k)
         strategy = make(name, space, seed, spec.search_options(name))
         if started is not None:
@@ -200,7 +201,7 @@ def summary(program: Program, tunings: list[RegionTuning], output: str | None, b
     regions = []
     for k, nest in enumerate(program.nests):
         mine = [t for t in tunings if t.region == k]
-        entries = [_entry(program, t) for t in mine]
+        entries = [_entry(t) for t in mine]
         statuses: Counter = Counter()
         for t in mine:
             statuses.update(t.statuses)
@@ -218,12 +219,11 @@ def summary(program: Program, tunings: list[RegionTuning], output: str | None, b
     return {"file": program.src.path, "output": output, "backend": backend, "device": device, "regions": regions}
 
 
-def _entry(program: Program, t: RegionTuning) -> dict[str, Any]:
+def _entry(t: RegionTuning) -> dict[str, Any]:
     best = t.best
-    names = region_parameters(program, program.nests[t.region])
     entry: dict[str, Any] = {"inputs": t.inputs, "best": None, "statuses": t.statuses,
                              "evaluated": {"new": t.new, "cached": t.cached}, "space": t.space}
     if best is not None:
-        entry["best"] = {"params": {n: best.params[n] for n in names}, "time_ms": best.time_ms, "status": best.status,
+        entry["best"] = {"params": {n: best.params[n] for n in t.parameters}, "time_ms": best.time_ms, "status": best.status,
                          "spread": None if t.spread is None else round(t.spread, 4)}
     return entry

@@ -20,6 +20,7 @@ from .codegen.templates import render
 from .errors import AnnotationError, UsageError
 from .files import replace_atomically
 from .program import Program
+from .space import settings_text
 
 
 @dataclass(frozen=True)
@@ -136,13 +137,13 @@ def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
 def _header(program: Program, options: list[list[Choice]], codes, strip: bool, provenance: Provenance) -> str:
     regions = []
     for nest, opts in zip(program.nests, options):
-        used = [p.name for p in program.spec.performance_params if p.name in region_parameters(program, nest)]
+        used = region_parameters(program, nest)
         for choice in opts:
             regions.append({
                 "name": f"orcu_{nest.name}",
                 "line": nest.loc.line,
-                "params": ", ".join(f"{k}={choice.params[k]!r}" for k in used if k in choice.params),
-                "inputs": ", ".join(f"{k}={v!r}" for k, v in choice.inputs.items()),
+                "params": settings_text({k: choice.params[k] for k in used if k in choice.params}),
+                "inputs": settings_text(choice.inputs),
                 "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms",
             })
     try:
