@@ -16,11 +16,11 @@ import sqlite3
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from importlib import metadata
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from . import installed_version
 from .errors import UsageError
 from .runners import Result
 
@@ -69,14 +69,6 @@ def _hash(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-@lru_cache(maxsize=1)
-def _version() -> str:
-    try:
-        return metadata.version("orcu")
-    except metadata.PackageNotFoundError:
-        return "development"
-
-
 @dataclass
 class Context:
     """What, besides parameters and input sizes, determines a measurement."""
@@ -91,7 +83,7 @@ class Context:
 
     @cached_property
     def digest(self) -> str:
-        return _hash(self.source, self.backend, self.device, self.compiler, _version())
+        return _hash(self.source, self.backend, self.device, self.compiler, installed_version() or "development")
 
     def key(self, params: Mapping[str, Any], inputs: Mapping[str, Any], flags: tuple[str, ...] = ()) -> str:
         return _hash(self.digest, dict(params), dict(inputs), list(flags))

@@ -9,11 +9,10 @@ from __future__ import annotations
 import datetime
 import os
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import generated
+from . import generated, installed_version
 from .annotations import blank_comments
 from .codegen.region import RegionCode, generate, prelude
 from .codegen.templates import render
@@ -146,14 +145,10 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
                 "inputs": settings_text(choice.inputs),
                 "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms",
             })
-    try:
-        version = metadata.version("orcu")
-    except metadata.PackageNotFoundError:
-        version = "(development)"
     return render(
         "header.cu.j2",
         begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
-        version=version, date=provenance.date, source=Path(program.src.path).name,
+        version=installed_version() or "(development)", date=provenance.date, source=Path(program.src.path).name,
         regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip,
         includes=sorted(set().union(*(c.includes for c in codes))),
     )
