@@ -9,6 +9,7 @@ import traceback
 
 from typing import Any
 
+from . import __version__
 from .errors import OrcuError, UsageError, did_you_mean
 
 
@@ -297,6 +298,7 @@ def _output_arguments(command: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orcu", description="Annotation-based autotuner for CUDA (Orio-style).")
     parser.add_argument("--debug", action="store_true", help="show a traceback for internal errors")
+    parser.add_argument("--version", action="version", version=f"orcu {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser("check", help="parse a file and report its tuning problem; nothing is compiled or run")

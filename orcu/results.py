@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from . import installed_version
+from . import __version__
 from .errors import UsageError
 from .runners import Result
 
@@ -83,7 +83,7 @@ class Context:
 
     @cached_property
     def digest(self) -> str:
-        return _hash(self.source, self.backend, self.device, self.compiler, installed_version() or "development")
+        return _hash(self.source, self.backend, self.device, self.compiler, __version__)
 
     def key(self, params: Mapping[str, Any], inputs: Mapping[str, Any], flags: tuple[str, ...] = ()) -> str:
         return _hash(self.digest, dict(params), dict(inputs), list(flags))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import generated, installed_version
+from . import __version__, generated
 from .annotations import blank_comments
 from .codegen.region import RegionCode, generate, prelude
 from .codegen.templates import render
@@ -148,7 +148,7 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
     return render(
         "header.cu.j2",
         begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
-        version=installed_version() or "(development)", date=provenance.date, source=Path(program.src.path).name,
+        version=__version__, date=provenance.date, source=Path(program.src.path).name,
         regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip,
         includes=sorted(set().union(*(c.includes for c in codes))),
     )

@@ -1,5 +1,7 @@
 """Generated CUDA: golden text per transformation, notes, sizes, and diagnostics."""
 import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -178,3 +180,39 @@ def test_sizes_from_input_vars_become_parameters(in_tmp):
     code = generate(program, program.nests[0], {"TC": 32, "BC": 14, "UIF": 1, "PL": 16, "CFLAGS": ""}, {})
     assert code.call == "orcu_MatMult_SeqDia_1(nrows, ndiags, offsets, y, A, x, m, n, dof);"
     assert "sizeof(double) * orcu_count(0, (m*n*dof))" in code.text
+
+
+
+def test_variants_generated_in_threads_match_serial_generation(in_tmp):
+    """The runner generates a batch's variants in a thread pool: the text must not depend on it.
+    A body of nested ifs keeps the printer's indentation busy (this failed every round when
+    one pycparser generator was shared)."""
+    nested = "\n".join(
+        f"        if (x[i] > {k}.0) {{\n            if (x[i] < {k + 1}.0) {{\n                y[i] += {k}.0 * x[i];\n"
+        f"            }} else {{\n                y[i] -= 1.0;\n            }}\n        }}"
+        for k in range(12)
+    )
+    write(in_tmp / "t.c", f"""/*@ begin PerfTuning ( def performance_params {{ param TC[] = range(32, 300, 32); }} ) @*/
+void f(int n, const double *x, double *y) {{
+    int i;
+    /*@ begin Loop(transform CUDA(threadCount=TC)
+    for (i = 0; i < n; i++) {{
+{nested}
+    }}
+    ) @*/
+    /*@ end @*/
+}}
+/*@ end @*/
+""")
+    program = load("t.c")
+    nest = program.nests[0]
+    configs = [{"TC": 32 * k} for k in range(1, 9)]
+    serial = [generate(program, nest, c, {}).text for c in configs]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible, to expose shared state
+    try:
+        for _ in range(20):
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                assert list(pool.map(lambda c: generate(program, nest, c, {}).text, configs)) == serial
+    finally:
+        sys.setswitchinterval(interval)

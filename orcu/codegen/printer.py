@@ -1,5 +1,8 @@
 """C text of loop-nest IR inside a kernel: statements through pycparser's generator,
-loops from their normalised bounds, with renamed identifiers and unroll pragmas."""
+loops from their normalised bounds, with renamed identifiers and unroll pragmas.
+
+Each call prints with a generator of its own: pycparser's keeps its indentation in the
+instance, and variants are generated in several threads at once."""
 from __future__ import annotations
 
 import copy
@@ -27,11 +30,8 @@ class _Printer(c_generator.CGenerator):
         return text.rstrip("\n").split("\n")
 
 
-_printer = _Printer()
-
-
 def expression(node: c_ast.Node, renames: Mapping[str, str] | None = None) -> str:
-    return _printer.visit(renamed(node, renames) if renames else node)
+    return _Printer().visit(renamed(node, renames) if renames else node)
 
 
 def renamed(node: c_ast.Node, renames: Mapping[str, str]) -> c_ast.Node:
@@ -62,16 +62,21 @@ def loop_header(loop: Loop, renames: Mapping[str, str]) -> str:
 
 def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll: int = 1) -> list[str]:
     """Kernel lines for IR nodes; ``unroll`` > 1 puts ``#pragma unroll`` on innermost loops."""
+    printer = _Printer()
     lines: list[str] = []
-    pad = INDENT * depth
-    for n in body:
-        if isinstance(n, Loop):
-            if unroll > 1 and innermost(n):
-                lines.append(f"{pad}#pragma unroll {unroll}")
-            lines.append(f"{pad}{loop_header(n, renames)} {{")
-            lines.extend(nodes(n.body, depth + 1, renames, unroll))
-            lines.append(f"{pad}}}")
-        else:
-            node = renamed(n.node, renames) if renames else n.node
-            lines.extend(_printer.statement(node, depth))
+
+    def walk(body: tuple[Node, ...], depth: int) -> None:
+        pad = INDENT * depth
+        for n in body:
+            if isinstance(n, Loop):
+                if unroll > 1 and innermost(n):
+                    lines.append(f"{pad}#pragma unroll {unroll}")
+                lines.append(f"{pad}{loop_header(n, renames)} {{")
+                walk(n.body, depth + 1)
+                lines.append(f"{pad}}}")
+            else:
+                node = renamed(n.node, renames) if renames else n.node
+                lines.extend(printer.statement(node, depth))
+
+    walk(body, depth)
     return lines

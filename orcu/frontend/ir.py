@@ -17,12 +17,12 @@ from ..errors import Location
 if TYPE_CHECKING:
     from .transform import CudaTransform
 
-_printer = c_generator.CGenerator()
-
-
 def c_text(node: c_ast.Node) -> str:
-    """C source of an expression or statement (one line, no trailing newline)."""
-    return _printer.visit(node).strip()
+    """C source of an expression or statement (no trailing newline).
+
+    A generator per call: CGenerator keeps its indentation in the instance, and variants
+    are generated in several threads at once."""
+    return c_generator.CGenerator().visit(node).strip()
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class Stmt:
 
     @property
     def text(self) -> str:
-        return " ".join(_printer.visit(self.node).split())
+        return " ".join(c_text(self.node).split())
 
 
 @dataclass(frozen=True)
