@@ -1,7 +1,7 @@
 import pytest
 
 from orcu.analysis.nest import analyze
-from orcu.errors import AnalysisError
+from orcu.errors import AnalysisError, OrcuError
 from orcu.program import load
 
 from conftest import EXAMPLES, write
@@ -133,3 +133,40 @@ def test_every_example_is_parallel_with_known_extents(name):
     for nest in program.nests:
         a = analyze(program.src, nest, program.spec)
         assert all(x.extent for x in a.arrays)
+
+
+@pytest.mark.parametrize(
+    "body, diagnostic",
+    [
+        ("  for (i = 0; i < n; i++) {\n    if (a[i] < 0) break;\n    b[i] = a[i];\n  }",
+         "t.c:8:19: error: 'break' out of the parallel loop 'i': its iterations run at once on many threads, so none can stop the others"),
+        ("  for (i = 0; i < n; i++) {\n    if (a[i] < 0) return;\n    b[i] = a[i];\n  }",
+         "t.c:8:19: error: 'return' is not supported in a Loop region"),
+        ("  for (i = 0; i < n; i++) {\n    if (a[i] < 0) goto out;\n    b[i] = a[i];\n  }",
+         "t.c:8:19: error: 'goto' is not supported in a Loop region"),
+        ("  for (i = 0; i < n; i++) {\n    if (a[i] < 0) { while (1) b[i] = 0; }\n  }",
+         "t.c:8:21: error: 'while' loops are not supported in a Loop region"),
+    ],
+)
+def test_jumps_out_of_the_parallel_loop_are_refused(in_tmp, body, diagnostic):
+    with pytest.raises(OrcuError) as info:  # from the lowering or from the analysis
+        program, nest = nest_of(in_tmp, body)
+        analyze(program.src, nest, program.spec)
+    assert info.value.render().split("\n")[0] == diagnostic
+
+
+def test_a_write_a_continue_may_skip_is_not_a_full_overwrite(in_tmp):
+    a = analysis(in_tmp, "  for (i = 0; i < n; i++) {\n    if (a[i] < 0) continue;\n    b[i] = a[i];\n  }")
+    assert a.array("b").dense_write is False and a.array("b").written
+    a = analysis(in_tmp, "  for (i = 0; i < n; i++) {\n    b[i] = a[i];\n  }")
+    assert a.array("b").dense_write is True
+
+
+def test_jumps_of_inner_loops_stay_with_them(in_tmp):
+    program, nest = nest_of(in_tmp, "  for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++) {\n      if (a[j] > b[i]) break;\n"
+                                    "      if (a[j] < 0) continue;\n      b[i] += a[j];\n    }")
+    outer, inner = nest.loops()
+    assert outer.jumps == () and [(j.kind, j.loc.line) for j in inner.jumps] == [("break", 9), ("continue", 10)]
+    a = analyze(program.src, nest, program.spec)
+    # the inner loop may stop anywhere, so its bounds give no size for 'a'; 'b' is outside it
+    assert (a.array("a").extent, a.array("b").extent) == (None, "n")

@@ -268,3 +268,17 @@ def test_an_array_missing_from_input_vars_is_a_diagnostic(in_tmp, capsys):
     assert main(["tune", "t.c", "--backend", "emulate"]) == 2
     err = capsys.readouterr().err
     assert "t.c:5:46: error: 'y' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it\n" in err
+
+
+def test_elements_a_continue_skips_keep_their_values(in_tmp):
+    # Half the iterations skip the write: y must be copied in, or they come back as garbage.
+    source = AXPY.replace("        y[i] = a * x[i] + y[i];\n", "    {\n        if (x[i] < 1.0f) continue;\n        y[i] = a * x[i];\n    }\n")
+    result = evaluate(in_tmp, source)
+    assert (result.status, result.worst["error"]) == ("ok", 0), result.message
+
+
+def test_break_in_an_inner_loop_runs_as_written(in_tmp):
+    source = MULTI.replace("            y[i] += a[k] * X[i + k*n];\n",
+                           "        {\n            if (X[i + k*n] > 1.4) break;\n            y[i] += a[k] * X[i + k*n];\n        }\n")
+    result = evaluate(in_tmp, source, params={})
+    assert (result.status, result.worst["error"]) == ("ok", 0), result.message

@@ -125,6 +125,12 @@ def analyze(
         where = (others or loops[1:] or [nest])[0].loc
         raise src.error_at(where, "a Loop region must hold exactly one outer loop to parallelise", AnalysisError)
     outer = loops[0]
+    for jump in outer.jumps_of("break"):
+        raise src.error_at(
+            jump.loc,
+            f"'break' out of the parallel loop '{outer.var}': its iterations run at once on many threads, so none can stop the others",
+            AnalysisError,
+        )
     statements = list(ir_statements(outer.body, (outer,)))
     inner_vars = {lp.var for lp in nest.loops()} - {outer.var}
 
@@ -271,9 +277,10 @@ def _dense_write(outer: Loop, name: str, accesses) -> bool:
     """Whether the loop assigns every element in the array's range without reading any.
 
     True for ``y[i] = ...`` directly in a unit-step outer loop with no other access to
-    ``y``; then the array need not be copied to the device first.
+    ``y``; then the array need not be copied to the device first. A ``continue`` may skip
+    the write, so then it is not.
     """
-    if outer.step != 1 or len(accesses) != 1:
+    if outer.step != 1 or outer.jumps_of("continue") or len(accesses) != 1:
         return False
     a, loops = accesses[0]
     if not a.write or len(loops) != 1 or len(a.subscripts) != 1:
@@ -298,6 +305,8 @@ def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str], sizes) -
     affine = bool(accesses)
     for a, loops in accesses:
         p = _affine(a.subscripts[0], names) if len(a.subscripts) == 1 else None
+        if p is not None and any(lp.jumps_of("break") and lp.var in p.names for lp in loops):
+            p = None  # the loop may stop anywhere: its bounds say nothing of the elements touched
         bounds = _bounds(loops) if p is not None else []
         rng = value_range(p, bounds) if p is not None and (bounds or not (p.names & {lp.var for lp in loops})) else None
         if rng is None or (rng[0].sign() or 0) < 0:

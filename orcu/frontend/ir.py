@@ -81,6 +81,14 @@ class Stmt:
 
 
 @dataclass(frozen=True)
+class Jump:
+    """A ``break`` or ``continue`` of the loop that holds it."""
+
+    kind: str  # "break" or "continue"
+    loc: Location
+
+
+@dataclass(frozen=True)
 class Loop:
     var: str
     lower: c_ast.Node = field(compare=False)
@@ -89,6 +97,10 @@ class Loop:
     body: tuple["Node", ...]
     loc: Location
     node: c_ast.For = field(compare=False, repr=False)
+    jumps: tuple[Jump, ...] = ()  # the breaks and continues that leave or restart this loop
+
+    def jumps_of(self, kind: str) -> tuple[Jump, ...]:
+        return tuple(j for j in self.jumps if j.kind == kind)
 
     @property
     def header(self) -> str:

@@ -5,17 +5,15 @@ from pycparser import c_ast
 
 from ..errors import AnalysisError, Location
 from ..source import SourceFile
-from .ir import Access, Loop, Node, Stmt
+from .ir import Access, Jump, Loop, Node, Stmt
 
 _UNSUPPORTED = {
-    "While": "'while' loops",
-    "DoWhile": "'do' loops",
-    "Goto": "'goto'",
-    "Label": "labels",
-    "Switch": "'switch'",
-    "Return": "'return'",
-    "Break": "'break'",
-    "Continue": "'continue'",
+    "While": "'while' loops are",
+    "DoWhile": "'do' loops are",
+    "Goto": "'goto' is",
+    "Label": "labels are",
+    "Switch": "'switch' is",
+    "Return": "'return' is",
 }
 
 
@@ -27,6 +25,7 @@ def loc_of(node: c_ast.Node) -> Location:
 class Lowering:
     def __init__(self, src: SourceFile):
         self.src = src
+        self.jumps: list[list[Jump]] = []  # per enclosing loop, innermost last: its breaks and continues
 
     def error(self, node: c_ast.Node, message: str) -> AnalysisError:
         return self.src.error_at(loc_of(node), message, AnalysisError)
@@ -50,7 +49,9 @@ class Lowering:
         upper = self._cond(node, var)
         step = self._next(node, var)
         body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
-        return Loop(var, lower, upper, step, self.block(body), loc_of(node), node)
+        self.jumps.append([])
+        lowered = self.block(body)
+        return Loop(var, lower, upper, step, lowered, loc_of(node), node, tuple(self.jumps.pop()))
 
     def _init(self, node: c_ast.For) -> tuple[str, c_ast.Node]:
         init = node.init
@@ -93,12 +94,24 @@ class Lowering:
 
     # -- statements -------------------------------------------------------------
     def statement(self, node: c_ast.Node) -> Stmt:
-        kind = type(node).__name__
-        if kind in _UNSUPPORTED:
-            raise self.error(node, f"{_UNSUPPORTED[kind]} are not supported in a Loop region")
+        self._control(node, in_loop=False)
         finder = _AccessFinder(self)
         finder.visit(node)
         return Stmt(node, loc_of(node), tuple(finder.accesses), frozenset(finder.reads), frozenset(finder.writes))
+
+
+    def _control(self, node: c_ast.Node, in_loop: bool) -> None:
+        """Refuses control flow the IR cannot keep; records each break and continue with the
+        region's loop it leaves or restarts (``in_loop``: inside a for loop of this statement)."""
+        kind = type(node).__name__
+        if kind in _UNSUPPORTED:
+            raise self.error(node, f"{_UNSUPPORTED[kind]} not supported in a Loop region")
+        if kind in ("Break", "Continue") and not in_loop:
+            if not self.jumps:
+                raise self.error(node, f"'{kind.lower()}' outside the region's loops")
+            self.jumps[-1].append(Jump(kind.lower(), loc_of(node)))
+        for _, child in node.children():
+            self._control(child, in_loop or kind == "For")
 
 
 def _is(node: c_ast.Node, var: str) -> bool:
