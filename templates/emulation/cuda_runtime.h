@@ -9,7 +9,12 @@
  * reported as an error instead of hanging. Blocks run one after another, in an order
  * ORCU_EMULATION_SEED (environment) shuffles to expose races between blocks. Device
  * memory is host memory ending at a guard page, so a write past an allocation crashes.
- * Streams and copies are synchronous; events read the host clock.
+ * A kernel argument that points to host memory the GPU cannot reach is an error.
+ * Streams and copies are synchronous, but the order CUDA promises between streams is
+ * checked: work on a non-blocking stream that nothing orders after earlier work of the
+ * default stream (a copy from pageable memory, a launch) is an error. Page-locking follows
+ * CUDA's rules: pages are pinned whole, and pinning a page twice fails. Events read the host
+ * clock. orcu_emu::counters counts allocations and other costly calls, for tests.
  */
 #ifndef ORCU_EMULATION_CUDA_RUNTIME_H
 #define ORCU_EMULATION_CUDA_RUNTIME_H
@@ -35,6 +40,7 @@
 #define __forceinline__ inline
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
 
 /* ---- types ----------------------------------------------------------------------- */
 struct uint3 { unsigned int x, y, z; };
@@ -51,6 +57,8 @@ enum cudaError_t {
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorLaunchFailure = 719,
     cudaErrorIllegalAddress = 700,
+    cudaErrorHostMemoryAlreadyRegistered = 712,
+    cudaErrorHostMemoryNotRegistered = 713,
 };
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
 enum cudaFuncCache { cudaFuncCachePreferNone, cudaFuncCachePreferShared, cudaFuncCachePreferL1, cudaFuncCachePreferEqual };
@@ -67,13 +75,18 @@ enum cudaDeviceAttr {
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
 };
 struct cudaPointerAttributes { cudaMemoryType type; int device; void *devicePointer; void *hostPointer; };
-struct orcu_emu_stream { int id; };
+/* seen: the default stream's work up to this epoch is known to come before this stream's */
+struct orcu_emu_stream { int id; unsigned flags; unsigned long long seen; };
 typedef orcu_emu_stream *cudaStream_t;
-struct orcu_emu_event { double ms; };
+struct orcu_emu_event { double ms; unsigned long long epoch; };
 typedef orcu_emu_event *cudaEvent_t;
 #define cudaStreamNonBlocking 0x01
 #define cudaStreamDefault 0x00
 #define cudaHostRegisterDefault 0x00
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocMapped 0x02
+#define cudaEventDefault 0x00
+#define cudaEventDisableTiming 0x02
 
 namespace orcu_emu {
 
@@ -106,6 +119,65 @@ static cudaError_t fail(cudaError_t err, const char *what)
     return err;
 }
 
+/* An error the CUDA runtime returns without printing anything (the caller may handle it). */
+static cudaError_t quiet_error(cudaError_t err)
+{
+    last = err;
+    return err;
+}
+
+/* Calls that cost time on a GPU: a tuned function called again should make none of the first four. */
+struct Counters {
+    unsigned long device_allocations, pinned_allocations, streams_created, events_created;
+    unsigned long registrations, launches;
+};
+static Counters counters = {0, 0, 0, 0, 0, 0};
+
+/* ---- host memory the GPU can reach: cudaMallocHost, and ranges cudaHostRegister pinned -- */
+struct Pinned { size_t bytes; bool registered; };  /* registered: by cudaHostRegister */
+static std::map<uintptr_t, Pinned> &pinned()
+{
+    static std::map<uintptr_t, Pinned> table;
+    return table;
+}
+static const Pinned *find_pinned(const void *p, uintptr_t *start)
+{
+    std::map<uintptr_t, Pinned> &table = pinned();
+    std::map<uintptr_t, Pinned>::iterator it = table.upper_bound((uintptr_t)p);
+    if (it == table.begin())
+        return NULL;
+    --it;
+    *start = it->first;
+    return (uintptr_t)p < it->first + it->second.bytes ? &it->second : NULL;
+}
+static uintptr_t page_down(uintptr_t p) { return p & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1); }
+static uintptr_t page_up(uintptr_t p) { return page_down(p + (uintptr_t)sysconf(_SC_PAGESIZE) - 1); }
+
+/* ---- ordering between the default (legacy) stream and non-blocking streams -------------- */
+/* Each asynchronous piece of work on the default stream starts a new epoch; `synced` is the
+ * last epoch the host has waited for. */
+static unsigned long long legacy_epoch = 0, legacy_synced = 0;
+static void legacy_work() { legacy_epoch++; }
+static void legacy_sync() { legacy_synced = legacy_epoch; }
+/* Work about to start on stream s: false, with the reason, when it may overtake the default stream. */
+static bool ordered_after_default_stream(cudaStream_t s, const char *what)
+{
+    if (s == NULL)
+        return true;
+    if (!(s->flags & cudaStreamNonBlocking)) {  /* a blocking stream waits for the default stream */
+        s->seen = legacy_epoch;
+        return true;
+    }
+    if (s->seen >= legacy_epoch || legacy_synced >= legacy_epoch)
+        return true;
+    char why[300];
+    snprintf(why, sizeof why, "%s on non-blocking stream %d may start before earlier work of the default stream "
+             "(a copy from pageable memory, a launch) has finished: nothing orders them (an event, or a blocking stream)",
+             what, s->id);
+    fail(cudaErrorLaunchFailure, why);
+    return false;
+}
+
 /* ---- device memory: host pages ending at a PROT_NONE guard page -------------------- */
 struct Allocation { char *base; size_t mapped; size_t bytes; };
 static std::map<uintptr_t, Allocation> &allocations()
@@ -122,6 +194,24 @@ static const Allocation *find_allocation(const void *p)
     --it;
     const uintptr_t start = it->first;
     return (uintptr_t)p < start + it->second.bytes + 1 ? &it->second : NULL;
+}
+
+/* Allocations are rounded up to 16 bytes; the kernel that writes into that padding, past
+ * the end of an allocation, is caught after it runs (a write further on hits the guard page). */
+static void check_padding()
+{
+    if (sticky != cudaSuccess)
+        return;
+    std::map<uintptr_t, Allocation> &table = allocations();
+    for (std::map<uintptr_t, Allocation>::iterator it = table.begin(); it != table.end(); ++it) {
+        const unsigned char *p = (const unsigned char *)it->first;
+        const size_t rounded = (it->second.bytes + 15) & ~(size_t)15;
+        for (size_t k = it->second.bytes; k < rounded; k++)
+            if (p[k] != 0xa5) {
+                fprintf(stderr, "orcu emulation: a kernel wrote past the end of a %zu-byte allocation\n", it->second.bytes);
+                abort();
+            }
+    }
 }
 
 /* ---- context switching ------------------------------------------------------------- */
@@ -364,13 +454,34 @@ static unsigned long long seed_from_environment()
     return text != NULL ? strtoull(text, NULL, 10) : 0;
 }
 
+/* Whether the GPU can read what a kernel argument points to: device memory, or pinned host memory. */
+template <typename T> static bool reachable(T *p)
+{
+    uintptr_t start;
+    return p == NULL || find_allocation((const void *)p) != NULL || find_pinned((const void *)p, &start) != NULL;
+}
+template <typename T> static bool reachable(const T &) { return true; }  /* not a pointer */
+
 template <typename Kernel, typename... Args>
-static void launch(Kernel kernel, dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t, Args... args)
+static void launch(Kernel kernel, dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream, Args... args)
 {
     if (sticky != cudaSuccess) {
         last = sticky;
         return;
     }
+    counters.launches++;
+    int argument = 0, unreachable = 0;
+    ((argument++, unreachable = unreachable ? unreachable : (reachable(args) ? 0 : argument)), ...);
+    if (unreachable) {
+        char why[160];
+        snprintf(why, sizeof why, "kernel argument %d points to host memory the GPU cannot read (pass device memory)", unreachable);
+        fail(cudaErrorIllegalAddress, why);
+        return;
+    }
+    if (!ordered_after_default_stream(stream, "a kernel"))
+        return;
+    if (stream == NULL)
+        legacy_work();
     const unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
     if (threads == 0 || threads > ORCU_EMULATION_MAX_THREADS || grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.y > 65535 || grid.z > 65535) {
         fail(cudaErrorInvalidConfiguration, "invalid launch configuration (block or grid size)");
@@ -412,6 +523,7 @@ static void launch(Kernel kernel, dim3 grid, dim3 block, size_t shared_bytes, cu
             return;
         }
     }
+    check_padding();
     last = cudaSuccess;
 }
 
@@ -455,6 +567,8 @@ template <typename T> static inline T __shfl_up_sync(unsigned mask, T v, unsigne
 template <typename T> static inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) { return orcu_emu::warp_exchange(orcu_emu::SHFL_XOR, mask, v, lane_mask, width); }
 template <typename T> static inline T __shfl_sync(unsigned mask, T v, int lane, int width = 32) { return orcu_emu::warp_exchange(orcu_emu::SHFL_IDX, mask, v, lane, width); }
 template <typename T> static inline T __ldg(const T *p) { return *p; }
+template <typename T> static inline T __ldcg(const T *p) { return *p; }
+static inline void __threadfence() {}  /* blocks run one after another: their writes are in order */
 
 /* Fibers switch only at barriers and warp operations, so an atomic is a plain update. */
 template <typename T> static inline T atomicAdd(T *p, T v) { T old = *p; *p = old + v; return old; }
@@ -492,13 +606,20 @@ static inline const char *cudaGetErrorString(cudaError_t err)
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorHostMemoryAlreadyRegistered: return "part or all of the requested memory range is already mapped";
+    case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
     }
     return "unknown error";
 }
 static inline cudaError_t cudaGetLastError() { cudaError_t e = orcu_emu::last; orcu_emu::last = orcu_emu::sticky; return e; }
 static inline cudaError_t cudaPeekAtLastError() { return orcu_emu::last; }
-static inline cudaError_t cudaDeviceSynchronize() { return orcu_emu::sticky; }
-static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return orcu_emu::sticky; }
+static inline cudaError_t cudaDeviceSynchronize() { orcu_emu::legacy_sync(); return orcu_emu::sticky; }
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+    if (s == NULL)
+        orcu_emu::legacy_sync();
+    return orcu_emu::sticky;
+}
 
 static inline cudaError_t cudaMalloc(void **p, size_t bytes)
 {
@@ -514,6 +635,7 @@ static inline cudaError_t cudaMalloc(void **p, size_t bytes)
     memset(start, 0xa5, rounded);  /* device memory starts as garbage, never as zeros */
     orcu_emu::Allocation a = {base, mapped, bytes};
     orcu_emu::allocations()[(uintptr_t)start] = a;
+    orcu_emu::counters.device_allocations++;
     *p = start;
     return cudaSuccess;
 }
@@ -526,44 +648,140 @@ static inline cudaError_t cudaFree(void *p)
     if (it == orcu_emu::allocations().end())
         return orcu_emu::fail(cudaErrorInvalidDevicePointer, "cudaFree of a pointer cudaMalloc did not return");
     const orcu_emu::Allocation a = it->second;
-    const size_t rounded = (a.bytes + 15) & ~(size_t)15;
-    for (size_t k = a.bytes; k < rounded; k++)  /* the padding before the guard page */
-        if (((unsigned char *)p)[k] != 0xa5 && orcu_emu::sticky == cudaSuccess) {
-            fprintf(stderr, "orcu emulation: a kernel wrote past the end of a %zu-byte allocation\n", a.bytes);
-            abort();
-        }
+    orcu_emu::check_padding();
     munmap(a.base, a.mapped);
     orcu_emu::allocations().erase(it);
     return orcu_emu::sticky;
 }
-static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind)
+static inline bool orcu_emu_pageable(const void *p)
+{
+    uintptr_t start;
+    return orcu_emu::find_allocation(p) == NULL && orcu_emu::find_pinned(p, &start) == NULL;
+}
+static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind, cudaStream_t stream = 0)
 {
     if (orcu_emu::sticky != cudaSuccess)
         return orcu_emu::sticky;
+    if (!orcu_emu::ordered_after_default_stream(stream, "a copy"))
+        return orcu_emu::last;
+    if (stream == NULL)
+        orcu_emu::legacy_work();
     if (bytes)
         memmove(dst, src, bytes);
     return cudaSuccess;
 }
-static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t = 0) { return cudaMemcpy(dst, src, bytes, kind); }
+static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    /* From pageable memory to the device, cudaMemcpy returns once the data is staged: the copy
+     * to the device may still run. Every other copy returns when it is done. */
+    const cudaError_t err = cudaMemcpyAsync(dst, src, bytes, kind, 0);
+    if (!(orcu_emu_pageable(src) && !orcu_emu_pageable(dst)))
+        orcu_emu::legacy_sync();
+    return err;
+}
 static inline cudaError_t cudaMemset(void *p, int value, size_t bytes) { memset(p, value, bytes); return orcu_emu::sticky; }
-static inline cudaError_t cudaMallocHost(void **p, size_t bytes) { *p = malloc(bytes ? bytes : 1); return *p ? cudaSuccess : cudaErrorMemoryAllocation; }
-static inline cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
-static inline cudaError_t cudaHostRegister(void *, size_t, unsigned) { return cudaSuccess; }
-static inline cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+/* Pinned allocations get pages of their own, as on a GPU: no user array shares them. */
+static inline cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned)
+{
+    const size_t mapped = orcu_emu::page_up(bytes ? bytes : 1);
+    *p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (*p == MAP_FAILED) {
+        *p = NULL;
+        return orcu_emu::quiet_error(cudaErrorMemoryAllocation);
+    }
+    orcu_emu::Pinned pin = {mapped, false};
+    orcu_emu::pinned()[(uintptr_t)*p] = pin;
+    orcu_emu::counters.pinned_allocations++;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaMallocHost(void **p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocDefault); }
+template <typename T> static inline cudaError_t cudaMallocHost(T **p, size_t bytes) { return cudaMallocHost((void **)p, bytes); }
+static inline cudaError_t cudaFreeHost(void *p)
+{
+    std::map<uintptr_t, orcu_emu::Pinned>::iterator it = orcu_emu::pinned().find((uintptr_t)p);
+    if (p == NULL)
+        return cudaSuccess;
+    if (it == orcu_emu::pinned().end() || it->second.registered)
+        return orcu_emu::fail(cudaErrorInvalidValue, "cudaFreeHost of a pointer cudaMallocHost did not return");
+    munmap(p, it->second.bytes);
+    orcu_emu::pinned().erase(it);
+    return cudaSuccess;
+}
+static inline cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned)
+{
+    uintptr_t start;
+    if (orcu_emu::find_pinned(host, &start) == NULL)
+        return orcu_emu::quiet_error(cudaErrorInvalidValue);
+    *device = host;
+    return cudaSuccess;
+}
+/* Pins the pages [p, p + bytes) lies on; a page pinned already (by another range) makes it fail. */
+static inline cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned)
+{
+    if (p == NULL || bytes == 0)
+        return orcu_emu::quiet_error(cudaErrorInvalidValue);
+    const uintptr_t first = orcu_emu::page_down((uintptr_t)p), end = orcu_emu::page_up((uintptr_t)p + bytes);
+    for (std::map<uintptr_t, orcu_emu::Pinned>::iterator it = orcu_emu::pinned().begin(); it != orcu_emu::pinned().end(); ++it)
+        if (orcu_emu::page_down(it->first) < end && first < orcu_emu::page_up(it->first + it->second.bytes))
+            return orcu_emu::quiet_error(cudaErrorHostMemoryAlreadyRegistered);
+    orcu_emu::Pinned pin = {bytes, true};
+    orcu_emu::pinned()[(uintptr_t)p] = pin;
+    orcu_emu::counters.registrations++;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaHostUnregister(void *p)
+{
+    std::map<uintptr_t, orcu_emu::Pinned>::iterator it = orcu_emu::pinned().find((uintptr_t)p);
+    if (it == orcu_emu::pinned().end() || !it->second.registered)
+        return orcu_emu::quiet_error(cudaErrorHostMemoryNotRegistered);
+    orcu_emu::pinned().erase(it);
+    return cudaSuccess;
+}
 static inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p)
 {
-    a->type = orcu_emu::find_allocation(p) ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
+    uintptr_t start;
+    a->type = orcu_emu::find_allocation(p) ? cudaMemoryTypeDevice
+            : orcu_emu::find_pinned(p, &start) ? cudaMemoryTypeHost : cudaMemoryTypeUnregistered;
     a->device = 0;
     a->devicePointer = a->hostPointer = (void *)p;
     return cudaSuccess;
 }
 
-static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { static int next = 0; *s = new orcu_emu_stream(); (*s)->id = ++next; return cudaSuccess; }
+static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
+{
+    static int next = 0;
+    *s = new orcu_emu_stream();
+    (*s)->id = ++next;
+    (*s)->flags = flags;
+    (*s)->seen = 0;  /* work the default stream had before is not ordered before this stream's either */
+    orcu_emu::counters.streams_created++;
+    return cudaSuccess;
+}
 static inline cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
 static inline cudaError_t cudaStreamDestroy(cudaStream_t s) { delete s; return cudaSuccess; }
-static inline cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = new orcu_emu_event(); (*e)->ms = 0; return cudaSuccess; }
+static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
+{
+    *e = new orcu_emu_event();
+    (*e)->ms = 0;
+    (*e)->epoch = 0;
+    orcu_emu::counters.events_created++;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
 static inline cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
-static inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = 0) { e->ms = orcu_emu::now_ms(); return cudaSuccess; }
+/* An event recorded on the default stream marks its work so far; a stream that waits for it is ordered after that work. */
+static inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0)
+{
+    e->ms = orcu_emu::now_ms();
+    e->epoch = s == NULL ? orcu_emu::legacy_epoch : s->seen;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned = 0)
+{
+    if (s != NULL && e->epoch > s->seen)
+        s->seen = e->epoch;
+    return cudaSuccess;
+}
 static inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return orcu_emu::sticky; }
 static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop) { *ms = (float)(stop->ms - start->ms); return cudaSuccess; }
 
