@@ -70,6 +70,20 @@ class _Marker:
     args_end: int = 0
 
 
+def brace_depth(text: str, start: int, end: int) -> int:
+    """How many more '{' than '}' text[start:end] holds, strings skipped (comments must be blank)."""
+    depth, i = 0, start
+    while i < end:
+        c = text[i]
+        if c in "\"'":
+            i = skip_string(text, i)
+            continue
+        depth += c == "{"
+        depth -= c == "}"
+        i += 1
+    return depth
+
+
 def matching_bracket(text: str, open_at: int, limit: int, hash_comments: bool = False) -> tuple[int, int]:
     """Find the bracket closing ``text[open_at]`` before ``limit``, skipping string literals
     (and ``#`` comments of the spec language, which may hold unbalanced brackets).

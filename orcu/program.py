@@ -8,10 +8,11 @@ from typing import Mapping
 from pycparser import c_ast
 
 from . import generated
-from .annotations import Region, skip_string, blank_comments, matching_bracket, scan_regions
+from .annotations import Region, blank_comments, brace_depth, matching_bracket, scan_regions
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
-from .frontend.ir import LoopNest
+from .frontend.ir import LoopNest, loops_of, statements
+from .frontend.liveness import read_after
 from .frontend.lower import Lowering
 from .frontend.transform import parse_loop_annotation
 from .frontend.types import resolve_types, visible_variables
@@ -90,25 +91,12 @@ def _function_spans(text: str, tree: c_ast.FileAST, src: SourceFile) -> list[tup
     return spans
 
 
-def _brace_depth(text: str, offset: int) -> int:
-    depth, i = 0, 0
-    while i < offset:
-        c = text[i]
-        if c in "\"'":
-            i = skip_string(text, i)
-            continue
-        depth += c == "{"
-        depth -= c == "}"
-        i += 1
-    return depth
-
-
 def _file_context(src: SourceFile, loops: list[Region]):
     """The whole file parsed once (comments and file-scope regions blanked)."""
     chars = list(blank_comments(generated.blank_spans(src.text)))
     blanked = "".join(chars)
     for r in loops:
-        if _brace_depth(blanked, r.start) == 0:  # statements at file scope: Orio fragments
+        if brace_depth(blanked, 0, r.start) == 0:  # statements at file scope: Orio fragments
             for k in range(r.code_start, r.code_end):
                 if chars[k] != "\n":
                     chars[k] = " "
@@ -148,6 +136,8 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, k: int, par
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, items, function, tree, spec, macros)
     body = Lowering(src).block(items)
+    written = {lp.var for lp in loops_of(body)} | {n for st, _ in statements(body) for n in st.scalar_writes}
+    candidates = [n for n in written if n in variables and variables[n].kind == "scalar" and variables[n].origin != "region"]
     return LoopNest(
         index=k + 1,
         loc=src.location(region.start),
@@ -158,4 +148,5 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, k: int, par
         reference=reference,
         code=code,
         outside=visible_variables(function, tree),
+        read_after=read_after(src, function, region.start, region.end, candidates),
     )

@@ -44,6 +44,9 @@ class Reduction:
     op: str  # "+", "*", "min" or "max"
     ctype: str
     loc: Location
+    # Written with C's fmax/fmin (not a comparison): NaN operands are skipped, so a NaN the
+    # scalar starts with gives way to the first number.
+    skips_nan: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,10 @@ class NestAnalysis:
     reductions: tuple[Reduction, ...]
     private: tuple[str, ...]  # inner iterators and scalars assigned before use
     scalars_in: tuple[str, ...]  # scalars (and constants) the nest only reads
+    # What the code after the region reads of the loop's values: its iterator (after the
+    # last iteration), and private scalars (as the last iteration left them).
+    iterator_live: bool = False
+    live_private: tuple[str, ...] = ()
 
     def array(self, name: str) -> ArrayInfo:
         return next(a for a in self.arrays if a.name == name)
@@ -64,6 +71,13 @@ def _is_id(node, name: str) -> bool:
 
 def _mentions(node: c_ast.Node, name: str) -> bool:
     return name in used_names([node])
+
+
+def _calls_c_minmax(node: c_ast.Node) -> bool:
+    """``s = fmax(s, e)`` and the like: C's functions, which skip NaN operands."""
+    rhs = node.rvalue if isinstance(node, c_ast.Assignment) else None
+    return (isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID)
+            and rhs.name.name in ("fmax", "fmaxf", "fmin", "fminf"))
 
 
 def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
@@ -165,7 +179,42 @@ def analyze(
                 dense_write=source == "affine" and _dense_write(outer, name, accesses),
             )
         )
-    return NestAnalysis(outer, tuple(arrays), tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in)
+    live_private = _live_private(src, nest, outer, inner_vars, set(private))
+    return NestAnalysis(outer, tuple(arrays), tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in,
+                        outer.var in nest.read_after, live_private)
+
+
+def _live_private(src: SourceFile, nest: LoopNest, outer: Loop, inner_vars: set[str], private: set[str]) -> tuple[str, ...]:
+    """Private scalars the code after the region reads: those the last iteration leaves for
+    certain, or a diagnostic at the read."""
+    live = []
+    for name, loc in nest.read_after.items():
+        if name == outer.var:
+            continue
+        if name in inner_vars:
+            why = f"it is the iterator of an inner loop"
+        elif name not in private:
+            continue  # a reduction: its final value is kept
+        elif outer.jumps_of("continue"):
+            why = f"a 'continue' may skip the rest of an iteration of '{outer.var}'"
+        elif not any(isinstance(n, Stmt) and _assigns_first(n.node, name) for n in outer.body):
+            why = f"it is not assigned by a statement of its own in the body of '{outer.var}' (but in an inner loop or under a condition)"
+        else:
+            live.append(name)
+            continue
+        raise src.error_at(
+            loc,
+            f"'{name}' is read here after the Loop region, where it should hold what the loop's last iteration left; "
+            f"orcu cannot give it that value: {why}. Assign it before this read",
+            AnalysisError,
+        )
+    return tuple(sorted(live))
+
+
+def _assigns_first(node: c_ast.Node, name: str) -> bool:
+    """``name = e;`` with ``name`` not in ``e``."""
+    return (isinstance(node, c_ast.Assignment) and node.op == "=" and _is_id(node.lvalue, name)
+            and not _mentions(node.rvalue, name))
 
 
 def _reductions(src, nest, statements) -> list[Reduction]:
@@ -180,7 +229,7 @@ def _reductions(src, nest, statements) -> list[Reduction]:
             continue
         if var in found and found[var].op != op:
             raise src.error_at(st.loc, f"'{var}' is reduced with both '{found[var].op}' and '{op}'", AnalysisError)
-        found.setdefault(var, Reduction(var, op, v.ctype.base, st.loc))
+        found.setdefault(var, Reduction(var, op, v.ctype.base, st.loc, _calls_c_minmax(st.node)))
     for st, _ in statements:  # a reduced scalar may appear in nothing but its updates
         for var in found:
             if (var in st.scalar_reads or var in st.scalar_writes) and match_reduction(st.node) is None:
@@ -206,9 +255,7 @@ def _private_scalars(src, nest, statements, excluded) -> list[str]:
         if not written:
             continue
         node = st.node
-        assigned_first = (
-            isinstance(node, c_ast.Assignment) and node.op == "=" and _is_id(node.lvalue, name) and not _mentions(node.rvalue, name)
-        ) or (isinstance(node, c_ast.Decl) and node.name == name)
+        assigned_first = _assigns_first(node, name) or (isinstance(node, c_ast.Decl) and node.name == name)
         if not assigned_first:
             raise src.error_at(
                 st.loc,

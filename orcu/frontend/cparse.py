@@ -98,3 +98,12 @@ def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]
     )
     tree = _parse(src, code, start, start + len(text))
     return list(tree.ext[-1].body.block_items or [])
+
+
+def parse_expression(text: str) -> c_ast.Node | None:
+    """A C expression orcu wrote or derived (an array extent, say); None if it does not parse."""
+    try:
+        tree = _Parser().parse(_PRELUDE + f"\nvoid __orcu_expression(void) {{ (void)({text}); }}\n", filename="<expression>")
+    except (c_parser.ParseError, AssertionError, IndexError, RecursionError):
+        return None
+    return tree.ext[-1].body.block_items[0].expr

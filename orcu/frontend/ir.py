@@ -120,6 +120,16 @@ def statements(nodes, loops: tuple[Loop, ...] = ()):
             yield n, loops
 
 
+def loops_of(nodes) -> list[Loop]:
+    """The loops among IR nodes, each before the loops inside it."""
+    found = []
+    for n in nodes:
+        if isinstance(n, Loop):
+            found.append(n)
+            found.extend(loops_of(n.body))
+    return found
+
+
 @dataclass(frozen=True)
 class LoopNest:
     """One Loop region: its statements, the names it uses and how to transform it."""
@@ -133,22 +143,15 @@ class LoopNest:
     reference: str  # the C code the variant is validated against
     code: str  # the C code the transformation starts from
     outside: Mapping[str, Variable] = field(default_factory=dict, repr=False)  # visible from outside the region
+    # Scalars the region writes (iterators included) that the code after it reads, with where.
+    read_after: Mapping[str, Location] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
         return f"{self.function or 'file'}_{self.index}"
 
     def loops(self) -> list[Loop]:
-        found = []
-
-        def walk(nodes):
-            for n in nodes:
-                if isinstance(n, Loop):
-                    found.append(n)
-                    walk(n.body)
-
-        walk(self.body)
-        return found
+        return loops_of(self.body)
 
     def explain(self) -> str:
         lines: list[str] = []

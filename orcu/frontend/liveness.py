@@ -1,0 +1,137 @@
+"""Which scalars a Loop region leaves for the code after it to read.
+
+The generated code runs the region's loop on the GPU, where its iterators and private
+scalars are the threads' own: their values after the loop must be computed on purpose, or
+the region refused. This module finds the names the enclosing function reads after the
+region before assigning them. It is conservative: the code after the region is scanned in
+program order (the rest of each enclosing block, and for an enclosing loop its next
+iteration too), and a name counts as read unless the first statement that mentions it
+assigns it outright.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from pycparser import c_ast
+
+from ..annotations import blank_comments, brace_depth
+from ..errors import Location
+from ..source import SourceFile
+from .lower import loc_of
+
+_LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
+
+
+def read_after(src: SourceFile, function: c_ast.FuncDef | None, start: int, end: int, names: Iterable[str]) -> dict[str, Location]:
+    """``names`` that the code after the region [start, end) of ``function`` may read before
+    assigning them, each with the place of that read."""
+    if function is None or function.body is None:
+        return {}
+    wanted = set(names)
+    found: dict[str, Location] = {}
+    for stmt in _following(src, function.body, start, end):
+        for name in sorted(wanted - set(found)):
+            if _declares(stmt, name):
+                continue  # a loop's own variable of that name: the region's is not touched
+            use = _first_use(stmt, name)
+            if use is None:
+                continue
+            if _assigns(stmt, name):
+                wanted.discard(name)
+            else:
+                found[name] = loc_of(use)
+    return found
+
+
+def _offset(src: SourceFile, node: c_ast.Node) -> int | None:
+    c = node.coord
+    if c is None or c.file != src.path:
+        return None
+    return src.offset(c.line, c.column or 1)
+
+
+def _items(node: c_ast.Node | None) -> list[c_ast.Node]:
+    if node is None:
+        return []
+    if isinstance(node, c_ast.Compound):
+        return list(node.block_items or [])
+    return [node]
+
+
+def _following(src: SourceFile, body: c_ast.Compound, start: int, end: int) -> Iterator[c_ast.Node]:
+    """The statements (and loop headers) that may run after the region, in program order."""
+    path = _path_to_region(src, blank_comments(src.text), _items(body), start, end)
+    # Innermost block first: the rest of it, then what follows its statement, and so on out.
+    for items, index, owner, holds in reversed(path):
+        yield from items[index + 1:]
+        if isinstance(owner, _LOOPS):  # the next iteration: the loop's step, its test, its body up to the region
+            if isinstance(owner, c_ast.For):
+                yield from (n for n in (owner.next, owner.cond) if n is not None)
+            elif owner.cond is not None:
+                yield owner.cond
+            yield from items[:index]
+            if index >= 0 and not start <= (_offset(src, items[index]) or 0) and not holds:
+                yield items[index]  # the last statement before a region that has no code of its own
+
+
+def _path_to_region(src, blanked, items, start, end, owner=None):
+    """[(block items, index of the last statement before the region's end, the statement
+    owning the block, whether that statement holds the region)], outermost block first, down
+    to the block that holds the region."""
+    before = [k for k, item in enumerate(items) if (_offset(src, item) or 0) < end]
+    for k in before:
+        item_at = _offset(src, items[k])
+        if item_at is not None and item_at < start and brace_depth(blanked, item_at, start) > 0:  # the region is inside it
+            for child in _children_blocks(items[k]):
+                child_at = _offset(src, child)
+                if child_at is not None and child_at < start and brace_depth(blanked, child_at, start) > 0:
+                    return [(items, k, owner, True)] + _path_to_region(src, blanked, _items(child), start, end, items[k])
+    return [(items, before[-1] if before else -1, owner, False)]
+
+
+def _children_blocks(node: c_ast.Node) -> list[c_ast.Node]:
+    if isinstance(node, c_ast.If):
+        return [n for n in (node.iftrue, node.iffalse) if n is not None]
+    if isinstance(node, _LOOPS):
+        return [node.stmt]
+    if isinstance(node, c_ast.Compound):
+        return [node]
+    if isinstance(node, (c_ast.Switch, c_ast.Label, c_ast.Case, c_ast.Default)):
+        return [n for n in (getattr(node, "stmt", None),) if n is not None] + list(getattr(node, "stmts", None) or [])
+    return []
+
+
+def _first_use(node: c_ast.Node, name: str) -> c_ast.ID | None:
+    class Finder(c_ast.NodeVisitor):
+        found: c_ast.ID | None = None
+
+        def visit_ID(self, n: c_ast.ID) -> None:
+            if self.found is None and n.name == name:
+                self.found = n
+
+        def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+            if n.args is not None:  # a function's name is not a variable
+                self.visit(n.args)
+
+    finder = Finder()
+    finder.visit(node)
+    return finder.found
+
+
+def _declares(node: c_ast.Node, name: str) -> bool:
+    """``for (int name = ...; ...)``: the loop has a variable of its own."""
+    return (isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList)
+            and any(d.name == name for d in node.init.decls))
+
+
+def _assigns(node: c_ast.Node, name: str) -> bool:
+    """Whether the statement assigns ``name`` before it can read it: ``name = e;`` or a for
+    loop that starts ``for (name = e; ...)``, with ``name`` not in ``e``."""
+    if isinstance(node, c_ast.For):
+        node = node.init
+    if isinstance(node, c_ast.Assignment):
+        return (node.op == "=" and isinstance(node.lvalue, c_ast.ID) and node.lvalue.name == name
+                and _first_use(node.rvalue, name) is None)
+    if isinstance(node, c_ast.Decl):  # a new variable of that name: the old one is not read
+        return node.name == name
+    return False
