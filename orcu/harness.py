@@ -142,6 +142,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             )
         values.append(Value(name, canonical_type(var.ctype.base), None, (), ["0"], name in reductions))
 
+    by_name = {v.name: v for v in values}
     before = {k: v for k, v in inputs.items() if k not in code.params}
     after = {k: v for k, v in inputs.items() if k in code.params}
     return render(
@@ -152,15 +153,35 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         macros=macros,
         before={k: _literal(v) for k, v in before.items()},
         after={k: _literal(v) for k, v in after.items()},
+        includes=sorted(set().union(*(c.includes for c in codes)) - {"math.h"}),  # the tuned file's headers
         variants=prelude(codes) + "\n" + "\n".join(c.text for c in codes),
         values=values,
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
         reference=_code(program, region_index, None),
-        calls=[_code(program, region_index, c.call) for c in codes],
+        calls=[_code(program, region_index, _call(c, by_name)) for c in codes],
+        on_device=[v for v in values if v.count is not None and any(c.values["dataOnDevice"] and v.name in c.arrays for c in codes)],
+        releases=[c.release for c in codes],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
         terms=max([v.count for v in values if v.count] + [1]),
     )
+
+
+def _call(code: RegionCode, values: Mapping[str, Value]) -> str:
+    """The statement that runs a variant. With dataOnDevice its arrays are device memory: the
+    harness copies them there and back around the call, which alone is timed as the total."""
+    if not code.values["dataOnDevice"]:
+        return code.call
+    moved = [values[a] for a in code.arrays if a in values]
+    args = ", ".join(f"orcu_device_{a}" if a in code.arrays and a in values else a for a in code.args)
+    lines = ["{  // dataOnDevice: the arrays are on the device before the call, and come back after it"]
+    lines += [f"    ORCU_CHECK(cudaMemcpy(orcu_device_{v.name}, {v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyHostToDevice));"
+              for v in moved]
+    lines += ["    const double orcu_start = orcu_now_ms();", f"    {code.host}({args});",
+              "    ORCU_CHECK(cudaDeviceSynchronize());", "    orcu_call_ms = orcu_now_ms() - orcu_start;"]
+    lines += [f"    ORCU_CHECK(cudaMemcpy({v.name}, orcu_device_{v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyDeviceToHost));"
+              for v in moved]
+    return "\n".join(lines + ["}"])
 
 
 def _random_literals(value: Value, rng: random.Random) -> dict[str, Any]:

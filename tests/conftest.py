@@ -4,11 +4,15 @@ from pathlib import Path
 
 import pytest
 
+from orcu.device import profile
 from orcu.errors import OrcuError
 from orcu.program import load
+from orcu.report import input_space
+from orcu.runners import Runner
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"
+H100 = profile("H100")
 
 
 def has_gpu() -> bool:
@@ -44,3 +48,23 @@ def diagnose(in_tmp, text: str, name: str = "t.c", **files) -> str:
     with pytest.raises(OrcuError) as info:
         load(name)
     return info.value.render()
+
+
+def evaluate(in_tmp, source, edit=None, backend="emulate", params=None, inputs=None, timeout_floor=60.0):
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    runner = Runner(backend, H100, in_tmp / "build", jobs=2, timeout_floor=timeout_floor)
+    inputs = inputs or next(iter(input_space(program).configs()))
+    return next(runner.evaluate(program, 0, [(params or {}, inputs)], edit))
+
+
+def planted(old, new):
+    """An edit of the generated kernel text that plants a bug (it must apply)."""
+    def edit(code):
+        at = code.text.find(old)
+        while at >= 0 and "//" in code.text[code.text.rfind("\n", 0, at) + 1 : at]:  # not in a comment
+            at = code.text.find(old, at + 1)
+        assert at >= 0, f"nothing to plant at: {old!r}"
+        code.text = code.text[:at] + new + code.text[at + len(old):]
+        return code
+    return edit

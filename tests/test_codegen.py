@@ -37,7 +37,7 @@ def test_golden_region(in_tmp, name):
 
 def test_grid_stride_loop_covers_any_grid(in_tmp):
     text = region_code(in_tmp, CASES["grid_stride"]).text
-    assert "for (i = orcu_lo + (int)(blockIdx.x * blockDim.x + threadIdx.x); i < orcu_hi; i += (int)(gridDim.x * blockDim.x)) {" in text
+    assert "    const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x;\n    for (i = (orcu_index)orcu_lo + ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); i < (orcu_index)orcu_hi; i += orcu_stride) {" in text
     assert "const int orcu_blocks = 4;" in text and "const int orcu_threads = 128;" in text
 
 
@@ -50,16 +50,18 @@ def test_any_positive_block_count_is_accepted(in_tmp):
 def test_step_and_offset_move_only_the_touched_range(in_tmp):
     text = region_code(in_tmp, CASES["step_and_offset"]).text
     # b is written every other element: it is copied in too, so the gaps keep their values.
-    assert "ORCU_CHECK(cudaMemcpy(d_b + (1), b + (1), sizeof(double) * orcu_count(1, n - 1), cudaMemcpyHostToDevice));" in text
-    assert "ORCU_CHECK(cudaMemcpy(d_a, a, sizeof(double) * orcu_count(0, n), cudaMemcpyHostToDevice));" in text
-    assert "i += (int)(gridDim.x * blockDim.x) * 2)" in text
+    assert "const long long orcu_b_first = 1LL, orcu_b_end = (long long)n - 1;" in text
+    assert "const long long orcu_a_first = 0LL, orcu_a_end = (long long)n;" in text
+    assert "ORCU_CHECK(cudaMemcpy(d_b + orcu_b_first, b + orcu_b_first, sizeof(double) * orcu_count(orcu_b_first, orcu_b_end), cudaMemcpyHostToDevice));" in text
+    assert "ORCU_CHECK(cudaMemcpy(d_a + orcu_a_first, a + orcu_a_first, sizeof(double) * orcu_count(orcu_a_first, orcu_a_end), cudaMemcpyHostToDevice));" in text
+    assert "const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x * 2;" in text
 
 
 def test_dense_write_is_not_copied_in(in_tmp):
     src = CASES["grid_stride"].replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i];")
     text = region_code(in_tmp, src).text
-    assert "cudaMemcpy(d_y, y" not in text
-    assert "ORCU_CHECK(cudaMemcpy(y, d_y, sizeof(float) * orcu_count(0, n), cudaMemcpyDeviceToHost));" in text
+    assert "cudaMemcpy(d_y + orcu_y_first, y" not in text
+    assert "ORCU_CHECK(cudaMemcpy(y + orcu_y_first, d_y + orcu_y_first, sizeof(float) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyDeviceToHost));" in text
 
 
 def test_unroll_pragma_sits_on_the_inner_loop(in_tmp):
@@ -76,7 +78,7 @@ def test_unroll_without_inner_loop_is_a_note(in_tmp):
 
 def test_cache_blocks_stages_the_array_every_thread_reads(in_tmp):
     code = region_code(in_tmp, CASES["cache_blocks"])
-    assert "        y[i] += a_shared[k] * X[i + k * n];" in code.text
+    assert "            y_k_acc += a_shared[k] * X[i + k * n];" in code.text
     assert "__syncthreads();" in code.text
     assert code.notes == []
 
@@ -93,27 +95,31 @@ def test_cache_blocks_skipped_without_reuse(in_tmp):
 def test_streams_move_only_chunkable_arrays_by_chunk(in_tmp):
     code = region_code(in_tmp, CASES["streams"])
     assert code.notes == ["streamCount: 'c' moves whole before and after the chunks: it is not indexed by 'i' alone"]
-    assert "ORCU_CHECK(cudaMemcpy(d_c, c, sizeof(double) * orcu_count(0, 1), cudaMemcpyHostToDevice));" in code.text
-    assert "cudaMemcpyAsync(d_x + orcu_chunk_lo, x + orcu_chunk_lo" in code.text
-    assert "const bool orcu_pinned_c" not in code.text and "const bool orcu_pinned_x = orcu_pin(x" in code.text
+    assert "ORCU_CHECK(cudaMemcpy(d_c + orcu_c_first, c + orcu_c_first, sizeof(double) * orcu_count(orcu_c_first, orcu_c_end), cudaMemcpyHostToDevice));" in code.text
+    # x moves chunk by chunk through a pinned staging buffer kept between calls, after the copy of c
+    assert "memcpy(orcu_x_staged + orcu_chunk_lo, x + orcu_chunk_lo, sizeof(double) * orcu_count(orcu_chunk_lo, orcu_chunk_hi));\n        ORCU_CHECK(cudaMemcpyAsync(d_x + orcu_chunk_lo, orcu_x_staged + orcu_chunk_lo" in code.text
+    assert "orcu_pin(" not in code.text and "cudaStreamCreate" in code.text and "cudaStreamDestroy(orcu_stream" not in code.text
+    assert code.text.index("ORCU_CHECK(cudaStreamWaitEvent(orcu_stream[orcu_s], orcu_f_1_ready, 0));") > code.text.index("ORCU_CHECK(cudaEventRecord(orcu_f_1_ready, 0));")
 
 
 def test_prefer_l1_is_set_and_restored(in_tmp):
     text = region_code(in_tmp, CASES["prefer_l1"]).text
     for line in (
-        "ORCU_CHECK(cudaFuncSetCacheConfig(orcu_f_1_kernel, cudaFuncCachePreferShared));",
-        "ORCU_CHECK(cudaFuncSetAttribute(orcu_f_1_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));",
-        "ORCU_CHECK(cudaFuncSetCacheConfig(orcu_f_1_kernel, cudaFuncCachePreferNone));",
-        "ORCU_CHECK(cudaFuncSetAttribute(orcu_f_1_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutDefault));",
+        "ORCU_CHECK(cudaFuncSetCacheConfig(orcu_kernel, cudaFuncCachePreferShared));",
+        "ORCU_CHECK(cudaFuncSetAttribute(orcu_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));",
+        "ORCU_CHECK(cudaFuncSetCacheConfig(orcu_kernel, cudaFuncCachePreferNone));",
+        "ORCU_CHECK(cudaFuncSetAttribute(orcu_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutDefault));",
     ):
         assert text.count(line) == 1
 
 
 def test_data_on_device_moves_nothing(in_tmp):
     text = region_code(in_tmp, CASES["data_on_device"]).text
-    assert "cudaMemcpy" not in text and "cudaMalloc" not in text
+    assert "cudaMemcpy" not in text and "orcu_device_buffer" not in text and "orcu_buffer" not in text
     assert "double *y" in text and "__restrict__" not in text  # device pointers may alias
-    assert "ORCU_CHECK(cudaDeviceSynchronize());" in text
+    assert "ORCU_CHECK(cudaStreamSynchronize(0));" in text
+    # overlapping arrays cannot run on the host instead: they are device memory
+    assert "orcu_aliased(\"orcu_f_1\");" in text and "ORCU_ALLOW_ALIASING" not in text
 
 
 @pytest.mark.parametrize(
@@ -128,8 +134,8 @@ def test_data_on_device_moves_nothing(in_tmp):
 def test_reductions_keep_the_initial_value(in_tmp, name, identity, functor):
     code = region_code(in_tmp, CASES[name])
     assert identity in code.text
-    assert f"*orcu_result = {functor}::combine(orcu_before, r);" in code.text
-    assert ", *r, d_r_partial + orcu_partials);" in code.text  # the host's value goes in
+    assert f"*orcu_r_result = {functor}::combine(orcu_r_before, r);" in code.text
+    assert ", orcu_r_partial, *r, (" in code.text  # the host's value goes in
     assert code.call in ("orcu_f_1(n, &r, x);", "orcu_f_1(n, x, &r);")  # in order of first use
     assert {"reduce", functor} <= code.needs
 
@@ -154,7 +160,8 @@ def test_array_size_from_arraysizes(in_tmp):
 }
 """
     text = region_code(in_tmp, src).text
-    assert "ORCU_CHECK(cudaMalloc((void **)&d_v, sizeof(double) * orcu_count(0, n + 10)));" in text
+    assert "const long long orcu_v_first = 0LL, orcu_v_end = (long long)n + 10;" in text
+    assert "double *const d_v = (double *)orcu_device_buffer(&orcu_f_1_buffers[1], sizeof(double) * orcu_count(0, orcu_v_end));" in text
 
 
 def test_unknown_array_size_is_an_error_naming_the_array(in_tmp):
@@ -179,7 +186,7 @@ def test_sizes_from_input_vars_become_parameters(in_tmp):
     program = load(Path(__file__).resolve().parent.parent / "annotated_examples" / "spmv_dia.c")
     code = generate(program, program.nests[0], {"TC": 32, "BC": 14, "UIF": 1, "PL": 16, "CFLAGS": ""}, {})
     assert code.call == "orcu_MatMult_SeqDia_1(nrows, ndiags, offsets, y, A, x, m, n, dof);"
-    assert "sizeof(double) * orcu_count(0, (m*n*dof))" in code.text
+    assert "const long long orcu_x_first = 0LL, orcu_x_end = (long long)m * n * dof;" in code.text
 
 
 

@@ -75,7 +75,26 @@ int main(int argc, char **argv)
     for (long k = 0; k < 4 * m; k++) X[k] = value(k + 7);
     for (long k = 0; k < 4; k++) a[k] = value(k + 3);
     const double eps = sizeof(T) == 4 && !{INT} ? 1e-5 : 1e-12;
+    {
 {CALL}
+    }
+#ifdef ORCU_EMULATION
+    // A second call allocates nothing: device buffers, pinned buffers and streams are kept.
+    const orcu_emu::Counters first = orcu_emu::counters;
+#endif
+    {
+{CALL}
+    }
+#ifdef ORCU_EMULATION
+    const orcu_emu::Counters second = orcu_emu::counters;
+    if (second.device_allocations != first.device_allocations || second.pinned_allocations != first.pinned_allocations
+        || second.streams_created != first.streams_created || second.events_created != first.events_created) {
+        printf("the second call allocated: %lu device, %lu pinned, %lu streams, %lu events\n",
+               second.device_allocations - first.device_allocations, second.pinned_allocations - first.pinned_allocations,
+               second.streams_created - first.streams_created, second.events_created - first.events_created);
+        return 1;
+    }
+#endif
     printf("{\"worst\": %g}\n", worst);
     return worst <= 1.0 ? 0 : 1;
 }

@@ -8,37 +8,13 @@ from pathlib import Path
 import pytest
 
 from codegen_cases import CASES
-from conftest import EXAMPLES, has_gpu, write
+from conftest import EXAMPLES, H100, evaluate, has_gpu, planted, write
 from orcu.cli import main
-from orcu.device import profile
 from orcu.program import load
 from orcu.report import input_space
 from orcu.runners import Runner, build_flags
 from orcu.tune import region_configs
 from orcu.toolchain import nvcc
-
-H100 = profile("H100")
-
-
-def evaluate(in_tmp, source, edit=None, backend="emulate", params=None, inputs=None, timeout_floor=60.0):
-    write(in_tmp / "t.c", source)
-    program = load("t.c")
-    runner = Runner(backend, H100, in_tmp / "build", jobs=2, timeout_floor=timeout_floor)
-    inputs = inputs or next(iter(input_space(program).configs()))
-    return next(runner.evaluate(program, 0, [(params or {}, inputs)], edit))
-
-
-def planted(old, new):
-    """An edit of the generated kernel text that plants a bug (it must apply)."""
-    def edit(code):
-        at = code.text.find(old)
-        while at >= 0 and "//" in code.text[code.text.rfind("\n", 0, at) + 1 : at]:  # not in a comment
-            at = code.text.find(old, at + 1)
-        assert at >= 0, f"nothing to plant at: {old!r}"
-        code.text = code.text[:at] + new + code.text[at + len(old):]
-        return code
-    return edit
-
 
 # A small self-contained problem: every thread of 8 blocks x 128 has one iteration.
 AXPY = CASES["grid_stride"].replace("blockCount=4", "blockCount=8").replace(
@@ -112,14 +88,14 @@ def test_barrier_some_threads_skip_is_a_launch_error(in_tmp):
 
 
 def test_thread_missing_from_a_warp_reduction_is_a_launch_error(in_tmp):
-    result = evaluate(in_tmp, DOT, planted("    r = orcu_block_reduce<float, orcu_sum>(r);\n", "    if (threadIdx.x == 7) return;\n    r = orcu_block_reduce<float, orcu_sum>(r);\n"))
+    result = evaluate(in_tmp, DOT, planted("    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n", "    if (threadIdx.x == 7) return;\n    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n"))
     assert result.status == "launch_error"
     assert result.message.startswith("orcu emulation: warp operation with mask 0xffffffff in block (")
     assert "warp 0: lane 7 has exited" in result.message
 
 
 def test_shuffle_mask_without_the_calling_lane_is_a_launch_error(in_tmp):
-    result = evaluate(in_tmp, DOT, planted("    r = orcu_block_reduce<float, orcu_sum>(r);\n", "    r += __shfl_down_sync(0x0000ffffu, r, 1);\n    r = orcu_block_reduce<float, orcu_sum>(r);\n"))
+    result = evaluate(in_tmp, DOT, planted("    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n", "    r += __shfl_down_sync(0x0000ffffu, r, 1);\n    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n"))
     assert result.status == "launch_error"
     assert "the mask 0x0000ffff leaves out the calling lane 16" in result.message
 
@@ -259,7 +235,7 @@ def test_a_tuned_file_tunes_again(in_tmp, monkeypatch):
     assert main(["tune", "t.c", "--backend", "emulate", "-o", "first.cu"]) == 0
     assert main(["tune", "first.cu", "--backend", "emulate", "-o", "second.cu"]) == 0
     second = Path("second.cu").read_text()
-    assert second.count("__global__ void orcu_f_1_kernel(") == 1
+    assert second.count(" orcu_f_1_kernel(") == 1
     assert second.count("// >>> orcu generated code: begin") == 2
 
 

@@ -6,11 +6,12 @@ instance, and variants are generated in several threads at once."""
 from __future__ import annotations
 
 import copy
+import re
 from typing import Mapping
 
 from pycparser import c_ast, c_generator
 
-from ..frontend.ir import Loop, Node
+from ..frontend.ir import Loop, Node, c_text
 
 INDENT = "    "
 
@@ -34,9 +35,36 @@ def expression(node: c_ast.Node, renames: Mapping[str, str] | None = None) -> st
     return _Printer().visit(renamed(node, renames) if renames else node)
 
 
-def renamed(node: c_ast.Node, renames: Mapping[str, str]) -> c_ast.Node:
-    """A copy of ``node`` with the identifiers in ``renames`` replaced."""
+_WIDENED = ("+", "-", "*", "<<")
+_CAST_NAME = re.compile(r"\(\(long long\) (\w+)\)(?![\w\[(])|\(long long\) (\w+)(?![\w\[(])")
+
+
+def widened(node: c_ast.Node) -> str:
+    """C text of an integer expression evaluated in ``long long``: the first operand of each
+    sum or product is cast, so ``m*n + k`` becomes ``(long long)m * n + k`` and cannot
+    overflow where ``int`` would."""
+
+    def widen(n: c_ast.Node) -> c_ast.Node:
+        if isinstance(n, c_ast.BinaryOp) and n.op in _WIDENED:
+            right = widen(n.right) if isinstance(n.right, c_ast.BinaryOp) else n.right
+            return c_ast.BinaryOp(n.op, widen(n.left), right, n.coord)
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("-", "+"):
+            return c_ast.UnaryOp(n.op, widen(n.expr), n.coord)
+        if isinstance(n, c_ast.Constant) and n.type == "int":
+            return c_ast.Constant("int", n.value.rstrip("uUlL") + "LL", n.coord)
+        cast = c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["long", "long"])))
+        return c_ast.Cast(cast, n, n.coord)
+
+    # pycparser parenthesises every cast operand: a cast of a name binds tighter than * and + anyway.
+    return _CAST_NAME.sub(lambda m: f"(long long){m.group(1) or m.group(2)}", _Printer().visit(widen(node)))
+
+
+def renamed(node: c_ast.Node, renames: Mapping[str, str], refs: Mapping[str, str] | None = None) -> c_ast.Node:
+    """A copy of ``node`` with the identifiers in ``renames`` replaced, and the array
+    elements in ``refs`` (by their text, ``y[i]``) replaced by names."""
     node = copy.deepcopy(node)
+    if refs:
+        node = _replace_refs(node, refs)
 
     class Renamer(c_ast.NodeVisitor):
         def visit_ID(self, n: c_ast.ID) -> None:
@@ -50,6 +78,21 @@ def renamed(node: c_ast.Node, renames: Mapping[str, str]) -> c_ast.Node:
     return node
 
 
+def _replace_refs(node: c_ast.Node, refs: Mapping[str, str]) -> c_ast.Node:
+    if isinstance(node, c_ast.ArrayRef) and c_text(node) in refs:
+        return c_ast.ID(refs[c_text(node)], node.coord)
+    for name, child in node.children():
+        replaced = _replace_refs(child, refs)
+        if replaced is child:
+            continue
+        if "[" in name:  # a list member: block_items[2]
+            attr, index = name[:-1].split("[")
+            getattr(node, attr)[int(index)] = replaced
+        else:
+            setattr(node, name, replaced)
+    return node
+
+
 def innermost(loop: Loop) -> bool:
     return not any(isinstance(n, Loop) for n in loop.body)
 
@@ -60,23 +103,31 @@ def loop_header(loop: Loop, renames: Mapping[str, str]) -> str:
     return f"for ({loop.var} = {lower}; {loop.var} < {upper}; {step})"
 
 
-def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll: int = 1) -> list[str]:
-    """Kernel lines for IR nodes; ``unroll`` > 1 puts ``#pragma unroll`` on innermost loops."""
+def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll: int = 1,
+          registers: Mapping[int, list] | None = None) -> list[str]:
+    """Kernel lines for IR nodes; ``unroll`` > 1 puts ``#pragma unroll`` on innermost loops.
+    ``registers`` (by the id of a loop: objects with ``name``, ``ctype``, ``ref`` and
+    ``loop``) are array elements the loop keeps in a register: loaded before it, stored
+    after it, and read and written as the register inside it."""
     printer = _Printer()
     lines: list[str] = []
 
-    def walk(body: tuple[Node, ...], depth: int) -> None:
+    def walk(body: tuple[Node, ...], depth: int, refs: Mapping[str, str]) -> None:
         pad = INDENT * depth
         for n in body:
             if isinstance(n, Loop):
+                kept = (registers or {}).get(id(n), [])
+                for r in kept:
+                    lines.append(f"{pad}{r.ctype} {r.name} = {r.ref};  // {r.ref} stays in a register over the loop on {r.loop}")
                 if unroll > 1 and innermost(n):
                     lines.append(f"{pad}#pragma unroll {unroll}")
                 lines.append(f"{pad}{loop_header(n, renames)} {{")
-                walk(n.body, depth + 1)
+                walk(n.body, depth + 1, {**refs, **{r.ref: r.name for r in kept}})
                 lines.append(f"{pad}}}")
+                lines.extend(f"{pad}{r.ref} = {r.name};" for r in kept)
             else:
-                node = renamed(n.node, renames) if renames else n.node
+                node = renamed(n.node, renames, refs) if renames or refs else n.node
                 lines.extend(printer.statement(node, depth))
 
-    walk(body, depth)
+    walk(body, depth, {})
     return lines

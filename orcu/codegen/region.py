@@ -1,9 +1,9 @@
-"""One Loop region plus one configuration -> its CUDA kernels and host function.
+"""One Loop region plus one configuration -> its CUDA kernel and host function.
 
-The decisions live here (which arrays move and how, what is staged in shared memory,
-how reductions finish, which transformations apply); the text lives in
-``templates/region.cu.j2``. Every transformation that cannot apply says why in
-``RegionCode.notes`` (shown by ``orcu emit --explain``).
+The decisions live here (which arrays move and how, what is staged in shared memory or
+kept in registers, how reductions finish, which index type is safe, which transformations
+apply); the text lives in ``templates/region.cu.j2``. Every transformation that cannot
+apply says why in ``RegionCode.notes`` (shown by ``orcu emit --explain``).
 """
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from typing import Any, Mapping
 
 from pycparser import c_ast
 
-from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..analysis.affine import poly_of
+from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..errors import AnalysisError
-from ..frontend.ir import Loop, LoopNest, statements
+from ..frontend.cparse import parse_expression
+from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import used_names
 from ..program import Program
 from . import printer
@@ -35,16 +36,21 @@ _REDUCIBLE = {
     "unsigned long long": ("0ull", "ULLONG_MAX", "0ull", "1ull"),
 }
 _FUNCTORS = {"+": "orcu_sum", "*": "orcu_product", "min": "orcu_min", "max": "orcu_max"}
+# fmax and fmin skip NaN operands: their reductions combine with the C functions and start
+# from NaN, which gives way to the first number (a true identity for them).
+_NAN_FUNCTORS = {"min": "orcu_fmin", "max": "orcu_fmax"}
 _SIZES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "unsigned long long": 8, "size_t": 8,
           "float": 4, "int": 4, "unsigned int": 4, "short": 2, "unsigned short": 2, "char": 1,
           "signed char": 1, "unsigned char": 1}
+# Iterator types whose arithmetic orcu widens to 64 bits when a call's sizes need it:
+# type -> (the 64-bit type, the largest value of the 32-bit one).
+_WIDENS = {"int": ("long long", "INT_MAX"), "unsigned int": ("unsigned long long", "UINT_MAX")}
 # preferL1Size (KB of L1 out of Fermi's 64) -> cache preference and sm_70+ shared-memory carveout.
 _PREFER_L1 = {
     16: ("cudaFuncCachePreferShared", "cudaSharedmemCarveoutMaxShared", "a larger shared memory"),
     32: ("cudaFuncCachePreferEqual", "50", "an even L1/shared split"),
     48: ("cudaFuncCachePreferL1", "cudaSharedmemCarveoutMaxL1", "a larger L1 cache"),
 }
-FINISH_THREADS = 256  # threads of the one block that folds the blocks' partial results
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
@@ -63,20 +69,32 @@ class ArrayPlan:
     name: str
     element: str
     device: str  # the kernel argument: a device copy, or the pointer itself with dataOnDevice
-    extent: str
-    first: str
+    first: str  # C expression (long long) of the lowest element touched
+    end: str  # ... and of one past the highest
     copy_in: bool
     copy_out: bool
-    chunked: bool  # moved chunk by chunk with the streams
-    pinned: bool  # page-locked for the duration of the call
+    chunked: bool  # moved chunk by chunk with the streams, through a pinned staging buffer
+    pinned: bool  # pinHostMem: page-locked for the duration of the call
+    written: bool
     shared: str | None  # name of the shared-memory copy when cacheBlocks stages it
+    extent: str  # C expression (in the kernel's types) of the element count, for shared staging
     kernel_param: str
     host_param: str
-    device_decl: str  # declaration of the device copy
+    device_type: str  # the type of the device copy (a pointer)
+    buffer: int | None  # index of the device copy among the host function's kept buffers
+    staging: int | None  # index of its pinned staging buffer (streams)
 
     @property
     def transferred(self) -> bool:
         return self.copy_in or self.copy_out
+
+    @property
+    def first_var(self) -> str:
+        return f"orcu_{self.name}_first"
+
+    @property
+    def end_var(self) -> str:
+        return f"orcu_{self.name}_end"
 
 
 @dataclass(frozen=True)
@@ -86,8 +104,18 @@ class ReductionPlan:
     ctype: str
     identity: str
     functor: str
-    finish: str  # the second-stage kernel
-    buffer: str  # device buffer: one partial per block, then the result
+    partials: int  # kept buffers: the blocks' partial results (device), the result (pinned, mapped)
+    result: int
+
+
+@dataclass(frozen=True)
+class Register:
+    """An array element a loop keeps in a register: loaded before it, stored after it."""
+
+    name: str
+    ctype: str
+    ref: str  # the element, as written: y[i]
+    loop: str  # the loop's iterator, for the comment
 
 
 @dataclass
@@ -97,11 +125,14 @@ class RegionCode:
     call: str  # the statement that replaces the region
     text: str  # kernels and host function
     notes: list[str]
-    needs: set[str]  # prelude pieces: "count", "pin", "blocks_for", "reduce", "shared", functor names
+    needs: set[str]  # prelude pieces: "count", "pin", "blocks_for", "reduce", "shared", "buffers", functor names
     includes: set[str]  # headers beyond cuda_runtime.h, stdio.h, stdlib.h
     values: dict[str, Any] = field(default_factory=dict)  # the transform's arguments
     params: tuple[str, ...] = ()  # names of the host function's parameters
     host_params: tuple[str, ...] = ()  # their declarations
+    release: str = ""  # the function that frees what the host function keeps between calls
+    arrays: tuple[str, ...] = ()  # the host function's array parameters (device pointers with dataOnDevice)
+    args: tuple[str, ...] = ()  # the call's arguments (&s for a scalar that comes back)
 
 
 def prelude(codes: list[RegionCode]) -> str:
@@ -124,6 +155,12 @@ def generate(
     return _Generator(program, nest, analysis, values, suffix).region()
 
 
+def _wide(text: str) -> str:
+    """A C expression of the user's (an extent, a bound) evaluated in 64 bits."""
+    node = parse_expression(text)
+    return printer.widened(node) if node is not None else f"(long long)({text})"
+
+
 class _Generator:
     def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any], suffix: str):
         self.program, self.nest, self.a, self.v = program, nest, analysis, values
@@ -136,6 +173,11 @@ class _Generator:
         self.fresh = lambda base: base if base not in taken else "orcu_" + base
         self.outer: Loop = analysis.outer
         self.itype = canonical_type(nest.variables[self.outer.var].ctype.base)
+        self.buffers = 0  # buffers the host function keeps between calls, numbered in order
+
+    def buffer(self) -> int:
+        self.buffers += 1
+        return self.buffers - 1
 
     # -- decisions ------------------------------------------------------------------
     def arrays(self) -> list[ArrayPlan]:
@@ -159,39 +201,44 @@ class _Generator:
                     f"streamCount: '{info.name}' moves whole before and after the chunks: "
                     f"it is not indexed by '{self.outer.var}' alone"
                 )
-            pinned = (chunked or (v["pinHostMem"] and not on_device)) and (copy_in or copy_out)
+            transferred = copy_in or copy_out
             elem = canonical_type(info.element)
             dims = "".join(f"[{d}]" for d in var.dims[1:])
             const = "" if info.written else "const "
             restrict = "" if on_device else "__restrict__ "
-            device = info.name if on_device else self.fresh("d_" + info.name)
             if dims:
                 kernel_param = f"{const}{elem} (*{restrict}{info.name}){dims}"
                 host_param = f"{const}{elem} (*{info.name}){dims}"
-                device_decl = f"{elem} (*{device}){dims}"
+                device_type = f"{elem} (*){dims}"
             else:
                 kernel_param = f"{const}{elem} *{restrict}{info.name}"
                 host_param = f"{const}{elem} *{info.name}"
-                device_decl = f"{elem} *{device}"
+                device_type = f"{elem} *"
             plans.append(
                 ArrayPlan(
                     name=info.name,
                     element=elem,
-                    device=device,
-                    extent=extent,
-                    first=info.first,
+                    device=info.name if on_device else self.fresh("d_" + info.name),
+                    first=_wide(info.first),
+                    end=_wide(extent),
                     copy_in=copy_in,
                     copy_out=copy_out,
                     chunked=chunked,
-                    pinned=pinned,
+                    pinned=v["pinHostMem"] and not chunked and transferred,
+                    written=info.written,
                     shared=self.fresh(info.name + "_shared") if info.name in staged else None,
+                    extent=extent,
                     kernel_param=kernel_param,
                     host_param=host_param,
-                    device_decl=device_decl,
+                    device_type=device_type,
+                    buffer=self.buffer() if transferred else None,
+                    staging=self.buffer() if chunked else None,
                 )
             )
         if v["pinHostMem"] and on_device:
             self.notes.append("pinHostMem: no effect with dataOnDevice (nothing is transferred)")
+        if v["pinHostMem"] and streams > 1 and plans and all(a.chunked or not a.transferred for a in plans):
+            self.notes.append("pinHostMem: no effect, every array moves through the streams' pinned staging buffers")
         return plans
 
     def _extent(self, info: ArrayInfo) -> str:
@@ -240,17 +287,44 @@ class _Generator:
                 )
             low, high, zero, one = _REDUCIBLE[ctype]
             identity = {"+": zero, "*": one, "min": high, "max": low}[r.op]
+            functor = _FUNCTORS[r.op]
+            if r.skips_nan and ctype in ("float", "double") and r.op in _NAN_FUNCTORS:
+                identity, functor = "NAN", _NAN_FUNCTORS[r.op]
             if not identity[0].isdigit():
-                self.includes.add("math.h" if "INFINITY" in identity else "limits.h")
-            plans.append(
-                ReductionPlan(
-                    var=r.var, op=r.op, ctype=ctype, identity=identity, functor=_FUNCTORS[r.op],
-                    finish=f"orcu_{self.nest.name}{self.suffix}_finish_{r.var}",
-                    buffer=self.fresh("d_" + r.var + "_partial"),
-                )
-            )
-            self.needs |= {"reduce", _FUNCTORS[r.op]}
+                self.includes.add("limits.h" if identity[0] in "IULS" else "math.h")
+            plans.append(ReductionPlan(r.var, r.op, ctype, identity, functor, self.buffer(), self.buffer()))
+            self.needs |= {"reduce", functor}
         return plans
+
+    def registers(self, arrays: list[ArrayPlan]) -> dict[int, list[Register]]:
+        """Array elements that an inner loop updates at one place: kept in a register across
+        the loop (``y[i] += ...`` over ``j``), so they are loaded and stored once. By the id
+        of the loop."""
+        written = {a.name for a in arrays if a.written and not a.shared}
+        out: dict[int, list[Register]] = {}
+        claimed: set[str] = set()  # element texts an enclosing loop keeps already
+        for loop in loops_of(self.outer.body):
+            inner = {lp.var for lp in loops_of([loop])}
+            stmts = list(statements(loop.body))
+            changed = inner | {n for st, _ in stmts for n in st.scalar_writes}
+            by_array: dict[str, set[str]] = {}
+            for st, _ in stmts:
+                for acc in st.accesses:
+                    by_array.setdefault(acc.array, set()).add(acc.text)
+            for name in sorted(written & set(by_array)):
+                refs = by_array[name]
+                if len(refs) != 1:
+                    continue
+                ref = next(iter(refs))
+                acc = next(a for st, _ in stmts for a in st.accesses if a.array == name)
+                polys = [poly_of(s) for s in acc.subscripts]
+                if ref in claimed or any(p is None or p.names & changed for p in polys):
+                    continue
+                claimed.add(ref)
+                element = next(a.element for a in arrays if a.name == name)
+                reg = self.fresh(f"{name}_{loop.var}_acc")
+                out.setdefault(id(loop), []).append(Register(reg, element, ref, loop.var))
+        return out
 
     def _error(self, array: str, message: str) -> AnalysisError:
         acc = next(
@@ -270,7 +344,7 @@ class _Generator:
         known = {n for _, n in out} | set(self.nest.variables)
         extra = []  # names only the array sizes use (e.g. m, n of x[m*n*dof] in input_vars)
         for a in arrays:
-            for text in (a.extent, a.first):
+            for text in (a.end, a.first):
                 for name in _IDENT.findall(text):
                     var = self.nest.outside.get(name)
                     if name in known or var is None or var.ctype.is_array:
@@ -279,11 +353,13 @@ class _Generator:
                     extra.append((canonical_type(var.ctype.base), name))
         return out + extra
 
-    def host_params(self, arrays, scalars, reductions) -> list[tuple[str, str]]:
-        """(declaration, argument at the call site) of the host function, in first-use order."""
+    def host_params(self, arrays, scalars, reductions, live) -> list[tuple[str, str]]:
+        """(declaration, argument at the call site) of the host function, in first-use order.
+        Reductions and the values the code after the region reads come back through pointers."""
         by_name: dict[str, tuple[str, str]] = {a.name: (a.host_param, a.name) for a in arrays}
         by_name.update({n: (f"{t} {n}", n) for t, n in scalars})
         by_name.update({r.var: (f"{r.ctype} *{r.var}", "&" + r.var) for r in reductions})
+        by_name.update({n: (f"{t} *{n}", "&" + n) for t, n in live})
         order = [n for n in self.nest.variables if n in by_name]
         order += [n for n in by_name if n not in order]
         return [by_name[n] for n in order]
@@ -291,54 +367,111 @@ class _Generator:
     # -- text -------------------------------------------------------------------------
     def region(self) -> RegionCode:
         v = self.v
+        nest = self.nest
         arrays = self.arrays()
         reductions = self.reductions()
         scalars = self.scalars(arrays)
         in_kernel = set(used_names(_ir_nodes(self.outer.body)))
         staged_extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
         kernel_scalars = [(t, n) for t, n in scalars if n in in_kernel or n in staged_extents]
-        nest = self.nest
         name = nest.name + self.suffix
+        host = f"orcu_{name}"
         staged = [a for a in arrays if a.shared]
         staged.sort(key=lambda a: -_SIZES.get(a.element, 8))
         renames = {a.name: a.shared for a in staged}
         if staged:
             self.needs.add("shared")
 
+        # The iterator's type, and the 64-bit one a call switches to when 32 bits could overflow.
+        narrow = self.itype
+        wide, limit = _WIDENS.get(narrow, (narrow, None))
+        index_vars = {lp.var for lp in nest.loops() if canonical_type(nest.variables[lp.var].ctype.base) == narrow}
+        if limit is not None:
+            self.includes.add("limits.h")
+
         inner = [lp for lp in nest.loops() if lp is not self.outer]
         unroll = v["unrollInner"]
         if unroll > 1 and not inner:
             self.notes.append(f"unrollInner={unroll}: no effect, the loop at line {self.outer.loc.line} has no inner loop")
-        body = printer.nodes(self.outer.body, 2, renames, unroll)
+        registers = self.registers(arrays)
+        body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
         if _calls_functions(_ir_nodes(self.outer.body)):  # fmax, sqrt...: the C file's math.h
             self.includes.add("math.h")
 
+        live = [(canonical_type(nest.variables[n].ctype.base), n) for n in self.a.live_private]
         locals_: dict[str, list[str]] = {}
         for var in (self.outer.var, *self.a.private):
-            locals_.setdefault(canonical_type(nest.variables[var].ctype.base), []).append(var)
+            ctype = "orcu_index" if var in index_vars else canonical_type(nest.variables[var].ctype.base)
+            locals_.setdefault(ctype, []).append(var)
         streams = v["streamCount"]
         if v["blockCount"] is None:
             self.needs.add("blocks_for")
-        if any(a.transferred for a in arrays) or reductions:
+        if any(a.transferred for a in arrays):
             self.needs.add("count")
         if any(a.pinned for a in arrays):
             self.needs.add("pin")
+        if streams > 1:
+            self.needs.add("chunks")
         if streams > 1 and not any(a.chunked for a in arrays) and not v["dataOnDevice"]:
             self.notes.append(f"streamCount={streams}: no array is indexed by '{self.outer.var}' alone, so no transfer overlaps a kernel")
+        live_buffers = {n: self.buffer() for _, n in live}
 
+        # Arrays the kernel reads as __restrict__ must not overlap where one of them is written.
+        overlaps = [(a, b) for k, a in enumerate(arrays) for b in arrays[k + 1:] if a.written or b.written]
+        if overlaps:
+            self.needs.add("overlap")
+            self.includes.add("stdint.h")
+
+        returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
+        params = self.host_params(arrays, scalars, reductions, returned)
+        kernel_params = ["long long orcu_lo", "long long orcu_hi"] + [a.kernel_param for a in arrays]
+        kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
+        for red in reductions:
+            kernel_params += [f"{red.ctype} *__restrict__ orcu_{red.var}_partial", f"{red.ctype} orcu_{red.var}_before",
+                              f"{red.ctype} *orcu_{red.var}_result"]
+        if reductions:
+            kernel_params += ["unsigned int *orcu_arrived", "int orcu_first_block", "int orcu_all_blocks"]
+            counter = self.buffer()
+        if live:
+            kernel_params.append("long long orcu_last")
+            kernel_params += [f"{t} *orcu_{n}_last" for t, n in live]
+        kernel = f"{host}_kernel"
         step = self.outer.step
+        if self.buffers:
+            self.needs.add("buffers")
+        if reductions or live or any(a.chunked for a in arrays):
+            self.needs.add("pinned")
+
+        def kernel_args(lo: str, hi: str, first_block: str) -> str:
+            args = [lo, hi] + [a.device for a in arrays] + [n for _, n in kernel_scalars]
+            for red in reductions:
+                args += [f"orcu_{red.var}_partial", f"*{red.var}", f"({red.ctype} *){kept(red.result)}"]
+            if reductions:
+                args += ["orcu_arrived", first_block, "orcu_all_blocks"]
+            if live:
+                args.append("orcu_last")
+                args += [f"({t} *){kept(live_buffers[n])}" for t, n in live]
+            return ", ".join(args)
+
+        def kept(k: int) -> str:  # the device address of a kept pinned buffer
+            return f"orcu_buffer_device(&orcu_{name}_buffers[{k}])"
+
         data = {
-            "kernel": f"orcu_{name}_kernel",
-            "host": f"orcu_{name}",
+            "name": name,
+            "kernel": kernel,
+            "host": host,
+            "release": f"orcu_release_{name}",
             "where": f"{self.src.path}:{self.outer.loc.line}",
             "function": nest.function,
             "loop_comment": _comment_lines(nest.code),
             "settings": ", ".join(f"{k}={val}" for k, val in v.items() if k in nest.transform.args),
             "var": self.outer.var,
-            "itype": self.itype,
             "step": step,
-            "lower": printer.expression(self.outer.lower),
-            "upper": printer.expression(self.outer.upper),
+            "lower": printer.widened(self.outer.lower),
+            "upper": printer.widened(self.outer.upper),
+            "narrow": narrow,
+            "wide": wide,
+            "limit": limit,
             "locals": [f"{t} {', '.join(names)};" for t, names in locals_.items()],
             "reductions": reductions,
             "arrays": arrays,
@@ -350,30 +483,51 @@ class _Generator:
             "prefer": _PREFER_L1.get(v["preferL1Size"]),
             "prefer_kb": v["preferL1Size"],
             "on_device": v["dataOnDevice"],
-            "finish_threads": FINISH_THREADS,
+            "buffers": self.buffers,
+            "counter": counter if reductions else None,
+            "live": [(t, n, live_buffers[n]) for t, n in live],
+            "iterator_live": self.a.iterator_live,
+            "itype": self.itype,
+            "overlaps": overlaps,
+            "fallback": overlaps and not v["dataOnDevice"],
+            "original": self._original(params, live, reductions) if overlaps and not v["dataOnDevice"] else None,
+            "kernel_signature": _signature(f"__global__ void __launch_bounds__({v['threadCount']})", kernel, kernel_params),
+            "host_signature": _signature("void", host, [decl for decl, _ in params]),
+            "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _ in params]),
+            "host_args": ", ".join(arg.lstrip("&") for _, arg in params),
+            "kernel_args": kernel_args,
+            "device_arrays": [a for a in arrays if a.transferred],
         }
-        params = self.host_params(arrays, scalars, reductions)
-        kernel_params = [f"{self.itype} orcu_lo", f"{self.itype} orcu_hi"] + [a.kernel_param for a in arrays]
-        kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
-        kernel_params += [f"{red.ctype} *__restrict__ orcu_partial_{red.var}" for red in reductions]
-
-        def kernel_args(lo: str, hi: str, partial_offset: str) -> str:
-            args = [lo, hi] + [a.device for a in arrays] + [n for _, n in kernel_scalars]
-            return ", ".join(args + [red.buffer + partial_offset for red in reductions])
-
-        data.update(
-            kernel_signature=_signature("__global__ void", data["kernel"], kernel_params),
-            host_signature=_signature("void", data["host"], [decl for decl, _ in params]),
-            kernel_args=kernel_args,
-            kernels=[data["kernel"]] + [red.finish for red in reductions],
-            device_arrays=[a for a in arrays if a.transferred],
-            needs_sync=streams == 1 and not reductions and not any(a.copy_out for a in arrays),
-        )
         text = render("region.cu.j2", r=data)
-        call = f"orcu_{name}({', '.join(arg for _, arg in params)});"
+        call = f"{host}({', '.join(arg for _, arg in params)});"
         names = tuple(arg.lstrip("&") for _, arg in params)
         decls = tuple(decl for decl, _ in params)
-        return RegionCode(name, f"orcu_{name}", call, text, self.notes, self.needs, self.includes, v, names, decls)
+        return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
+                          release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg in params))
+
+    def _original(self, params, live, reductions) -> list[str]:
+        """The loop as written, in a host function of the same parameters: what a call whose
+        arrays overlap runs instead (-DORCU_ALLOW_ALIASING). Scalars that come back through
+        pointers are copied in and out, so the loop's own text runs unchanged."""
+        nest = self.nest
+        by_pointer = [(r.ctype, r.var) for r in reductions] + list(live)
+        if self.a.iterator_live:
+            by_pointer.append((canonical_type(nest.variables[self.outer.var].ctype.base), self.outer.var))
+        depth = 2 if by_pointer else 1
+        pad = "    " * depth
+        lines = [f"    {t} *const orcu_{n}_at = {n};" for t, n in by_pointer]
+        if by_pointer:
+            lines.append("    {  // the scalars under their own names, as the loop uses them")
+        lines += [f"{pad}{t} {n} = *orcu_{n}_at;" for t, n in by_pointer]
+        declared = {n for _, n in by_pointer}
+        for var in (self.outer.var, *self.a.private):
+            if var not in declared:
+                lines.append(f"{pad}{canonical_type(nest.variables[var].ctype.base)} {var};")
+        lines += printer.nodes(nest.body, depth, {})
+        lines += [f"{pad}*orcu_{n}_at = {n};" for _, n in by_pointer]
+        if by_pointer:
+            lines.append("    }")
+        return lines
 
 
 def _ir_nodes(body):

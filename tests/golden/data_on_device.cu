@@ -2,25 +2,49 @@
 //     for (i = 0; i < n; i++)
 //         y[i] = a * x[i] + y[i];
 // Each thread runs iterations of 'i' a whole grid apart, so any grid covers any trip count.
-__global__ void orcu_f_1_kernel(int orcu_lo, int orcu_hi, double *y, const double *x, double a)
+// orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
+template <typename orcu_index>
+__global__ void __launch_bounds__(128) orcu_f_1_kernel(
+    long long orcu_lo,
+    long long orcu_hi,
+    double *y,
+    const double *x,
+    double a)
 {
-    int i;
-    for (i = orcu_lo + (int)(blockIdx.x * blockDim.x + threadIdx.x); i < orcu_hi; i += (int)(gridDim.x * blockDim.x)) {
+    orcu_index i;
+    const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x;
+    for (i = (orcu_index)orcu_lo + ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); i < (orcu_index)orcu_hi; i += orcu_stride) {
         y[i] = a * x[i] + y[i];
     }
+}
+
+// Frees what orcu_f_1 keeps between calls (nothing is lost: the next call allocates again).
+void orcu_release_f_1(void)
+{
 }
 
 // Runs the loop at t.c:4 on the GPU (threadCount=128, blockCount=4, dataOnDevice=True);
 // returns when its results are in device memory.
 void orcu_f_1(int n, double *y, double a, const double *x)
 {
-    const int orcu_lo = 0, orcu_hi = n;
+    const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)
         return;  // no iteration: nothing to compute or move
+    // The elements each array's accesses reach: [first, end).
+    const long long orcu_y_first = 0LL, orcu_y_end = (long long)n;
+    const long long orcu_x_first = 0LL, orcu_x_end = (long long)n;
+    // The iterations run at once, each on its own elements: no array may overlap one that is written.
+    if (orcu_overlap(y + orcu_y_first, y + orcu_y_end, x + orcu_x_first, x + orcu_x_end)) {
+        orcu_aliased("orcu_f_1");
+    }
     const int orcu_threads = 128;
     const int orcu_blocks = 4;
+    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
+    // has more elements than that.
+    const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_y_end > INT_MAX || orcu_x_end > INT_MAX;
+    decltype(&orcu_f_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_f_1_kernel<long long> : orcu_f_1_kernel<int>;
 
-    ORCU_LAUNCH(orcu_f_1_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, y, x, a);
+    ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, y, x, a);
     ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaDeviceSynchronize());  // dataOnDevice: no copy waits for the kernel, so wait here
+    ORCU_CHECK(cudaStreamSynchronize(0));  // dataOnDevice: no copy waits for the kernel, so wait here
 }

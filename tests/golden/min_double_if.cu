@@ -2,63 +2,77 @@
 //     for (i = 0; i < n; i++)
 //         if (x[i] < r) r = x[i];
 // Each thread runs iterations of 'i' a whole grid apart, so any grid covers any trip count.
-__global__ void orcu_f_1_kernel(
-    int orcu_lo,
-    int orcu_hi,
+// orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
+template <typename orcu_index>
+__global__ void __launch_bounds__(32) orcu_f_1_kernel(
+    long long orcu_lo,
+    long long orcu_hi,
     const double *__restrict__ x,
-    double *__restrict__ orcu_partial_r)
+    double *__restrict__ orcu_r_partial,
+    double orcu_r_before,
+    double *orcu_r_result,
+    unsigned int *orcu_arrived,
+    int orcu_first_block,
+    int orcu_all_blocks)
 {
-    int i;
+    orcu_index i;
     double r = INFINITY;  // this thread's share of the 'min' reduction of r
-    for (i = orcu_lo + (int)(blockIdx.x * blockDim.x + threadIdx.x); i < orcu_hi; i += (int)(gridDim.x * blockDim.x)) {
+    const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x;
+    for (i = (orcu_index)orcu_lo + ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); i < (orcu_index)orcu_hi; i += orcu_stride) {
         if (x[i] < r)
             r = x[i];
     }
-    r = orcu_block_reduce<double, orcu_min>(r);
+    r = orcu_block_reduce<double, orcu_min, 32>(r);
     if (threadIdx.x == 0)
-        orcu_partial_r[blockIdx.x] = r;
+        orcu_r_partial[orcu_first_block + blockIdx.x] = r;
+    // The block that finishes last folds every block's partial result into the final value.
+    if (orcu_arrived_last(orcu_arrived, orcu_all_blocks)) {
+        r = orcu_fold<double, orcu_min, 32>(orcu_r_partial, orcu_all_blocks, INFINITY);
+        if (threadIdx.x == 0)
+            *orcu_r_result = orcu_min::combine(orcu_r_before, r);
+    }
 }
 
-// Second stage of the 'min' reduction of r: one block folds the blocks' partial
-// results, then combines them with the value r had before the loop.
-__global__ void orcu_f_1_finish_r(const double *__restrict__ orcu_partial, int orcu_partials,
-    double orcu_before, double *__restrict__ orcu_result)
+// What orcu_f_1 keeps from one call to the next: allocating costs more than copying
+// small arrays. orcu_release_f_1() frees it.
+static orcu_buffer orcu_f_1_buffers[4];
+
+// Frees what orcu_f_1 keeps between calls (nothing is lost: the next call allocates again).
+void orcu_release_f_1(void)
 {
-    double r = INFINITY;
-    for (int orcu_k = threadIdx.x; orcu_k < orcu_partials; orcu_k += blockDim.x)
-        r = orcu_min::combine(r, orcu_partial[orcu_k]);
-    r = orcu_block_reduce<double, orcu_min>(r);
-    if (threadIdx.x == 0)
-        *orcu_result = orcu_min::combine(orcu_before, r);
+    orcu_release_buffers(orcu_f_1_buffers, 4);
 }
 
 // Runs the loop at t.c:4 on the GPU (threadCount=32, blockCount=7);
 // returns when its results are in host memory.
 void orcu_f_1(int n, const double *x, double *r)
 {
-    const int orcu_lo = 0, orcu_hi = n;
+    const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)
         return;  // no iteration: nothing to compute or move
+    // The elements each array's accesses reach: [first, end).
+    const long long orcu_x_first = 0LL, orcu_x_end = (long long)n;
     const int orcu_threads = 32;
     const int orcu_blocks = 7;
+    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
+    // has more elements than that.
+    const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_x_end > INT_MAX;
+    decltype(&orcu_f_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_f_1_kernel<long long> : orcu_f_1_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *d_x;
-    ORCU_CHECK(cudaMalloc((void **)&d_x, sizeof(double) * orcu_count(0, n)));
+    double *const d_x = (double *)orcu_device_buffer(&orcu_f_1_buffers[0], sizeof(double) * orcu_count(0, orcu_x_end));
 
-    // Per reduction: one partial result per block, then the final value.
-    const int orcu_partials = orcu_blocks;
-    double *d_r_partial;
-    ORCU_CHECK(cudaMalloc((void **)&d_r_partial, sizeof(double) * (orcu_partials + 1)));
+    // Per reduction: one partial result per block, and the final value,
+    // which the last block writes straight into pinned host memory.
+    const int orcu_all_blocks = orcu_blocks;
+    unsigned int *const orcu_arrived = orcu_block_counter(&orcu_f_1_buffers[3]);
+    double *const orcu_r_partial = (double *)orcu_device_buffer(&orcu_f_1_buffers[1], sizeof(double) * orcu_all_blocks);
+    orcu_pinned_buffer(&orcu_f_1_buffers[2], sizeof(double));
 
-    ORCU_CHECK(cudaMemcpy(d_x, x, sizeof(double) * orcu_count(0, n), cudaMemcpyHostToDevice));
+    ORCU_CHECK(cudaMemcpy(d_x + orcu_x_first, x + orcu_x_first, sizeof(double) * orcu_count(orcu_x_first, orcu_x_end), cudaMemcpyHostToDevice));
 
-    ORCU_LAUNCH(orcu_f_1_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, d_x, d_r_partial);
+    ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, d_x, orcu_r_partial, *r, (double *)orcu_buffer_device(&orcu_f_1_buffers[2]), orcu_arrived, 0, orcu_all_blocks);
     ORCU_CHECK(cudaGetLastError());
-    ORCU_LAUNCH(orcu_f_1_finish_r, 1, 256, 0, 0, d_r_partial, orcu_blocks, *r, d_r_partial + orcu_partials);
-    ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaMemcpy(r, d_r_partial + orcu_partials, sizeof(double), cudaMemcpyDeviceToHost));
-
-    ORCU_CHECK(cudaFree(d_x));
-    ORCU_CHECK(cudaFree(d_r_partial));
+    ORCU_CHECK(cudaStreamSynchronize(0));  // the results are in pinned host memory once the kernel is done
+    *r = *(double *)orcu_buffer_host(&orcu_f_1_buffers[2]);
 }
