@@ -170,6 +170,10 @@ def _target(program, args):
     return backend, device, compiler, device_text, context
 
 
+def _measure(program, args) -> str:
+    return args.measure or program.spec.measure
+
+
 def _cmd_apply(args) -> int:
     from .program import load
     from .report import input_space
@@ -178,22 +182,24 @@ def _cmd_apply(args) -> int:
 
     program = load(args.file, args.spec)
     _, _, compiler, device_text, context = _target(program, args)
+    measure = _measure(program, args)
     db = existing_database()
     sizes = list(input_space(program).configs()) or [{}]
     per_region, missing = [], []
     for k, nest in enumerate(program.nests):
         chosen = []
         for inputs in sizes:
-            found = db.get_choice(context(k), inputs)
+            found = db.get_choice(context(k), inputs, measure)
             if found is None:
                 missing.append(f"orcu_{nest.name} {inputs or ''}".strip())
             else:
-                chosen.append(Choice(found[0], dict(inputs), found[1]))
+                chosen.append(Choice(found[0], dict(inputs), found[1], measure))
         per_region.append(chosen)
     db.close()
     if missing:
         for what in missing:
-            print(f"orcu: error: {what}: no tuning result for this code, backend and device; run orcu tune", file=sys.stderr)
+            print(f"orcu: error: {what}: no tuning result for this code, backend, device and measure ({measure} time); run orcu tune",
+                  file=sys.stderr)
         return 1
     output = _output_path(args)
     text, _ = tuned_source(program, per_region, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler))
@@ -218,7 +224,7 @@ def _cmd_tune(args) -> int:
     budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
     limits = [t for t in (args.time_limit, None if spec.arg("search", "time_limit") is None else 60.0 * spec.arg("search", "time_limit")) if t is not None]
     home = orcu_home()
-    runner = Runner(backend, device, home / "build", args.jobs)
+    runner = Runner(backend, device, home / "build", args.jobs, measure=_measure(program, args))
     db = Database(database_path())
 
     with Progress(sys.stderr) as progress:
@@ -258,10 +264,10 @@ def _cmd_report(args) -> int:
         write_csv(rows, args.csv)
         print(f"orcu: wrote {len(rows)} evaluations to {args.csv}", file=sys.stderr)
     if args.kt_cache:
-        for written in write_kt_caches(rows, args.kt_cache):
+        for written in write_kt_caches(rows, args.kt_cache, args.measure):
             print(f"orcu: wrote {written}", file=sys.stderr)
     if not args.csv and not args.kt_cache:
-        results_table(rows)
+        results_table(rows, args.measure)
     return 0
 
 
@@ -293,6 +299,9 @@ def _output_arguments(command: argparse.ArgumentParser) -> None:
                          help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
     command.add_argument("--device-profile", metavar="NAME", help="the GPU to prune and compile for when none is used (default H100)")
     command.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
+    command.add_argument("--measure", choices=["kernel", "total"],
+                         help="what ranks variants: the kernels' time or the host function's whole time, transfers "
+                              "included (default: the spec's performance_counter measure, else kernel)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -342,6 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("file", nargs="?", help="only the evaluations of this file")
     report.add_argument("--csv", metavar="OUT", help="write every evaluation as CSV")
     report.add_argument("--kt-cache", metavar="OUT", help="write a Kernel Tuner cache (JSON) per region and input size")
+    report.add_argument("--measure", choices=["kernel", "total"], default="kernel",
+                        help="what ranks the evaluations and is exported as Kernel Tuner's time (default kernel)")
     report.set_defaults(run=_cmd_report)
 
     devices = sub.add_parser("devices", help="the GPU orcu tunes for, or the device profile used without one")

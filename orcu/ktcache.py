@@ -33,14 +33,15 @@ def read_cache(path: str | Path) -> tuple[SearchSpace, dict[Point, float]]:
 
 
 def cache_document(kernel: str, device: str, names: list[str], values: dict[str, list[Any]],
-                   results: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """A Kernel Tuner cache of orcu results: dicts with ``params``, ``status`` and ``total_ms``."""
+                   results: Iterable[dict[str, Any]], measure: str = "kernel") -> dict[str, Any]:
+    """A Kernel Tuner cache of orcu results: dicts with ``params``, ``status``, ``kernel_ms`` and
+    ``total_ms``; ``measure`` says which samples are Kernel Tuner's times."""
     cache = {}
     for r in results:
         key = ",".join(str(r["params"][n]) for n in names)
         entry = {n: r["params"][n] for n in names}
-        if r["status"] == "ok":
-            times = r["total_ms"]
+        times = r[f"{measure}_ms"]
+        if r["status"] == "ok" and times:
             entry.update(time=sum(times) / len(times), times=times)
         else:
             entry.update(time=_KT_ERRORS.get(r["status"], "RuntimeFailedConfig"), times=[])

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -149,22 +150,28 @@ def _groups(rows) -> dict[tuple, list[dict[str, Any]]]:
     return groups
 
 
-def results_table(rows, stream=None) -> None:
+def _median(samples: list[float]) -> float | None:
+    return statistics.median(samples) if samples else None
+
+
+def results_table(rows, measure: str = "kernel", stream=None) -> None:
+    """The best evaluation of each region, input size, backend and device, ranked by ``measure``."""
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="orcu results")
-    for column in ("file", "region", "input", "backend / device", "evaluations", "best parameters", "time (ms)", "last"):
+    ranked = f"{measure}_ms"
+    table = Table(title=f"orcu results (ranked by {measure} time)")
+    for column in ("file", "region", "input", "backend / device", "evaluations", "best parameters", "kernel (ms)", "total (ms)", "last"):
         table.add_column(column)
     for (file, region, inputs, backend, device), group in _groups(rows).items():
-        ok = [r for r in group if r["status"] == "ok"]
-        best = min(ok, key=lambda r: r["time_ms"]) if ok else None
+        ok = [r for r in group if r["status"] == "ok" and r[ranked]]
+        best = min(ok, key=lambda r: _median(r[ranked])) if ok else None
         counts = Counter(r["status"] for r in group)
+        times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in ("kernel_ms", "total_ms")]
         table.add_row(
             Path(file).name, region, settings_text(json.loads(inputs)) or "-",
             f"{backend} / {device}", ", ".join(f"{n} {s}" for s, n in counts.items()),
-            settings_text(best["params"]) if best else "none",
-            f"{best['time_ms']:.4g}" if best else "-", max(r["created"] for r in group),
+            settings_text(best["params"]) if best else "none", *times, max(r["created"] for r in group),
         )
     Console(file=stream or sys.stdout, width=180).print(table)
 
@@ -182,7 +189,7 @@ def write_csv(rows, path) -> None:
                              for c in CSV_COLUMNS])
 
 
-def write_kt_caches(rows, path) -> list[str]:
+def write_kt_caches(rows, path, measure: str = "kernel") -> list[str]:
     """One Kernel Tuner cache per region and input size: ``path`` itself when there is one."""
     from .ktcache import cache_document
 
@@ -191,7 +198,7 @@ def write_kt_caches(rows, path) -> list[str]:
     for k, ((file, region, inputs, backend, device), group) in enumerate(groups):
         names = list(group[0]["params"])
         values = {n: list(dict.fromkeys(r["params"][n] for r in group)) for n in names}
-        doc = cache_document(region, device, names, values, group)
+        doc = cache_document(region, device, names, values, group, measure)
         doc["problem_size"] = json.loads(inputs)
         target = Path(path) if len(groups) == 1 else Path(path).with_suffix(f".{k + 1}{Path(path).suffix or '.json'}")
         target.write_text(json.dumps(doc, indent=1) + "\n")

@@ -141,7 +141,7 @@ class Database:
     def close(self) -> None:
         self.conn.close()
 
-    def get(self, key: str) -> Result | None:
+    def get(self, key: str, measure: str = "kernel") -> Result | None:
         with closing(self.conn.execute(
             "SELECT status, params, inputs, kernel_ms, total_ms, message, compile_s, run_s FROM evaluations WHERE key = ?", (key,)
         )) as cur:
@@ -150,7 +150,7 @@ class Database:
             return None
         status, params, inputs, kernel, total, message, compile_s, run_s = row
         return Result(status, json.loads(params), json.loads(inputs), json.loads(kernel), json.loads(total), message,
-                      None, compile_s, run_s)
+                      None, compile_s, run_s, measure)
 
     def put(self, key: str, context: Context, result: Result) -> None:
         with self.transaction():
@@ -172,18 +172,19 @@ class Database:
             self.conn.execute("INSERT OR REPLACE INTO retimings VALUES (?, ?, ?)",
                               (key, json.dumps(samples), datetime.datetime.now().isoformat(timespec="seconds")))
 
-    def put_choice(self, context: Context, inputs: Mapping[str, Any], params: Mapping[str, Any], time_ms: float) -> None:
+    def put_choice(self, context: Context, inputs: Mapping[str, Any], params: Mapping[str, Any], time_ms: float,
+                   measure: str) -> None:
         with self.transaction():
             self.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?)",
-                              (context.digest, context.region, json.dumps(dict(inputs), sort_keys=True, default=str),
+                              (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str),
                                json.dumps(dict(params), default=str), time_ms,
                                datetime.datetime.now().isoformat(timespec="seconds")))
 
-    def get_choice(self, context: Context, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], float] | None:
-        """The configuration the last tune of this region and input size chose, with its time."""
+    def get_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> tuple[dict[str, Any], float] | None:
+        """The configuration the last tune of this region and input size chose by ``measure``, with its time."""
         with closing(self.conn.execute(
             "SELECT params, time_ms FROM choices WHERE context = ? AND region = ? AND inputs = ?",
-            (context.digest, context.region, json.dumps(dict(inputs), sort_keys=True, default=str)),
+            (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str)),
         )) as cur:
             row = cur.fetchone()
         return (json.loads(row[0]), row[1]) if row else None
@@ -197,6 +198,11 @@ class Database:
                 for k in ("params", "inputs", "kernel_ms", "total_ms"):
                     item[k] = json.loads(item[k])
                 yield item
+
+
+def _choice_context(context: Context, measure: str) -> str:
+    """Choices differ by what ranked them; total time keeps the key earlier versions gave."""
+    return context.digest if measure == "total" else _hash(context.digest, measure)
 
 
 class _Transaction:

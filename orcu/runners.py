@@ -28,6 +28,9 @@ from .program import Program
 from .toolchain import Build, compile_program, truncate
 
 STATUSES = ("ok", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
+# What ranks variants: the kernels' time (CUDA events around each launch; Orio's measure), or
+# the host function's whole time (allocation, transfers, kernels).
+MEASURES = ("kernel", "total")
 EMULATION_SEED = "1"  # blocks run in a shuffled order, to expose races between blocks
 MAX_BATCH = 16  # variants built into one harness
 
@@ -43,11 +46,20 @@ class Result:
     worst: dict[str, Any] | None = None
     compile_s: float = 0.0
     run_s: float = 0.0
+    measure: str = "kernel"  # which samples rank it
+
+    @property
+    def samples(self) -> list[float]:
+        return self.kernel_ms if self.measure == "kernel" else self.total_ms
 
     @property
     def time_ms(self) -> float | None:
-        """The median total time (transfers included): what a caller of the tuned code waits."""
-        return statistics.median(self.total_ms) if self.status == "ok" and self.total_ms else None
+        """The median of the ranked samples."""
+        return statistics.median(self.samples) if self.status == "ok" and self.samples else None
+
+    def with_samples(self, samples: list[float]) -> "Result":
+        """The same result with other samples of its measure (re-timings pooled in)."""
+        return dataclasses.replace(self, **{"kernel_ms" if self.measure == "kernel" else "total_ms": samples})
 
 
 def invalid_reason(values: Mapping[str, Any], device: Device) -> str | None:
@@ -82,8 +94,10 @@ def _names_arch(flags: Iterable[str]) -> bool:
 
 
 class Runner:
-    def __init__(self, backend: str, device: Device, workdir: Path, jobs: int | None = None, timeout_floor: float = 60.0):
+    def __init__(self, backend: str, device: Device, workdir: Path, jobs: int | None = None, timeout_floor: float = 60.0,
+                 measure: str = "kernel"):
         self.backend = backend
+        self.measure = measure
         self.device = device
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -138,15 +152,16 @@ class Runner:
                 jobs.update({item[0]: (future, j) for j, item in enumerate(batch)})
             for k, (params, inputs) in enumerate(configs):
                 if k in invalid:
-                    yield Result("invalid", params, inputs, message=invalid[k])
+                    yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
                     continue
                 future, j = jobs[k]
                 exe, which, build = future.result()[j]
                 if not build.ok:
-                    yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds)
+                    yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
                     continue
                 result = self._run(exe, which, params, inputs)
                 result.compile_s = build.seconds
+                result.measure = self.measure
                 yield result
 
     def _build_batch(self, program: Program, region: int, batch: list, edit) -> list[tuple[Path, int, Build]]:

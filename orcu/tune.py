@@ -12,7 +12,7 @@ import math
 import statistics
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .program import Program
@@ -118,7 +118,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         def recall(points, tuning=tuning, key=key):
             found = {}
             for p in points:
-                result = db.get(key(p))
+                result = db.get(key(p), runner.measure)
                 if result is not None:
                     tuning.results.append(result)
                     tuning.cached += 1
@@ -142,7 +142,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         drive(strategy, evaluate, share, deadline, recall)
         _retime(program, runner, db, tuning, config_key)
         if tuning.best is not None:  # what `orcu apply` writes without tuning
-            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms)
+            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure)
         out.append(tuning)
     return out
 
@@ -168,20 +168,20 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
     if not top:
         return
     keys = [key(r.params) for r in top]
-    retime_key = _hash("retime", keys)
-    samples = db.get_retiming(retime_key) if len(top) > 1 else {keys[0]: list(top[0].total_ms)}
+    retime_key = _hash("retime", keys, runner.measure)
+    samples = db.get_retiming(retime_key) if len(top) > 1 else {keys[0]: list(top[0].samples)}
     if samples is None:
-        samples = {k: list(r.total_ms) for k, r in zip(keys, top)}
+        samples = {k: list(r.samples) for k, r in zip(keys, top)}
         for _ in range(RETIME_ROUNDS):
             for k, r in zip(keys, top):
                 again = next(runner.evaluate(program, tuning.region, [(r.params, r.inputs)]))
                 if again.status == "ok":
-                    samples[k] += again.total_ms
+                    samples[k] += again.samples
         db.put_retiming(retime_key, samples)
     winner = min(range(len(top)), key=lambda j: statistics.median(samples[keys[j]]))
     pooled = samples[keys[winner]]
     median = statistics.median(pooled)
-    tuning.final = replace(top[winner], total_ms=pooled)
+    tuning.final = top[winner].with_samples(pooled)
     tuning.spread = (max(pooled) - min(pooled)) / median if median > 0 else 0.0
 
 
@@ -192,7 +192,7 @@ def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]]
         best = t.best
         if best is None:
             return None
-        per_region[t.region].append(Choice(best.params, best.inputs, best.time_ms))
+        per_region[t.region].append(Choice(best.params, best.inputs, best.time_ms, best.measure))
     return per_region
 
 
@@ -224,6 +224,8 @@ def _entry(t: RegionTuning) -> dict[str, Any]:
     entry: dict[str, Any] = {"inputs": t.inputs, "best": None, "statuses": t.statuses,
                              "evaluated": {"new": t.new, "cached": t.cached}, "space": t.space}
     if best is not None:
-        entry["best"] = {"params": {n: best.params[n] for n in t.parameters}, "time_ms": best.time_ms, "status": best.status,
+        entry["best"] = {"params": {n: best.params[n] for n in t.parameters}, "time_ms": best.time_ms, "measure": best.measure,
+                         "kernel_ms": statistics.median(best.kernel_ms) if best.kernel_ms else None,
+                         "total_ms": statistics.median(best.total_ms) if best.total_ms else None, "status": best.status,
                          "spread": None if t.spread is None else round(t.spread, 4)}
     return entry

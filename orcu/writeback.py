@@ -29,6 +29,7 @@ class Choice:
     params: Mapping[str, Any]
     inputs: Mapping[str, Any] = field(default_factory=dict)
     time_ms: float | None = None
+    measure: str = "kernel"  # what time_ms is: the kernels' time or the host function's whole time
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def _region(program: Program, nest, options: list[Choice]) -> tuple[str, str, li
     base = f"orcu_{nest.name}"
     args = ", ".join(variants[0].params)
     dispatch = render("dispatch.cu.j2", host=base, params=variants[0].host_params, args=args, cases=cases,
-                      where=f"{program.src.path}:{nest.loc.line}")
+                      where=f"{program.src.path}:{nest.loc.line}", release=f"orcu_release_{nest.name}",
+                      releases=[v.release for v in variants])
     call = variants[0].call.replace(variants[0].host + "(", base + "(", 1)
     return "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants
 
@@ -143,7 +145,7 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
                 "line": nest.loc.line,
                 "params": settings_text({k: choice.params[k] for k in used if k in choice.params}),
                 "inputs": settings_text(choice.inputs),
-                "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms",
+                "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms ({choice.measure} time, which ranked the variants)",
             })
     return render(
         "header.cu.j2",

@@ -159,7 +159,7 @@ def test_apply_writes_what_tune_chose_without_tuning(in_tmp, monkeypatch, capsys
     assert (in_tmp / "applied.cu").read_text() == (in_tmp / "tuned.cu").read_text()
     write(in_tmp / "t.c", EIGHT.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] + 2 * y[i];"))
     assert main(["apply", "t.c", "--backend", "emulate", "-o", "stale.cu"]) == 1  # the code changed: no result for it
-    assert "orcu: error: orcu_f_1 {'n': 1000}: no tuning result for this code, backend and device; run orcu tune" in capsys.readouterr().err
+    assert "orcu: error: orcu_f_1 {'n': 1000}: no tuning result for this code, backend, device and measure (kernel time); run orcu tune" in capsys.readouterr().err
     assert not (in_tmp / "stale.cu").exists()
 
 
@@ -174,3 +174,30 @@ def test_a_database_from_a_newer_orcu_is_refused(in_tmp):
     with pytest.raises(UsageError) as info:
         Database(in_tmp / "r.sqlite")
     assert str(info.value).endswith(f"was written by a newer orcu (schema {SCHEMA_VERSION + 1}, this one reads {SCHEMA_VERSION})")
+
+
+def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys):
+    write(in_tmp / "t.c", EIGHT)
+    kernel = json.loads(tune("t.c", "--search", "Exhaustive", "-o", "k.cu", home=in_tmp / "home", cwd=in_tmp).stdout)
+    best = kernel["regions"][0]["best"]
+    assert best["measure"] == "kernel" and best["time_ms"] == best["kernel_ms"] and best["total_ms"] > best["kernel_ms"]
+    assert "(kernel time, which ranked the variants)" in (in_tmp / "k.cu").read_text()
+    # The same evaluations, ranked by total time: nothing runs again, and the choice is kept apart.
+    total = tune("t.c", "--search", "Exhaustive", "--measure", "total", "-o", "t.cu", home=in_tmp / "home", cwd=in_tmp)
+    best = json.loads(total.stdout)["regions"][0]["best"]
+    assert evaluated(total) == {"new": 0, "cached": 8}
+    assert best["measure"] == "total" and best["time_ms"] == best["total_ms"]
+    assert "(total time, which ranked the variants)" in (in_tmp / "t.cu").read_text()
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    assert main(["apply", "t.c", "--backend", "emulate", "--measure", "total", "-o", "applied.cu"]) == 0
+    assert (in_tmp / "applied.cu").read_text() == (in_tmp / "t.cu").read_text()
+    capsys.readouterr()
+    assert main(["report", "t.c"]) == 0
+    out = capsys.readouterr().out
+    assert "orcu results (ranked by kernel time)" in out and "kernel (ms)" in out and "total (ms)" in out
+    # The spec can ask for total time too; anything else is refused at the value.
+    write(in_tmp / "s.c", EIGHT.replace("def input_params", "def performance_counter { arg measure = 'total'; }\n def input_params"))
+    assert json.loads(tune("s.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp).stdout)["regions"][0]["best"]["measure"] == "total"
+    write(in_tmp / "bad.c", EIGHT.replace("def input_params", "def performance_counter { arg measure = 'wall'; }\n def input_params"))
+    bad = tune("bad.c", home=in_tmp / "home", cwd=in_tmp, check=False)
+    assert bad.returncode == 2 and "error: argument 'measure' must be 'kernel' or 'total', got 'wall'" in bad.stderr

@@ -66,7 +66,7 @@ def test_retuning_replaces_the_generated_code(in_tmp):
     write(in_tmp / "again.c", tuned("two_regions.c", TWO))
     other = dict(TWO, TC1=512)
     text, _ = tuned_source(load("again.c"), [Choice(other, {"n": 12345})] * 2, provenance=DATE)
-    assert text.count("__global__ void orcu_scale_and_max_1_kernel(") == 1
+    assert text.count(" orcu_scale_and_max_1_kernel(") == 1
     assert "const int orcu_threads = 512;" in text and "const int orcu_threads = 256;" not in text
 
 
@@ -100,7 +100,7 @@ def test_emit_writes_atomically_and_never_touches_the_input(in_tmp):
     os.mkdir("out")
     assert main(["emit", "axpy.c", "--set", "TC=512", "--set", "SC=2", "-o", "out/axpy.cu"]) == 0
     text = Path("out/axpy.cu").read_text()
-    assert "const int orcu_threads = 512;" in text and "cudaStream_t orcu_stream[2];" in text
+    assert "const int orcu_threads = 512;" in text and "static cudaStream_t orcu_daxpy_1_streams[2];" in text
     assert sorted(os.listdir("out")) == ["axpy.cu"]  # no temporary file left behind
     assert main(["emit", "axpy.c", "-o", "axpy.c"]) == 2
     assert hashlib.sha256(src.read_bytes()).hexdigest() == before
@@ -167,7 +167,9 @@ def test_sizes_with_different_winners_get_a_dispatch(in_tmp):
     assert "    if (n == 100000) {\n        orcu_daxpy_1_v1(n, y, a, x);\n        return;\n    }\n" in text
     assert "        fabs(((double)n - 1000003) / 1000003),\n" in text  # other sizes: the nearest tuned one
     assert "    orcu_daxpy_1(n, y, a, x);  // the loop above, run on the GPU by orcu\n" in text
-    assert " * orcu_daxpy_1 (line 25): TC=256, BC=264, SC=2, PL=48\n *     input n=1000003; time 1.5 ms\n" in text
+    assert " * orcu_daxpy_1 (line 25): TC=256, BC=264, SC=2, PL=48\n *     input n=1000003; time 1.5 ms (kernel time, which ranked the variants)\n" in text
+    # one call frees what both configurations keep
+    assert "void orcu_release_daxpy_1(void)\n{\n    orcu_release_daxpy_1_v1();\n    orcu_release_daxpy_1_v2();\n}\n" in text
     write(in_tmp / "axpy.cu", text)
     build = subprocess.run(["nvcc", "-c", "-arch=sm_90", "axpy.cu", "-o", "axpy.o"], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr

@@ -58,6 +58,10 @@ def _algorithm(v: Any) -> str | None:
     return "one of " + ", ".join(sorted(set(SEARCH_ALGORITHMS.values())))
 
 
+def _measure(v: Any) -> str | None:
+    return None if v in ("kernel", "total") else "'kernel' or 'total'"
+
+
 def _integer(v: Any) -> str | None:
     return None if isinstance(v, int) and not isinstance(v, bool) else "an integer"
 
@@ -69,7 +73,7 @@ ARGS: dict[str, dict[str, Callable[[Any], str | None]]] = {
         "prebuild_command": _string,
         "postbuild_command": _string,
     },
-    "performance_counter": {"method": _string, "repetitions": _positive_int},
+    "performance_counter": {"method": _string, "repetitions": _positive_int, "measure": _measure},
     "search": {
         "algorithm": _algorithm,
         "total_runs": _positive_int,

@@ -100,6 +100,11 @@ class TuningSpec:
         return self.arg("performance_counter", "repetitions", 5)
 
     @property
+    def measure(self) -> str:
+        """What ranks variants: 'kernel' (the kernels' time, as in Orio) or 'total'."""
+        return self.arg("performance_counter", "measure", "kernel")
+
+    @property
     def build_command(self) -> str | None:
         return self.arg("build", "build_command")
 
