@@ -5,7 +5,7 @@ void daxpy(int n, double a, const double *x, double *y) {
     /*@ begin PerfTuning (
     def performance_params {
         param TC[] = range(64, 1025, 64);
-        param BC[] = [66, 132, 264, 528];   # multiples of the H100's 132 SMs
+        param BC[] = [device_sms // 2, device_sms, 2 * device_sms, 4 * device_sms];  # by the GPU's multiprocessors
         param SC[] = range(1, 5);
         param PL[] = [16, 32, 48];
         constraint enough_threads = TC * BC >= 8192;

@@ -5,7 +5,7 @@ float sdot(int n, const float *x, const float *y) {
     /*@ begin PerfTuning (
     def performance_params {
         param TC[] = [32, 64, 128, 256, 512, 1024];
-        param BC[] = range(132, 1057, 132);
+        param BC[] = [device_sms * k for k in range(1, 9)];
         param CB[] = [False, True];
     }
     def input_params {

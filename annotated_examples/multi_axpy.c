@@ -3,10 +3,9 @@
 void multi_axpy(int n, int nv, const double *a, const double *X, double *y) {
     int i, k;
     /*@ begin PerfTuning (
-    let sms = 132;
     def performance_params {
         param TC[] = [128, 256, 512];
-        param BC[] = [sms * f for f in [1, 2, 4, 8]];
+        param BC[] = [device_sms * f for f in [1, 2, 4, 8]];
         param UIF[] = range(1, 5);
         constraint unroll_divides = nv % UIF == 0 or UIF == 1;
     }

@@ -7,7 +7,7 @@ double dnrm2(int n, const double *x) {
     /*@ begin PerfTuning (
     def performance_params {
         param TC[] = range(32, 1025, 32);
-        param BC[] = [132, 264, 396, 528, 1056];
+        param BC[] = [device_sms * k for k in [1, 2, 3, 4, 8]];
         constraint occupancy = TC * BC <= 1024 * 132 * 2;
     }
     def input_params {

@@ -6,7 +6,7 @@ void MatMult_SeqDia(double* A, double* x, double* y, int* offsets,
     /*@ begin PerfTuning (
     def performance_params {
         param TC[] = range(32, 1025, 32);
-        param BC[] = range(14, 113, 14);
+        param BC[] = [device_sms * k for k in [1, 2, 4, 8]];  # Fermi had 14 SMs; the GPU's own count
         param UIF[] = range(1, 6);
         param PL[] = [16, 48];
         param CFLAGS[] = map(join, product(['', '-use_fast_math'],

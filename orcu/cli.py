@@ -13,11 +13,18 @@ from . import __version__
 from .errors import OrcuError, UsageError, did_you_mean
 
 
+def _profile_device(args):
+    """The device profile check and emit read: --device-profile, else the default."""
+    from .device import DEFAULT_PROFILE, profile
+
+    return profile(args.device_profile or DEFAULT_PROFILE)
+
+
 def _cmd_check(args) -> int:
     from .program import load
     from .report import check_text, summary
 
-    program = load(args.file, args.spec)
+    program = load(args.file, args.spec, _profile_device(args))
     s = summary(program)
     if args.json:
         print(json.dumps(s, indent=2, default=str))
@@ -78,7 +85,7 @@ def _cmd_emit(args) -> int:
     from .space import settings_text
     from .writeback import Choice, tuned_source, write_atomically
 
-    program = load(args.file, args.spec)
+    program = load(args.file, args.spec, _profile_device(args))
     params, inputs = _chosen(program, args.set, args.input)
     text, codes = tuned_source(program, [Choice(params, inputs)] * len(program.nests), strip=args.strip)
     if args.explain:
@@ -150,15 +157,22 @@ def _output_path(args) -> str:
     return args.output or str(Path(args.file).with_suffix(".tuned.cu"))
 
 
-def _target(program, args):
-    """(backend, device, compiler, device text, region number -> results Context) for tune and apply:
-    the context is what, besides the configuration, determines a measurement."""
+def _load_for_target(args):
+    """(program, backend, device) for tune and apply: the spec may read the device's facts."""
+    from .program import load
+
+    backend = _backend(args.backend)
+    device = _device(backend, args.device_profile)
+    return load(args.file, args.spec, device), backend, device
+
+
+def _target(program, args, backend, device):
+    """(compiler, device text, region number -> results Context) for tune and apply: the context
+    is what, besides the configuration, determines a measurement."""
     from pathlib import Path
 
     from .results import Context
 
-    backend = _backend(args.backend)
-    device = _device(backend, args.device_profile)
     compiler = _compiler(backend)
     device_text = _device_text(device, backend)
     source = program.src.text if program.spec_region is not None else program.src.text + repr(program.spec)
@@ -167,7 +181,7 @@ def _target(program, args):
         nest = program.nests[k]
         return Context(str(Path(args.file).resolve()), f"orcu_{nest.name}", nest.loc.line, source, backend, device_text, compiler)
 
-    return backend, device, compiler, device_text, context
+    return compiler, device_text, context
 
 
 def _measure(program, args) -> str:
@@ -175,13 +189,12 @@ def _measure(program, args) -> str:
 
 
 def _cmd_apply(args) -> int:
-    from .program import load
     from .report import input_space
     from .results import existing_database
     from .writeback import Choice, Provenance, tuned_source, write_atomically
 
-    program = load(args.file, args.spec)
-    _, _, compiler, device_text, context = _target(program, args)
+    program, backend, device = _load_for_target(args)
+    compiler, device_text, context = _target(program, args, backend, device)
     measure = _measure(program, args)
     db = existing_database()
     sizes = list(input_space(program).configs()) or [{}]
@@ -211,14 +224,13 @@ def _cmd_apply(args) -> int:
 def _cmd_tune(args) -> int:
     from .device import orcu_home
     from .progress import Progress
-    from .program import load
     from .results import Database, database_path
     from .runners import Runner
     from .tune import choices, summary, tune
     from .writeback import Provenance, tuned_source, write_atomically
 
-    program = load(args.file, args.spec)
-    backend, device, compiler, device_text, context = _target(program, args)
+    program, backend, device = _load_for_target(args)
+    compiler, device_text, context = _target(program, args, backend, device)
     output = _output_path(args)
     spec = program.spec
     budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
@@ -290,6 +302,9 @@ def _cmd_devices(args) -> int:
 def _input_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("file")
     command.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
+    command.add_argument("--device-profile", metavar="NAME",
+                         help="the GPU whose facts the spec reads (device_sms, ...) and that is pruned and compiled "
+                              "for when none is used (default H100)")
 
 
 def _output_arguments(command: argparse.ArgumentParser) -> None:
@@ -297,7 +312,6 @@ def _output_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
     command.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
                          help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
-    command.add_argument("--device-profile", metavar="NAME", help="the GPU to prune and compile for when none is used (default H100)")
     command.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
     command.add_argument("--measure", choices=["kernel", "total"],
                          help="what ranks variants: the kernels' time or the host function's whole time, transfers "

@@ -39,6 +39,16 @@ class Device:
     def arch(self) -> str:
         return f"sm_{self.compute_capability}"
 
+    def spec_names(self) -> dict[str, int]:
+        """Names a spec may use for this device's facts, e.g. ``param BC[] = [device_sms * k for k in [1, 2, 4]]``
+        (a spec's own definition of a name wins)."""
+        return {
+            "device_sms": self.multiprocessors,
+            "device_max_threads": self.max_threads_per_block,
+            "device_shared_bytes": self.shared_per_block_optin,
+            "device_cc": int(self.compute_capability),
+        }
+
     @property
     def bandwidth_gbs(self) -> float:
         """Peak memory bandwidth: two transfers per clock (DDR) over the bus."""

@@ -8,6 +8,7 @@ from typing import Mapping
 from pycparser import c_ast
 
 from . import generated
+from .device import DEFAULT_PROFILE, Device, profile
 from .annotations import Region, blank_comments, brace_depth, matching_bracket, scan_regions
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
@@ -18,6 +19,7 @@ from .frontend.transform import parse_loop_annotation
 from .frontend.types import resolve_types, visible_variables
 from .source import SourceFile
 from .spec.language import parse_perftuning
+from .spec.builder import SpecBuilder
 from .spec.model import TuningSpec
 
 
@@ -36,8 +38,10 @@ def sidecar_spec(path: str | Path) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def load(path: str | Path, spec_path: str | Path | None = None) -> Program:
+def load(path: str | Path, spec_path: str | Path | None = None, device: Device | None = None) -> Program:
+    """``device``: the GPU tuned for, whose facts the spec may read (default: the default profile)."""
     src = SourceFile.read(path)
+    predefined = (device or profile(DEFAULT_PROFILE)).spec_names()
     top = scan_regions(src)
     perf = [r for r in top if r.name == "PerfTuning"]
     if len(perf) > 1:
@@ -60,13 +64,13 @@ def load(path: str | Path, spec_path: str | Path | None = None) -> Program:
     if perf and yaml_path is not None:
         raise src.error(perf[0].start, f"the spec is given twice: in this PerfTuning region and in {yaml_path}", AnnotationError)
     if perf:
-        spec = parse_perftuning(src, perf[0].args_start, perf[0].args_end)
+        spec = parse_perftuning(src, perf[0].args_start, perf[0].args_end, predefined)
     elif yaml_path is not None:
         from .spec.yaml_spec import load_yaml
 
-        spec = load_yaml(yaml_path)
+        spec = load_yaml(yaml_path, predefined)
     else:
-        spec = TuningSpec(path=src.path, loc=None)
+        spec = SpecBuilder(src, None, predefined).finish()
 
     # Each region's own code first (its errors are the most precise), then the file once.
     parsed = [_parse_region(src, spec, r) for r in loops]

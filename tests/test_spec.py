@@ -270,3 +270,27 @@ def test_bad_expression_in_c_file(in_tmp):
         "                 64 +* 2];\n"
         "                     ^"
     )
+
+
+def test_a_spec_reads_the_facts_of_the_device_it_is_tuned_for(in_tmp):
+    from orcu.device import profile
+
+    write(in_tmp / "t.c", """/*@ begin PerfTuning (
+ def performance_params { param BC[] = [device_sms * k for k in [1, 2]]; param TC[] = [device_max_threads]; }
+) @*/
+void f(int n, float *y) {
+    int i;
+    /*@ begin Loop(transform CUDA(threadCount=TC, blockCount=BC)
+    for (i = 0; i < n; i++) y[i] = 0;
+    ) @*/
+    /*@ end @*/
+}
+/*@ end @*/
+""")
+    by_name = {p.name: p.values for p in load("t.c").spec.performance_params}
+    assert by_name == {"BC": (132, 264), "TC": (1024,)}  # the default profile: H100
+    by_name = {p.name: p.values for p in load("t.c", device=profile("A100")).spec.performance_params}
+    assert by_name == {"BC": (108, 216), "TC": (1024,)}
+    # A spec's own definition wins.
+    write(in_tmp / "t.c", (in_tmp / "t.c").read_text().replace(" def performance_params", " let device_sms = 14;\n def performance_params"))
+    assert load("t.c", device=profile("A100")).spec.performance_params[0].values == (14, 28)

@@ -6,7 +6,7 @@ is written once and gives the same diagnostic for both.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ..errors import SpecError, did_you_mean
 from ..source import SourceFile
@@ -87,10 +87,11 @@ _SEARCH_PREFIXES = tuple(sorted({a.lower() + "_" for a in SEARCH_ALGORITHMS.valu
 
 
 class SpecBuilder:
-    def __init__(self, src: SourceFile, start: int | None):
+    def __init__(self, src: SourceFile, start: int | None, predefined: Mapping[str, Any] | None = None):
+        """``predefined``: names every spec may read (the device's facts); a spec may define them anew."""
         self.src = src
         self.loc = src.location(start) if start is not None else None
-        self.lets: dict[str, Any] = {}
+        self.lets: dict[str, Any] = dict(predefined or {})
         self.params: dict[str, list[Param]] = {s: [] for s in PARAM_SECTIONS}
         self.constraints: dict[str, list[Constraint]] = {s: [] for s in PARAM_SECTIONS}
         self.decls: list[Decl] = []

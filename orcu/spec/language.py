@@ -7,6 +7,7 @@ offset, so diagnostics point into the user's C file.
 from __future__ import annotations
 
 import re
+from typing import Any, Mapping
 
 from ..errors import SpecError
 from ..source import SourceFile
@@ -112,9 +113,9 @@ class _Cursor:
         raise self.error(f"expected ';' after {what}", start + len(body))
 
 
-def parse_perftuning(src: SourceFile, start: int, end: int) -> TuningSpec:
-    """Parse the PerfTuning annotation body ``src.text[start:end]``."""
-    builder = SpecBuilder(src, start)
+def parse_perftuning(src: SourceFile, start: int, end: int, predefined: Mapping[str, Any] | None = None) -> TuningSpec:
+    """Parse the PerfTuning annotation body ``src.text[start:end]``; ``predefined``: names it may read."""
+    builder = SpecBuilder(src, start, predefined)
     cur = _Cursor(src, start, end)
     while not cur.at_end():
         word, offset = cur.ident("'def' or 'let'")

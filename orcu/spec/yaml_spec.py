@@ -19,6 +19,7 @@ positions point into the YAML file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Mapping
 
 import yaml
 
@@ -60,7 +61,8 @@ def _expression(src: SourceFile, node: yaml.Node):
     return None
 
 
-def load_yaml(path: str | Path) -> TuningSpec:
+def load_yaml(path: str | Path, predefined: Mapping[str, Any] | None = None) -> TuningSpec:
+    """``predefined``: names the spec may read (the device's facts)."""
     src = SourceFile.read(path)
     try:
         root = yaml.compose(src.text, Loader=yaml.SafeLoader)
@@ -68,7 +70,7 @@ def load_yaml(path: str | Path) -> TuningSpec:
         mark = getattr(e, "problem_mark", None)
         offset = src.offset(mark.line + 1, mark.column + 1) if mark else 0
         raise src.error(offset, f"bad YAML: {getattr(e, 'problem', None) or e}", SpecError) from None
-    builder = SpecBuilder(src, 0)
+    builder = SpecBuilder(src, 0, predefined)
     if root is None:
         return builder.finish()
     for key, value in _mapping(src, root, "a tuning spec"):

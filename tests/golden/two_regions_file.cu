@@ -356,9 +356,9 @@ double scale_and_max(int n, double alpha, const double *x, double *z) {
     /*@ begin PerfTuning (
     def performance_params {
         param TC1[] = [128, 256, 512];
-        param BC1[] = [132, 264];
+        param BC1[] = [device_sms, 2 * device_sms];
         param TC2[] = [256, 1024];
-        param BC2[] = [66, 132];
+        param BC2[] = [device_sms // 2, device_sms];
         constraint same_work = TC2 * BC2 <= 2 * TC1 * BC1;
     }
     def input_params {
