@@ -13,7 +13,7 @@ from .annotations import Region, blank_comments, brace_depth, matching_bracket, 
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.ir import LoopNest, loops_of, statements
-from .frontend.liveness import read_after
+from .frontend.liveness import between, effects, read_after
 from .frontend.lower import Lowering
 from .frontend.transform import parse_loop_annotation
 from .frontend.types import resolve_types, visible_variables
@@ -24,6 +24,16 @@ from .spec.model import TuningSpec
 
 
 @dataclass(frozen=True)
+class Handoff:
+    """Arrays a Loop region may leave on the device for the next one: the code between them
+    runs straight through and writes no array (``arrays``); for ``deferred`` it does not read
+    them either, so their copy back to the host can wait until the next region is done."""
+
+    arrays: frozenset[str]
+    deferred: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Program:
     src: SourceFile
     spec: TuningSpec
@@ -31,6 +41,7 @@ class Program:
     regions: tuple[Region, ...]  # the Loop regions, in file order
     nests: tuple[LoopNest, ...]
     functions: Mapping[str, int]  # where the name of each function holding a Loop region is
+    handoffs: tuple[Handoff | None, ...] = ()  # k: from region k to region k + 1
 
 
 def sidecar_spec(path: str | Path) -> Path | None:
@@ -81,7 +92,25 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
         for _, _, f in context[1]
         if any(n.function == f.decl.name for n in nests)
     }
-    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions)
+    handoffs = tuple(_handoff(src, context[1], loops[k], loops[k + 1], nests[k], nests[k + 1]) for k in range(len(loops) - 1))
+    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, handoffs)
+
+
+def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:
+    function = next((f for lo, hi, f in spans if lo < first.start < hi), None)
+    if a.function is None or a.function != b.function:
+        return None
+    items = between(src, function, (first.start, first.end), (second.start, second.end))
+    if items is None:
+        return None
+    done = effects(items)
+    if done.opaque or done.writes_memory:
+        return None
+    arrays = {n for n, v in a.variables.items() if v.kind == "array" and v.origin != "region"}
+    arrays &= {n for n, v in b.variables.items() if v.kind == "array" and v.origin != "region"}
+    arrays -= done.assigned
+    deferred = set() if done.reads_memory else arrays - done.names
+    return Handoff(frozenset(arrays), frozenset(deferred)) if arrays else None
 
 
 def _function_spans(text: str, tree: c_ast.FileAST, src: SourceFile) -> list[tuple[int, int, c_ast.FuncDef]]:

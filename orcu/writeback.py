@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from . import __version__, generated
 from .annotations import blank_comments
-from .codegen.region import RegionCode, generate, prelude
+from .codegen.region import RegionCode, generate, links, prelude
 from .codegen.templates import render
 from .errors import AnnotationError, UsageError
 from .files import replace_atomically
@@ -50,8 +50,8 @@ def tuned_source(
     src, provenance = program.src, provenance or Provenance()
     options = [c if isinstance(c, list) else [c] for c in choices]
     texts, calls, codes = [], [], []
-    for nest, opts in zip(program.nests, options):
-        text, call, made = _region(program, nest, opts)
+    for k, (nest, opts) in enumerate(zip(program.nests, options)):
+        text, call, made = _region(program, k, opts)
         texts.append(text)
         calls.append(call)
         codes += made
@@ -92,17 +92,25 @@ def tuned_source(
     return _apply(src.text, edits), codes
 
 
-def _region(program: Program, nest, options: list[Choice]) -> tuple[str, str, list[RegionCode]]:
-    """(code to insert, call, generated pieces) of one region: one configuration, or one per
-    input size behind a dispatch on the sizes the host function can see (Orio's selector)."""
+def _region(program: Program, index: int, options: list[Choice]) -> tuple[str, str, list[RegionCode]]:
+    """(code to insert, call, generated pieces) of region ``index``: one configuration, or one per
+    input size behind a dispatch on the sizes the host function can see (Orio's selector). Every
+    region runs on the GPU here, so consecutive regions may share arrays on the device."""
+    nest = program.nests[index]
+    receive, send = links(program, index)
+    table = ""
+    if send is not None:
+        table = (f"// Arrays orcu_{nest.name} leaves on the device for orcu_{program.nests[index + 1].name}, which runs next "
+                 f"({', '.join(send.arrays)}).\nstatic orcu_handoff {send.table}[{len(send.arrays)}];\n\n")
     distinct: list[Choice] = []
     for c in options:
         if not any(dict(d.params) == dict(c.params) for d in distinct):
             distinct.append(c)
     if len(distinct) == 1:
-        code = generate(program, nest, distinct[0].params, distinct[0].inputs)
-        return code.text, code.call, [code]
-    variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}") for k, c in enumerate(distinct)]
+        code = generate(program, nest, distinct[0].params, distinct[0].inputs, receive=receive, send=send)
+        return table + code.text, code.call, [code]
+    variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}", receive=receive, send=send)
+                for k, c in enumerate(distinct)]
     visible = [name for name in program.spec.input_names if name in variants[0].params]
     cases = []
     for c in options:
@@ -121,7 +129,7 @@ def _region(program: Program, nest, options: list[Choice]) -> tuple[str, str, li
                       where=f"{program.src.path}:{nest.loc.line}", release=f"orcu_release_{nest.name}",
                       releases=[v.release for v in variants])
     call = variants[0].call.replace(variants[0].host + "(", base + "(", 1)
-    return "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants
+    return table + "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants
 
 
 def write_atomically(path: str | Path, text: str, source: str | Path) -> None:

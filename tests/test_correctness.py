@@ -304,3 +304,78 @@ def test_arrays_that_share_a_page_are_pinned_once(in_tmp):
     assert built.ok, built.message
     run = subprocess.run([str(in_tmp / "main")], capture_output=True, text=True, timeout=60)
     assert (run.returncode, run.stdout) == (0, "8 43\n"), run.stdout + run.stderr  # y[k] += 2*x[k], twice: y[0] = 8, y[7] = 15 + 2*14
+
+
+# -- consecutive regions share arrays on the device -------------------------------------------
+CHAIN = """void chain(int n, const double *x, double *y, double *w) {{
+    int i;
+    /*@ begin Loop(transform CUDA(threadCount=128, blockCount=4)
+    for (i = 0; i < n; i++)
+        y[i] = 2.0 * x[i];
+    ) @*/
+    /*@ end @*/
+{between}    /*@ begin Loop(transform CUDA(threadCount=128, blockCount=4{second})
+    for (i = 0; i < n; i++)
+        w[i] = y[i] + x[i];
+    ) @*/
+    /*@ end @*/
+}}
+"""
+
+CHAIN_DRIVER = r"""
+#include <stdio.h>
+#define ORCU_ORIGINAL
+#define chain chain_reference
+#include "case.cu"
+#undef chain
+#undef ORCU_ORIGINAL
+#include "case.cu"
+
+int main(int argc, char **argv)
+{
+    const int n = atoi(argv[1]);
+    static double x[5000], y[5000], w[5000], y_ref[5000], w_ref[5000];
+    for (int k = 0; k < n; k++)
+        x[k] = k % 11;
+    for (int call = 0; call < 2; call++) {
+        const orcu_emu::Counters before = orcu_emu::counters;
+        chain_reference(n, x, y_ref, w_ref);
+        chain(n, x, y, w);
+        for (int k = 0; k < n; k++)
+            if (y[k] != y_ref[k] || w[k] != w_ref[k]) {
+                printf("element %d differs\n", k);
+                return 1;
+            }
+        printf("%lu to the device, %lu back\n", orcu_emu::counters.copies_to_device - before.copies_to_device,
+               orcu_emu::counters.copies_to_host - before.copies_to_host);
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("between, second, n, copies", [
+    # x and y stay on the device; y comes back once, after the second region
+    ("", "", 5000, "1 to the device, 2 back"),
+    # the host reads y in between: y comes back after the first region; nothing goes up again
+    ("    y[0] = y[0];\n", "", 5000, None),
+    ("    (void)y[0];\n", "", 5000, "1 to the device, 2 back"),
+    # the second region has no iteration: what the first left pending comes back all the same
+    ("", "", 0, "0 to the device, 0 back"),
+    # streams in the second region: chunks the device holds already are not sent again (w comes back in 2 chunks)
+    ("", ", streamCount=2", 5000, "1 to the device, 3 back"),
+])
+def test_consecutive_regions_share_arrays_on_the_device(in_tmp, between, second, n, copies):
+    write(in_tmp / "t.c", CHAIN.format(between=between, second=second))
+    program = load("t.c")
+    write(in_tmp / "case.cu", tuned_source(program, [Choice({})] * 2)[0])
+    write(in_tmp / "main.cu", CHAIN_DRIVER)
+    built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main")
+    assert built.ok, built.message
+    run = subprocess.run([str(in_tmp / "main"), str(n)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    if copies is None:  # a write between the regions: nothing is shared
+        assert program.handoffs == (None,)
+        assert run.stdout == "3 to the device, 2 back\n" * 2
+    else:
+        assert run.stdout == f"{copies}\n" * 2

@@ -83,6 +83,9 @@ class ArrayPlan:
     device_type: str  # the type of the device copy (a pointer)
     buffer: int | None  # index of the device copy among the host function's kept buffers
     staging: int | None  # index of its pinned staging buffer (streams)
+    sent: int | None = None  # its slot in the table of arrays left on the device for the next region
+    deferred: bool = False  # its copy back to the host is left to the next region
+    received: int | None = None  # its slot in the table the previous region filled
 
     @property
     def transferred(self) -> bool:
@@ -145,14 +148,39 @@ def transform_values(program: Program, nest: LoopNest, params: Mapping[str, Any]
     return nest.transform.values(env)
 
 
+@dataclass(frozen=True)
+class Link:
+    """Arrays one region leaves on the device for the next (their device copies and ranges,
+    in a table of the file's), when the whole file runs on the GPU (program.Handoff)."""
+
+    table: str  # the table's name
+    arrays: tuple[str, ...]  # its slots
+    deferred: frozenset[str]  # arrays whose copy back to the host the next region makes
+
+
+def links(program: Program, k: int) -> tuple[Link | None, Link | None]:
+    """(what region k receives from region k - 1, what it sends to region k + 1)."""
+
+    def link(j: int) -> Link | None:
+        handoff = program.handoffs[j] if 0 <= j < len(program.handoffs) else None
+        if handoff is None:
+            return None
+        return Link(f"orcu_handoff_{program.nests[j].name}", tuple(sorted(handoff.arrays)), handoff.deferred)
+
+    return link(k - 1), link(k)
+
+
 def generate(
-    program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any] | None = None, suffix: str = ""
+    program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any] | None = None, suffix: str = "",
+    receive: Link | None = None, send: Link | None = None,
 ) -> RegionCode:
-    """``suffix`` tells apart several configurations of one region in one file (size dispatch)."""
+    """``suffix`` tells apart several configurations of one region in one file (size dispatch);
+    ``receive`` and ``send``: arrays the region shares with its neighbours on the device
+    (only where every region of the file runs on the GPU, as in the tuned file)."""
     values = transform_values(program, nest, params, inputs or {})
     sizes = {k: str(v) for k, v in values["arraySizes"].items()}
     analysis = analyze(program.src, nest, program.spec, sizes)
-    return _Generator(program, nest, analysis, values, suffix).region()
+    return _Generator(program, nest, analysis, values, suffix, receive, send).region()
 
 
 def _wide(text: str) -> str:
@@ -162,9 +190,11 @@ def _wide(text: str) -> str:
 
 
 class _Generator:
-    def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any], suffix: str):
+    def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any], suffix: str,
+                 receive: Link | None = None, send: Link | None = None):
         self.program, self.nest, self.a, self.v = program, nest, analysis, values
         self.suffix = suffix
+        self.receive, self.send = receive, send
         self.src = program.src
         self.notes: list[str] = []
         self.needs: set[str] = set()
@@ -202,6 +232,9 @@ class _Generator:
                     f"it is not indexed by '{self.outer.var}' alone"
                 )
             transferred = copy_in or copy_out
+            sent = self.send.arrays.index(info.name) if self.send and info.name in self.send.arrays and transferred else None
+            received = self.receive.arrays.index(info.name) if self.receive and info.name in self.receive.arrays else None
+            deferred = sent is not None and copy_out and not chunked and info.name in self.send.deferred
             elem = canonical_type(info.element)
             dims = "".join(f"[{d}]" for d in var.dims[1:])
             const = "" if info.written else "const "
@@ -233,6 +266,9 @@ class _Generator:
                     device_type=device_type,
                     buffer=self.buffer() if transferred else None,
                     staging=self.buffer() if chunked else None,
+                    sent=sent,
+                    deferred=deferred,
+                    received=received,
                 )
             )
         if v["pinHostMem"] and on_device:
@@ -439,6 +475,8 @@ class _Generator:
         step = self.outer.step
         if self.buffers:
             self.needs.add("buffers")
+        if any(a.sent is not None or a.received is not None for a in arrays):
+            self.needs.add("handoff")
         if reductions or live or any(a.chunked for a in arrays):
             self.needs.add("pinned")
 
@@ -492,11 +530,13 @@ class _Generator:
             "fallback": overlaps and not v["dataOnDevice"],
             "original": self._original(params, live, reductions) if overlaps and not v["dataOnDevice"] else None,
             "kernel_signature": _signature(f"__global__ void __launch_bounds__({v['threadCount']})", kernel, kernel_params),
-            "host_signature": _signature("void", host, [decl for decl, _ in params]),
+            "host_signature": _signature("static void", host, [decl for decl, _ in params]),
             "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _ in params]),
             "host_args": ", ".join(arg.lstrip("&") for _, arg in params),
             "kernel_args": kernel_args,
             "device_arrays": [a for a in arrays if a.transferred],
+            "receive": self.receive,
+            "send": self.send,
         }
         text = render("region.cu.j2", r=data)
         call = f"{host}({', '.join(arg for _, arg in params)});"

@@ -135,3 +135,68 @@ def _assigns(node: c_ast.Node, name: str) -> bool:
     if isinstance(node, c_ast.Decl):  # a new variable of that name: the old one is not read
         return node.name == name
     return False
+
+
+def between(src: SourceFile, function: c_ast.FuncDef | None, first: tuple[int, int], second: tuple[int, int]) -> list[c_ast.Node] | None:
+    """The statements between two regions ([start, end) spans, the first before the second) when
+    both lie in the same block of ``function``, so that the second runs right after them; None
+    otherwise."""
+    if function is None or function.body is None:
+        return None
+    blanked = blank_comments(src.text)
+    a = _path_to_region(src, blanked, _items(function.body), *first)
+    b = _path_to_region(src, blanked, _items(function.body), *second)
+    if len(a) != len(b) or a[-1][2] is not b[-1][2]:
+        return None
+    return [item for item in a[-1][0] if first[1] <= (_offset(src, item) or -1) < second[0]]
+
+
+class Effects(c_ast.NodeVisitor):
+    """What straight-line host code may do to arrays: the names it mentions, whether it reads
+    or writes any array element (through any pointer: pointers may alias), and whether it
+    branches or calls functions (then anything may happen)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.assigned: set[str] = set()  # variables assigned whole (a pointer set anew)
+        self.reads_memory = self.writes_memory = self.opaque = False
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        self.names.add(node.name)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        self.opaque = True
+
+    def generic_visit(self, node: c_ast.Node) -> None:
+        if isinstance(node, (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Goto, c_ast.Return,
+                             c_ast.Break, c_ast.Continue, c_ast.Label, c_ast.StructRef)):
+            self.opaque = True
+        if isinstance(node, c_ast.ArrayRef) or (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
+            self.reads_memory = True
+        super().generic_visit(node)
+
+    def _target(self, node: c_ast.Node) -> None:
+        if isinstance(node, c_ast.ID):
+            self.assigned.add(node.name)
+        elif isinstance(node, c_ast.ArrayRef) or (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
+            self.writes_memory = True
+        else:
+            self.opaque = True
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        self._target(node.lvalue)
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in ("++", "--", "p++", "p--"):
+            self._target(node.expr)
+        elif node.op == "&":
+            self.opaque = True  # an address taken: anything may be written through it later
+        self.generic_visit(node)
+
+
+def effects(items: Iterable[c_ast.Node]) -> Effects:
+    found = Effects()
+    for item in items:
+        found.visit(item)
+    return found

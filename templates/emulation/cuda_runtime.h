@@ -126,12 +126,15 @@ static cudaError_t quiet_error(cudaError_t err)
     return err;
 }
 
-/* Calls that cost time on a GPU: a tuned function called again should make none of the first four. */
+/* Calls that cost time on a GPU: a tuned function called again should make none of the first
+ * four; the copies between host and device memory, and their bytes. */
 struct Counters {
     unsigned long device_allocations, pinned_allocations, streams_created, events_created;
     unsigned long registrations, launches;
+    unsigned long copies_to_device, copies_to_host;
+    unsigned long long bytes_to_device, bytes_to_host;
 };
-static Counters counters = {0, 0, 0, 0, 0, 0};
+static Counters counters = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 /* ---- host memory the GPU can reach: cudaMallocHost, and ranges cudaHostRegister pinned -- */
 struct Pinned { size_t bytes; bool registered; };  /* registered: by cudaHostRegister */
@@ -666,6 +669,13 @@ static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t byt
         return orcu_emu::last;
     if (stream == NULL)
         orcu_emu::legacy_work();
+    if (orcu_emu::find_allocation(dst) != NULL && orcu_emu::find_allocation(src) == NULL) {
+        orcu_emu::counters.copies_to_device++;
+        orcu_emu::counters.bytes_to_device += bytes;
+    } else if (orcu_emu::find_allocation(src) != NULL && orcu_emu::find_allocation(dst) == NULL) {
+        orcu_emu::counters.copies_to_host++;
+        orcu_emu::counters.bytes_to_host += bytes;
+    }
     if (bytes)
         memmove(dst, src, bytes);
     return cudaSuccess;

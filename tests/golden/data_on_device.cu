@@ -25,7 +25,7 @@ void orcu_release_f_1(void)
 
 // Runs the loop at t.c:4 on the GPU (threadCount=128, blockCount=4, dataOnDevice=True);
 // returns when its results are in device memory.
-void orcu_f_1(int n, double *y, double a, const double *x)
+static void orcu_f_1(int n, double *y, double a, const double *x)
 {
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)

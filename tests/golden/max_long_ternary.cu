@@ -44,7 +44,7 @@ void orcu_release_f_1(void)
 
 // Runs the loop at t.c:4 on the GPU (threadCount=48, blockCount=3);
 // returns when its results are in host memory.
-void orcu_f_1(int n, long *r, const long *x)
+static void orcu_f_1(int n, long *r, const long *x)
 {
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)

@@ -45,7 +45,7 @@ void orcu_release_f_1(void)
 
 // Runs the loop at t.c:4 on the GPU (threadCount=32, blockCount=7);
 // returns when its results are in host memory.
-void orcu_f_1(int n, const double *x, double *r)
+static void orcu_f_1(int n, const double *x, double *r)
 {
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)

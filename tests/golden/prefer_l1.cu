@@ -42,7 +42,7 @@ void orcu_release_f_1(void)
 
 // Runs the loop at t.c:4 on the GPU (threadCount=128, blockCount=4, preferL1Size=16);
 // returns when its results are in host memory.
-void orcu_f_1(int n, double *y, double a, const double *x)
+static void orcu_f_1(int n, double *y, double a, const double *x)
 {
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)

@@ -44,7 +44,7 @@ void orcu_release_f_1(void)
 
 // Runs the loop at t.c:4 on the GPU (threadCount=64, blockCount=2);
 // returns when its results are in host memory.
-void orcu_f_1(int n, int *r, const int *x)
+static void orcu_f_1(int n, int *r, const int *x)
 {
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)

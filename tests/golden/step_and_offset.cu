@@ -41,7 +41,7 @@ void orcu_release_f_1(void)
 
 // Runs the loop at t.c:4 on the GPU (threadCount=64, blockCount=2);
 // returns when its results are in host memory.
-void orcu_f_1(int n, double *b, const double *a)
+static void orcu_f_1(int n, double *b, const double *a)
 {
     const long long orcu_lo = 1LL, orcu_hi = (long long)n - 1;
     if (orcu_hi <= orcu_lo)

@@ -51,7 +51,7 @@ void orcu_release_f_1(void)
 
 // Runs the loop at t.c:4 on the GPU (threadCount=128, blockCount=4, streamCount=4);
 // returns when its results are in host memory.
-void orcu_f_1(int n, double *y, const double *c, const double *x)
+static void orcu_f_1(int n, double *y, const double *c, const double *x)
 {
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)

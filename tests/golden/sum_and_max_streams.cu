@@ -66,7 +66,7 @@ void orcu_release_f_1(void)
 
 // Runs the loop at t.c:5 on the GPU (threadCount=96, blockCount=3, streamCount=2);
 // returns when its results are in host memory.
-void orcu_f_1(int n, float *total, const float *x, float *top)
+static void orcu_f_1(int n, float *total, const float *x, float *top)
 {
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)

@@ -101,6 +101,44 @@ static inline void orcu_release_buffers(orcu_buffer *buffers, int count)
     }
 }
 
+// An array one Loop region leaves on the device for the next: its host and device addresses,
+// the elements [first, end) the device holds, and whether they still have to be copied back.
+struct orcu_handoff {
+    void *host;
+    void *device;
+    long long first, end;
+    size_t element;
+    bool pending;
+};
+
+static inline orcu_handoff orcu_handoff_of(const void *host, const void *device, long long first, long long end, size_t element, bool pending)
+{
+    orcu_handoff h = {(void *)host, (void *)device, first, end, element, pending};
+    return h;
+}
+
+// Takes what the last region left (it is there once).
+static inline orcu_handoff orcu_take(orcu_handoff *slot)
+{
+    const orcu_handoff h = *slot;
+    slot->host = NULL;
+    return h;
+}
+
+// Whether the device copy covers the elements [first, end) of the array at host.
+static inline bool orcu_kept(const orcu_handoff *h, const void *host, long long first, long long end)
+{
+    return h->host != NULL && h->host == host && h->first <= first && end <= h->end;
+}
+
+// Copies back to the host the elements that were left pending on the device.
+static inline void orcu_flush(const orcu_handoff *h)
+{
+    if (h->host != NULL && h->pending && h->end > h->first)
+        ORCU_CHECK(cudaMemcpy((char *)h->host + h->first * h->element, (char *)h->device + h->first * h->element,
+                              (size_t)(h->end - h->first) * h->element, cudaMemcpyDeviceToHost));
+}
+
 // Whether two arrays' touched elements [a_first, a_end) and [b_first, b_end) share bytes.
 static inline bool orcu_overlap(const void *a_first, const void *a_end, const void *b_first, const void *b_end)
 {
@@ -192,6 +230,9 @@ __device__ T orcu_fold(const T *partial, int count, T identity)
     return orcu_block_reduce<T, Op, threads>(v);
 }
 
+// Arrays orcu_scale_and_max_1 leaves on the device for orcu_scale_and_max_2, which runs next (z).
+static orcu_handoff orcu_handoff_scale_and_max_1[1];
+
 // Kernel of the loop at two_regions.c:26 in scale_and_max():
 //     for (i = 0; i < n; i++)
 //         z[i] = alpha * x[i] + 1.0;
@@ -236,7 +277,7 @@ void orcu_release_scale_and_max_1(void)
 
 // Runs the loop at two_regions.c:26 on the GPU (threadCount=256, blockCount=132);
 // returns when its results are in host memory.
-void orcu_scale_and_max_1(int n, double *z, double alpha, const double *x)
+static void orcu_scale_and_max_1(int n, double *z, double alpha, const double *x)
 {
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)
@@ -268,6 +309,8 @@ void orcu_scale_and_max_1(int n, double *z, double alpha, const double *x)
     ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, d_z, d_x, alpha);
     ORCU_CHECK(cudaGetLastError());
     ORCU_CHECK(cudaMemcpy(z + orcu_z_first, d_z + orcu_z_first, sizeof(double) * orcu_count(orcu_z_first, orcu_z_end), cudaMemcpyDeviceToHost));
+    // For the region that runs next: z on the device.
+    orcu_handoff_scale_and_max_1[0] = orcu_handoff_of(z, d_z, orcu_z_first, orcu_z_end, sizeof(double), false);
 }
 
 // Kernel of the loop at two_regions.c:34 in scale_and_max():
@@ -316,11 +359,16 @@ void orcu_release_scale_and_max_2(void)
 
 // Runs the loop at two_regions.c:34 on the GPU (threadCount=1024, blockCount=66);
 // returns when its results are in host memory.
-void orcu_scale_and_max_2(int n, double *zmax, const double *z)
+static void orcu_scale_and_max_2(int n, double *zmax, const double *z)
 {
+    // What the region before this one left on the device: used where it covers what this loop
+    // touches; its elements not yet copied back to the host are, whatever happens.
+    const orcu_handoff orcu_z_handed = orcu_take(&orcu_handoff_scale_and_max_1[0]);
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
-    if (orcu_hi <= orcu_lo)
-        return;  // no iteration: nothing to compute or move
+    if (orcu_hi <= orcu_lo) {  // no iteration: nothing to compute or move
+        orcu_flush(&orcu_z_handed);
+        return;
+    }
     // The elements each array's accesses reach: [first, end).
     const long long orcu_z_first = 0LL, orcu_z_end = (long long)n;
     const int orcu_threads = 1024;
@@ -329,9 +377,13 @@ void orcu_scale_and_max_2(int n, double *zmax, const double *z)
     // has more elements than that.
     const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_z_end > INT_MAX;
     decltype(&orcu_scale_and_max_2_kernel<int>) const orcu_kernel = orcu_wide ? orcu_scale_and_max_2_kernel<long long> : orcu_scale_and_max_2_kernel<int>;
+    const bool orcu_z_kept = orcu_kept(&orcu_z_handed, z, orcu_z_first, orcu_z_end);
+    if (!orcu_z_kept)
+        orcu_flush(&orcu_z_handed);
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *const d_z = (double *)orcu_device_buffer(&orcu_scale_and_max_2_buffers[0], sizeof(double) * orcu_count(0, orcu_z_end));
+    double *const d_z = orcu_z_kept ? (double *)orcu_z_handed.device
+        : (double *)orcu_device_buffer(&orcu_scale_and_max_2_buffers[0], sizeof(double) * orcu_count(0, orcu_z_end));
 
     // Per reduction: one partial result per block, and the final value,
     // which the last block writes straight into pinned host memory.
@@ -340,10 +392,13 @@ void orcu_scale_and_max_2(int n, double *zmax, const double *z)
     double *const orcu_zmax_partial = (double *)orcu_device_buffer(&orcu_scale_and_max_2_buffers[1], sizeof(double) * orcu_all_blocks);
     orcu_pinned_buffer(&orcu_scale_and_max_2_buffers[2], sizeof(double));
 
-    ORCU_CHECK(cudaMemcpy(d_z + orcu_z_first, z + orcu_z_first, sizeof(double) * orcu_count(orcu_z_first, orcu_z_end), cudaMemcpyHostToDevice));
+    if (!orcu_z_kept)
+        ORCU_CHECK(cudaMemcpy(d_z + orcu_z_first, z + orcu_z_first, sizeof(double) * orcu_count(orcu_z_first, orcu_z_end), cudaMemcpyHostToDevice));
 
     ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, d_z, orcu_zmax_partial, *zmax, (double *)orcu_buffer_device(&orcu_scale_and_max_2_buffers[2]), orcu_arrived, 0, orcu_all_blocks);
     ORCU_CHECK(cudaGetLastError());
+    if (orcu_z_kept)
+        orcu_flush(&orcu_z_handed);  // before this loop's own copies: they may overlap
     ORCU_CHECK(cudaStreamSynchronize(0));  // the results are in pinned host memory once the kernel is done
     *zmax = *(double *)orcu_buffer_host(&orcu_scale_and_max_2_buffers[2]);
 }
