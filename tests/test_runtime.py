@@ -33,6 +33,8 @@ SHAPES = {
     "min_double_if": ("reduction", "double"),
     "max_long_ternary": ("reduction", "long"),
     "sum_and_max_streams": ("sum_and_max", "float"),
+    "vector_axpy": ("axpy", "float"),
+    "vector_sum": ("reduction", "double"),
 }
 
 DRIVER = r"""

@@ -104,11 +104,12 @@ def loop_header(loop: Loop, renames: Mapping[str, str]) -> str:
 
 
 def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll: int = 1,
-          registers: Mapping[int, list] | None = None) -> list[str]:
+          registers: Mapping[int, list] | None = None, refs: Mapping[str, str] | None = None) -> list[str]:
     """Kernel lines for IR nodes; ``unroll`` > 1 puts ``#pragma unroll`` on innermost loops.
     ``registers`` (by the id of a loop: objects with ``name``, ``ctype``, ``ref`` and
     ``loop``) are array elements the loop keeps in a register: loaded before it, stored
-    after it, and read and written as the register inside it."""
+    after it, and read and written as the register inside it. ``refs``: array elements (by
+    their text) printed as these names throughout."""
     printer = _Printer()
     lines: list[str] = []
 
@@ -129,5 +130,5 @@ def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll
                 node = renamed(n.node, renames, refs) if renames or refs else n.node
                 lines.extend(printer.statement(node, depth))
 
-    walk(body, depth, {})
+    walk(body, depth, dict(refs or {}))
     return lines

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from pycparser import c_ast
 
-from ..analysis.affine import poly_of
+from ..analysis.affine import Poly, poly_of
 from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..errors import AnalysisError
 from ..frontend.cparse import parse_expression
@@ -52,6 +52,13 @@ _PREFER_L1 = {
     48: ("cudaFuncCachePreferL1", "cudaSharedmemCarveoutMaxL1", "a larger L1 cache"),
 }
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+# CUDA's vector types: (element, lanes) -> type; 16 bytes is the widest load.
+_VECTORS = {
+    ("float", 4): "float4", ("float", 2): "float2", ("double", 2): "double2",
+    ("int", 4): "int4", ("int", 2): "int2", ("unsigned int", 4): "uint4", ("unsigned int", 2): "uint2",
+    ("long long", 2): "longlong2", ("unsigned long long", 2): "ulonglong2",
+}
+_LANES = "xyzw"
 
 
 def canonical_type(base: str) -> str:
@@ -76,6 +83,7 @@ class ArrayPlan:
     chunked: bool  # moved chunk by chunk with the streams, through a pinned staging buffer
     pinned: bool  # pinHostMem: page-locked for the duration of the call
     written: bool
+    dense: bool  # every element of its range is assigned and none read first
     shared: str | None  # name of the shared-memory copy when cacheBlocks stages it
     extent: str  # C expression (in the kernel's types) of the element count, for shared staging
     kernel_param: str
@@ -259,6 +267,7 @@ class _Generator:
                     chunked=chunked,
                     pinned=v["pinHostMem"] and not chunked and transferred,
                     written=info.written,
+                    dense=info.dense_write,
                     shared=self.fresh(info.name + "_shared") if info.name in staged else None,
                     extent=extent,
                     kernel_param=kernel_param,
@@ -362,6 +371,52 @@ class _Generator:
                 out.setdefault(id(loop), []).append(Register(reg, element, ref, loop.var))
         return out
 
+    def vector_lanes(self, arrays: list[ArrayPlan], live) -> int | None:
+        """vectorize: how many iterations go together, each array moved as one vector of that
+        many elements; None (with a note) where the loop does not allow it."""
+        if not self.v["vectorize"]:
+            return None
+        outer = self.outer.var
+        accesses = [acc for st, _ in statements(self.outer.body) for acc in st.accesses]
+        lanes = 16 // max((_SIZES.get(a.element, 16) for a in arrays), default=16)
+        reasons = []
+        if self.outer.step != 1:
+            reasons.append(f"the step of '{outer}' is not 1")
+        if not accesses or any(len(acc.subscripts) != 1 or poly_of(acc.subscripts[0]) != Poly.var(outer) for acc in accesses):
+            reasons.append(f"an array is indexed by more than '{outer}' alone")
+        if any((a.element, lanes) not in _VECTORS for a in arrays):
+            reasons.append("an element type has no CUDA vector type (float, double, int, unsigned int, long long)")
+        if self.outer.jumps_of("continue"):
+            reasons.append("a 'continue' may skip part of an iteration")
+        if live:
+            reasons.append("the code after the loop reads a value of its last iteration")
+        if reasons:
+            self.notes.append("vectorize: no effect: " + "; ".join(reasons))
+            return None
+        return lanes
+
+    def vector_body(self, arrays: list[ArrayPlan], lanes: int, renames, registers) -> list[str]:
+        """One step of the vector loop: each array's vector loaded, the loop body once per
+        lane on the vectors' elements, the vectors written stored."""
+        var = self.outer.var
+        lines = []
+        for a in arrays:
+            vector = _VECTORS[(a.element, lanes)]
+            if a.dense:
+                lines.append(f"        {vector} orcu_{a.name}_v;  // every lane writes it")
+            elif a.written:
+                lines.append(f"        {vector} orcu_{a.name}_v = *(const {vector} *)({a.name} + {var});")
+            else:
+                lines.append(f"        const {vector} orcu_{a.name}_v = *(const {vector} *)({a.name} + {var});")
+        for lane in range(lanes):
+            lines.append(f"        {{  // {var} + {lane}" if lane else f"        {{  // {var}")
+            refs = {f"{a.name}[{var}]": f"orcu_{a.name}_v.{_LANES[lane]}" for a in arrays}
+            lane_renames = {**renames, **({var: f"({var} + {lane})"} if lane else {})}
+            lines += printer.nodes(self.outer.body, 3, lane_renames, self.v["unrollInner"], registers, refs)
+            lines.append("        }")
+        lines += [f"        *({_VECTORS[(a.element, lanes)]} *)({a.name} + {var}) = orcu_{a.name}_v;" for a in arrays if a.written]
+        return lines
+
     def _error(self, array: str, message: str) -> AnalysisError:
         acc = next(
             (a for st, _ in statements(self.outer.body) for a in st.accesses if a.array == array),
@@ -431,10 +486,15 @@ class _Generator:
             self.notes.append(f"unrollInner={unroll}: no effect, the loop at line {self.outer.loc.line} has no inner loop")
         registers = self.registers(arrays)
         body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
+        live = [(canonical_type(nest.variables[n].ctype.base), n) for n in self.a.live_private]
+        lanes = self.vector_lanes(arrays, live)
+        vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
+        if lanes:
+            self.needs.add("vectors")
+            self.includes.add("stdint.h")
         if _calls_functions(_ir_nodes(self.outer.body)):  # fmax, sqrt...: the C file's math.h
             self.includes.add("math.h")
 
-        live = [(canonical_type(nest.variables[n].ctype.base), n) for n in self.a.live_private]
         locals_: dict[str, list[str]] = {}
         for var in (self.outer.var, *self.a.private):
             ctype = "orcu_index" if var in index_vars else canonical_type(nest.variables[var].ctype.base)
@@ -460,7 +520,8 @@ class _Generator:
 
         returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
         params = self.host_params(arrays, scalars, reductions, returned)
-        kernel_params = ["long long orcu_lo", "long long orcu_hi"] + [a.kernel_param for a in arrays]
+        kernel_params = ["long long orcu_lo", "long long orcu_hi"] + (["long long orcu_vlo", "long long orcu_vhi"] if lanes else [])
+        kernel_params += [a.kernel_param for a in arrays]
         kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
         for red in reductions:
             kernel_params += [f"{red.ctype} *__restrict__ orcu_{red.var}_partial", f"{red.ctype} orcu_{red.var}_before",
@@ -480,8 +541,8 @@ class _Generator:
         if reductions or live or any(a.chunked for a in arrays):
             self.needs.add("pinned")
 
-        def kernel_args(lo: str, hi: str, first_block: str) -> str:
-            args = [lo, hi] + [a.device for a in arrays] + [n for _, n in kernel_scalars]
+        def kernel_args(lo: str, hi: str, first_block: str, vlo: str, vhi: str) -> str:
+            args = [lo, hi] + ([vlo, vhi] if lanes else []) + [a.device for a in arrays] + [n for _, n in kernel_scalars]
             for red in reductions:
                 args += [f"orcu_{red.var}_partial", f"*{red.var}", f"({red.ctype} *){kept(red.result)}"]
             if reductions:
@@ -515,6 +576,9 @@ class _Generator:
             "arrays": arrays,
             "staged": staged,
             "body": body,
+            "lanes": lanes,
+            "vector_body": vector_body,
+            "vector_bytes": 16 if lanes is None else lanes * max(_SIZES[a.element] for a in arrays),
             "threads": v["threadCount"],
             "blocks": v["blockCount"],
             "streams": streams,

@@ -50,6 +50,8 @@ ARGUMENTS: dict[str, Argument] = {
         Argument("cacheBlocks", False, _bool, "True or False", "stage reused arrays in shared memory"),
         Argument("dataOnDevice", False, _bool, "True or False", "arrays are already device pointers"),
         Argument("pinHostMem", False, _bool, "True or False", "use pinned host memory for transfers"),
+        Argument("vectorize", False, _bool, "True or False",
+                 "move arrays indexed by the loop's iterator alone as 8- or 16-byte vectors (orcu's own)"),
         Argument("arraySizes", {}, _sizes, "a dict of array name to element count (a C expression)",
                  "element counts of arrays whose size orcu cannot derive from the loop bounds"),
     )

@@ -1,0 +1,97 @@
+// Kernel of the loop at t.c:4 in f():
+//     for (i = 0; i < n; i++)
+//         r += x[i] * x[i];
+// Each thread runs iterations of 'i' a whole grid apart, so any grid covers any trip count.
+// orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
+template <typename orcu_index>
+__global__ void __launch_bounds__(96) orcu_f_1_kernel(
+    long long orcu_lo,
+    long long orcu_hi,
+    long long orcu_vlo,
+    long long orcu_vhi,
+    const double *__restrict__ x,
+    double *__restrict__ orcu_r_partial,
+    double orcu_r_before,
+    double *orcu_r_result,
+    unsigned int *orcu_arrived,
+    int orcu_first_block,
+    int orcu_all_blocks)
+{
+    orcu_index i;
+    double r = 0.0;  // this thread's share of the '+' reduction of r
+    const orcu_index orcu_thread = (orcu_index)blockIdx.x * blockDim.x + threadIdx.x, orcu_stride = (orcu_index)gridDim.x * blockDim.x;
+    // vectorize: the iterations [orcu_vlo, orcu_vhi) go 2 at a time, each array moved as one
+    // 16-byte vector; the few before and after them (unaligned), one at a time.
+    const orcu_index orcu_before = (orcu_index)(orcu_vlo - orcu_lo), orcu_single = orcu_before + (orcu_index)(orcu_hi - orcu_vhi);
+    for (orcu_index orcu_k = orcu_thread; orcu_k < orcu_single; orcu_k += orcu_stride) {
+        i = orcu_k < orcu_before ? (orcu_index)orcu_lo + orcu_k : (orcu_index)orcu_vhi + (orcu_k - orcu_before);
+        r += x[i] * x[i];
+    }
+    for (i = (orcu_index)orcu_vlo + orcu_thread * 2; i < (orcu_index)orcu_vhi; i += orcu_stride * 2) {
+        const double2 orcu_x_v = *(const double2 *)(x + i);
+        {  // i
+            r += orcu_x_v.x * orcu_x_v.x;
+        }
+        {  // i + 1
+            r += orcu_x_v.y * orcu_x_v.y;
+        }
+    }
+    r = orcu_block_reduce<double, orcu_sum, 96>(r);
+    if (threadIdx.x == 0)
+        orcu_r_partial[orcu_first_block + blockIdx.x] = r;
+    // The block that finishes last folds every block's partial result into the final value.
+    if (orcu_arrived_last(orcu_arrived, orcu_all_blocks)) {
+        r = orcu_fold<double, orcu_sum, 96>(orcu_r_partial, orcu_all_blocks, 0.0);
+        if (threadIdx.x == 0)
+            *orcu_r_result = orcu_sum::combine(orcu_r_before, r);
+    }
+}
+
+// What orcu_f_1 keeps from one call to the next: allocating costs more than copying
+// small arrays. orcu_release_f_1() frees it.
+static orcu_buffer orcu_f_1_buffers[4];
+
+// Frees what orcu_f_1 keeps between calls (nothing is lost: the next call allocates again).
+void orcu_release_f_1(void)
+{
+    orcu_release_buffers(orcu_f_1_buffers, 4);
+}
+
+// Runs the loop at t.c:4 on the GPU (threadCount=96, blockCount=2, vectorize=True);
+// returns when its results are in host memory.
+static void orcu_f_1(int n, double *r, const double *x)
+{
+    const long long orcu_lo = 0LL, orcu_hi = (long long)n;
+    if (orcu_hi <= orcu_lo)
+        return;  // no iteration: nothing to compute or move
+    // The elements each array's accesses reach: [first, end).
+    const long long orcu_x_first = 0LL, orcu_x_end = (long long)n;
+    const int orcu_threads = 96;
+    const int orcu_blocks = 2;
+    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
+    // has more elements than that.
+    const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_x_end > INT_MAX;
+    decltype(&orcu_f_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_f_1_kernel<long long> : orcu_f_1_kernel<int>;
+
+    // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
+    double *const d_x = (double *)orcu_device_buffer(&orcu_f_1_buffers[0], sizeof(double) * orcu_count(0, orcu_x_end));
+
+    // Per reduction: one partial result per block, and the final value,
+    // which the last block writes straight into pinned host memory.
+    const int orcu_all_blocks = orcu_blocks;
+    unsigned int *const orcu_arrived = orcu_block_counter(&orcu_f_1_buffers[3]);
+    double *const orcu_r_partial = (double *)orcu_device_buffer(&orcu_f_1_buffers[1], sizeof(double) * orcu_all_blocks);
+    orcu_pinned_buffer(&orcu_f_1_buffers[2], sizeof(double));
+
+    // vectorize: vectors need arrays aligned to their size (device copies are; the caller's may not be).
+    const bool orcu_aligned = orcu_aligned_to(d_x, 2 * sizeof(double));
+
+    ORCU_CHECK(cudaMemcpy(d_x + orcu_x_first, x + orcu_x_first, sizeof(double) * orcu_count(orcu_x_first, orcu_x_end), cudaMemcpyHostToDevice));
+
+    long long orcu_vlo, orcu_vhi;
+    orcu_vector_range(orcu_lo, orcu_hi, 2, orcu_aligned, &orcu_vlo, &orcu_vhi);
+    ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, orcu_vlo, orcu_vhi, d_x, orcu_r_partial, *r, (double *)orcu_buffer_device(&orcu_f_1_buffers[2]), orcu_arrived, 0, orcu_all_blocks);
+    ORCU_CHECK(cudaGetLastError());
+    ORCU_CHECK(cudaStreamSynchronize(0));  // the results are in pinned host memory once the kernel is done
+    *r = *(double *)orcu_buffer_host(&orcu_f_1_buffers[2]);
+}
