@@ -146,6 +146,18 @@ struct Counters {
 };
 static Counters counters = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
+/* With ORCU_EMULATION_COUNTERS set, the counters go to stderr as one JSON line at exit (benchmarks). */
+static void print_counters()
+{
+    fprintf(stderr, "orcu emulation counters: {\"device_allocations\": %lu, \"pinned_allocations\": %lu, "
+            "\"streams_created\": %lu, \"events_created\": %lu, \"registrations\": %lu, \"launches\": %lu, "
+            "\"copies_to_device\": %lu, \"copies_to_host\": %lu, \"bytes_to_device\": %llu, \"bytes_to_host\": %llu}\n",
+            counters.device_allocations, counters.pinned_allocations, counters.streams_created, counters.events_created,
+            counters.registrations, counters.launches, counters.copies_to_device, counters.copies_to_host,
+            counters.bytes_to_device, counters.bytes_to_host);
+}
+static const bool counters_at_exit = getenv("ORCU_EMULATION_COUNTERS") != NULL && atexit(print_counters) == 0;
+
 /* ---- host memory the GPU can reach: cudaMallocHost, and ranges cudaHostRegister pinned -- */
 struct Pinned { size_t bytes; bool registered; };  /* registered: by cudaHostRegister */
 static std::map<uintptr_t, Pinned> &pinned()
