@@ -24,6 +24,18 @@ def with_spec(source: str, inputs: str, variables: str, params: str = "") -> str
     return spec(inputs, variables, params) + source + "/*@ end @*/\n"
 
 
+def run_driver(in_tmp, source: str, driver: str, *args: str, defines=None) -> subprocess.CompletedProcess:
+    """Emit ``source`` (every region with its first configuration) as case.cu, build ``driver``
+    (which includes it) under the emulation, and run it."""
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    write(in_tmp / "case.cu", tuned_source(program, [Choice({})] * len(program.nests))[0])
+    write(in_tmp / "main.cu", driver)
+    built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main", defines=defines)
+    assert built.ok, built.message
+    return subprocess.run([str(in_tmp / "main"), *args], capture_output=True, text=True, timeout=120)
+
+
 AXPY_INPUTS = ("param n[] = [1000];", "decl dynamic float x[n] = random; decl dynamic float y[n] = random; decl float a = 2.0;")
 
 
@@ -169,12 +181,7 @@ int main(void)
 
 @pytest.mark.parametrize("allow", [False, True])
 def test_overlapping_arrays_are_refused_or_run_on_the_host(in_tmp, allow):
-    write(in_tmp / "t.c", CASES["grid_stride"])
-    write(in_tmp / "case.cu", tuned_source(load("t.c"), [Choice({})])[0])
-    write(in_tmp / "main.cu", ALIAS_DRIVER)
-    built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main", defines={"ORCU_ALLOW_ALIASING": "1"} if allow else None)
-    assert built.ok, built.message
-    run = subprocess.run([str(in_tmp / "main")], capture_output=True, text=True, timeout=60)
+    run = run_driver(in_tmp, CASES["grid_stride"], ALIAS_DRIVER, defines={"ORCU_ALLOW_ALIASING": "1"} if allow else None)
     if allow:
         assert (run.returncode, run.stdout) == (0, "same\n"), run.stdout + run.stderr
     else:
@@ -297,12 +304,7 @@ int main(void)
 
 def test_arrays_that_share_a_page_are_pinned_once(in_tmp):
     # Pages are pinned whole: pinning y's page again, after x's, fails in CUDA (and in the emulation).
-    write(in_tmp / "t.c", CASES["pin_host_mem"])
-    write(in_tmp / "case.cu", tuned_source(load("t.c"), [Choice({})])[0])
-    write(in_tmp / "main.cu", PIN_DRIVER)
-    built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main")
-    assert built.ok, built.message
-    run = subprocess.run([str(in_tmp / "main")], capture_output=True, text=True, timeout=60)
+    run = run_driver(in_tmp, CASES["pin_host_mem"], PIN_DRIVER)
     assert (run.returncode, run.stdout) == (0, "8 43\n"), run.stdout + run.stderr  # y[k] += 2*x[k], twice: y[0] = 8, y[7] = 15 + 2*14
 
 
@@ -366,16 +368,10 @@ int main(int argc, char **argv)
     ("", ", streamCount=2", 5000, "1 to the device, 3 back"),
 ])
 def test_consecutive_regions_share_arrays_on_the_device(in_tmp, between, second, n, copies):
-    write(in_tmp / "t.c", CHAIN.format(between=between, second=second))
-    program = load("t.c")
-    write(in_tmp / "case.cu", tuned_source(program, [Choice({})] * 2)[0])
-    write(in_tmp / "main.cu", CHAIN_DRIVER)
-    built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main")
-    assert built.ok, built.message
-    run = subprocess.run([str(in_tmp / "main"), str(n)], capture_output=True, text=True, timeout=60)
+    run = run_driver(in_tmp, CHAIN.format(between=between, second=second), CHAIN_DRIVER, str(n))
     assert run.returncode == 0, run.stdout + run.stderr
     if copies is None:  # a write between the regions: nothing is shared
-        assert program.handoffs == (None,)
+        assert load("t.c").handoffs == (None,)
         assert run.stdout == "3 to the device, 2 back\n" * 2
     else:
         assert run.stdout == f"{copies}\n" * 2
@@ -421,12 +417,7 @@ def test_vectors_wait_for_aligned_arrays(in_tmp):
     # The caller's device pointers are not 16-byte aligned: every iteration goes one at a time.
     # (Without the check the emulation crashes too: g++ moves the 16-byte vector types with
     # aligned instructions, as the GPU's vector loads need.)
-    write(in_tmp / "t.c", CASES["grid_stride"].replace("blockCount=4", "blockCount=4, vectorize=True, dataOnDevice=True"))
-    write(in_tmp / "case.cu", tuned_source(load("t.c"), [Choice({})])[0])
-    write(in_tmp / "main.cu", VECTOR_DRIVER)
-    built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main")
-    assert built.ok, built.message
-    run = subprocess.run([str(in_tmp / "main")], capture_output=True, text=True, timeout=60)
+    run = run_driver(in_tmp, CASES["grid_stride"].replace("blockCount=4", "blockCount=4, vectorize=True, dataOnDevice=True"), VECTOR_DRIVER)
     assert (run.returncode, run.stdout) == (0, "same\n"), run.stdout + run.stderr
 
 
