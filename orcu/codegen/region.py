@@ -520,15 +520,16 @@ class _Generator:
 
         returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
         params = self.host_params(arrays, scalars, reductions, returned)
+        names = tuple(arg.lstrip("&") for _, arg in params)
         kernel_params = ["long long orcu_lo", "long long orcu_hi"] + (["long long orcu_vlo", "long long orcu_vhi"] if lanes else [])
         kernel_params += [a.kernel_param for a in arrays]
         kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
         for red in reductions:
             kernel_params += [f"{red.ctype} *__restrict__ orcu_{red.var}_partial", f"{red.ctype} orcu_{red.var}_before",
                               f"{red.ctype} *orcu_{red.var}_result"]
+        counter = self.buffer() if reductions else None  # blocks that finished, for the single-pass reduction
         if reductions:
             kernel_params += ["unsigned int *orcu_arrived", "int orcu_first_block", "int orcu_all_blocks"]
-            counter = self.buffer()
         if live:
             kernel_params.append("long long orcu_last")
             kernel_params += [f"{t} *orcu_{n}_last" for t, n in live]
@@ -578,7 +579,7 @@ class _Generator:
             "body": body,
             "lanes": lanes,
             "vector_body": vector_body,
-            "vector_bytes": 16 if lanes is None else lanes * max(_SIZES[a.element] for a in arrays),
+            "vector_bytes": lanes * max(_SIZES[a.element] for a in arrays) if lanes else None,
             "threads": v["threadCount"],
             "blocks": v["blockCount"],
             "streams": streams,
@@ -586,17 +587,17 @@ class _Generator:
             "prefer_kb": v["preferL1Size"],
             "on_device": v["dataOnDevice"],
             "buffers": self.buffers,
-            "counter": counter if reductions else None,
+            "counter": counter,
             "live": [(t, n, live_buffers[n]) for t, n in live],
             "iterator_live": self.a.iterator_live,
             "itype": self.itype,
             "overlaps": overlaps,
             "fallback": overlaps and not v["dataOnDevice"],
-            "original": self._original(params, live, reductions) if overlaps and not v["dataOnDevice"] else None,
+            "original": self._original(reductions, returned) if overlaps and not v["dataOnDevice"] else None,
             "kernel_signature": _signature(f"__global__ void __launch_bounds__({v['threadCount']})", kernel, kernel_params),
             "host_signature": _signature("static void", host, [decl for decl, _ in params]),
             "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _ in params]),
-            "host_args": ", ".join(arg.lstrip("&") for _, arg in params),
+            "host_args": ", ".join(names),
             "kernel_args": kernel_args,
             "device_arrays": [a for a in arrays if a.transferred],
             "receive": self.receive,
@@ -604,19 +605,16 @@ class _Generator:
         }
         text = render("region.cu.j2", r=data)
         call = f"{host}({', '.join(arg for _, arg in params)});"
-        names = tuple(arg.lstrip("&") for _, arg in params)
         decls = tuple(decl for decl, _ in params)
         return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
                           release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg in params))
 
-    def _original(self, params, live, reductions) -> list[str]:
+    def _original(self, reductions: list[ReductionPlan], returned: list[tuple[str, str]]) -> list[str]:
         """The loop as written, in a host function of the same parameters: what a call whose
         arrays overlap runs instead (-DORCU_ALLOW_ALIASING). Scalars that come back through
         pointers are copied in and out, so the loop's own text runs unchanged."""
         nest = self.nest
-        by_pointer = [(r.ctype, r.var) for r in reductions] + list(live)
-        if self.a.iterator_live:
-            by_pointer.append((canonical_type(nest.variables[self.outer.var].ctype.base), self.outer.var))
+        by_pointer = [(r.ctype, r.var) for r in reductions] + returned
         depth = 2 if by_pointer else 1
         pad = "    " * depth
         lines = [f"    {t} *const orcu_{n}_at = {n};" for t, n in by_pointer]
