@@ -25,6 +25,7 @@ def _cmd_check(args) -> int:
     from .report import check_text, summary
 
     program = load(args.file, args.spec, _profile_device(args))
+    _check_spec_commands(program, args.trust_spec)
     s = summary(program)
     if args.json:
         print(json.dumps(s, indent=2, default=str))
@@ -80,6 +81,34 @@ def _pairs(values: dict[str, Any]) -> str:
     return settings_text(values) or "these values"
 
 
+def _check_spec_commands(program, trusted: bool) -> None:
+    """The spec's build flags pass orcu's allowlist unless the user trusts the spec; its
+    prebuild and postbuild commands run only then (said once otherwise)."""
+    from .flags import check_build_flags
+
+    if trusted:
+        return
+    check_build_flags(program.spec, program.src)
+    commands = [name for name in ("prebuild_command", "postbuild_command") if program.spec.arg("build", name)]
+    if commands:
+        print(f"orcu: warning: the spec's {' and '.join(commands)} {'was' if len(commands) == 1 else 'were'} not run: "
+              "commands from a spec run only with --trust-spec", file=sys.stderr)
+
+
+def _run_spec_command(program, name: str, trusted: bool) -> None:
+    """Orio's prebuild_command (before the builds) or postbuild_command (after them), through a
+    shell in the file's directory, for a trusted spec."""
+    import subprocess
+    from pathlib import Path
+
+    command = program.spec.arg("build", name)
+    if not trusted or not command:
+        return
+    proc = subprocess.run(command, shell=True, cwd=Path(program.src.path).resolve().parent)
+    if proc.returncode != 0:
+        raise UsageError(f"the spec's {name} failed (exit code {proc.returncode}): {command}")
+
+
 def _cmd_emit(args) -> int:
     from .program import load
     from .space import settings_text
@@ -87,7 +116,8 @@ def _cmd_emit(args) -> int:
 
     program = load(args.file, args.spec, _profile_device(args))
     params, inputs = _chosen(program, args.set, args.input)
-    text, codes = tuned_source(program, [Choice(params, inputs)] * len(program.nests), strip=args.strip)
+    output = None if args.output in (None, "-") else args.output
+    text, codes = tuned_source(program, [Choice(params, inputs)] * len(program.nests), strip=args.strip, output=output)
     if args.explain:
         for code in codes:
             settings = settings_text({k: v for k, v in code.values.items() if v not in (None, {})})
@@ -215,7 +245,8 @@ def _cmd_apply(args) -> int:
                   file=sys.stderr)
         return 1
     output = _output_path(args)
-    text, _ = tuned_source(program, per_region, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler))
+    text, _ = tuned_source(program, per_region, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler),
+                           output=output)
     write_atomically(output, text, args.file)
     print(f"orcu: wrote {output}", file=sys.stderr)
     return 0
@@ -230,6 +261,7 @@ def _cmd_tune(args) -> int:
     from .writeback import Provenance, tuned_source, write_atomically
 
     program, backend, device = _load_for_target(args)
+    _check_spec_commands(program, args.trust_spec)
     compiler, device_text, context = _target(program, args, backend, device)
     output = _output_path(args)
     spec = program.spec
@@ -238,16 +270,19 @@ def _cmd_tune(args) -> int:
     home = orcu_home()
     runner = Runner(backend, device, home / "build", args.jobs, measure=_measure(program, args))
     db = Database(database_path())
+    _run_spec_command(program, "prebuild_command", args.trust_spec)
 
     with Progress(sys.stderr) as progress:
         tunings = tune(program, runner, db, context, search=args.search, budget=min(budgets) if budgets else None,
                        time_limit=min(limits) if limits else None, seed=args.seed,
                        progress=progress.update, started=progress.start)
     db.close()
+    _run_spec_command(program, "postbuild_command", args.trust_spec)
     best = choices(program, tunings)
     result = summary(program, tunings, output if best is not None else None, backend, device_text)
     if best is not None:
-        text, _ = tuned_source(program, best, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler))
+        text, _ = tuned_source(program, best, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler),
+                               output=output)
         write_atomically(output, text, args.file)
     if args.json:
         print(json.dumps(result, indent=2, default=str))
@@ -318,6 +353,13 @@ def _output_arguments(command: argparse.ArgumentParser) -> None:
                               "included (default: the spec's performance_counter measure, else kernel)")
 
 
+def _trust_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--trust-spec", action="store_true",
+                         help="pass every build flag of the spec to the compiler, and run its prebuild and postbuild "
+                              "commands (without it, flags beyond optimisation, macros, math, registers, ptxas reports, "
+                              "line info and GPU targets are refused)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orcu", description="Annotation-based autotuner for CUDA (Orio-style).")
     parser.add_argument("--debug", action="store_true", help="show a traceback for internal errors")
@@ -328,6 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     _input_arguments(check)
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.add_argument("--explain", action="store_true", help="print the loop-nest IR with reads and writes")
+    _trust_argument(check)
     check.set_defaults(run=_cmd_check)
 
     emit = sub.add_parser("emit", help="write the CUDA version of FILE for one configuration")
@@ -354,6 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
     tune.add_argument("-j", "--jobs", type=int, metavar="N", help="parallel builds (default: the number of CPUs)")
     tune.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    _trust_argument(tune)
     tune.set_defaults(run=_cmd_tune)
 
     apply = sub.add_parser("apply", help="write the tuned file from the results database, without tuning")

@@ -8,12 +8,13 @@ JSON line reports the worst element and every timing sample.
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .analysis.nest import analyze
-from .codegen.region import RegionCode, canonical_type, prelude
+from .codegen.region import ELEMENT_BYTES, RegionCode, canonical_type, prelude
 from .codegen.templates import render
 from .errors import AnalysisError
 from .frontend.cparse import object_macros, parse_statements
@@ -115,11 +116,9 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             continue
         decl = spec.decl(name)
         if decl is not None:
-            ctype = canonical_type(" ".join(w for w in decl.ctype.split() if w != "const"))
+            ctype = _element(decl)
             dims = [int(d.evaluate(dict(env))) for d in decl.dims]
-            count = 1
-            for d in dims:
-                count *= d
+            count = math.prod(dims)
             if decl.init == "random":
                 init = None
             elif decl.init == "value":
@@ -165,6 +164,31 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         max_events=MAX_EVENTS,
         terms=max([v.count for v in values if v.count] + [1]),
     )
+
+
+def _element(decl) -> str:
+    return canonical_type(" ".join(w for w in decl.ctype.split() if w != "const"))
+
+
+# Copies of each input_vars array the harness keeps on the host: the working one, its start
+# and the reference's result.
+HOST_COPIES = 3
+
+
+def memory_needs(program: Program, region: int, inputs: Mapping[str, Any]) -> tuple[int, int, list[tuple[str, int]]]:
+    """(host bytes, device bytes, bytes of each array) a harness run of the region needs for
+    these input sizes: the input_vars arrays on the host, and the device copies of those the
+    region uses (an upper bound: the region may touch less)."""
+    env = {**program.spec.lets, **inputs}
+    used = set(program.nests[region].variables)
+    arrays = []
+    for decl in program.spec.input_vars:
+        if decl.dims:
+            count = math.prod(int(d.evaluate(dict(env))) for d in decl.dims)
+            arrays.append((decl.name, count * ELEMENT_BYTES.get(_element(decl), 8)))
+    host = HOST_COPIES * sum(b for _, b in arrays)
+    device = sum(b for name, b in arrays if name in used)
+    return host, device, arrays
 
 
 def _call(code: RegionCode, values: Mapping[str, Value]) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from .frontend.ir import Loop, c_text
 from .program import Program
+from .errors import SpecError
 from .space import Space, settings_text
 
 
@@ -23,12 +24,23 @@ def _values_text(values: tuple, limit: int = 8) -> str:
 
 def input_space(program: Program) -> Space:
     spec = program.spec
-    return Space(spec.input_params, spec.input_constraints, spec.lets)
+    return _not_empty(Space(spec.input_params, spec.input_constraints, spec.lets), "input size")
 
 
 def performance_space(program: Program, inputs: dict[str, Any]) -> Space:
     spec = program.spec
-    return Space(spec.performance_params, spec.performance_constraints, {**spec.lets, **inputs})
+    where = f" for {settings_text(inputs)}" if inputs else ""
+    return _not_empty(Space(spec.performance_params, spec.performance_constraints, {**spec.lets, **inputs}), "configuration", where)
+
+
+def _not_empty(space: Space, what: str, where: str = "") -> Space:
+    """The space, or a diagnostic at the constraint that leaves nothing in it."""
+    emptied = space.emptied_by()
+    if emptied is not None:
+        c, before = emptied
+        raise SpecError(f"constraint '{c.name}' leaves no {what}{where}: there {'was' if before == 1 else 'were'} "
+                        f"{before} before it", c.expr.loc, c.expr.source_line)
+    return space
 
 
 def summary(program: Program) -> dict[str, Any]:

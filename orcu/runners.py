@@ -10,7 +10,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import shlex
 import signal
 import statistics
 import subprocess
@@ -23,7 +22,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .codegen.region import RegionCode, generate, transform_values
 from .device import Device
-from .harness import harness_source
+from .flags import spec_flags
+from .harness import HOST_COPIES, harness_source, memory_needs
 from .program import Program
 from .toolchain import Build, compile_program, truncate
 
@@ -62,6 +62,33 @@ class Result:
         return dataclasses.replace(self, **{"kernel_ms" if self.measure == "kernel" else "total_ms": samples})
 
 
+def physical_memory() -> int:
+    """This machine's memory in bytes."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def size_text(count: int) -> str:
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
+
+
+def memory_reason(program: Program, region: int, inputs: Mapping[str, Any], device: Device, backend: str) -> str | None:
+    """Why these input sizes cannot fit, found before compiling: the harness's arrays against
+    the device's memory and the host's (which holds the device's too under the emulation)."""
+    host, on_device, arrays = memory_needs(program, region, inputs)
+    largest = ", ".join(f"{name} {size_text(b)}" for name, b in sorted(arrays, key=lambda a: -a[1])[:4])
+    if on_device > device.memory_bytes:
+        return f"the arrays ({largest}) need {size_text(on_device)} of device memory; {device.name} has {size_text(device.memory_bytes)}"
+    if backend == "emulate":
+        host += on_device
+    if host > physical_memory():
+        return (f"the harness needs {size_text(host)} of host memory for its arrays ({largest}, {HOST_COPIES} copies each"
+                f"{', and the emulated device memory' if backend == 'emulate' else ''}); this machine has {size_text(physical_memory())}")
+    return None
+
+
 def invalid_reason(values: Mapping[str, Any], device: Device) -> str | None:
     """Why the device cannot run a configuration at all, found before compiling."""
     if values["threadCount"] > device.max_threads_per_block:
@@ -72,18 +99,14 @@ def invalid_reason(values: Mapping[str, Any], device: Device) -> str | None:
 
 
 def build_flags(command: str | None, params: Mapping[str, Any], backend: str) -> tuple[str, ...]:
-    """Flags of the spec's build_command with @NAME@ and @CFLAGS substituted (the compiler dropped).
+    """Flags of the spec's build_command with @NAME@ and @CFLAGS substituted (the compiler dropped);
+    orcu.flags has checked them, or the user trusts the spec.
 
     The emulation keeps only -D, -I and -O flags: the others are nvcc's.
     """
     if not command:
         return ("-O3",) if backend == "cuda" else ()
-    text = command
-    for name, value in params.items():
-        text = text.replace(f"@{name}@", str(value))
-    if "CFLAGS" in params:
-        text = text.replace("@CFLAGS", str(params["CFLAGS"]))
-    words = shlex.split(text)[1:]
+    words = spec_flags(command, params)
     if backend == "cuda":
         return tuple(words)
     return tuple(w for w in words if w.startswith(("-D", "-I", "-O")))
@@ -95,9 +118,14 @@ def _names_arch(flags: Iterable[str]) -> bool:
 
 class Runner:
     def __init__(self, backend: str, device: Device, workdir: Path, jobs: int | None = None, timeout_floor: float = 60.0,
-                 measure: str = "kernel"):
+                 measure: str = "kernel", address_limit: int | None = None):
+        """``address_limit``: bytes of address space an emulated run may take (default: the
+        machine's memory), so that a run allocating without bound fails in its own process
+        instead of waking the kernel's OOM killer. GPU runs get none: the CUDA driver reserves
+        far more address space than it uses."""
         self.backend = backend
         self.measure = measure
+        self.address_limit = (address_limit or physical_memory()) if backend == "emulate" else None
         self.device = device
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -131,8 +159,12 @@ class Runner:
         variant by variant, so one broken variant costs one status."""
         nest = program.nests[region]
         valid, invalid = [], {}
+        too_large: dict[str, str | None] = {}  # by input sizes
         for k, (params, inputs) in enumerate(configs):
-            reason = invalid_reason(transform_values(program, nest, params, inputs), self.device)
+            sizes = repr(sorted(inputs.items()))
+            if sizes not in too_large:
+                too_large[sizes] = memory_reason(program, region, inputs, self.device, self.backend)
+            reason = too_large[sizes] or invalid_reason(transform_values(program, nest, params, inputs), self.device)
             if reason is not None:
                 invalid[k] = reason
             else:
@@ -205,6 +237,8 @@ class Runner:
 
     def _run(self, exe: Path, which: int, params: dict, inputs: dict) -> Result:
         env = dict(os.environ, ORCU_EMULATION_SEED=EMULATION_SEED)
+        if self.address_limit:  # the emulation sets it on itself as it starts
+            env["ORCU_EMULATION_ADDRESS_LIMIT"] = str(self.address_limit)
         limit = self.timeout()
         start = time.perf_counter()
         try:
@@ -213,9 +247,10 @@ class Runner:
             return Result("timeout", params, inputs, message=f"the run took longer than {limit:.1f} s", run_s=limit)
         elapsed = time.perf_counter() - start
         err = truncate(proc.stderr)
+        limited = f" (runs may take {size_text(self.address_limit)} of address space)" if self.address_limit else ""
         if proc.returncode < 0:
             name = signal.Signals(-proc.returncode).name
-            return Result("crash", params, inputs, message=f"killed by {name}" + (f": {err}" if err else ""), run_s=elapsed)
+            return Result("crash", params, inputs, message=f"killed by {name}" + (f": {err}" if err else "") + limited, run_s=elapsed)
         if proc.returncode != 0:
             status = "launch_error" if "CUDA error" in err or "orcu emulation:" in err else "crash"
             return Result(status, params, inputs, message=err or f"exit code {proc.returncode}", run_s=elapsed)

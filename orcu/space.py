@@ -229,6 +229,19 @@ class Space:
                 return config
         return None
 
+    def emptied_by(self) -> tuple[Constraint, int] | None:
+        """When no point is left: the first constraint, in order, after which none is, with
+        the number of points there were before it."""
+        if self.size:
+            return None
+        before = self.raw_size
+        for k, c in enumerate(self.constraints):
+            size = Space(self.params, self.constraints[: k + 1], self.env).size
+            if size == 0:
+                return c, before
+            before = size
+        return None
+
     def sample(self, k: int, rng: random.Random) -> list[int]:
         """``k`` distinct indices drawn uniformly (all of them if ``k >= size``)."""
         return rng.sample(range(self.size), min(k, self.size))

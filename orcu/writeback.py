@@ -40,23 +40,27 @@ class Provenance:
 
 
 def tuned_source(
-    program: Program, choices: list[Choice | list[Choice]], strip: bool = False, provenance: Provenance | None = None
+    program: Program, choices: list[Choice | list[Choice]], strip: bool = False, provenance: Provenance | None = None,
+    output: str | Path | None = None,
 ) -> tuple[str, list[RegionCode]]:
     """The tuned file's text and the generated code of each region.
 
     ``choices`` has one entry per region, in order: a Choice, or one Choice per tuned input
-    size; different configurations for different sizes give a size dispatch.
+    size; different configurations for different sizes give a size dispatch. ``output``: where
+    the text goes; its comments name the source relative to it, so the text does not depend
+    on the directory orcu ran in.
     """
     src, provenance = program.src, provenance or Provenance()
+    source = os.path.relpath(src.path, Path(output).resolve().parent) if output is not None else src.path
     options = [c if isinstance(c, list) else [c] for c in choices]
     texts, calls, codes = [], [], []
     for k, (nest, opts) in enumerate(zip(program.nests, options)):
-        text, call, made = _region(program, k, opts)
+        text, call, made = _region(program, k, opts, source)
         texts.append(text)
         calls.append(call)
         codes += made
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in generated.spans(src.text)]
-    edits.append((0, 0, _header(program, options, codes, strip, provenance)))
+    edits.append((0, 0, _header(program, options, codes, strip, provenance, source)))
 
     blanked = blank_comments(generated.blank_spans(src.text))
     first_block = True
@@ -92,7 +96,7 @@ def tuned_source(
     return _apply(src.text, edits), codes
 
 
-def _region(program: Program, index: int, options: list[Choice]) -> tuple[str, str, list[RegionCode]]:
+def _region(program: Program, index: int, options: list[Choice], source: str) -> tuple[str, str, list[RegionCode]]:
     """(code to insert, call, generated pieces) of region ``index``: one configuration, or one per
     input size behind a dispatch on the sizes the host function can see (Orio's selector). Every
     region runs on the GPU here, so consecutive regions may share arrays on the device."""
@@ -107,9 +111,9 @@ def _region(program: Program, index: int, options: list[Choice]) -> tuple[str, s
         if not any(dict(d.params) == dict(c.params) for d in distinct):
             distinct.append(c)
     if len(distinct) == 1:
-        code = generate(program, nest, distinct[0].params, distinct[0].inputs, receive=receive, send=send)
+        code = generate(program, nest, distinct[0].params, distinct[0].inputs, receive=receive, send=send, source=source)
         return table + code.text, code.call, [code]
-    variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}", receive=receive, send=send)
+    variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}", receive=receive, send=send, source=source)
                 for k, c in enumerate(distinct)]
     visible = [name for name in program.spec.input_names if name in variants[0].params]
     cases = []
@@ -126,7 +130,7 @@ def _region(program: Program, index: int, options: list[Choice]) -> tuple[str, s
     base = f"orcu_{nest.name}"
     args = ", ".join(variants[0].params)
     dispatch = render("dispatch.cu.j2", host=base, params=variants[0].host_params, args=args, cases=cases,
-                      where=f"{program.src.path}:{nest.loc.line}", release=f"orcu_release_{nest.name}",
+                      where=f"{source}:{nest.loc.line}", release=f"orcu_release_{nest.name}",
                       releases=[v.release for v in variants])
     call = variants[0].call.replace(variants[0].host + "(", base + "(", 1)
     return table + "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants
@@ -143,7 +147,7 @@ def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
         raise UsageError(f"cannot write {path}: {e.strerror}") from None
 
 
-def _header(program: Program, options: list[list[Choice]], codes, strip: bool, provenance: Provenance) -> str:
+def _header(program: Program, options: list[list[Choice]], codes, strip: bool, provenance: Provenance, source: str) -> str:
     regions = []
     for nest, opts in zip(program.nests, options):
         used = region_parameters(program, nest)
@@ -158,7 +162,7 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
     return render(
         "header.cu.j2",
         begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
-        version=__version__, date=provenance.date, source=Path(program.src.path).name,
+        version=__version__, date=provenance.date, source=source,
         regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip,
         includes=sorted(set().union(*(c.includes for c in codes))),
     )

@@ -39,7 +39,8 @@ _FUNCTORS = {"+": "orcu_sum", "*": "orcu_product", "min": "orcu_min", "max": "or
 # fmax and fmin skip NaN operands: their reductions combine with the C functions and start
 # from NaN, which gives way to the first number (a true identity for them).
 _NAN_FUNCTORS = {"min": "orcu_fmin", "max": "orcu_fmax"}
-_SIZES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "unsigned long long": 8, "size_t": 8,
+# Bytes of an element of each type.
+ELEMENT_BYTES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "unsigned long long": 8, "size_t": 8,
           "float": 4, "int": 4, "unsigned int": 4, "short": 2, "unsigned short": 2, "char": 1,
           "signed char": 1, "unsigned char": 1}
 # Iterator types whose arithmetic orcu widens to 64 bits when a call's sizes need it:
@@ -180,15 +181,16 @@ def links(program: Program, k: int) -> tuple[Link | None, Link | None]:
 
 def generate(
     program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any] | None = None, suffix: str = "",
-    receive: Link | None = None, send: Link | None = None,
+    receive: Link | None = None, send: Link | None = None, source: str | None = None,
 ) -> RegionCode:
     """``suffix`` tells apart several configurations of one region in one file (size dispatch);
     ``receive`` and ``send``: arrays the region shares with its neighbours on the device
-    (only where every region of the file runs on the GPU, as in the tuned file)."""
+    (only where every region of the file runs on the GPU, as in the tuned file); ``source``:
+    how comments name the C file (default: its path as given)."""
     values = transform_values(program, nest, params, inputs or {})
     sizes = {k: str(v) for k, v in values["arraySizes"].items()}
     analysis = analyze(program.src, nest, program.spec, sizes)
-    return _Generator(program, nest, analysis, values, suffix, receive, send).region()
+    return _Generator(program, nest, analysis, values, suffix, receive, send, source).region()
 
 
 def _wide(text: str) -> str:
@@ -199,10 +201,11 @@ def _wide(text: str) -> str:
 
 class _Generator:
     def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any], suffix: str,
-                 receive: Link | None = None, send: Link | None = None):
+                 receive: Link | None = None, send: Link | None = None, source: str | None = None):
         self.program, self.nest, self.a, self.v = program, nest, analysis, values
         self.suffix = suffix
         self.receive, self.send = receive, send
+        self.source = source or program.src.path
         self.src = program.src
         self.notes: list[str] = []
         self.needs: set[str] = set()
@@ -378,7 +381,7 @@ class _Generator:
             return None
         outer = self.outer.var
         accesses = [acc for st, _ in statements(self.outer.body) for acc in st.accesses]
-        lanes = 16 // max((_SIZES.get(a.element, 16) for a in arrays), default=16)
+        lanes = 16 // max((ELEMENT_BYTES.get(a.element, 16) for a in arrays), default=16)
         reasons = []
         if self.outer.step != 1:
             reasons.append(f"the step of '{outer}' is not 1")
@@ -468,7 +471,7 @@ class _Generator:
         name = nest.name + self.suffix
         host = f"orcu_{name}"
         staged = [a for a in arrays if a.shared]
-        staged.sort(key=lambda a: -_SIZES.get(a.element, 8))
+        staged.sort(key=lambda a: -ELEMENT_BYTES.get(a.element, 8))
         renames = {a.name: a.shared for a in staged}
         if staged:
             self.needs.add("shared")
@@ -561,7 +564,7 @@ class _Generator:
             "kernel": kernel,
             "host": host,
             "release": f"orcu_release_{name}",
-            "where": f"{self.src.path}:{self.outer.loc.line}",
+            "where": f"{self.source}:{self.outer.loc.line}",
             "function": nest.function,
             "loop_comment": _comment_lines(nest.code),
             "settings": ", ".join(f"{k}={val}" for k, val in v.items() if k in nest.transform.args),
@@ -579,7 +582,7 @@ class _Generator:
             "body": body,
             "lanes": lanes,
             "vector_body": vector_body,
-            "vector_bytes": lanes * max(_SIZES[a.element] for a in arrays) if lanes else None,
+            "vector_bytes": lanes * max(ELEMENT_BYTES[a.element] for a in arrays) if lanes else None,
             "threads": v["threadCount"],
             "blocks": v["blockCount"],
             "streams": streams,

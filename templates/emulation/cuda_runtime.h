@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -157,6 +158,19 @@ static void print_counters()
             counters.bytes_to_device, counters.bytes_to_host);
 }
 static const bool counters_at_exit = getenv("ORCU_EMULATION_COUNTERS") != NULL && atexit(print_counters) == 0;
+
+/* ORCU_EMULATION_ADDRESS_LIMIT (bytes): the address space this process may take, so that a run
+ * allocating without bound fails here, not by the machine's OOM killer. */
+static bool limit_address_space()
+{
+    const char *text = getenv("ORCU_EMULATION_ADDRESS_LIMIT");
+    if (text == NULL)
+        return false;
+    struct rlimit limit;
+    limit.rlim_cur = limit.rlim_max = (rlim_t)strtoull(text, NULL, 10);
+    return setrlimit(RLIMIT_AS, &limit) == 0;
+}
+static const bool address_space_limited = limit_address_space();
 
 /* ---- host memory the GPU can reach: cudaMallocHost, and ranges cudaHostRegister pinned -- */
 struct Pinned { size_t bytes; bool registered; };  /* registered: by cudaHostRegister */
