@@ -24,9 +24,10 @@ def _cmd_check(args) -> int:
     from .program import load
     from .report import check_text, summary
 
-    program = load(args.file, args.spec, _profile_device(args))
+    device = _profile_device(args)
+    program = load(args.file, args.spec, device)
     _check_spec_commands(program, args.trust_spec)
-    s = summary(program)
+    s = summary(program, device)
     if args.json:
         print(json.dumps(s, indent=2, default=str))
     else:
@@ -111,6 +112,7 @@ def _run_spec_command(program, name: str, trusted: bool) -> None:
 
 def _cmd_emit(args) -> int:
     from .program import load
+    from .source import ENCODING
     from .space import settings_text
     from .writeback import Choice, tuned_source, write_atomically
 
@@ -125,7 +127,9 @@ def _cmd_emit(args) -> int:
             for note in code.notes or ["every requested transformation applies"]:
                 print(f"  note: {note}", file=sys.stderr)
     if args.output in (None, "-"):
-        sys.stdout.write(text)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode(**ENCODING))  # the source's bytes, UTF-8 or not
+        sys.stdout.buffer.flush()
     else:
         write_atomically(args.output, text, args.file)
         print(f"orcu: wrote {args.output}", file=sys.stderr)
@@ -180,6 +184,21 @@ def _device_text(device, backend: str) -> str:
     return f"{device.name} ({device.arch}{', emulated on the CPU' if backend == 'emulate' else ''})"
 
 
+def _check_writable(output: str, source: str) -> None:
+    """Before any work: the tuned file can be written where it goes."""
+    from pathlib import Path
+
+    path = Path(output)
+    if path.resolve() == Path(source).resolve():
+        raise UsageError(f"refusing to overwrite the input file {source}: choose another output path with -o")
+    if not path.parent.is_dir():
+        raise UsageError(f"cannot write {output}: there is no directory {path.parent}")
+    if path.is_dir():
+        raise UsageError(f"cannot write {output}: it is a directory")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"cannot write {output}: permission denied")
+
+
 def _output_path(args) -> str:
     """The tuned file of tune and apply: -o, else FILE with the suffix .tuned.cu."""
     from pathlib import Path
@@ -219,13 +238,16 @@ def _measure(program, args) -> str:
 
 
 def _cmd_apply(args) -> int:
+    from .device import orcu_home
     from .report import input_space
     from .results import existing_database
     from .writeback import Choice, Provenance, tuned_source, write_atomically
 
+    orcu_home()
     program, backend, device = _load_for_target(args)
     compiler, device_text, context = _target(program, args, backend, device)
     measure = _measure(program, args)
+    _check_writable(_output_path(args), args.file)
     db = existing_database()
     sizes = list(input_space(program).configs()) or [{}]
     per_region, missing = [], []
@@ -257,17 +279,19 @@ def _cmd_tune(args) -> int:
     from .progress import Progress
     from .results import Database, database_path
     from .runners import Runner
+    from .space import settings_text
     from .tune import choices, summary, tune
     from .writeback import Provenance, tuned_source, write_atomically
 
+    home = orcu_home()  # before anything: a state directory that cannot be used is said at once
     program, backend, device = _load_for_target(args)
     _check_spec_commands(program, args.trust_spec)
     compiler, device_text, context = _target(program, args, backend, device)
     output = _output_path(args)
+    _check_writable(output, args.file)
     spec = program.spec
     budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
     limits = [t for t in (args.time_limit, None if spec.arg("search", "time_limit") is None else 60.0 * spec.arg("search", "time_limit")) if t is not None]
-    home = orcu_home()
     runner = Runner(backend, device, home / "build", args.jobs, measure=_measure(program, args))
     db = Database(database_path())
     _run_spec_command(program, "prebuild_command", args.trust_spec)
@@ -283,11 +307,20 @@ def _cmd_tune(args) -> int:
     if best is not None:
         text, _ = tuned_source(program, best, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler),
                                output=output)
-        write_atomically(output, text, args.file)
+        try:
+            write_atomically(output, text, args.file)
+        except UsageError as e:  # the results are safe in the database all the same
+            raise UsageError(f"{e.message}; the results are in the database: orcu apply {args.file} -o OTHER writes them elsewhere") from None
     if args.json:
         print(json.dumps(result, indent=2, default=str))
     else:
         Progress.table(program, tunings)
+    for t in tunings:
+        if t.unsteady:
+            print(f"orcu: warning: {t.name} {settings_text(t.inputs) or ''}: the winner's times still spread over "
+                  f"{100 * t.spread:.0f}% of their median after {t.runs} runs (interquartile range): other work on the "
+                  "machine may have disturbed them; tune again on a quiet machine before relying on the choice",
+                  file=sys.stderr)
     if best is None:
         for t in tunings:
             if t.best is None:
@@ -319,11 +352,12 @@ def _cmd_report(args) -> int:
 
 
 def _cmd_devices(args) -> int:
-    from .device import DEFAULT_PROFILE, PROFILES, gpu_visible, profile, query
+    from .device import DEFAULT_PROFILE, PROFILES, gpu_visible, orcu_home, profile, query
 
     if args.profile:
         print(profile(args.profile).describe())
         return 0
+    orcu_home()  # where the query's answer is kept
     device = query() if gpu_visible() else None
     if device is not None:
         print(device.describe())
@@ -335,7 +369,7 @@ def _cmd_devices(args) -> int:
 
 
 def _input_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("file")
+    command.add_argument("file", help="the annotated C file (it is never modified)")
     command.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
     command.add_argument("--device-profile", metavar="NAME",
                          help="the GPU whose facts the spec reads (device_sms, ...) and that is pruned and compiled "
@@ -406,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     apply.set_defaults(run=_cmd_apply)
 
     report = sub.add_parser("report", help="past tunings from the results database; CSV and Kernel Tuner exports")
-    report.add_argument("file", nargs="?", help="only the evaluations of this file")
+    report.add_argument("file", nargs="?", help="only the evaluations of this annotated C file (default: all)")
     report.add_argument("--csv", metavar="OUT", help="write every evaluation as CSV")
     report.add_argument("--kt-cache", metavar="OUT", help="write a Kernel Tuner cache (JSON) per region and input size")
     report.add_argument("--measure", choices=["kernel", "total"], default="kernel",

@@ -109,7 +109,12 @@ int main()
 
 
 def orcu_home() -> Path:
-    return Path(os.environ.get("ORCU_HOME") or ".orcu")
+    """orcu's state directory (results database, builds, device cache): $ORCU_HOME, else ./.orcu."""
+    home = Path(os.environ.get("ORCU_HOME") or ".orcu")
+    if home.exists() and not home.is_dir():
+        named = f"ORCU_HOME={home}" if os.environ.get("ORCU_HOME") else str(home)
+        raise UsageError(f"{named} is not a directory: orcu keeps its results database and builds there")
+    return home
 
 
 def gpu_visible() -> bool:

@@ -34,7 +34,8 @@ class OrcuError(Exception):
             return f"orcu: error: {self.message}"
         out = f"{self.loc}: error: {self.message}"
         if self.source_line is not None:
-            line = self.source_line.rstrip("\n")
+            # A byte that is not UTF-8 (kept as a surrogate escape) shows as '?': one column, as the caret expects.
+            line = "".join("?" if "\udc80" <= c <= "\udcff" else c for c in self.source_line.rstrip("\n"))
             # Keep tabs in the caret prefix so the caret lines up in any terminal.
             prefix = "".join(c if c == "\t" else " " for c in line[: self.loc.col - 1])
             out += f"\n{line}\n{prefix}^"

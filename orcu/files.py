@@ -13,7 +13,7 @@ def replace_atomically(path: str | Path, text: str) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w") as f:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:  # bytes of the source kept
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

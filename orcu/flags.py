@@ -134,7 +134,7 @@ def check_build_flags(spec: TuningSpec, src: SourceFile) -> None:
             why = refusal(flag)
             if why is None:
                 continue
-            word = written.split()[0]
+            word = (written.split() or [written])[0]  # a quoted blank is a word too
             source = next((p for p in used if word in str(setting[p.name]).split()), None)
             loc = _place(spec_src, source.loc if source else arg.loc, word)
             raise spec_src.error_at(loc, f"build flag '{written}' refused: {why}; {_ALLOWED_TEXT}", SpecError)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 import statistics
 import sys
 from collections import Counter
@@ -12,6 +13,7 @@ from typing import Any
 from .frontend.ir import Loop, c_text
 from .program import Program
 from .errors import SpecError
+from .spec.model import Constraint
 from .space import Space, settings_text
 
 
@@ -27,10 +29,37 @@ def input_space(program: Program) -> Space:
     return _not_empty(Space(spec.input_params, spec.input_constraints, spec.lets), "input size")
 
 
-def performance_space(program: Program, inputs: dict[str, Any]) -> Space:
+def performance_space(program: Program, inputs: dict[str, Any], limits: tuple[Constraint, ...] = ()) -> Space:
+    """The configurations for these input sizes; ``limits``: a region's device limits (device_limits)."""
     spec = program.spec
     where = f" for {settings_text(inputs)}" if inputs else ""
-    return _not_empty(Space(spec.performance_params, spec.performance_constraints, {**spec.lets, **inputs}), "configuration", where)
+    env = {**spec.lets, **inputs}
+    limited = Space(spec.performance_params, spec.performance_constraints + limits, env)
+    if limited.size or not limits:
+        return _not_empty(limited, "configuration", where)
+    _not_empty(Space(spec.performance_params, spec.performance_constraints, env), "configuration", where)
+    c, before = limited.emptied_by()
+    raise SpecError(f"no configuration{where} fits the device: {c.name} leaves none of the {before} there were", c.expr.loc,
+                    c.expr.source_line)
+
+
+def device_limits(nest, device) -> tuple[Constraint, ...]:
+    """The device's limits on a region's transform arguments, as constraints on the parameters
+    they read, so that the search never spends its budget on configurations the device
+    cannot run (threads per block, blocks)."""
+    out = []
+    for arg, limit, what in (("threadCount", device.max_threads_per_block, "threads per block"),
+                             ("blockCount", device.max_grid_x, "blocks")):
+        expr = nest.transform.args.get(arg)
+        if expr is None or not expr.names:
+            continue  # a literal: the runner marks it invalid, with its reason
+        bound = replace(expr, text=f"({expr.text.strip()}) <= {limit}", _fn=lambda env, fn=expr._fn, limit=limit: _at_most(fn(env), limit))
+        out.append(Constraint(f"{arg} <= {limit} ({what} of {device.name})", bound))
+    return tuple(out)
+
+
+def _at_most(value, limit):
+    return True if value is None else value <= limit
 
 
 def _not_empty(space: Space, what: str, where: str = "") -> Space:
@@ -43,7 +72,8 @@ def _not_empty(space: Space, what: str, where: str = "") -> Space:
     return space
 
 
-def summary(program: Program) -> dict[str, Any]:
+def summary(program: Program, device=None) -> dict[str, Any]:
+    """What check reports; ``device``: whose limits the regions' spaces are pruned to."""
     spec = program.spec
     inputs = input_space(program)
     input_configs = list(inputs.configs())
@@ -78,7 +108,7 @@ def summary(program: Program) -> dict[str, Any]:
         "search": {"algorithm": spec.search_algorithm, **{k: a.value for k, a in spec.search.items() if k != "algorithm"}},
         "repetitions": spec.repetitions,
         "build_command": spec.build_command,
-        "regions": [_region(program, k) for k in range(len(program.nests))],
+        "regions": [_region(program, k, perf, device) for k in range(len(program.nests))],
     }
 
 
@@ -86,8 +116,13 @@ def _param(p) -> dict[str, Any]:
     return {"name": p.name, "values": list(p.values), "count": len(p.values), "line": p.loc.line}
 
 
-def _region(program: Program, k: int) -> dict[str, Any]:
+def _region(program: Program, k: int, space: Space, device) -> dict[str, Any]:
     nest = program.nests[k]
+    limits = device_limits(nest, device) if device is not None else ()
+    pruned = None
+    if limits:
+        within = Space(space.params, space.constraints + limits, space.env).size
+        pruned = {"device": device.name, "removed": space.size - within, "of": space.size, "limits": [c.name for c in limits]}
     loops = []
 
     def walk(nodes, depth):
@@ -108,6 +143,7 @@ def _region(program: Program, k: int) -> dict[str, Any]:
         ],
         "loops": loops,
         "nest": nest.explain(),
+        "device_limits": pruned,
     }
 
 
@@ -140,6 +176,10 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
         out.append(f"region {r['name']} at line {r['line']}{where}")
         args = ", ".join(f"{k}={v}" for k, v in r["transform"].items()) or "defaults"
         out.append(f"  transform CUDA({args})")
+        if r["device_limits"]:
+            d = r["device_limits"]
+            out.append(f"  device limits ({d['device']}): {d['removed']} of {d['of']} configuration(s) removed "
+                       f"({'; '.join(name.split(' (')[0] for name in d['limits'])})")
         arrays = [v for v in r["variables"] if v["kind"] == "array"]
         scalars = [v for v in r["variables"] if v["kind"] != "array"]
         out.append("  arrays:  " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in arrays))
@@ -167,25 +207,34 @@ def _median(samples: list[float]) -> float | None:
 
 
 def results_table(rows, measure: str = "kernel", stream=None) -> None:
-    """The best evaluation of each region, input size, backend and device, ranked by ``measure``."""
+    """The best evaluation of each region, input size, backend and device, ranked by ``measure``;
+    readable at 100 columns (the width when not on a terminal)."""
     from rich.console import Console
     from rich.table import Table
 
     ranked = f"{measure}_ms"
     table = Table(title=f"orcu results (ranked by {measure} time)")
-    for column in ("file", "region", "input", "backend / device", "evaluations", "best parameters", "kernel (ms)", "total (ms)", "last"):
+    for column in ("file", "region", "input", "on", "evaluated", "best parameters"):
         table.add_column(column)
+    for column in ("kernel ms", "total ms", "last"):
+        table.add_column(column, no_wrap=True)
     for (file, region, inputs, backend, device), group in _groups(rows).items():
         ok = [r for r in group if r["status"] == "ok" and r[ranked]]
         best = min(ok, key=lambda r: _median(r[ranked])) if ok else None
         counts = Counter(r["status"] for r in group)
         times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in ("kernel_ms", "total_ms")]
         table.add_row(
-            Path(file).name, region, settings_text(json.loads(inputs)) or "-",
-            f"{backend} / {device}", ", ".join(f"{n} {s}" for s, n in counts.items()),
-            settings_text(best["params"]) if best else "none", *times, max(r["created"] for r in group),
+            Path(file).name, region.removeprefix("orcu_"), settings_text(json.loads(inputs)) or "-",
+            _device_text(backend, device), ", ".join(f"{n} {s}" for s, n in counts.items()),
+            settings_text(best["params"]) if best else "none", *times, max(r["created"] for r in group)[:10],
         )
-    Console(file=stream or sys.stdout, width=180).print(table)
+    Console(file=stream or sys.stdout, width=None if (stream or sys.stdout).isatty() else 100).print(table)
+
+
+def _device_text(backend: str, device: str) -> str:
+    """``NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU)`` -> ``H100 80GB HBM3, emulated``."""
+    name = device.split(" (")[0].removeprefix("NVIDIA ")
+    return f"{name}, emulated" if backend == "emulate" else name
 
 
 CSV_COLUMNS = ("file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms", "kernel_ms",

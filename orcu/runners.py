@@ -25,6 +25,7 @@ from .device import Device
 from .flags import spec_flags
 from .harness import HOST_COPIES, harness_source, memory_needs
 from .program import Program
+from .source import ENCODING
 from .toolchain import Build, compile_program, truncate
 
 STATUSES = ("ok", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
@@ -216,7 +217,7 @@ class Runner:
         key = hashlib.sha256("\0".join([self.backend, self.device.arch, *flags, source]).encode()).hexdigest()[:20]
         src = self.workdir / f"{key}.cu"
         exe = self.workdir / key
-        if exe.exists() and src.exists() and src.read_text() == source:  # content-addressed: built before
+        if exe.exists() and src.exists() and src.read_text(**ENCODING) == source:  # content-addressed: built before
             return exe, Build(True, 0.0, "")
         # Several tunes share the cache: each writes and compiles under a name of its own and
         # renames the result into place, so no process ever runs another's half-written file.
@@ -225,7 +226,7 @@ class Runner:
         os.close(fd)
         partial, partial_src = Path(name), Path(name + ".cu")
         try:
-            partial_src.write_text(source)
+            partial_src.write_text(source, **ENCODING)
             build = compile_program(self.backend, partial_src, partial, arch, flags, self.defines)
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
             if build.ok:

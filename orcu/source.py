@@ -7,6 +7,26 @@ from pathlib import Path
 
 from .errors import Location, OrcuError
 
+ENCODING = {"encoding": "utf-8", "errors": "surrogateescape"}  # how orcu reads and writes C files
+
+
+def _outside_text(text: str):
+    """Offsets of bytes that were not UTF-8 (surrogate escapes) in code: outside comments and strings."""
+    from .annotations import blank_comments, skip_string
+
+    if not any("\udc80" <= c <= "\udcff" for c in text):
+        return
+    blanked = blank_comments(text)
+    i = 0
+    while i < len(blanked):
+        c = blanked[i]
+        if c in "\"'":
+            i = skip_string(blanked, i)
+            continue
+        if "\udc80" <= c <= "\udcff":
+            yield i
+        i += 1
+
 
 @dataclass(frozen=True)
 class SourceFile:
@@ -21,14 +41,21 @@ class SourceFile:
 
     @classmethod
     def read(cls, path: str | Path) -> "SourceFile":
+        """The file as UTF-8. Other bytes (a Latin-1 comment, say) are kept as they are, as
+        surrogate escapes that every write of orcu's turns back into the same bytes; outside
+        comments and strings they are a diagnostic at their place."""
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
+            text = p.read_bytes().decode("utf-8", errors="surrogateescape")
         except FileNotFoundError:
             raise OrcuError(f"no such file: {path}") from None
-        except (UnicodeDecodeError, IsADirectoryError, PermissionError) as e:
-            raise OrcuError(f"cannot read {path}: {e}") from None
-        return cls(str(path), text)
+        except OSError as e:
+            raise OrcuError(f"cannot read {path}: {e.strerror}") from None
+        src = cls(str(path), text)
+        for at in _outside_text(text):
+            raise src.error(at, f"byte 0x{ord(text[at]) - 0xDC00:02X} is not UTF-8: orcu reads C code as UTF-8 "
+                                "(other bytes may stand in comments and strings)")
+        return src
 
     def location(self, offset: int) -> Location:
         offset = max(0, min(offset, len(self.text)))

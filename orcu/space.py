@@ -14,6 +14,7 @@ import itertools
 import math
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -70,12 +71,14 @@ class Space:
         self.env = dict(env or {})
         self.raw_size = math.prod(len(p.values) for p in self.params)
         self._position = {n: i for i, n in enumerate(self.names)}
-        self._value_index = [
-            {_key(v): k for k, v in enumerate(p.values)} for p in self.params
-        ]
         self._groups, self._empty = self._build_groups()
         self.size = 0 if self._empty else math.prod(g.size for g in self._groups)
         self._row_lookup: dict[int, dict[tuple, int]] = {}
+
+    @cached_property
+    def _value_index(self) -> list[dict]:
+        """Each parameter's value -> its position (built when first asked: ranges can be long)."""
+        return [{_key(v): k for k, v in enumerate(p.values)} for p in self.params]
 
     # -- construction ---------------------------------------------------------
     def _build_groups(self) -> tuple[tuple[_Group, ...], bool]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .program import Program
-from .report import input_space, performance_space
+from .device import Device
+from .report import device_limits, input_space, performance_space
 from .results import Context, Database, _hash
 from .runners import STATUSES, Result, Runner, build_flags
 from .search import SearchSpace, drive, make
@@ -26,6 +27,8 @@ DEFAULT_STRATEGY = "Genetic"  # best of the replay benchmark at 5-20% budgets (b
 RETIME_CANDIDATES = 3
 RETIME_ROUNDS = 3
 RETIME_BAND = 1.10  # candidates within 10% of the best are too close to call on one measurement
+UNSTEADY = 0.25  # a winner whose samples' interquartile range passes this share of their median
+EXTRA_ROUNDS = 6  # is re-timed this many more rounds, and then, if still unsteady, reported so
 
 
 @dataclass
@@ -41,7 +44,12 @@ class RegionTuning:
     new: int = 0
     cached: int = 0
     final: Result | None = None  # the winner after re-timing
-    spread: float | None = None  # (max - min) / median of the winner's re-timed samples
+    spread: float | None = None  # interquartile range / median of the winner's re-timed samples
+    runs: int = 0  # how many samples the winner's time pools
+
+    @property
+    def unsteady(self) -> bool:
+        return self.spread is not None and self.spread > UNSTEADY
 
     @property
     def best(self) -> Result | None:
@@ -56,13 +64,15 @@ class RegionTuning:
         return {s: counts[s] for s in STATUSES if counts[s]}
 
 
-def region_configs(program: Program, region: int, inputs: dict[str, Any]) -> list[dict[str, Any]]:
-    """The distinct settings of the region's parameters over the valid configurations, each
-    completed by the first valid configuration that has it."""
-    names = region_parameters(program, program.nests[region])
+def region_configs(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> list[dict[str, Any]]:
+    """The distinct settings of the region's parameters over the valid configurations (and
+    within ``device``'s limits), each completed by the first valid configuration that has it."""
+    nest = program.nests[region]
+    names = region_parameters(program, nest)
     seen: set[tuple] = set()
     out = []
-    for config in performance_space(program, inputs).configs():
+    limits = device_limits(nest, device) if device is not None else ()
+    for config in performance_space(program, inputs, limits).configs():
         key = tuple(repr(config[n]) for n in names)
         if key not in seen:
             seen.add(key)
@@ -70,10 +80,16 @@ def region_configs(program: Program, region: int, inputs: dict[str, Any]) -> lis
     return out
 
 
-def region_space(program: Program, region: int, inputs: dict[str, Any]) -> SearchSpace:
+def region_space(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> SearchSpace:
+    """The region's search space: each parameter's axis holds the values some valid
+    configuration has (the device's limits may remove most of a range)."""
     names = region_parameters(program, program.nests[region])
-    values = [next(p.values for p in program.spec.performance_params if p.name == n) for n in names]
-    return SearchSpace.from_configs(names, values, region_configs(program, region, inputs))
+    configs = region_configs(program, region, inputs, device)
+    values = []
+    for n in names:
+        present = {repr(c[n]) for c in configs}
+        values.append([v for v in next(p.values for p in program.spec.performance_params if p.name == n) if repr(v) in present])
+    return SearchSpace.from_configs(names, values, configs)
 
 
 def strategy_name(program: Program, requested: str | None, budget: int | None, size: int) -> str:
@@ -101,7 +117,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
     out = []
     for n, (k, inputs) in enumerate(pairs):
         nest = program.nests[k]
-        space = region_space(program, k, dict(inputs))
+        space = region_space(program, k, dict(inputs), runner.device)
         name = strategy_name(program, search, share, len(space))
         tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space))
         ctx = context(k)
@@ -169,20 +185,37 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
         return
     keys = [key(r.params) for r in top]
     retime_key = _hash("retime", keys, runner.measure)
-    samples = db.get_retiming(retime_key) if len(top) > 1 else {keys[0]: list(top[0].samples)}
-    if samples is None:
-        samples = {k: list(r.samples) for k, r in zip(keys, top)}
-        for _ in range(RETIME_ROUNDS):
+    samples = db.get_retiming(retime_key)
+
+    def rounds(count: int) -> None:
+        for _ in range(count):
             for k, r in zip(keys, top):
                 again = next(runner.evaluate(program, tuning.region, [(r.params, r.inputs)]))
                 if again.status == "ok":
                     samples[k] += again.samples
+
+    def winner() -> int:
+        return min(range(len(top)), key=lambda j: statistics.median(samples[keys[j]]))
+
+    if samples is None:
+        samples = {k: list(r.samples) for k, r in zip(keys, top)}
+        rounds(RETIME_ROUNDS if len(top) > 1 else 0)
+        if spread(samples[keys[winner()]]) > UNSTEADY:  # too noisy to trust: measure more
+            rounds(EXTRA_ROUNDS)
         db.put_retiming(retime_key, samples)
-    winner = min(range(len(top)), key=lambda j: statistics.median(samples[keys[j]]))
-    pooled = samples[keys[winner]]
-    median = statistics.median(pooled)
-    tuning.final = top[winner].with_samples(pooled)
-    tuning.spread = (max(pooled) - min(pooled)) / median if median > 0 else 0.0
+    pooled = samples[keys[winner()]]
+    tuning.final = top[winner()].with_samples(pooled)
+    tuning.spread = spread(pooled)
+    tuning.runs = len(pooled)
+
+
+def spread(samples: list[float]) -> float:
+    """The interquartile range of timing samples as a share of their median (one outlier does
+    not move it)."""
+    if len(samples) < 2:
+        return 0.0
+    q1, median, q3 = statistics.quantiles(samples, n=4, method="inclusive")
+    return (q3 - q1) / median if median > 0 else 0.0
 
 
 def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]] | None:

@@ -1,0 +1,173 @@
+"""What a new user hits first: budgets, encodings, the state directory, outputs, noisy times, help."""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import H100, write
+from orcu.cli import build_parser, main
+from orcu.program import load
+from orcu.results import Context, Database
+from orcu.runners import Result
+from orcu.tune import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _retime
+
+SOURCE = """/*@ begin PerfTuning (
+ def performance_params {{ param TC[] = {threads}; }}
+ def input_params {{ param n[] = [1000]; }}
+ def input_vars {{ decl dynamic float y[n] = random; }}
+) @*/
+{comment}void f(int n, float *y) {{
+    int i;
+    /*@ begin Loop(transform CUDA(threadCount=TC)
+    for (i = 0; i < n; i++) y[i] = 2.0f * y[i];
+    ) @*/
+    /*@ end @*/
+}}
+/*@ end @*/
+"""
+
+
+def source(threads="[64, 128]", comment=""):
+    return SOURCE.format(threads=threads, comment=comment)
+
+
+def tune(*args, home, cwd):
+    return subprocess.run([sys.executable, "-m", "orcu", "tune", *args, "--backend", "emulate"], capture_output=True,
+                          text=True, cwd=cwd, timeout=600, env=dict(os.environ, ORCU_HOME=str(home)))
+
+
+def test_device_limits_prune_the_space_before_the_budget_is_spent(in_tmp, capsys):
+    write(in_tmp / "t.c", source("range(1, 100001)"))
+    assert main(["check", "t.c"]) == 0
+    assert ("  device limits (NVIDIA H100 80GB HBM3): 98976 of 100000 configuration(s) removed (threadCount <= 1024)\n"
+            in capsys.readouterr().out)
+    start = time.perf_counter()
+    proc = tune("t.c", "--budget", "3", "--json", home=in_tmp / "home", cwd=in_tmp)
+    assert proc.returncode == 0, proc.stderr
+    region = json.loads(proc.stdout)["regions"][0]
+    assert region["statuses"] == {"ok": 3} and region["best"]["params"]["TC"] <= 1024
+    assert time.perf_counter() - start < 60
+
+
+def test_bytes_outside_utf8_in_comments_and_strings_are_kept(in_tmp):
+    text = source(comment="/* caf\udce9 au lait */\nstatic const char *motto = \"d\udce9j\udce0 vu\";\n")
+    (in_tmp / "t.c").write_bytes(text.encode("utf-8", "surrogateescape"))
+    assert main(["emit", "t.c", "-o", "t.cu"]) == 0
+    tuned = (in_tmp / "t.cu").read_bytes()
+    assert b"/* caf\xe9 au lait */" in tuned and b'"d\xe9j\xe0 vu"' in tuned
+    proc = tune("t.c", "--budget", "1", home=in_tmp / "home", cwd=in_tmp)
+    assert proc.returncode == 0, proc.stderr
+    assert b"/* caf\xe9 au lait */" in (in_tmp / "t.tuned.cu").read_bytes()
+
+
+def test_bytes_outside_utf8_in_code_are_located(in_tmp, capsys):
+    (in_tmp / "t.c").write_bytes(source().replace("float *y)", "float *y\udce9)").encode("utf-8", "surrogateescape"))
+    assert main(["check", "t.c"]) == 2
+    assert capsys.readouterr().err == ("t.c:6:23: error: byte 0xE9 is not UTF-8: orcu reads C code as UTF-8 "
+                                       "(other bytes may stand in comments and strings)\n"
+                                       "void f(int n, float *y?) {\n"
+                                       "                      ^\n")
+
+
+@pytest.mark.parametrize("command", [["tune", "t.c", "--backend", "emulate"], ["apply", "t.c", "--backend", "emulate"],
+                                     ["report"], ["devices"]])
+def test_a_state_directory_that_is_a_file_is_said_at_once(in_tmp, monkeypatch, capsys, command):
+    write(in_tmp / "t.c", source())
+    write(in_tmp / "state", "")
+    monkeypatch.setenv("ORCU_HOME", "state")
+    monkeypatch.setattr("orcu.device.gpu_visible", lambda: True)  # devices would look for the cache
+    assert main(command) == 2
+    assert capsys.readouterr().err == ("orcu: error: ORCU_HOME=state is not a directory: orcu keeps its results "
+                                       "database and builds there\n")
+
+
+def test_an_output_that_cannot_be_written_is_found_before_tuning(in_tmp, monkeypatch, capsys):
+    write(in_tmp / "t.c", source())
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    assert main(["tune", "t.c", "--backend", "emulate", "-o", "nowhere/t.cu"]) == 2
+    assert capsys.readouterr().err == "orcu: error: cannot write nowhere/t.cu: there is no directory nowhere\n"
+    assert not (in_tmp / "home" / "results.sqlite").exists()  # nothing was tuned
+    (in_tmp / "t.tuned.cu").mkdir()
+    assert main(["tune", "t.c", "--backend", "emulate"]) == 2
+    assert capsys.readouterr().err == "orcu: error: cannot write t.tuned.cu: it is a directory\n"
+
+
+def test_a_write_that_fails_after_tuning_points_to_apply(in_tmp, monkeypatch, capsys):
+    from orcu.errors import UsageError
+
+    def full_disk(path, text, source):
+        raise UsageError(f"cannot write {path}: No space left on device")
+
+    write(in_tmp / "t.c", source())
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    monkeypatch.setattr("orcu.writeback.write_atomically", full_disk)
+    assert main(["tune", "t.c", "--backend", "emulate"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "orcu: error: cannot write t.tuned.cu: No space left on device; the results are in the database: "
+        "orcu apply t.c -o OTHER writes them elsewhere\n")
+
+
+class NoisyRunner:
+    """Stands in for the GPU: the same configuration's times jump around (a busy machine)."""
+
+    measure = "kernel"
+
+    def __init__(self, noise):
+        self.noise = iter(noise)
+        self.calls = 0
+
+    def evaluate(self, program, region, configs):
+        self.calls += 1
+        params, inputs = configs[0]
+        yield Result("ok", params, inputs, kernel_ms=[next(self.noise)] * 5, total_ms=[1.0] * 5)
+
+
+# Runs alternate between the two candidates: [1, 1, 3, 3] gives each of them 1 ms and 3 ms in turn.
+@pytest.mark.parametrize("noise, unsteady", [([1.0] * 99, False), ([1.0, 1.0, 3.0, 3.0] * 25, True)])
+def test_a_noisy_winner_is_re_timed_more_and_named(in_tmp, noise, unsteady):
+    write(in_tmp / "t.c", source())
+    program = load("t.c")
+    tuning = RegionTuning(0, "orcu_f_1", 8, {"n": 1000}, ("TC",))
+    tuning.results = [Result("ok", {"TC": 64}, {"n": 1000}, kernel_ms=[1.0, 1.0, 3.0, 3.0, 1.0], total_ms=[1.0] * 5),
+                      Result("ok", {"TC": 128}, {"n": 1000}, kernel_ms=[1.05] * 5, total_ms=[1.0] * 5)]
+    runner = NoisyRunner(noise)
+    db = Database(in_tmp / "r.sqlite")
+    _retime(program, runner, db, tuning, lambda params: json.dumps(params))
+    assert runner.calls == 2 * (RETIME_ROUNDS + (EXTRA_ROUNDS if unsteady else 0))
+    assert tuning.unsteady == unsteady and tuning.runs == len(tuning.final.kernel_ms)
+
+
+def test_the_warning_names_an_unsteady_winner(in_tmp, monkeypatch, capsys):
+    write(in_tmp / "t.c", source())
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    monkeypatch.setattr("orcu.tune.UNSTEADY", -1.0)  # every winner counts as unsteady
+    assert main(["tune", "t.c", "--backend", "emulate"]) == 0
+    warning = re.search(r"orcu: warning: orcu_f_1 n=1000: the winner's times still spread over \d+% of their median "
+                        r"after \d+ runs \(interquartile range\): other work on the machine may have disturbed them; "
+                        r"tune again on a quiet machine before relying on the choice\n", capsys.readouterr().err)
+    assert warning is not None
+
+
+def test_every_positional_argument_is_described():
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        for action in sub._actions:
+            if not action.option_strings:
+                assert action.help, f"orcu {name}: '{action.dest}' has no description"
+
+
+def test_report_fits_in_100_columns(in_tmp, monkeypatch, capsys):
+    write(in_tmp / "t.c", source())
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    assert main(["tune", "t.c", "--backend", "emulate"]) == 0
+    capsys.readouterr()
+    assert main(["report"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert any("H100 80GB" in line for line in lines) and any("emulated" in line for line in lines)
