@@ -2,7 +2,7 @@
 
 It runs the code of the PerfTuning region (statements around the Loop regions included,
 as Orio does) twice: as written, for the reference, and with the tuned region calling its
-GPU version. Input parameters become ``#define``s, ``input_vars`` are allocated and filled
+GPU version. Input parameters become constants, ``input_vars`` are allocated and filled
 from a seed, every written value is compared with a tolerance fit for its type, and one
 JSON line reports the worst element and every timing sample.
 """

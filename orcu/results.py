@@ -1,7 +1,8 @@
 """The results database: every evaluation orcu has made, in SQLite under ``$ORCU_HOME``.
 
 Each row is keyed by a hash of what determines the measurement (the region's code, the
-spec, parameters, input sizes, backend, device, compiler, flags and orcu's version), so a
+spec, parameters, input sizes, backend, device, compiler, flags and orcu's own code and
+templates, so that a changed orcu never reuses another's verdict), so a
 repeated or resumed tune re-evaluates nothing it already has. Rows are committed one by
 one in WAL mode, so a killed tune loses only what was in flight and several tunes may
 share the database.
@@ -16,7 +17,8 @@ import sqlite3
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -69,6 +71,20 @@ def _hash(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
+@lru_cache(maxsize=1)
+def _orcu_digest() -> str:
+    """A digest of the orcu that measures: its version, modules and templates (a development
+    checkout keeps one version number across many changes)."""
+    digest = hashlib.sha256(__version__.encode())
+    for package in ("orcu", "orcu.templates"):
+        root = resources.files(package)
+        for path in sorted(Path(str(root)).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".j2", ".h", ".json"):
+                digest.update(str(path.relative_to(Path(str(root)))).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
 @dataclass
 class Context:
     """What, besides parameters and input sizes, determines a measurement."""
@@ -83,7 +99,7 @@ class Context:
 
     @cached_property
     def digest(self) -> str:
-        return _hash(self.source, self.backend, self.device, self.compiler, __version__)
+        return _hash(self.source, self.backend, self.device, self.compiler, _orcu_digest())
 
     def key(self, params: Mapping[str, Any], inputs: Mapping[str, Any], flags: tuple[str, ...] = ()) -> str:
         return _hash(self.digest, dict(params), dict(inputs), list(flags))

@@ -258,10 +258,44 @@ def test_values_orcu_cannot_leave_after_the_loop_are_refused(in_tmp, after, why)
         f"last iteration left; orcu cannot give it that value: {why}. Assign it before this read")
 
 
-def test_a_later_loop_that_assigns_the_iterator_first_needs_nothing(in_tmp):
-    write(in_tmp / "t.c", LIVE.replace("    y[0] = t + i;\n", "    for (i = 0; i < n; i++) y[i] += 1.0f;\n    t = 0.0f;\n"))
+@pytest.mark.parametrize("after", [
+    "    for (i = 0; i < n; i++) y[i] += 1.0f;\n    t = 0.0f;\n",
+    # assigned first inside a later loop's body, by a loop of its own
+    "    for (int j = 0; j < 2; j++) { t = 0.0f; for (i = 0; i < n; i++) y[i] += t; }\n",
+    # both branches assign before anything reads
+    "    if (n > 2) { i = 1; t = 0.0f; } else { i = 2; t = 1.0f; }\n    y[0] = t + i;\n",
+])
+def test_a_later_loop_that_assigns_the_iterator_first_needs_nothing(in_tmp, after):
+    write(in_tmp / "t.c", LIVE.replace("    y[0] = t + i;\n", after))
     program = load("t.c")
     assert dict(program.nests[0].read_after) == {}
+
+
+@pytest.mark.parametrize("after, read", [
+    ("    for (int j = 0; j < 2; j++) { for (i = 0; i < n; i++) y[i] += t; }\n", "t"),  # t read before any assignment
+    ("    if (n > 2) i = 1;\n    y[0] = i;\n", "i"),  # one branch only
+    ("    while (n > 2) { i = 0; n--; }\n    t = 0.0f;\n    y[0] = i;\n", "i"),  # a loop may not run
+    ("    i += 1;\n    t = 0.0f;\n", "i"),
+])
+def test_reads_after_the_region_that_may_come_first_are_found(in_tmp, after, read):
+    write(in_tmp / "t.c", LIVE.replace("    y[0] = t + i;\n", after))
+    program = load("t.c")
+    assert sorted(program.nests[0].read_after) == [read]
+
+
+def test_names_of_the_c_library_and_of_harness_locals_are_users_names_too(in_tmp):
+    # y1 is a function of math.h; k and r were names of the harness's own loops.
+    source = with_spec("""void f(int k, const double *y1, double *r) {
+    int i;
+    /*@ begin Loop(transform CUDA(threadCount=32)
+    for (i = 0; i < k; i++)
+        r[i] = 2.0 * y1[i];
+    ) @*/
+    /*@ end @*/
+}
+""", "param k[] = [100];", "decl dynamic double y1[k] = random; decl dynamic double r[k] = 0;")
+    result = evaluate(in_tmp, source)
+    assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 
 
 # -- dataOnDevice ------------------------------------------------------------------------------

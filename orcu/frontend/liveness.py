@@ -31,15 +31,11 @@ def read_after(src: SourceFile, function: c_ast.FuncDef | None, start: int, end:
     found: dict[str, Location] = {}
     for stmt in _following(src, function.body, start, end):
         for name in sorted(wanted - set(found)):
-            if _declares(stmt, name):
-                continue  # a loop's own variable of that name: the region's is not touched
-            use = _first_use(stmt, name)
-            if use is None:
-                continue
-            if _assigns(stmt, name):
+            effect = _effect(stmt, name)
+            if effect is _KILL:
                 wanted.discard(name)
-            else:
-                found[name] = loc_of(use)
+            elif effect is not None:
+                found[name] = loc_of(effect)
     return found
 
 
@@ -101,7 +97,9 @@ def _children_blocks(node: c_ast.Node) -> list[c_ast.Node]:
     return []
 
 
-def _first_use(node: c_ast.Node, name: str) -> c_ast.ID | None:
+def _first_use(node: c_ast.Node | None, name: str) -> c_ast.ID | None:
+    if node is None:
+        return None
     class Finder(c_ast.NodeVisitor):
         found: c_ast.ID | None = None
 
@@ -118,23 +116,67 @@ def _first_use(node: c_ast.Node, name: str) -> c_ast.ID | None:
     return finder.found
 
 
-def _declares(node: c_ast.Node, name: str) -> bool:
-    """``for (int name = ...; ...)``: the loop has a variable of its own."""
-    return (isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList)
-            and any(d.name == name for d in node.init.decls))
+_KILL = object()  # the statement assigns the name before any read of it
 
 
-def _assigns(node: c_ast.Node, name: str) -> bool:
-    """Whether the statement assigns ``name`` before it can read it: ``name = e;`` or a for
-    loop that starts ``for (name = e; ...)``, with ``name`` not in ``e``."""
+def _effect(node: c_ast.Node | None, name: str):
+    """What running ``node`` does to ``name`` first: the ID of a read that may come before any
+    assignment, _KILL when an assignment surely comes first, None when it may leave it alone.
+    Loop bodies may run zero times and branches may not be taken, so assignments there are not
+    sure; any read anywhere in them counts."""
+    if node is None:
+        return None
+    if isinstance(node, c_ast.Compound):
+        for item in node.block_items or []:
+            effect = _effect(item, name)
+            if effect is not None:
+                return effect
+        return None
+    if isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID) and node.lvalue.name == name:
+        read = _first_use(node.rvalue, name)
+        if node.op != "=":
+            return node.lvalue
+        return read if read is not None else _KILL
+    if isinstance(node, c_ast.Decl):  # a new variable of that name hides the old one from here on
+        read = _first_use(node.init, name)
+        return read if read is not None else (_KILL if node.name == name else None)
+    if isinstance(node, c_ast.DeclList):
+        for decl in node.decls:
+            effect = _effect(decl, name)
+            if effect is not None:
+                return effect
+        return None
     if isinstance(node, c_ast.For):
-        node = node.init
-    if isinstance(node, c_ast.Assignment):
-        return (node.op == "=" and isinstance(node.lvalue, c_ast.ID) and node.lvalue.name == name
-                and _first_use(node.rvalue, name) is None)
-    if isinstance(node, c_ast.Decl):  # a new variable of that name: the old one is not read
-        return node.name == name
-    return False
+        own = isinstance(node.init, c_ast.DeclList) and any(d.name == name for d in node.init.decls)
+        effect = _effect(node.init, name)
+        if effect is not _KILL and effect is not None:
+            return effect
+        if own:
+            return None  # the loop's own variable of that name: the outer one is not touched
+        if effect is _KILL:
+            return _KILL  # assigned before the test: the loop runs at least its init
+        return _maybe(name, node.cond, node.stmt, node.next)
+    if isinstance(node, c_ast.If):
+        read = _first_use(node.cond, name)
+        if read is not None:
+            return read
+        branches = [_effect(b, name) for b in (node.iftrue, node.iffalse)]
+        for effect in branches:
+            if effect is not None and effect is not _KILL:
+                return effect
+        return _KILL if all(e is _KILL for e in branches) else None
+    if isinstance(node, (c_ast.While, c_ast.DoWhile)):
+        return _maybe(name, node.cond, node.stmt)
+    return _first_use(node, name)
+
+
+def _maybe(name: str, *parts: c_ast.Node | None):
+    """The first read in any of ``parts``, code that may run or not (a loop's test and body)."""
+    for part in parts:
+        effect = _effect(part, name)
+        if effect is not None and effect is not _KILL:
+            return effect
+    return None
 
 
 def between(src: SourceFile, function: c_ast.FuncDef | None, first: tuple[int, int], second: tuple[int, int]) -> list[c_ast.Node] | None:
