@@ -403,7 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="parse a file and report its tuning problem; nothing is compiled or run")
     _input_arguments(check)
     check.add_argument("--json", action="store_true", help="print one JSON object")
-    check.add_argument("--explain", action="store_true", help="print the loop-nest IR with reads and writes")
+    check.add_argument("--explain", action="store_true", help="print the loop-nest IR with reads and writes, and the TSG's decisions")
     _trust_argument(check)
     check.set_defaults(run=_cmd_check)
 

@@ -107,7 +107,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     for st in statements:
         declared |= set(declarations_in(st, "region"))
     macros = {k: v for k, v in object_macros(program.src.text).items() if k not in spec.input_names}
-    reductions = {r.var for n in program.nests for r in analyze(program.src, n, spec).reductions}
+    reductions = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions}
     rng = random.Random(seed)
 
     values: list[Value] = []

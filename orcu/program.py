@@ -14,6 +14,7 @@ from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.ir import LoopNest, loops_of, statements
 from .frontend.liveness import between, effects, read_after
+from .tsg.plan import plan
 from .frontend.lower import Lowering
 from .frontend.transform import parse_loop_annotation
 from .frontend.types import resolve_types, visible_variables
@@ -87,6 +88,7 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     parsed = [_parse_region(src, spec, r) for r in loops]
     context = _file_context(src, loops)
     nests = tuple(_lower_region(src, spec, loops[k], k, parsed[k], context) for k in range(len(loops)))
+    spec, nests = plan(src, spec, nests)  # the TSG's mappings: dependences, Phase I, mapping parameters
     functions = {
         f.decl.name: src.offset(f.decl.coord.line, f.decl.coord.column)
         for _, _, f in context[1]

@@ -144,6 +144,8 @@ def _region(program: Program, k: int, space: Space, device) -> dict[str, Any]:
         "loops": loops,
         "nest": nest.explain(),
         "device_limits": pruned,
+        "recipe": nest.recipe.explain() if nest.recipe is not None else None,
+        "mapping": [c.schedule.name for c in nest.recipe.candidates if c.pruned is None] if nest.recipe is not None else None,
     }
 
 
@@ -184,6 +186,11 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
         scalars = [v for v in r["variables"] if v["kind"] != "array"]
         out.append("  arrays:  " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in arrays))
         out.append("  scalars: " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in scalars))
+        if r["recipe"] is not None:
+            out.append(f"  TSG mapping: {len(r['mapping'])} candidate(s) kept: " + ", ".join(r["mapping"])
+                       + ("" if explain else " (--explain says why)"))
+            if explain:
+                out.extend("  " + line for line in r["recipe"])
         out.append("  loop nest:")
         if explain:
             out.extend("    " + line for line in r["nest"].splitlines())

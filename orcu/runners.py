@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .codegen.region import RegionCode, generate, transform_values
 from .device import Device
+from .tsg.schedule import Schedule, block_shape
 from .flags import spec_flags
 from .harness import HOST_COPIES, harness_source, memory_needs
 from .program import Program
@@ -92,6 +93,14 @@ def memory_reason(program: Program, region: int, inputs: Mapping[str, Any], devi
 
 def invalid_reason(values: Mapping[str, Any], device: Device) -> str | None:
     """Why the device cannot run a configuration at all, found before compiling."""
+    schedule = Schedule.parse(values["mapping"])
+    if schedule is not None:  # a TSG schedule: the block's shape
+        shape = block_shape(schedule, values["threadCount"], values["tile"])
+        if isinstance(shape, str):
+            return shape
+        if shape[0] * shape[1] > device.max_threads_per_block:
+            return f"{shape[0]} x {shape[1]} threads per block is above the {device.max_threads_per_block} of {device.name}"
+        return None
     if values["threadCount"] > device.max_threads_per_block:
         return f"threadCount={values['threadCount']} is above the {device.max_threads_per_block} threads per block of {device.name}"
     if values["blockCount"] is not None and values["blockCount"] > device.max_grid_x:

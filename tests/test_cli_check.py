@@ -12,6 +12,18 @@ from conftest import EXAMPLES, ROOT, write
 
 # file -> (performance raw, performance constrained, input raw, input constrained, total variants)
 SIZES = {
+    "2mm.c": (2, 2, 2, 2, 4),
+    "atax.c": (2, 2, 2, 2, 4),
+    "bicg.c": (2, 2, 2, 2, 4),
+    "conv2d.c": (3, 3, 2, 2, 6),
+    "dgemm.c": (4, 4, 2, 2, 8),
+    "gemv.c": (3, 3, 2, 2, 6),
+    "gemv_t.c": (3, 3, 2, 2, 6),
+    "gesummv.c": (2, 2, 2, 2, 4),
+    "jacobi2d.c": (3, 3, 2, 2, 6),
+    "mvt.c": (2, 2, 2, 2, 4),
+    "sgemm.c": (3, 3, 2, 2, 6),
+    "syr2k.c": (2, 2, 2, 2, 4),
     "axpy.c": (768, 756, 2, 2, 1512),
     "dot.c": (96, 96, 3, 3, 288),
     "multi_axpy.c": (48, 36, 2, 2, 72),

@@ -283,6 +283,46 @@ def test_reads_after_the_region_that_may_come_first_are_found(in_tmp, after, rea
     assert sorted(program.nests[0].read_after) == [read]
 
 
+@pytest.mark.parametrize("transform, params", [
+    ("threadCount=32", {}), ("threadCount=32, streamCount=2", {}), ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i"}),
+])
+def test_arrays_declared_with_two_dimensions_are_copied_by_element(in_tmp, transform, params):
+    # Pointer arithmetic on a double (*)[50] counts rows: copies and overlap checks count elements.
+    source = with_spec("""void f(double a[40][50], const double b[40][50]) {
+    int i, j;
+    /*@ begin Loop(transform CUDA(%s)
+    for (i = 0; i < 40; i++)
+        for (j = 0; j < 50; j++)
+            a[i][j] = 2.0 * b[i][j] + a[i][j];
+    ) @*/
+    /*@ end @*/
+}
+""" % transform, "param N[] = [40];", "decl static double a[40][50] = random; decl static double b[40][50] = random;")
+    result = evaluate(in_tmp, source, params=params)
+    assert (result.status, result.worst["error"]) == ("ok", 0), result.message
+
+
+def test_a_sum_started_anew_in_each_iteration_is_private_not_a_reduction(in_tmp):
+    # Orio's mapping of gemm's outer loop: 'sum' belongs to each (i, j), not to the whole loop.
+    source = with_spec("""void f(int n, const double *A, const double *B, double *C) {
+    int i, j, k;
+    double sum;
+    /*@ begin Loop(transform CUDA(threadCount=32)
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            sum = 0.0;
+            for (k = 0; k < n; k++)
+                sum += A[i*n + k] * B[k*n + j];
+            C[i*n + j] = sum;
+        }
+    ) @*/
+    /*@ end @*/
+}
+""", "param n[] = [37];", "decl dynamic double A[n*n] = random; decl dynamic double B[n*n] = random; decl dynamic double C[n*n] = 0;")
+    result = evaluate(in_tmp, source)
+    assert (result.status, result.worst["error"]) == ("ok", 0), result.message
+
+
 def test_names_of_the_c_library_and_of_harness_locals_are_users_names_too(in_tmp):
     # y1 is a function of math.h; k and r were names of the harness's own loops.
     source = with_spec("""void f(int k, const double *y1, double *r) {

@@ -11,7 +11,7 @@ from codegen_cases import CASES
 from conftest import EXAMPLES, H100, evaluate, has_gpu, planted, write
 from orcu.cli import main
 from orcu.program import load
-from orcu.report import input_space
+from orcu.report import input_space, summary
 from orcu.runners import Runner, build_flags
 from orcu.tune import region_configs
 from orcu.toolchain import nvcc
@@ -128,6 +128,9 @@ def test_body_that_differs_from_the_original_fails_everywhere(in_tmp, capsys):
     assert not Path("t.tuned.cu").exists()
 
 
+SMALL_SPACE = 8  # variants of an example that is tuned whole
+
+
 def tune_example(in_tmp, monkeypatch, example, backend, budget, search=None):
     """`orcu tune` on a copy of an example (and its sidecar spec), in a fresh ORCU_HOME."""
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
@@ -143,13 +146,19 @@ def tune_example(in_tmp, monkeypatch, example, backend, budget, search=None):
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.c")))
 def test_every_example_tunes_under_emulation(in_tmp, example, monkeypatch):
-    proc = tune_example(in_tmp, monkeypatch, example, "emulate", 2, "Exhaustive")
-    summary = json.loads(proc.stdout)
-    assert summary["backend"] == "emulate" and summary["output"] == example.replace(".c", ".tuned.cu")
-    for region in summary["regions"]:
+    # Small spaces (the TSG's examples) are tuned whole: every variant at every input size.
+    program = load(EXAMPLES / example)
+    variants = summary(program)["total_variants"]  # of each region
+    budget = variants * len(program.nests) if variants <= SMALL_SPACE else 2
+    proc = tune_example(in_tmp, monkeypatch, example, "emulate", budget, "Exhaustive")
+    result = json.loads(proc.stdout)
+    assert result["backend"] == "emulate" and result["output"] == example.replace(".c", ".tuned.cu")
+    for region in result["regions"]:
         assert set(region["statuses"]) == {"ok"}, region
+        if variants <= SMALL_SPACE:
+            assert sum(region["statuses"].values()) == variants, region
         assert region["best"]["status"] == "ok" and region["best"]["time_ms"] > 0
-    tuned = in_tmp / summary["output"]
+    tuned = in_tmp / result["output"]
     build = subprocess.run([nvcc(), "-c", "-arch=sm_90", str(tuned), "-o", str(in_tmp / "tuned.o")], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     sidecar = in_tmp / (example + ".orcu.yaml")

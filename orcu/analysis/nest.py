@@ -15,7 +15,7 @@ from typing import Mapping
 from pycparser import c_ast
 
 from ..errors import AnalysisError, Location
-from ..frontend.ir import Access, Loop, LoopNest, Stmt, c_text
+from ..frontend.ir import Access, Loop, LoopNest, Node, Stmt, c_text
 from ..frontend.ir import statements as ir_statements
 from ..frontend.types import used_names
 from ..source import SourceFile
@@ -73,7 +73,7 @@ def _mentions(node: c_ast.Node, name: str) -> bool:
     return name in used_names([node])
 
 
-def _calls_c_minmax(node: c_ast.Node) -> bool:
+def calls_c_minmax(node: c_ast.Node) -> bool:
     """``s = fmax(s, e)`` and the like: C's functions, which skip NaN operands."""
     rhs = node.rvalue if isinstance(node, c_ast.Assignment) else None
     return (isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID)
@@ -130,9 +130,12 @@ def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
 
 
 def analyze(
-    src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None, sizes: Mapping[str, str] | None = None
+    src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None, sizes: Mapping[str, str] | None = None,
+    mapped: bool = False,
 ) -> NestAnalysis:
-    """``sizes``: explicit element counts (the ``arraySizes`` transform argument)."""
+    """``sizes``: explicit element counts (the ``arraySizes`` transform argument). ``mapped``:
+    the TSG maps the nest (its dependences are checked there, exactly, for the loops it maps):
+    here only the facts code generation needs, and no value may be read after the region."""
     loops = [n for n in nest.body if isinstance(n, Loop)]
     others = [n for n in nest.body if not isinstance(n, Loop)]
     if len(loops) != 1 or others:
@@ -147,41 +150,70 @@ def analyze(
         )
     statements = list(ir_statements(outer.body, (outer,)))
     inner_vars = {lp.var for lp in nest.loops()} - {outer.var}
+    written = {n for st, _ in statements for n in st.scalar_writes}
 
-    reductions = _reductions(src, nest, statements)
+    if mapped:
+        return _mapped(src, nest, spec, sizes, outer, statements, inner_vars, written)
+    reductions = _reductions(src, nest, outer, statements)
     reduced = {r.var for r in reductions}
     private = _private_scalars(src, nest, statements, reduced | inner_vars | {outer.var})
-    written = {n for st, _ in statements for n in st.scalar_writes}
-    scalars_in = tuple(
-        n for n, v in nest.variables.items()
-        if v.kind != "array" and n not in reduced and n not in written and n not in inner_vars and n != outer.var
-    )
+    scalars_in = _scalars_in(nest, reduced | written | inner_vars | {outer.var})
     # Names an affine subscript may use: iterators and what the nest never changes.
     affine_names = set(scalars_in) | inner_vars | {outer.var}
     _check_arrays(src, outer, statements, affine_names)
+    arrays = _arrays(nest, spec, sizes, statements, affine_names, outer)
+    live_private = _live_private(src, nest, outer, inner_vars, set(private))
+    return NestAnalysis(outer, arrays, tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in,
+                        outer.var in nest.read_after, live_private)
 
+
+def _mapped(src, nest, spec, sizes, outer, statements, inner_vars, written) -> NestAnalysis:
+    """The facts of a nest the TSG maps: global reductions (scalars only ever updated with one
+    operator), every other written scalar a local of each thread, arrays copied in whole."""
+    reductions = {}
+    for st, _ in statements:
+        m = match_reduction(st.node)
+        if m is not None and m[0] not in reductions and nest.deps is not None:
+            role = nest.deps.global_reduction(m[0])
+            if role is not None:
+                v = nest.variables[m[0]]
+                reductions[m[0]] = Reduction(m[0], role, v.ctype.base, st.loc, calls_c_minmax(st.node))
+    for name, loc in nest.read_after.items():
+        if name not in reductions:  # a reduction's final value is kept
+            raise src.error_at(loc, f"'{name}' is read here after a Loop region the TSG maps: its value after the loop is "
+                                    "not kept there; assign it before this read", AnalysisError)
+    private = {n for n in written if nest.variables[n].origin != "region"} - set(reductions) - inner_vars - {outer.var}
+    scalars_in = _scalars_in(nest, set(reductions) | written | inner_vars | {outer.var})
+    arrays = _arrays(nest, spec, sizes, statements, set(scalars_in) | inner_vars | {outer.var}, None)
+    return NestAnalysis(outer, arrays, tuple(reductions.values()), tuple(sorted(inner_vars | private)), scalars_in)
+
+
+def _scalars_in(nest: LoopNest, excluded: set[str]) -> tuple[str, ...]:
+    """The scalars the nest reads and never changes."""
+    return tuple(n for n, v in nest.variables.items() if v.kind != "array" and n not in excluded)
+
+
+def _arrays(nest, spec, sizes, statements, affine_names: set[str], outer: Loop | None) -> tuple[ArrayInfo, ...]:
+    """Each array's facts; ``outer``: the loop Orio's mapping spreads (chunks and whole
+    overwrites are its notions; None for the TSG's)."""
     arrays = []
     for name, var in nest.variables.items():
         if var.kind != "array":
             continue
         accesses = [(a, lps) for st, lps in statements for a in st.accesses if a.array == name]
         extent, source, first = _extent(nest, spec, name, accesses, affine_names, sizes)
-        arrays.append(
-            ArrayInfo(
-                name,
-                var.ctype.base,
-                read=any(not a.write for a, _ in accesses),
-                written=any(a.write for a, _ in accesses),
-                extent=extent,
-                extent_source=source,
-                chunkable=bool(accesses) and all(_is_outer_index(a, outer.var) for a, _ in accesses),
-                first=first,
-                dense_write=source == "affine" and _dense_write(outer, name, accesses),
-            )
-        )
-    live_private = _live_private(src, nest, outer, inner_vars, set(private))
-    return NestAnalysis(outer, tuple(arrays), tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in,
-                        outer.var in nest.read_after, live_private)
+        arrays.append(ArrayInfo(
+            name,
+            var.ctype.base,
+            read=any(not a.write for a, _ in accesses),
+            written=any(a.write for a, _ in accesses),
+            extent=extent,
+            extent_source=source,
+            chunkable=outer is not None and bool(accesses) and all(_is_outer_index(a, outer.var) for a, _ in accesses),
+            first=first,
+            dense_write=outer is not None and source == "affine" and _dense_write(outer, name, accesses),
+        ))
+    return tuple(arrays)
 
 
 def _live_private(src: SourceFile, nest: LoopNest, outer: Loop, inner_vars: set[str], private: set[str]) -> tuple[str, ...]:
@@ -217,7 +249,7 @@ def _assigns_first(node: c_ast.Node, name: str) -> bool:
             and not _mentions(node.rvalue, name))
 
 
-def _reductions(src, nest, statements) -> list[Reduction]:
+def _reductions(src, nest, outer, statements) -> list[Reduction]:
     found: dict[str, Reduction] = {}
     for st, _ in statements:
         m = match_reduction(st.node)
@@ -225,11 +257,11 @@ def _reductions(src, nest, statements) -> list[Reduction]:
             continue
         var, op = m
         v = nest.variables.get(var)
-        if v is None or v.kind == "array" or v.origin == "region":
-            continue
+        if v is None or v.kind == "array" or v.origin == "region" or assigned_before_read(outer.body, var):
+            continue  # a private scalar (a sum over an inner loop, started anew in each iteration) is no reduction
         if var in found and found[var].op != op:
             raise src.error_at(st.loc, f"'{var}' is reduced with both '{found[var].op}' and '{op}'", AnalysisError)
-        found.setdefault(var, Reduction(var, op, v.ctype.base, st.loc, _calls_c_minmax(st.node)))
+        found.setdefault(var, Reduction(var, op, v.ctype.base, st.loc, calls_c_minmax(st.node)))
     for st, _ in statements:  # a reduced scalar may appear in nothing but its updates
         for var in found:
             if (var in st.scalar_reads or var in st.scalar_writes) and match_reduction(st.node) is None:
@@ -239,6 +271,23 @@ def _reductions(src, nest, statements) -> list[Reduction]:
                     AnalysisError,
                 )
     return list(found.values())
+
+
+def assigned_before_read(body: tuple[Node, ...], s: str) -> bool:
+    """Whether every run of ``body`` assigns ``s`` before reading it, and reads none of the
+    value a loop in it leaves (so iterations of the loop around ``body`` share nothing in ``s``)."""
+    for k, node in enumerate(body):
+        if isinstance(node, Loop):
+            mentions = any(s in st.scalar_reads | st.scalar_writes for st, _ in ir_statements(node.body))
+            if not mentions:
+                continue
+            later = [st for st, _ in ir_statements(body[k + 1:])]
+            return assigned_before_read(node.body, s) and not any(s in st.scalar_reads for st in later)
+        if s in node.scalar_reads | node.scalar_writes:
+            n = node.node
+            return (isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID)
+                    and n.lvalue.name == s and s not in used_names([n.rvalue]))
+    return True
 
 
 def _private_scalars(src, nest, statements, excluded) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Mapping
+from typing import Callable, Mapping
 
 from pycparser import c_ast, c_generator
 
@@ -104,19 +104,24 @@ def loop_header(loop: Loop, renames: Mapping[str, str]) -> str:
 
 
 def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll: int = 1,
-          registers: Mapping[int, list] | None = None, refs: Mapping[str, str] | None = None) -> list[str]:
+          registers: Mapping[int, list] | None = None, refs: Mapping[str, str] | None = None,
+          special: Callable[[Node, int, Mapping[str, str]], list[str] | None] | None = None) -> list[str]:
     """Kernel lines for IR nodes; ``unroll`` > 1 puts ``#pragma unroll`` on innermost loops.
     ``registers`` (by the id of a loop: objects with ``name``, ``ctype``, ``ref`` and
     ``loop``) are array elements the loop keeps in a register: loaded before it, stored
     after it, and read and written as the register inside it. ``refs``: array elements (by
-    their text) printed as these names throughout."""
+    their text) printed as these names throughout. ``special(node, depth, refs)`` may print a node
+    its own way (it returns None for the others)."""
     printer = _Printer()
     lines: list[str] = []
 
     def walk(body: tuple[Node, ...], depth: int, refs: Mapping[str, str]) -> None:
         pad = INDENT * depth
         for n in body:
-            if isinstance(n, Loop):
+            own = special(n, depth, refs) if special is not None else None
+            if own is not None:
+                lines.extend(own)
+            elif isinstance(n, Loop):
                 kept = (registers or {}).get(id(n), [])
                 for r in kept:
                     lines.append(f"{pad}{r.ctype} {r.name} = {r.ref};  // {r.ref} stays in a register over the loop on {r.loop}")

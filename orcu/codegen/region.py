@@ -14,13 +14,16 @@ from typing import Any, Mapping
 
 from pycparser import c_ast
 
-from ..analysis.affine import Poly, poly_of
+from ..analysis.affine import Bound, Poly, poly_of, value_range
 from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..errors import AnalysisError
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import used_names
 from ..program import Program
+from ..tsg.phase1 import chain
+from ..tsg.schedule import Schedule, block_shape
+from . import mapped as mapped_code
 from . import printer
 from .templates import render
 
@@ -90,6 +93,9 @@ class ArrayPlan:
     kernel_param: str
     host_param: str
     device_type: str  # the type of the device copy (a pointer)
+    device_decl: str  # the declaration of the device copy's constant pointer
+    flat: str  # the array as a pointer to its elements (first and end count elements, not rows)
+    device_flat: str
     buffer: int | None  # index of the device copy among the host function's kept buffers
     staging: int | None  # index of its pinned staging buffer (streams)
     sent: int | None = None  # its slot in the table of arrays left on the device for the next region
@@ -189,8 +195,9 @@ def generate(
     how comments name the C file (default: its path as given)."""
     values = transform_values(program, nest, params, inputs or {})
     sizes = {k: str(v) for k, v in values["arraySizes"].items()}
-    analysis = analyze(program.src, nest, program.spec, sizes)
-    return _Generator(program, nest, analysis, values, suffix, receive, send, source).region()
+    schedule = Schedule.parse(values["mapping"])  # None: Orio's mapping
+    analysis = analyze(program.src, nest, program.spec, sizes, mapped=schedule is not None)
+    return _Generator(program, nest, analysis, values, suffix, receive, send, source, schedule).region()
 
 
 def _wide(text: str) -> str:
@@ -201,8 +208,10 @@ def _wide(text: str) -> str:
 
 class _Generator:
     def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any], suffix: str,
-                 receive: Link | None = None, send: Link | None = None, source: str | None = None):
+                 receive: Link | None = None, send: Link | None = None, source: str | None = None,
+                 schedule: Schedule | None = None):
         self.program, self.nest, self.a, self.v = program, nest, analysis, values
+        self.schedule = schedule
         self.suffix = suffix
         self.receive, self.send = receive, send
         self.source = source or program.src.path
@@ -254,15 +263,18 @@ class _Generator:
                 kernel_param = f"{const}{elem} (*{restrict}{info.name}){dims}"
                 host_param = f"{const}{elem} (*{info.name}){dims}"
                 device_type = f"{elem} (*){dims}"
+                device_decl = f"{elem} (*const {{}}){dims}"
             else:
                 kernel_param = f"{const}{elem} *{restrict}{info.name}"
                 host_param = f"{const}{elem} *{info.name}"
                 device_type = f"{elem} *"
+                device_decl = f"{elem} *const {{}}"
+            device = info.name if on_device else self.fresh("d_" + info.name)
             plans.append(
                 ArrayPlan(
                     name=info.name,
                     element=elem,
-                    device=info.name if on_device else self.fresh("d_" + info.name),
+                    device=device,
                     first=_wide(info.first),
                     end=_wide(extent),
                     copy_in=copy_in,
@@ -276,6 +288,9 @@ class _Generator:
                     kernel_param=kernel_param,
                     host_param=host_param,
                     device_type=device_type,
+                    device_decl=device_decl.format(device),
+                    flat=f"(({const}{elem} *){info.name})" if dims else info.name,
+                    device_flat=f"(({elem} *){device})" if dims else device,
                     buffer=self.buffer() if transferred else None,
                     staging=self.buffer() if chunked else None,
                     sent=sent,
@@ -333,25 +348,19 @@ class _Generator:
                     f"reductions of type '{r.ctype}' are not supported (float, double, int, long, long long and their unsigned forms are)",
                     AnalysisError,
                 )
-            low, high, zero, one = _REDUCIBLE[ctype]
-            identity = {"+": zero, "*": one, "min": high, "max": low}[r.op]
-            functor = _FUNCTORS[r.op]
-            if r.skips_nan and ctype in ("float", "double") and r.op in _NAN_FUNCTORS:
-                identity, functor = "NAN", _NAN_FUNCTORS[r.op]
-            if not identity[0].isdigit():
-                self.includes.add("limits.h" if identity[0] in "IULS" else "math.h")
+            identity, functor = self._identity(ctype, r.op, r.skips_nan)
             plans.append(ReductionPlan(r.var, r.op, ctype, identity, functor, self.buffer(), self.buffer()))
             self.needs |= {"reduce", functor}
         return plans
 
-    def registers(self, arrays: list[ArrayPlan]) -> dict[int, list[Register]]:
-        """Array elements that an inner loop updates at one place: kept in a register across
+    def registers(self, arrays: list[ArrayPlan], loops: list[Loop]) -> dict[int, list[Register]]:
+        """Array elements that a sequential loop updates at one place: kept in a register across
         the loop (``y[i] += ...`` over ``j``), so they are loaded and stored once. By the id
         of the loop."""
         written = {a.name for a in arrays if a.written and not a.shared}
         out: dict[int, list[Register]] = {}
         claimed: set[str] = set()  # element texts an enclosing loop keeps already
-        for loop in loops_of(self.outer.body):
+        for loop in loops:
             inner = {lp.var for lp in loops_of([loop])}
             stmts = list(statements(loop.body))
             changed = inner | {n for st, _ in stmts for n in st.scalar_writes}
@@ -373,6 +382,84 @@ class _Generator:
                 reg = self.fresh(f"{name}_{loop.var}_acc")
                 out.setdefault(id(loop), []).append(Register(reg, element, ref, loop.var))
         return out
+
+    def mapped(self, arrays: list[ArrayPlan], unroll: int) -> dict[str, Any]:
+        """The kernel's loops for a TSG schedule, and what the host needs to launch it."""
+        v, nest, schedule = self.v, self.nest, self.schedule
+        for arg, default in (("streamCount", 1), ("cacheBlocks", False), ("vectorize", False), ("blockCount", None)):
+            if v[arg] != default:
+                self.notes.append(f"{arg}={v[arg]}: no effect with the TSG's mapping '{schedule.name}' (it belongs to Orio's)")
+        tx, ty = block_shape(schedule, v["threadCount"], v["tile"])  # the runner pruned shapes that do not exist
+        grid, body = mapped_code.kernel_loops(nest, schedule)
+        threads = schedule.threads_only[0].loop if schedule.threads_only else None
+        sequential = [lp for lp in loops_of(body) if lp.var != threads]
+        registers = self.registers(arrays, sequential)
+        types = {n: canonical_type(var.ctype.base) for n, var in nest.variables.items()}
+        row_loop = next((lp for lp in loops_of(body) if lp.var == threads), None)
+        row_body = {id(n) for n in _parent_body(body, row_loop)} if row_loop is not None else set()
+        found = mapped_code.targets(nest, row_loop, types, self._identity, self.fresh) if row_loop is not None else []
+        for t in found:
+            self.needs |= {"row_reduce", t.functor}
+        where = str(self.source)
+
+        def special(node, depth, refs):
+            if node is row_loop:
+                return mapped_code.threads_loop(node, depth, found, tx, {}, unroll, registers, where)
+            if id(node) in row_body and mapped_code.writes_memory(node):  # beside the row's loop: once per row
+                return mapped_code.once_per_row(printer.nodes((node,), depth + 1, {}, unroll, registers, refs), depth)
+            return None
+
+        lines: list[str] = []
+        depth = 1
+        for lp in grid:
+            lines += [printer.INDENT * depth + line for line in mapped_code.grid_header(lp, schedule.dim(lp.var).axis, {}, where)]
+            depth += 1
+        lines += printer.nodes(body, depth, {}, unroll, registers, special=special)
+        for _ in grid:
+            depth -= 1
+            lines.append(printer.INDENT * depth + "}")
+        spans = []
+        for lp in grid:
+            axis = schedule.dim(lp.var).axis
+            extent = self._span(lp)
+            spans.append({"var": lp.var, "axis": axis, "threads": {"x": tx, "y": ty}[axis], "step": lp.step,
+                          "span": extent[0] if extent else "-1LL", "reach": extent[1] if extent else None,
+                          "most": "2147483647LL" if axis == "x" else "65535LL"})
+        self.needs.add("blocks_along")
+        blocks = []
+        for axis in ("x", "y"):  # blocks along each axis: the grid loop's, else one
+            s = next((s for s in spans if s["axis"] == axis), None)
+            step = f" * {s['step']}" if s and s["step"] != 1 else ""
+            blocks.append(f"orcu_blocks_along(orcu_span_{s['var']}, {s['threads']}LL{step}, {s['most']})" if s else "1")
+        empty = " || ".join(f"orcu_span_{s['var']} <= 0" for s in spans if s["reach"]) or None
+        return {"lines": lines, "shape": (tx, ty), "spans": spans, "grid": blocks, "empty": empty}
+
+    def _identity(self, ctype: str, op: str, skips_nan: bool) -> tuple[str, str]:
+        """(identity, functor) of a reduction of ``ctype`` with ``op``."""
+        low, high, zero, one = _REDUCIBLE[ctype]
+        if skips_nan and ctype in ("float", "double") and op in _NAN_FUNCTORS:
+            self.includes.add("math.h")
+            return "NAN", _NAN_FUNCTORS[op]
+        identity = {"+": zero, "*": one, "min": high, "max": low}[op]
+        if not identity[0].isdigit():
+            self.includes.add("limits.h" if identity[0] in "IULS" else "math.h")
+        return identity, _FUNCTORS[op]
+
+    def _span(self, loop: Loop) -> tuple[str, str] | None:
+        """(the most iterations times the step a grid loop has over the loops around it, the
+        highest value its upper bound takes): C text, None when its bounds are not affine."""
+        outer = []
+        for lp in chain(self.nest):
+            if lp is loop:
+                break
+            outer.append(lp)
+        lower, upper = poly_of(loop.lower), poly_of(loop.upper)
+        bounds = [Bound(lp.var, poly_of(lp.lower), poly_of(lp.upper) - Poly.const(1)) for lp in outer
+                  if poly_of(lp.lower) is not None and poly_of(lp.upper) is not None]
+        if lower is None or upper is None or len(bounds) != len(outer):
+            return None
+        span, reach = value_range(upper - lower, bounds), value_range(upper, bounds)
+        return (_wide(span[1].c_expr()), _wide(reach[1].c_expr())) if span is not None and reach is not None else None
 
     def vector_lanes(self, arrays: list[ArrayPlan], live) -> int | None:
         """vectorize: how many iterations go together, each array moved as one vector of that
@@ -465,7 +552,7 @@ class _Generator:
         arrays = self.arrays()
         reductions = self.reductions()
         scalars = self.scalars(arrays)
-        in_kernel = set(used_names(_ir_nodes(self.outer.body)))
+        in_kernel = set(used_names(_ir_nodes(self.nest.body if self.schedule else self.outer.body)))
         staged_extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
         kernel_scalars = [(t, n) for t, n in scalars if n in in_kernel or n in staged_extents]
         name = nest.name + self.suffix
@@ -487,11 +574,16 @@ class _Generator:
         unroll = v["unrollInner"]
         if unroll > 1 and not inner:
             self.notes.append(f"unrollInner={unroll}: no effect, the loop at line {self.outer.loc.line} has no inner loop")
-        registers = self.registers(arrays)
-        body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
         live = [(canonical_type(nest.variables[n].ctype.base), n) for n in self.a.live_private]
-        lanes = self.vector_lanes(arrays, live)
-        vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
+        mapped = self.mapped(arrays, unroll) if self.schedule is not None else None
+        if mapped is None:
+            registers = self.registers(arrays, loops_of(self.outer.body))
+            body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
+            lanes = self.vector_lanes(arrays, live)
+            vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
+        else:
+            body, lanes, vector_body = mapped["lines"], None, []
+        block_threads = mapped["shape"][0] * mapped["shape"][1] if mapped else v["threadCount"]
         if lanes:
             self.needs.add("vectors")
             self.includes.add("stdint.h")
@@ -524,8 +616,8 @@ class _Generator:
         returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
         params = self.host_params(arrays, scalars, reductions, returned)
         names = tuple(arg.lstrip("&") for _, arg in params)
-        kernel_params = ["long long orcu_lo", "long long orcu_hi"] + (["long long orcu_vlo", "long long orcu_vhi"] if lanes else [])
-        kernel_params += [a.kernel_param for a in arrays]
+        kernel_params = [] if mapped else ["long long orcu_lo", "long long orcu_hi"]  # a TSG kernel reads its loops' bounds
+        kernel_params += (["long long orcu_vlo", "long long orcu_vhi"] if lanes else []) + [a.kernel_param for a in arrays]
         kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
         for red in reductions:
             kernel_params += [f"{red.ctype} *__restrict__ orcu_{red.var}_partial", f"{red.ctype} orcu_{red.var}_before",
@@ -546,7 +638,8 @@ class _Generator:
             self.needs.add("pinned")
 
         def kernel_args(lo: str, hi: str, first_block: str, vlo: str, vhi: str) -> str:
-            args = [lo, hi] + ([vlo, vhi] if lanes else []) + [a.device for a in arrays] + [n for _, n in kernel_scalars]
+            args = ([] if mapped else [lo, hi]) + ([vlo, vhi] if lanes else []) + [a.device for a in arrays]
+            args += [n for _, n in kernel_scalars]
             for red in reductions:
                 args += [f"orcu_{red.var}_partial", f"*{red.var}", f"({red.ctype} *){kept(red.result)}"]
             if reductions:
@@ -567,7 +660,7 @@ class _Generator:
             "where": f"{self.source}:{self.outer.loc.line}",
             "function": nest.function,
             "loop_comment": _comment_lines(nest.code),
-            "settings": ", ".join(f"{k}={val}" for k, val in v.items() if k in nest.transform.args),
+            "settings": ", ".join(f"{k}={val!r}" if isinstance(val, str) else f"{k}={val}" for k, val in v.items() if k in nest.transform.args),
             "var": self.outer.var,
             "step": step,
             "lower": printer.widened(self.outer.lower),
@@ -583,7 +676,9 @@ class _Generator:
             "lanes": lanes,
             "vector_body": vector_body,
             "vector_bytes": lanes * max(ELEMENT_BYTES[a.element] for a in arrays) if lanes else None,
-            "threads": v["threadCount"],
+            "threads": block_threads,
+            "mapped": mapped,
+            "schedule": self.schedule.name if self.schedule else None,
             "blocks": v["blockCount"],
             "streams": streams,
             "prefer": _PREFER_L1.get(v["preferL1Size"]),
@@ -597,7 +692,7 @@ class _Generator:
             "overlaps": overlaps,
             "fallback": overlaps and not v["dataOnDevice"],
             "original": self._original(reductions, returned) if overlaps and not v["dataOnDevice"] else None,
-            "kernel_signature": _signature(f"__global__ void __launch_bounds__({v['threadCount']})", kernel, kernel_params),
+            "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads})", kernel, kernel_params),
             "host_signature": _signature("static void", host, [decl for decl, _ in params]),
             "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _ in params]),
             "host_args": ", ".join(names),
@@ -633,6 +728,18 @@ class _Generator:
         if by_pointer:
             lines.append("    }")
         return lines
+
+
+def _parent_body(body, loop: Loop) -> tuple:
+    """The body (a tuple of IR nodes) that holds ``loop`` directly."""
+    if any(n is loop for n in body):
+        return body
+    for n in body:
+        if isinstance(n, Loop):
+            found = _parent_body(n.body, loop)
+            if found:
+                return found
+    return ()
 
 
 def _ir_nodes(body):

@@ -8,7 +8,7 @@ node carries its location in the user's file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping, Union
+from typing import TYPE_CHECKING, Any, Mapping, Union
 
 from pycparser import c_ast, c_generator
 
@@ -145,6 +145,9 @@ class LoopNest:
     outside: Mapping[str, Variable] = field(default_factory=dict, repr=False)  # visible from outside the region
     # Scalars the region writes (iterators included) that the code after it reads, with where.
     read_after: Mapping[str, Location] = field(default_factory=dict, repr=False)
+    # Where the TSG maps the nest (tsg/plan.py): its dependences and Phase I's recipe.
+    deps: Any = field(default=None, repr=False, compare=False)
+    recipe: Any = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:

@@ -20,6 +20,20 @@ def _bool(v: Any) -> bool:
     return isinstance(v, (bool, int)) and v in (0, 1)
 
 
+def _mapping(v: Any) -> bool:
+    from ..tsg.schedule import Schedule
+
+    return isinstance(v, str) and (v in ("orio", "auto") or Schedule.parse(v) is not None)
+
+
+def _loop_names(v: Any) -> bool:
+    return isinstance(v, (list, tuple)) and 0 < len(v) <= 2 and all(isinstance(n, str) and n.isidentifier() for n in v)
+
+
+def _tiles(v: Any) -> bool:
+    return isinstance(v, dict) and all(isinstance(k, str) and _positive_int(n) for k, n in v.items())
+
+
 def _sizes(v: Any) -> bool:
     return isinstance(v, dict) and all(
         isinstance(k, str) and k.isidentifier() and isinstance(n, (str, int)) and not isinstance(n, bool) for k, n in v.items()
@@ -52,6 +66,14 @@ ARGUMENTS: dict[str, Argument] = {
         Argument("pinHostMem", False, _bool, "True or False", "use pinned host memory for transfers"),
         Argument("vectorize", False, _bool, "True or False",
                  "move arrays indexed by the loop's iterator alone as 8- or 16-byte vectors (orcu's own)"),
+        Argument("mapping", "orio", _mapping, "'orio', 'auto' or a schedule such as 'x=j y=i'",
+                 "how the nest maps onto blocks and threads: Orio's 1-D mapping, the TSG's choice, or one schedule"),
+        Argument("blockLoops", None, lambda v: v is None or _loop_names(v), "a list of one or two loop names (x first)",
+                 "the loops spread over blocks (and over threads along the same axes)"),
+        Argument("threadLoops", None, lambda v: v is None or _loop_names(v), "a list of one or two loop names (x first)",
+                 "the loops spread over the threads of a block (those not among blockLoops: over threads only)"),
+        Argument("tile", {}, _tiles, "a dict of loop name to a positive integer",
+                 "threads along each mapped loop's axis (default: threadCount shaped into x and y)"),
         Argument("arraySizes", {}, _sizes, "a dict of array name to element count (a C expression)",
                  "element counts of arrays whose size orcu cannot derive from the loop bounds"),
     )

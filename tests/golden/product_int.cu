@@ -22,12 +22,12 @@ __global__ void __launch_bounds__(64) orcu_f_1_kernel(
         r = r * x[i];
     }
     r = orcu_block_reduce<int, orcu_product, 64>(r);
-    if (threadIdx.x == 0)
-        orcu_r_partial[orcu_first_block + blockIdx.x] = r;
+    if (orcu_thread_rank() == 0)
+        orcu_r_partial[orcu_first_block + orcu_block_rank()] = r;
     // The block that finishes last folds every block's partial result into the final value.
     if (orcu_arrived_last(orcu_arrived, orcu_all_blocks)) {
         r = orcu_fold<int, orcu_product, 64>(orcu_r_partial, orcu_all_blocks, 1);
-        if (threadIdx.x == 0)
+        if (orcu_thread_rank() == 0)
             *orcu_r_result = orcu_product::combine(orcu_r_before, r);
     }
 }

@@ -29,18 +29,18 @@ __global__ void __launch_bounds__(96) orcu_f_1_kernel(
         top = fmaxf(top, x[i]);
     }
     total = orcu_block_reduce<float, orcu_sum, 96>(total);
-    if (threadIdx.x == 0)
-        orcu_total_partial[orcu_first_block + blockIdx.x] = total;
+    if (orcu_thread_rank() == 0)
+        orcu_total_partial[orcu_first_block + orcu_block_rank()] = total;
     top = orcu_block_reduce<float, orcu_fmax, 96>(top);
-    if (threadIdx.x == 0)
-        orcu_top_partial[orcu_first_block + blockIdx.x] = top;
+    if (orcu_thread_rank() == 0)
+        orcu_top_partial[orcu_first_block + orcu_block_rank()] = top;
     // The block that finishes last folds every block's partial result into the final values.
     if (orcu_arrived_last(orcu_arrived, orcu_all_blocks)) {
         total = orcu_fold<float, orcu_sum, 96>(orcu_total_partial, orcu_all_blocks, 0.0f);
-        if (threadIdx.x == 0)
+        if (orcu_thread_rank() == 0)
             *orcu_total_result = orcu_sum::combine(orcu_total_before, total);
         top = orcu_fold<float, orcu_fmax, 96>(orcu_top_partial, orcu_all_blocks, NAN);
-        if (threadIdx.x == 0)
+        if (orcu_thread_rank() == 0)
             *orcu_top_result = orcu_fmax::combine(orcu_top_before, top);
     }
 }

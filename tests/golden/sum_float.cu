@@ -22,12 +22,12 @@ __global__ void __launch_bounds__(100) orcu_f_1_kernel(
         r += x[i] * x[i];
     }
     r = orcu_block_reduce<float, orcu_sum, 100>(r);
-    if (threadIdx.x == 0)
-        orcu_r_partial[orcu_first_block + blockIdx.x] = r;
+    if (orcu_thread_rank() == 0)
+        orcu_r_partial[orcu_first_block + orcu_block_rank()] = r;
     // The block that finishes last folds every block's partial result into the final value.
     if (orcu_arrived_last(orcu_arrived, orcu_all_blocks)) {
         r = orcu_fold<float, orcu_sum, 100>(orcu_r_partial, orcu_all_blocks, 0.0f);
-        if (threadIdx.x == 0)
+        if (orcu_thread_rank() == 0)
             *orcu_r_result = orcu_sum::combine(orcu_r_before, r);
     }
 }

@@ -154,8 +154,13 @@ static inline void orcu_aliased(const char *function)
     exit(EXIT_FAILURE);
 }
 
+// A thread's place in its block, and a block's in the grid, counted as warps count them.
+__device__ inline unsigned orcu_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+__device__ inline unsigned orcu_block_rank() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+
 // Reduction operators: combine two partial results.
 struct orcu_fmax { template <typename T> __device__ static T combine(T a, T b) { return fmax(a, b); } };  // NaN gives way
+
 
 // Folds v over the first `lanes` lanes of the calling warp (all of them must call); lane 0
 // gets the result. `lanes` is known when compiling, so the mask is a constant.
@@ -163,7 +168,7 @@ template <typename T, typename Op, int lanes>
 __device__ T orcu_warp_reduce(T v)
 {
     const unsigned mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u;
-    const int lane = threadIdx.x % 32;
+    const int lane = orcu_thread_rank() % 32;
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) {
         const T other = __shfl_down_sync(mask, v, offset);
@@ -180,7 +185,7 @@ __device__ T orcu_block_reduce(T v)
 {
     const int warps = (threads + 31) / 32;
     __shared__ T warp_result[warps];
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int lane = orcu_thread_rank() % 32, warp = orcu_thread_rank() / 32;
     if (threads % 32 == 0 || warp < threads / 32)
         v = orcu_warp_reduce<T, Op, 32>(v);
     else
@@ -211,7 +216,7 @@ __device__ bool orcu_arrived_last(unsigned int *arrived, int blocks)
     __shared__ bool last;
     __threadfence();  // this block's partial results are visible before its arrival is
     __syncthreads();
-    if (threadIdx.x == 0) {
+    if (orcu_thread_rank() == 0) {
         last = atomicAdd(arrived, 1u) == (unsigned int)blocks - 1;
         if (last)
             *arrived = 0;  // every block has arrived: ready for the next launch
@@ -225,7 +230,7 @@ template <typename T, typename Op, int threads>
 __device__ T orcu_fold(const T *partial, int count, T identity)
 {
     T v = identity;
-    for (int k = threadIdx.x; k < count; k += threads)
+    for (int k = orcu_thread_rank(); k < count; k += threads)
         v = Op::combine(v, __ldcg(partial + k));
     return orcu_block_reduce<T, Op, threads>(v);
 }
@@ -337,12 +342,12 @@ __global__ void __launch_bounds__(1024) orcu_scale_and_max_2_kernel(
         zmax = fmax(zmax, z[i]);
     }
     zmax = orcu_block_reduce<double, orcu_fmax, 1024>(zmax);
-    if (threadIdx.x == 0)
-        orcu_zmax_partial[orcu_first_block + blockIdx.x] = zmax;
+    if (orcu_thread_rank() == 0)
+        orcu_zmax_partial[orcu_first_block + orcu_block_rank()] = zmax;
     // The block that finishes last folds every block's partial result into the final value.
     if (orcu_arrived_last(orcu_arrived, orcu_all_blocks)) {
         zmax = orcu_fold<double, orcu_fmax, 1024>(orcu_zmax_partial, orcu_all_blocks, NAN);
-        if (threadIdx.x == 0)
+        if (orcu_thread_rank() == 0)
             *orcu_zmax_result = orcu_fmax::combine(orcu_zmax_before, zmax);
     }
 }

@@ -1,0 +1,343 @@
+"""Exact dependences of an affine loop nest (the one module that uses islpy).
+
+Each statement instance is a point of its loops' iteration domain (affine bounds in the
+sizes and the outer iterators, steps included); two instances depend on each other when
+they touch the same element of an array and one of them writes it. The question asked of
+isl is always whether such a pair exists with the iterators of given loops different: a
+loop whose iterations touch disjoint elements can run in parallel, and a set of loops can
+become parallel dimensions of a GPU launch together when no dependence joins different
+iterations of any of them. Pairs that are both updates of one reduction (``y[i] += ...``,
+the same target and operator) are reductions, not dependences: along a loop that maps to
+threads they become a reduction across those threads.
+
+Scalars are not given to isl: a scalar each iteration of a loop assigns before it reads it
+is private to that loop; one that is only ever updated with one operator is a reduction;
+anything else written in a loop ties that loop's iterations together.
+
+Accesses that are not affine (``x[col]``, ``a[idx[i]]``) are taken to touch any element of
+their array, and say so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import combinations_with_replacement
+from typing import Iterable
+
+import islpy as isl
+from pycparser import c_ast
+
+from ..frontend.ir import Access, Loop, LoopNest, Node, Stmt, c_text, loops_of, statements
+from ..frontend.types import used_names
+from .affine import Poly, poly_of
+from .nest import assigned_before_read, match_reduction
+from .subscripts import Shaped, is_affine, shapes
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Why a loop's iterations are not independent."""
+
+    text: str  # e.g. "'a[i][j]' (line 7) and 'a[i - 1][j]' (line 7)"
+    reduction: bool = False  # updates of one reduction: parallel through a reduction across threads
+
+
+@dataclass(frozen=True)
+class LoopFacts:
+    var: str
+    conflicts: tuple[Conflict, ...]  # pairs that join different iterations of the loop
+    opaque: tuple[str, ...] = ()  # accesses analysed conservatively, that forced a conflict
+
+    @property
+    def parallel(self) -> bool:
+        """No dependence joins two iterations (reductions aside)."""
+        return not any(not c.reduction for c in self.conflicts)
+
+    @property
+    def reduces(self) -> bool:
+        """Parallel, with reductions along it."""
+        return self.parallel and bool(self.conflicts)
+
+
+@dataclass
+class _Pair:
+    first: tuple[Shaped, int]  # the access and its statement's position in program order
+    second: tuple[Shaped, int]
+    reduction: bool
+    opaque: str | None  # the access that made it conservative
+
+    def text(self) -> str:
+        (a, _), (b, _) = self.first, self.second
+        return f"'{a.access.text}' (line {a.access.loc.line}) and '{b.access.text}' (line {b.access.loc.line})"
+
+
+@dataclass
+class Dependences:
+    nest: LoopNest
+    loops: dict[str, LoopFacts] = field(default_factory=dict)
+    _pairs: list[_Pair] = field(default_factory=list, repr=False)
+    _scalars: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)  # loop -> scalar -> "private"/op/"carried"
+    _differs: dict[tuple[int, str], bool] = field(default_factory=dict, repr=False)
+
+    def parallel_together(self, grid: Iterable[str], reduced: Iterable[str] = ()) -> str | None:
+        """None when the loops ``grid`` (iterations on different threads) and ``reduced``
+        (iterations spread over threads whose results a reduction combines) can all run in
+        parallel; else why not."""
+        grid, reduced = set(grid), set(reduced)
+        for k, pair in enumerate(self._pairs):
+            for var in sorted(grid | reduced):
+                if pair.reduction and var in reduced:
+                    continue
+                if self._pair_differs(k, var):
+                    kind = "a reduction across" if pair.reduction else "a dependence between"
+                    return f"{kind} iterations of '{var}': {pair.text()}" + (f" ({pair.opaque} is not affine)" if pair.opaque else "")
+        for var in sorted(grid | reduced):
+            for scalar, how in self._scalars.get(var, {}).items():
+                if how == "carried":
+                    return f"'{scalar}' carries a value from one iteration of '{var}' to the next"
+                if how.startswith("reduce:") and var in grid:
+                    return f"'{scalar}' is a reduction along '{var}' that only threads of one block can combine"
+        return None
+
+    def permutable(self, outer: str, inner: str) -> str | None:
+        """None when the loops ``outer`` and ``inner`` (``inner`` inside ``outer``) may be
+        swapped: no two instances that touch one element, one writing it, run in the other
+        order afterwards (updates of one reduction aside); else why not."""
+        for pair in self._pairs:
+            if not pair.reduction and _reversed(pair, outer, inner):
+                return f"{pair.text()} would run in the other order" + (f" ({pair.opaque} is not affine)" if pair.opaque else "")
+        for var in (outer, inner):
+            for scalar, how in self._scalars.get(var, {}).items():
+                if how == "carried":
+                    return f"'{scalar}' carries a value from one iteration of '{var}' to the next"
+        return None
+
+    def global_reduction(self, scalar: str) -> str | None:
+        """The operator of a scalar only ever updated with it in the nest (a reduction across all
+        threads); None for any other scalar."""
+        for roles in self._scalars.values():
+            how = roles.get(scalar)
+            if how is not None:
+                return how.split(":")[1] if how.startswith("reduce-global:") else None
+        return None
+
+    def private(self, var: str) -> set[str]:
+        """Scalars each iteration of ``var`` assigns before reading them."""
+        return {s for s, how in self._scalars.get(var, {}).items() if how == "private"}
+
+    def scalar_reductions(self, var: str) -> dict[str, str]:
+        """Scalars reduced along ``var`` that a reduction across its threads must combine: name -> operator."""
+        return {s: how.split(":")[1] for s, how in self._scalars.get(var, {}).items() if how.startswith("reduce:")}
+
+    def _pair_differs(self, k: int, var: str) -> bool:
+        if (k, var) not in self._differs:
+            self._differs[(k, var)] = _differs(self.nest, self._pairs[k], var)
+        return self._differs[(k, var)]
+
+
+def dependences(nest: LoopNest) -> Dependences:
+    """The dependences of a nest, per loop."""
+    deps = Dependences(nest)
+    arrays = shapes(nest)
+    order = {id(st): k for k, (st, _) in enumerate(statements(nest.body))}
+    owner = {id(acc): st for st, _ in statements(nest.body) for acc in st.accesses}
+    reductions = _array_reductions(nest)
+    for name, accesses in arrays.items():
+        located = [(sh, order[id(owner[id(sh.access)])]) for sh in accesses]
+        for a, b in combinations_with_replacement(located, 2):
+            if not (a[0].access.write or b[0].access.write):
+                continue
+            opaque = next((s.access.text for s, _ in (a, b) if not s.exact), None)
+            same_update = {reductions.get(id(owner[id(s.access)])) for s, _ in (a, b)}
+            reduction = (len(same_update) == 1 and None not in same_update
+                         and all(s.access.text == next(iter(same_update))[0] for s, _ in (a, b)))
+            deps._pairs.append(_Pair(a, b, reduction, opaque))
+    deps._scalars = _scalar_roles(nest)
+    for loop in nest.loops():
+        conflicts, opaque = [], []
+        for k, pair in enumerate(deps._pairs):
+            if _carried(nest, pair, loop) and deps._pair_differs(k, loop.var):
+                conflicts.append(Conflict(pair.text(), pair.reduction))
+                if pair.opaque:
+                    opaque.append(pair.opaque)
+        for scalar, how in deps._scalars.get(loop.var, {}).items():
+            if how == "carried":
+                conflicts.append(Conflict(f"'{scalar}' carries a value from one iteration to the next"))
+            elif how.startswith("reduce"):
+                conflicts.append(Conflict(f"'{scalar}' is reduced with '{how.split(':')[1]}'", reduction=True))
+        deps.loops[loop.var] = LoopFacts(loop.var, tuple(dict.fromkeys(conflicts)), tuple(dict.fromkeys(opaque)))
+    return deps
+
+
+def _carried(nest: LoopNest, pair: _Pair, loop: Loop) -> bool:
+    """Whether both accesses are inside ``loop`` (only then can it join their iterations)."""
+    return all(any(lp is loop for lp in s.loops) for s, _ in (pair.first, pair.second))
+
+
+# -- reductions and scalars ------------------------------------------------------------------
+def _array_reductions(nest: LoopNest) -> dict[int, tuple[str, str]]:
+    """Statements that update an array element with one operator: id -> (target text, operator)."""
+    out = {}
+    for st, _ in statements(nest.body):
+        target = array_update(st.node)
+        if target is not None:
+            out[id(st)] = target
+    return out
+
+
+def array_update(node: c_ast.Node) -> tuple[str, str] | None:
+    """``A[...] op= e`` or ``A[...] = A[...] op e`` with e free of the target, alone or under an
+    ``if`` whose test does not read the target (skipped, it adds nothing): (target text, operator)."""
+    if isinstance(node, c_ast.If) and node.iffalse is None:
+        inner = node.iftrue
+        if isinstance(inner, c_ast.Compound) and len(inner.block_items or []) == 1:
+            inner = inner.block_items[0]
+        update = array_update(inner)
+        return update if update is not None and not _mentions(node.cond, update[0]) else None
+    if not isinstance(node, c_ast.Assignment) or not isinstance(node.lvalue, c_ast.ArrayRef):
+        return None
+    target = c_text(node.lvalue)
+    rhs = node.rvalue
+    if node.op in ("+=", "-=", "*="):
+        return None if _mentions(rhs, target) else (target, "*" if node.op == "*=" else "+")
+    if node.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*"):
+        for this, other in ((rhs.left, rhs.right), (rhs.right, rhs.left)):
+            if c_text(this) == target and not _mentions(other, target):
+                return target, rhs.op
+    return None
+
+
+def _mentions(node: c_ast.Node, target: str) -> bool:
+    class Finder(c_ast.NodeVisitor):
+        found = False
+
+        def visit_ArrayRef(self, n: c_ast.ArrayRef) -> None:
+            if c_text(n) == target:
+                self.found = True
+            self.generic_visit(n)
+
+    finder = Finder()
+    finder.visit(node)
+    return finder.found
+
+
+def _scalar_roles(nest: LoopNest) -> dict[str, dict[str, str]]:
+    """For each loop, the written scalars it touches: "private" (assigned first in every
+    iteration), "reduce:op" (only updated with op inside it), "reduce-global:op"... or "carried"."""
+    written = {n for st, _ in statements(nest.body) for n in st.scalar_writes}
+    written = {n for n in written if n in nest.variables and nest.variables[n].origin != "region"}
+    iterators = {lp.var for lp in nest.loops()}
+    written -= iterators
+    global_ops = {}
+    for s in written:
+        ops = {match_reduction(st.node) for st, _ in statements(nest.body) if s in st.scalar_reads | st.scalar_writes}
+        if len(ops) == 1 and None not in ops and next(iter(ops))[0] == s:
+            global_ops[s] = next(iter(ops))[1]
+    out: dict[str, dict[str, str]] = {}
+    for loop in nest.loops():
+        roles = {}
+        for s in sorted(written):
+            inside = [st for st, _ in statements(loop.body) if s in st.scalar_reads | st.scalar_writes]
+            if not inside or not any(s in st.scalar_writes for st in inside):
+                continue
+            if s in global_ops:
+                roles[s] = f"reduce-global:{global_ops[s]}"
+            elif assigned_before_read(loop.body, s):
+                roles[s] = "private"
+            else:
+                ops = {match_reduction(st.node) for st in inside}
+                if len(ops) == 1 and None not in ops and next(iter(ops))[0] == s:
+                    roles[s] = f"reduce:{next(iter(ops))[1]}"
+                else:
+                    roles[s] = "carried"
+        out[loop.var] = roles
+    return out
+
+
+# -- isl ---------------------------------------------------------------------------------------
+def _differs(nest: LoopNest, pair: _Pair, var: str) -> bool:
+    """Whether two instances of the pair's accesses touch one element with different values
+    of the iterator ``var`` (an ordered pair either way: the same question)."""
+    return _meet(pair, (var,), lambda a, b: [f"{a[var]} != {b[var]}"])
+
+
+def _reversed(pair: _Pair, outer: str, inner: str) -> bool:
+    """Whether two instances of the pair's accesses touch one element with ``outer`` earlier
+    and ``inner`` later in one of them: swapping the loops would swap the two."""
+    return any(_meet(p, (outer, inner), lambda a, b: [f"{a[outer]} < {b[outer]}", f"{a[inner]} > {b[inner]}"])
+               for p in (pair, _Pair(pair.second, pair.first, pair.reduction, pair.opaque)))
+
+
+def _meet(pair: _Pair, loops: tuple[str, ...], relation) -> bool:
+    """Whether two instances of the pair's accesses, both inside ``loops``, touch one element
+    with their iterators in ``relation`` (a function of both sides' isl names giving
+    constraints). Non-affine accesses meet whenever both sit in the loops."""
+    (a, _), (b, _) = pair.first, pair.second
+    if not all(any(lp.var == var for lp in s.loops) for s in (a, b) for var in loops):
+        return False  # one of them is outside a loop: its iterations do not meet there
+    if pair.opaque or a.dims is None or b.dims is None or len(a.dims) != len(b.dims):
+        return True
+    space = _Space()
+    left = space.instance(a.loops, "a")
+    right = space.instance(b.loops, "b")
+    constraints = left + right
+    names_a, names_b = _names(a.loops, "a"), _names(b.loops, "b")
+    for da, db in zip(a.dims, b.dims):
+        ea, eb = space.expr(da, names_a), space.expr(db, names_b)
+        if ea is None or eb is None:
+            return True
+        constraints.append(f"{ea} = {eb}")
+    dims = list(names_a.values()) + list(names_b.values())
+    text = f"[{', '.join(sorted(space.params))}] -> {{ [{', '.join(dims)}] : {' and '.join(constraints + relation(names_a, names_b))} }}"
+    return not isl.Set(text).is_empty()
+
+
+def _names(loops: tuple[Loop, ...], side: str) -> dict[str, str]:
+    return {lp.var: f"{side}{k}" for k, lp in enumerate(loops)}
+
+
+class _Space:
+    """isl text for polynomials: iterators renamed, sizes as parameters (a product of sizes as
+    one parameter of its own)."""
+
+    def __init__(self) -> None:
+        self.params: set[str] = set()
+        self.steps = 0
+
+    def expr(self, p: Poly, iterators: dict[str, str]) -> str | None:
+        if not is_affine(p, set(iterators)):
+            return None
+        terms = []
+        for monomial, coef in p.terms:
+            if not monomial:
+                terms.append(str(coef))
+                continue
+            if monomial[0] in iterators:
+                name = iterators[monomial[0]]
+            else:
+                name = "_".join(monomial) if len(monomial) > 1 else monomial[0]
+                name = f"orcu_{name}" if len(monomial) > 1 else name
+                self.params.add(name)
+            terms.append(f"{coef}*{name}")
+        return " + ".join(terms) or "0"
+
+    def instance(self, loops: tuple[Loop, ...], side: str) -> list[str]:
+        """The constraints of the iteration domain of these loops (affine bounds only: the
+        others are left out, which can only add pairs)."""
+        names = _names(loops, side)
+        outer: dict[str, str] = {}
+        out = []
+        for lp in loops:
+            me = names[lp.var]
+            lower, upper = poly_of(lp.lower), poly_of(lp.upper)
+            lo = self.expr(lower, outer) if lower is not None else None
+            hi = self.expr(upper, outer) if upper is not None else None
+            if lo is not None:
+                out.append(f"{me} >= {lo}")
+                if lp.step != 1:
+                    self.steps += 1
+                    out.append(f"exists (e{self.steps} : {me} = {lo} + {lp.step}*e{self.steps})")
+            if hi is not None:
+                out.append(f"{me} < {hi}")
+            outer[lp.var] = me
+        return out

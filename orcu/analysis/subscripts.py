@@ -1,0 +1,154 @@
+"""Array accesses as multi-dimensional affine subscripts.
+
+C code indexes multi-dimensional data two ways: ``A[i][j]`` (declared dimensions) and
+``A[i*n + j]`` (row-major by hand). Both become the subscripts ``(i, j)`` here, the second
+by delinearizing: the terms of a flat subscript are grouped by the size factors they carry
+(``i*n`` in the row of length ``n``, ``j`` in the last dimension), when every access of the
+array agrees on those factors. The last dimension is the one consecutive elements lie
+along, which is what coalescing is about; the dependence analysis (analysis/poly.py) works
+on these subscripts too. An access that fits no such form is opaque: it may touch any
+element.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..frontend.ir import Access, Loop, LoopNest, statements
+from .affine import Bound, Poly, poly_of, value_range
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """One access: its subscripts, outermost dimension first; None when opaque."""
+
+    access: Access
+    loops: tuple[Loop, ...]  # the loops around it, outermost first
+    dims: tuple[Poly, ...] | None
+    exact: bool  # the subscripts name each element once (a delinearized inner index stays in its row)
+
+    def indexes_last(self, var: str) -> bool:
+        """Whether ``var`` moves the access along its last (contiguous) dimension, one element a step."""
+        if not self.dims:
+            return False
+        parts = self.dims[-1].split(var)
+        return parts is not None and parts[0].constant in (1, -1)
+
+
+def is_affine(p: Poly, iterators: set[str]) -> bool:
+    """Each term holds at most one iterator, and a term with an iterator holds nothing else."""
+    return all(sum(n in iterators for n in m) <= 1 and (len(m) == 1 or not (set(m) & iterators)) for m, _ in p.terms)
+
+
+def shapes(nest: LoopNest) -> dict[str, list[Shaped]]:
+    """Every access of every array, by array, with its subscripts."""
+    iterators = {lp.var for lp in nest.loops()}
+    by_array: dict[str, list[tuple[Access, tuple[Loop, ...]]]] = {}
+    changing = set(iterators)  # what a subscript may not read to be affine: iterators and scalars the nest writes
+    for st, loops in statements(nest.body):
+        changing |= st.scalar_writes
+        for acc in st.accesses:
+            by_array.setdefault(acc.array, []).append((acc, loops))
+    out = {}
+    for name, accesses in by_array.items():
+        declared = nest.variables[name].ctype.dims if name in nest.variables else ()
+        out[name] = _shape_array(accesses, iterators, changing - iterators, len(declared) > 1)
+    return out
+
+
+def _shape_array(accesses, iterators: set[str], written: set[str], declared_multi: bool) -> list[Shaped]:
+    polys = [[_poly(s, written) for s in acc.subscripts] for acc, _ in accesses]
+    if all(ps and all(p is not None and is_affine(p, iterators) for p in ps) for ps in polys) and (
+            declared_multi or all(len(ps) > 1 for ps in polys)):
+        return [Shaped(acc, loops, tuple(ps), True) for (acc, loops), ps in zip(accesses, polys)]
+    if not all(len(ps) == 1 and ps[0] is not None for ps in polys):
+        return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
+    # One flat subscript each: group the terms by the size factors they carry.
+    groups = [_by_factor(ps[0], iterators) for ps in polys]
+    if any(g is None for g in groups):
+        return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
+    chain = _chain({key for g in groups for key in g})
+    if chain is None:
+        return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
+    out = []
+    for (acc, loops), group in zip(accesses, groups):
+        dims = tuple(group.get(key, Poly.const(0)) for key in chain)
+        out.append(Shaped(acc, loops, dims, _in_rows(dims, chain, loops)))
+    return out
+
+
+def _poly(subscript, written: set[str]) -> Poly | None:
+    p = poly_of(subscript)
+    return None if p is None or p.names & written else p
+
+
+def _affine_dims(ps, iterators) -> tuple[Poly, ...] | None:
+    return tuple(ps) if ps and all(p is not None and is_affine(p, iterators) for p in ps) else None
+
+
+def _by_factor(p: Poly, iterators: set[str]) -> dict[tuple[str, ...], Poly] | None:
+    """``i*n - n + j + 1`` -> {(n,): i - 1, (): j + 1}: each term under the sizes it carries."""
+    out: dict[tuple[str, ...], Poly] = {}
+    for monomial, coef in p.terms:
+        its = [n for n in monomial if n in iterators]
+        if len(its) > 1:
+            return None
+        sizes = tuple(n for n in monomial if n not in iterators)
+        if its:
+            term = Poly.of({(its[0],): coef})
+        else:  # a constant of some dimension: -n in (i - 1)*n, or a plain offset
+            term = Poly.const(coef)
+        out[sizes] = out.get(sizes, Poly.const(0)) + term
+    return out
+
+
+def _chain(keys: set[tuple[str, ...]]) -> list[tuple[str, ...]] | None:
+    """The size factors as dimensions, outermost first: () < (n,) < (m, n)... each one more size."""
+    ordered = sorted(keys | {()}, key=len)
+    for inner, outer in zip(ordered, ordered[1:]):
+        rest = list(outer)
+        for n in inner:
+            if n not in rest:
+                return None
+            rest.remove(n)
+        if len(rest) != 1:
+            return None
+    return ordered[::-1]
+
+
+def _in_rows(dims: tuple[Poly, ...], chain: list[tuple[str, ...]], loops: tuple[Loop, ...]) -> bool:
+    """Whether each delinearized index stays within its dimension's extent (the size the next
+    outer factor adds), so that different subscripts are different elements."""
+    bounds = _bounds(loops)
+    if bounds is None:
+        return False
+    for k in range(1, len(chain)):
+        extra = list(chain[k - 1])
+        for n in chain[k]:
+            extra.remove(n)
+        rng = value_range(dims[k], bounds)  # dimension k must stay in [0, the size the outer one adds)
+        if rng is None or rng[0].sign() not in (0, 1) or (Poly.var(extra[0]) - rng[1] - Poly.const(1)).sign() not in (0, 1):
+            return False
+    return True
+
+
+def _bounds(loops: tuple[Loop, ...]) -> list[Bound] | None:
+    out = []
+    for lp in loops:
+        lower, upper = poly_of(lp.lower), poly_of(lp.upper)
+        if lower is None or upper is None:
+            return None
+        out.append(Bound(lp.var, lower, upper - Poly.const(1)))
+    return out
+
+
+def last_dimension_loops(nest: LoopNest, arrays: Mapping[str, list[Shaped]] | None = None) -> dict[str, set[str]]:
+    """For each loop, the arrays whose last dimension it walks along."""
+    arrays = arrays if arrays is not None else shapes(nest)
+    out: dict[str, set[str]] = {lp.var: set() for lp in nest.loops()}
+    for name, accesses in arrays.items():
+        for sh in accesses:
+            for var in out:
+                if sh.indexes_last(var):
+                    out[var].add(name)
+    return out

@@ -1,0 +1,1 @@
+"""The Transformation Strategy Generator: how a loop nest runs on the GPU (after CUDA-CHiLL's TSG)."""

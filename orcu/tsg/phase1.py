@@ -1,0 +1,197 @@
+"""Phase I of the TSG: computation partitioning (thesis, section 5.3).
+
+From the nest's dependences and subscripts, the candidate schedules: up to two loops that
+no dependence ties together become grid dimensions (two only when the data has two
+dimensions; one per data dimension is the surface-to-volume rule), thread x goes to a loop
+that walks the last, contiguous dimension of the arrays that matter most (the ones with
+the most dimensions), so that a warp's accesses coalesce; and a loop that only reduces,
+where it cannot be a grid dimension, goes to the threads of each block with a reduction
+across them. Every candidate is kept or pruned with its reason: the master recipe that
+``orcu check --explain`` prints. The kept ones are the values of the region's mapping
+parameter, among which the search chooses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from ..analysis.affine import poly_of
+from ..analysis.nest import match_reduction
+from ..analysis.poly import Dependences, array_update, dependences
+from ..analysis.subscripts import shapes
+from ..frontend.ir import Loop, LoopNest, loops_of, statements
+from .schedule import Dim, Schedule
+
+
+@dataclass(frozen=True)
+class Candidate:
+    schedule: Schedule
+    pruned: str | None  # why it is not kept; None when kept
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """Phase I's decisions for a nest."""
+
+    candidates: tuple[Candidate, ...]
+    loops: tuple[str, ...]
+    conflicts: tuple[tuple[str, str | None], ...]  # every loop, with why it cannot run in parallel (None when it can)
+    permutable: tuple[tuple[str, str, str | None], ...]  # pairs of the perfect nest, with why they cannot be swapped
+
+    @property
+    def kept(self) -> tuple[Schedule, ...]:
+        return tuple(c.schedule for c in self.candidates if c.pruned is None)
+
+    def explain(self) -> list[str]:
+        lines = ["TSG phase I (computation partitioning):"]
+        for var, why in self.conflicts:
+            lines.append(f"  loop '{var}': " + ("no dependence between its iterations" if why is None else why))
+        for outer, inner, why in self.permutable:
+            lines.append(f"  loops '{outer}' and '{inner}': " + ("permutable" if why is None else f"not permutable: {why}"))
+        for c in self.candidates:
+            lines.append(f"  {'kept  ' if c.pruned is None else 'pruned'} {c.schedule.name}" + (f": {c.pruned}" if c.pruned else ""))
+        return lines
+
+
+def chain(nest: LoopNest) -> list[Loop]:
+    """The perfectly nested loops from the outermost down (each one's body is the next one)."""
+    loop = nest.body[0]
+    out = [loop]
+    while len(loop.body) == 1 and isinstance(loop.body[0], Loop):
+        loop = loop.body[0]
+        out.append(loop)
+    return out
+
+
+def check(nest: LoopNest, deps: Dependences, schedule: Schedule) -> str | None:
+    """Why ``schedule`` cannot run the nest (None when it can): loops it names, where they
+    are, the dependences between their iterations, what a reduction across threads needs."""
+    loops = {lp.var: lp for lp in nest.loops()}
+    perfect = chain(nest)
+    for d in schedule.dims:
+        if d.loop not in loops:
+            return f"there is no loop '{d.loop}'"
+    grid = [d.loop for d in schedule.grid]
+    on_chain = [lp.var for lp in perfect]
+    for var in grid:
+        if var not in on_chain:
+            return (f"'{var}' is not in the perfect nest of the outer loops ({', '.join(on_chain)}): statements around it "
+                    "would run once per thread")
+    if grid:
+        last = max(on_chain.index(v) for v in grid)
+        for var in grid:  # a grid loop's bounds may use only grid loops outside it
+            moved = {lp.var for lp in perfect[: on_chain.index(var)]} - set(grid)
+            used = _bound_names(loops[var]) & moved
+            if used:
+                return f"the bounds of '{var}' depend on '{sorted(used)[0]}', which would run inside it"
+    threads = schedule.threads_only
+    if len(threads) > 1 or (threads and threads[0].axis != "x"):
+        return "only thread x can take a loop without blocks"
+    for d in threads:
+        home = perfect[last] if grid else None
+        lp = loops[d.loop]
+        if home is None or not any(n is lp for n in home.body):
+            return f"'{d.loop}' must sit directly in the body of the innermost grid loop to run over the threads of a block"
+        problem = _reduction_loop(nest, deps, home, lp)
+        if problem:
+            return problem
+    return deps.parallel_together(grid, [d.loop for d in threads])
+
+
+def _bound_names(loop: Loop) -> set[str]:
+    names: set[str] = set()
+    for bound in (loop.lower, loop.upper):
+        p = poly_of(bound)
+        names |= p.names if p is not None else {"?"}
+    return names
+
+
+def _reduction_loop(nest: LoopNest, deps: Dependences, home: Loop, loop: Loop) -> str | None:
+    """What a loop spread over one block's threads needs: inside it, its reductions update
+    targets that stay the same along it, and it reads nothing written beside it."""
+    inner = {lp.var for lp in loops_of([loop])}
+    inside = list(statements(loop.body))
+    beside_writes = {a.array for node in home.body if node is not loop for st, _ in statements((node,)) for a in st.accesses if a.write}
+    for st, _ in inside:
+        update = array_update(st.node)  # its target is read as a private sum: not the array
+        for a in st.accesses:
+            if not a.write and a.array in beside_writes and not (update and a.text == update[0]):
+                return f"'{a.array}' is written beside the loop on '{loop.var}' and read in it"
+    private = deps.private(loop.var)
+    after = list(home.body)[next(k for k, n in enumerate(home.body) if n is loop) + 1:]
+    for st, _ in statements(tuple(after)):
+        read = sorted(st.scalar_reads & private)
+        if read:
+            return f"'{read[0]}' (line {st.loc.line}) reads what one thread's last iteration of '{loop.var}' left"
+    if not deps.loops[loop.var].conflicts:
+        return None  # parallel: nothing to combine
+    scalars = deps.scalar_reductions(loop.var)
+    for st, _ in inside:
+        update = array_update(st.node)
+        if update is not None:
+            target = next(a for a in st.accesses if a.write)
+            if any((p := poly_of(s)) is None or p.names & inner for s in target.subscripts):
+                return f"'{update[0]}' (line {st.loc.line}) changes along '{loop.var}': a reduction across threads needs one target"
+            continue
+        m = match_reduction(st.node)
+        if m is not None and m[0] in scalars:
+            continue
+        if any(a.write for a in st.accesses) or st.scalar_writes - set(scalars) - private:
+            return f"line {st.loc.line} is not a reduction: every thread of the block would run it for its share of '{loop.var}'"
+    return None
+
+
+def _important_arrays(nest: LoopNest) -> set[str]:
+    """The arrays with the most dimensions: the bulk of the data."""
+    dims = {name: max((len(s.dims) for s in accesses if s.dims), default=1) for name, accesses in shapes(nest).items()}
+    most = max(dims.values(), default=1)
+    return {name for name, d in dims.items() if d == most}
+
+
+def recipe(nest: LoopNest, deps: Dependences | None = None) -> Recipe:
+    """Phase I's candidate schedules for a nest, kept or pruned."""
+    deps = deps or dependences(nest)
+    perfect = chain(nest)
+    arrays = shapes(nest)
+    important = _important_arrays(nest)
+    walks = {lp.var: {name for name in important for s in arrays.get(name, []) if s.indexes_last(lp.var)} for lp in nest.loops()}
+    multi = any(s.dims and len(s.dims) > 1 for accesses in arrays.values() for s in accesses)
+    schedules: list[Schedule] = []
+    for size in (2, 1):
+        for grid in combinations([lp.var for lp in perfect], size):
+            if size == 2:
+                schedules += [Schedule((Dim("x", grid[1]), Dim("y", grid[0]))), Schedule((Dim("x", grid[0]), Dim("y", grid[1])))]
+            else:
+                schedules.append(Schedule((Dim("x", grid[0]),)))
+                innermost = next(lp for lp in perfect if lp.var == grid[0])
+                schedules += [Schedule((Dim("x", n.var, True), Dim("y", grid[0]))) for n in innermost.body if isinstance(n, Loop)]
+    checked = [(s, check(nest, deps, s)) for s in schedules]
+    legal = [s for s, why in checked if why is None]
+    widest = max((len(s.grid) for s in legal), default=0)
+    coalescing = any(walks[s.dims[0].loop] for s in legal)
+    candidates = []
+    for s, why in checked:
+        x = s.dims[0].loop
+        if why is None and coalescing and not walks[x]:
+            others = [f"'{v}'" for v in walks if walks[v]]
+            walkers = f"{others[0]} does" if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]} do"
+            why = f"thread x ('{x}') walks the last dimension of none of {', '.join(sorted(important))} ({walkers})"
+        if why is None and multi and len(s.grid) < widest:
+            why = f"the data has 2 dimensions and a {widest}-D grid is legal: one grid dimension per data dimension"
+        candidates.append(Candidate(s, why))
+    kept = [c for c in candidates if c.pruned is None]
+    kept.sort(key=lambda c: (-len(walks[c.schedule.dims[0].loop]), -len(c.schedule.dims)))
+    conflicts = tuple((lp.var, _why(deps, lp.var)) for lp in nest.loops())
+    permutable = tuple((a.var, b.var, deps.permutable(a.var, b.var)) for a, b in combinations(perfect, 2))
+    return Recipe(tuple(kept + [c for c in candidates if c.pruned is not None]), tuple(lp.var for lp in nest.loops()),
+                  conflicts, permutable)
+
+
+def _why(deps: Dependences, var: str) -> str | None:
+    facts = deps.loops[var]
+    if not facts.conflicts:
+        return None
+    text = "; ".join(c.text for c in facts.conflicts[:2])
+    kind = "reductions" if facts.parallel else "dependences"
+    note = f" ({', '.join(facts.opaque)} not affine: taken to touch any element)" if facts.opaque else ""
+    return f"{kind} between its iterations: {text}{note}"

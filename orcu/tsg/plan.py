@@ -1,0 +1,157 @@
+"""What a region's transform asks of the TSG, checked against its nest when the file loads.
+
+``mapping='auto'`` runs Phase I and turns its kept candidates into a tuning parameter of
+the region (``mapping_<k>``: its values are the schedules, so every search strategy can
+choose among them); ``mapping='x=j y=i'``, or ``threadLoops``/``blockLoops``, fix the
+schedule by hand. A loop name the nest does not have, or a schedule that would break a
+dependence, is a diagnostic at the argument: never a wrong kernel.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from ..analysis.poly import dependences
+from ..errors import SpecError, did_you_mean
+from ..frontend.ir import Loop, LoopNest
+from ..frontend.transform import ARGUMENTS
+from ..source import SourceFile
+from ..spec.expr import Expr
+from ..spec.model import Param, TuningSpec
+from .phase1 import check, recipe
+from .schedule import Dim, Schedule
+
+TSG_ARGUMENTS = ("mapping", "blockLoops", "threadLoops", "tile")
+
+
+def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...]) -> tuple[TuningSpec, tuple[LoopNest, ...]]:
+    """The spec with the mapping parameters of 'auto' regions, and the nests with their
+    dependences and Phase I recipe where the TSG maps them."""
+    taken = set(spec.lets) | set(spec.performance_names) | set(spec.input_names)
+    params = list(spec.performance_params)
+    out = []
+    for k, nest in enumerate(nests):
+        args = nest.transform.args
+        overrides = [a for a in TSG_ARGUMENTS[1:] if a in args]
+        mapping = _literal(src, args, "mapping", "auto" if overrides else "orio")
+        if mapping == "orio":
+            _refuse_overrides(src, args)
+            out.append(nest)
+            continue
+        if len(nest.body) != 1 or not isinstance(nest.body[0], Loop):
+            raise src.error_at(nest.loc, "a Loop region the TSG maps must hold exactly one outer loop", SpecError)
+        deps = dependences(nest)
+        phase1 = recipe(nest, deps)
+        fixed = _overrides(src, nest, args)
+        if fixed is None and mapping != "auto":
+            fixed = (Schedule.parse(mapping), args["mapping"])
+        if fixed is not None:
+            schedule, expr = fixed
+            _known_loops(src, nest, expr, [d.loop for d in schedule.dims], "mapping" if "mapping" in args and not overrides else None)
+            problem = check(nest, deps, schedule)
+            if problem is not None:
+                raise src.error_at(expr.loc, f"the mapping '{schedule.name}' cannot run this nest: {problem}", SpecError)
+            transform = replace(nest.transform, args={**args, "mapping": _constant(expr, schedule.name)})
+        else:
+            kept = phase1.kept
+            if not kept:
+                reasons = "; ".join(f"'{var}': {why}" for var, why in phase1.conflicts if why)
+                where = args["mapping"].loc if "mapping" in args else nest.loc
+                raise src.error_at(where, f"mapping='auto': no loop of this nest can run in parallel ({reasons})", SpecError)
+            name = _fresh(f"mapping_{k + 1}", taken)
+            taken.add(name)
+            at = args["mapping"].loc if "mapping" in args else nest.loc
+            params.append(Param(name, tuple(s.name for s in kept), True, at))
+            transform = replace(nest.transform, args={**args, "mapping": _reference(name, args.get("mapping"), at)})
+        _check_tiles(src, nest, args)
+        out.append(replace(nest, transform=transform, deps=deps, recipe=phase1))
+    return replace(spec, performance_params=tuple(params)), tuple(out)
+
+
+def _literal(src: SourceFile, args, name: str, default):
+    expr = args.get(name)
+    if expr is None:
+        return default
+    if expr.names:
+        raise src.error_at(expr.loc, f"'{name}' is decided when the file loads: give it a value, not a parameter "
+                           "(mapping='auto' makes the schedule a tuning parameter)", SpecError)
+    value = expr.evaluate({})
+    if not ARGUMENTS[name].check(value):
+        raise src.error_at(expr.loc, f"transform argument '{name}' must be {ARGUMENTS[name].expects}, got {value!r}", SpecError)
+    return value
+
+
+def _refuse_overrides(src: SourceFile, args) -> None:
+    for name in ("blockLoops", "threadLoops", "tile"):
+        if name in args:
+            raise src.error_at(args[name].loc, f"'{name}' needs the TSG: add mapping='auto' (Orio's mapping has no such choice)",
+                               SpecError)
+
+
+def _overrides(src: SourceFile, nest: LoopNest, args) -> tuple[Schedule, Expr] | None:
+    """The schedule threadLoops (and blockLoops) ask for."""
+    threads = _literal(src, args, "threadLoops", None)
+    blocks = _literal(src, args, "blockLoops", None)
+    if threads is None and blocks is None:
+        return None
+    threads = list(threads if threads is not None else blocks)
+    blocks = list(blocks if blocks is not None else threads)
+    for name, values in (("threadLoops", threads), ("blockLoops", blocks)):
+        if len(set(values)) != len(values):
+            raise src.error_at(args[name].loc, f"'{name}' names a loop twice", SpecError)
+        if name in args:
+            _known_loops(src, nest, args[name], values, name)
+    extra = [v for v in blocks if v not in threads]
+    if extra:
+        raise src.error_at(args["blockLoops"].loc, f"'blockLoops': '{extra[0]}' is not among threadLoops: a loop spread "
+                           "over blocks is spread over their threads too", SpecError)
+    dims = tuple(Dim(axis, var, var not in blocks) for axis, var in zip(("x", "y"), threads))
+    return Schedule(dims), args.get("threadLoops") or args["blockLoops"]
+
+
+def _known_loops(src: SourceFile, nest: LoopNest, expr: Expr, names, argument: str | None) -> None:
+    """A diagnostic at ``expr`` for the first of ``names`` that is no loop of the nest."""
+    loops = [lp.var for lp in nest.loops()]
+    for var in names:
+        if var not in loops:
+            where = f"'{argument}': " if argument else ""
+            raise src.error_at(expr.loc, f"{where}no loop '{var}' in this region{did_you_mean(var, loops)}", SpecError)
+
+
+def _check_tiles(src: SourceFile, nest: LoopNest, args) -> None:
+    """The loops a tile names (its keys are fixed when the file loads; its sizes may be parameters)."""
+    expr = args.get("tile")
+    if expr is None:
+        return
+    keys = _dict_keys(expr)
+    if keys is None:
+        raise src.error_at(expr.loc, f"transform argument 'tile' must be {ARGUMENTS['tile'].expects}", SpecError)
+    _known_loops(src, nest, expr, keys, "tile")
+    if not expr.names:
+        _literal(src, args, "tile", {})  # constant sizes are checked now
+
+
+def _dict_keys(expr: Expr) -> list[str] | None:
+    """The keys of a dict display (``{'i': TI, 'j': 16}``), known without its values; None when
+    the expression is not a dict with string keys."""
+    try:
+        tree = ast.parse(expr.text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(tree, ast.Dict) or not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in tree.keys):
+        return None
+    return [k.value for k in tree.keys]
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    return name if name not in taken else _fresh("orcu_" + name, taken)
+
+
+def _constant(expr: Expr, value: str) -> Expr:
+    return replace(expr, text=repr(value), names=frozenset(), _fn=lambda env: value, name_offsets=())
+
+
+def _reference(name: str, expr: Expr | None, at) -> Expr:
+    """An expression that reads the mapping parameter."""
+    return Expr(text=name, loc=at, names=frozenset({name}), source_line=expr.source_line if expr else "",
+                _fn=lambda env: env[name])
