@@ -17,7 +17,7 @@ from pathlib import Path
 
 from orcu.codegen.region import generate
 from orcu.program import load
-from orcu.report import input_space, performance_space
+from orcu.space import input_space, performance_space
 from orcu.writeback import Choice, tuned_source
 
 ROOT = Path(__file__).resolve().parent.parent

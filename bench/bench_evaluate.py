@@ -17,8 +17,8 @@ from pathlib import Path
 
 from orcu.device import profile
 from orcu.program import load
-from orcu.report import input_space
-from orcu.runners import Runner, build_flags
+from orcu.space import input_space
+from orcu.runners import Runner, build_item
 from orcu.tune import region_configs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +32,7 @@ def build_all(backend: str, batch: int) -> float:
     configs = [c for c in region_configs(program, 0, inputs) if c["CFLAGS"].strip() == ""][:VARIANTS]
     with tempfile.TemporaryDirectory() as tmp:
         runner = Runner(backend, profile("H100"), Path(tmp), jobs=JOBS)
-        items = [(k, c, inputs, build_flags(program.spec.build_command, c, backend)) for k, c in enumerate(configs)]
+        items = [build_item(program, 0, k, c, inputs, backend) for k, c in enumerate(configs)]
         batches = [items[i : i + batch] for i in range(0, len(items), batch)]
         start = time.perf_counter()
         with ThreadPoolExecutor(max_workers=JOBS) as pool:

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from orcu.device import gpu_visible, profile, query
 from orcu.program import load
-from orcu.report import input_space
-from orcu.runners import Runner, build_flags
+from orcu.space import input_space
+from orcu.runners import Runner, build_item
 from orcu.spec.model import Arg
 from orcu.toolchain import nvcc
 from orcu.writeback import Choice, tuned_source
@@ -51,8 +51,7 @@ _COUNTERS = re.compile(r"orcu emulation counters: (\{.*\})")
 
 
 def _counters(program, region: int, params: dict, inputs: dict, runner: Runner) -> dict:
-    flags = build_flags(program.spec.build_command, params, "emulate")
-    [(exe, which, build)] = runner._build_batch(program, region, [(0, params, inputs, flags)], None)
+    [(exe, which, build)] = runner._build_batch(program, region, [build_item(program, region, 0, params, inputs, "emulate")], None)
     assert build.ok, build.message
     run = subprocess.run([str(exe), str(which)], capture_output=True, text=True, timeout=600,
                          env=dict(os.environ, ORCU_EMULATION_COUNTERS="1", ORCU_EMULATION_SEED="1"))

@@ -59,7 +59,7 @@ def _assignments(pairs: list[str], params, option: str, other: tuple[str, list[s
 
 def _chosen(program, sets: list[str], inputs: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The configuration and input sizes ``emit`` writes: unset ones take the first valid value."""
-    from .report import input_space, performance_space
+    from .space import input_space, performance_space
 
     spec = program.spec
     fixed_inputs = _assignments(inputs, spec.input_params, "--input", ("--set", spec.performance_names))
@@ -83,10 +83,14 @@ def _pairs(values: dict[str, Any]) -> str:
 
 
 def _check_spec_commands(program, trusted: bool) -> None:
-    """The spec's build flags pass orcu's allowlist unless the user trusts the spec; its
-    prebuild and postbuild commands run only then (said once otherwise)."""
+    """The spec's build flags and libs pass orcu's allowlist unless the user trusts the spec;
+    its prebuild and postbuild commands run only then (said once otherwise). Arguments orcu
+    does not act on are said too."""
     from .flags import check_build_flags
+    from .spec.unused import unused_notes
 
+    for line in unused_notes(program.spec):
+        print(line, file=sys.stderr)
     if trusted:
         return
     check_build_flags(program.spec, program.src)
@@ -94,6 +98,19 @@ def _check_spec_commands(program, trusted: bool) -> None:
     if commands:
         print(f"orcu: warning: the spec's {' and '.join(commands)} {'was' if len(commands) == 1 else 'were'} not run: "
               "commands from a spec run only with --trust-spec", file=sys.stderr)
+
+
+def _left_out(program, limits) -> None:
+    """A note per region and input size whose configurations some cannot be built (preflight)."""
+    from .space import input_space, settings_text
+
+    sizes = list(input_space(program).configs()) or [{}]
+    for nest, per_input in zip(program.nests, limits):
+        for inputs, m in zip(sizes, per_input):
+            if m.removed:
+                where = f" {settings_text(inputs)}" if inputs else ""
+                print(f"orcu: note: orcu_{nest.name}{where}: {m.removed} of {m.of} configurations cannot be built and are left "
+                      f"out ({'; '.join(m.reasons)})", file=sys.stderr)
 
 
 def _run_spec_command(program, name: str, trusted: bool) -> None:
@@ -114,12 +131,16 @@ def _cmd_emit(args) -> int:
     from .program import load
     from .source import ENCODING
     from .space import settings_text
-    from .writeback import Choice, tuned_source, write_atomically
+    from .writeback import Choice, tuned_source
 
     program = load(args.file, args.spec, _profile_device(args))
     params, inputs = _chosen(program, args.set, args.input)
     output = None if args.output in (None, "-") else args.output
-    text, codes = tuned_source(program, [Choice(params, inputs)] * len(program.nests), strip=args.strip, output=output)
+    if program.fragment and output is None:
+        raise UsageError(f"{args.file} is a fragment (its Loop regions stand outside functions): it becomes the tuned "
+                         "statements and a .cu with their GPU code; give -o FILE.cu")
+    choices = [Choice(params, inputs)] * len(program.nests)
+    text, codes = tuned_source(program, choices, strip=args.strip, output=output)
     if args.explain:
         for code in codes:
             settings = settings_text({k: v for k, v in code.values.items() if v not in (None, {})})
@@ -131,8 +152,8 @@ def _cmd_emit(args) -> int:
         sys.stdout.buffer.write(text.encode(**ENCODING))  # the source's bytes, UTF-8 or not
         sys.stdout.buffer.flush()
     else:
-        write_atomically(args.output, text, args.file)
-        print(f"orcu: wrote {args.output}", file=sys.stderr)
+        _check_writable(output, args.file, program)
+        print(f"orcu: wrote {_write_tuned(program, choices, output, args, text)}", file=sys.stderr)
     return 0
 
 
@@ -184,10 +205,14 @@ def _device_text(device, backend: str) -> str:
     return f"{device.name} ({device.arch}{', emulated on the CPU' if backend == 'emulate' else ''})"
 
 
-def _check_writable(output: str, source: str) -> None:
-    """Before any work: the tuned file can be written where it goes."""
+def _check_writable(output: str, source: str, program=None) -> None:
+    """Before any work: the tuned file (and a fragment's tuned statements) can be written where it goes."""
     from pathlib import Path
 
+    from .writeback import fragment_path
+
+    if program is not None and program.fragment:
+        _check_writable(fragment_path(output), source)
     path = Path(output)
     if path.resolve() == Path(source).resolve():
         raise UsageError(f"refusing to overwrite the input file {source}: choose another output path with -o")
@@ -197,6 +222,19 @@ def _check_writable(output: str, source: str) -> None:
         raise UsageError(f"cannot write {output}: it is a directory")
     if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise UsageError(f"cannot write {output}: permission denied")
+
+
+def _write_tuned(program, choices, output: str, args, text: str, provenance=None) -> str:
+    """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
+    was written, for the closing message."""
+    from .writeback import fragment_path, fragment_source, write_atomically
+
+    write_atomically(output, text, args.file)
+    written = [output]
+    if program.fragment:
+        written.append(fragment_path(output))
+        write_atomically(written[1], fragment_source(program, choices, output, args.strip, provenance), args.file)
+    return " and ".join(written)
 
 
 def _output_path(args) -> str:
@@ -239,15 +277,15 @@ def _measure(program, args) -> str:
 
 def _cmd_apply(args) -> int:
     from .device import orcu_home
-    from .report import input_space
+    from .space import input_space
     from .results import existing_database
-    from .writeback import Choice, Provenance, tuned_source, write_atomically
+    from .writeback import Choice, Provenance, tuned_source
 
     orcu_home()
     program, backend, device = _load_for_target(args)
     compiler, device_text, context = _target(program, args, backend, device)
     measure = _measure(program, args)
-    _check_writable(_output_path(args), args.file)
+    _check_writable(_output_path(args), args.file, program)
     db = existing_database()
     sizes = list(input_space(program).configs()) or [{}]
     per_region, missing = [], []
@@ -267,28 +305,33 @@ def _cmd_apply(args) -> int:
                   file=sys.stderr)
         return 1
     output = _output_path(args)
-    text, _ = tuned_source(program, per_region, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler),
-                           output=output)
-    write_atomically(output, text, args.file)
-    print(f"orcu: wrote {output}", file=sys.stderr)
+    provenance = Provenance(device=device_text, compiler=compiler)
+    text, _ = tuned_source(program, per_region, strip=args.strip, provenance=provenance, output=output)
+    print(f"orcu: wrote {_write_tuned(program, per_region, output, args, text, provenance)}", file=sys.stderr)
     return 0
 
 
 def _cmd_tune(args) -> int:
     from .device import orcu_home
+    from .preflight import preflight
     from .progress import Progress
     from .results import Database, database_path
-    from .runners import Runner
+    from .runners import Runner, foreign_arch
     from .space import settings_text
     from .tune import choices, summary, tune
-    from .writeback import Provenance, tuned_source, write_atomically
+    from .writeback import Provenance, fragment_path, tuned_source
 
     home = orcu_home()  # before anything: a state directory that cannot be used is said at once
     program, backend, device = _load_for_target(args)
     _check_spec_commands(program, args.trust_spec)
+    _left_out(program, preflight(program, device))  # what orcu check checks, before anything is built
+    if backend == "cuda":
+        for flag in foreign_arch(program, device.arch):
+            print(f"orcu: note: build flag '{flag}' names only other GPUs than the {device.name} ({device.arch}): "
+                  f"orcu compiles for {device.arch} instead", file=sys.stderr)
     compiler, device_text, context = _target(program, args, backend, device)
     output = _output_path(args)
-    _check_writable(output, args.file)
+    _check_writable(output, args.file, program)
     spec = program.spec
     budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
     limits = [t for t in (args.time_limit, None if spec.arg("search", "time_limit") is None else 60.0 * spec.arg("search", "time_limit")) if t is not None]
@@ -304,11 +347,13 @@ def _cmd_tune(args) -> int:
     _run_spec_command(program, "postbuild_command", args.trust_spec)
     best = choices(program, tunings)
     result = summary(program, tunings, output if best is not None else None, backend, device_text)
+    if program.fragment and best is not None:
+        result["fragment"] = fragment_path(output)
     if best is not None:
-        text, _ = tuned_source(program, best, strip=args.strip, provenance=Provenance(device=device_text, compiler=compiler),
-                               output=output)
+        provenance = Provenance(device=device_text, compiler=compiler)
+        text, _ = tuned_source(program, best, strip=args.strip, provenance=provenance, output=output)
         try:
-            write_atomically(output, text, args.file)
+            written = _write_tuned(program, best, output, args, text, provenance)
         except UsageError as e:  # the results are safe in the database all the same
             raise UsageError(f"{e.message}; the results are in the database: orcu apply {args.file} -o OTHER writes them elsewhere") from None
     if args.json:
@@ -316,6 +361,12 @@ def _cmd_tune(args) -> int:
     else:
         Progress.table(program, tunings)
     for t in tunings:
+        where = f"{t.name} {settings_text(t.inputs)}".strip()
+        if t.no_effect:
+            print(f"orcu: note: {where}: {', '.join(t.no_effect)} changed nothing in the winner's build (the table leaves "
+                  f"{'it' if len(t.no_effect) == 1 else 'them'} out)", file=sys.stderr)
+        for note in t.notes:
+            print(f"orcu: note: {where}: {note}", file=sys.stderr)
         if t.unsteady:
             print(f"orcu: warning: {t.name} {settings_text(t.inputs) or ''}: the winner's times still spread over "
                   f"{100 * t.spread:.0f}% of their median after {t.runs} runs (interquartile range): other work on the "
@@ -327,7 +378,7 @@ def _cmd_tune(args) -> int:
                 counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
                 print(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written", file=sys.stderr)
         return 1
-    print(f"orcu: wrote {output}", file=sys.stderr)
+    print(f"orcu: wrote {written}", file=sys.stderr)
     return 0
 
 

@@ -115,16 +115,27 @@ def spec_flags(command: str | None, params: Mapping[str, Any]) -> tuple[str, ...
 def check_build_flags(spec: TuningSpec, src: SourceFile) -> None:
     """A located diagnostic at the first flag the spec may not give, for any value of the
     parameters its build command reads (each parameter's values in turn, the others at their
-    first: a flag comes from one place)."""
+    first: a flag comes from one place), and at the first word of ``libs`` that names no
+    library (``-lNAME``)."""
+    spec_src = src if spec.path == src.path else SourceFile.read(spec.path)
+    libs = spec.build.get("libs")
+    if libs is not None:
+        try:
+            words = shlex.split(libs.value)
+        except ValueError as e:
+            raise spec_src.error_at(libs.loc, f"libs cannot be split into words: {e}", SpecError) from None
+        for written, flag in _words(words):
+            why = refusal(flag) if flag.startswith("-l") else next(
+                (w for pattern, w in _REFUSED if pattern.fullmatch(flag)), "it is not a library (-lNAME)")
+            if why is not None:
+                raise spec_src.error_at(_place(spec_src, libs.loc, written.split()[0]), f"libs: '{written}' refused: {why}; "
+                                        "libs may name libraries (-lNAME); pass --trust-spec to orcu to allow more", SpecError)
     command = spec.build_command
     if not command:
         return
-    params = {p.name: p for p in spec.performance_params}
-    used = [p for name, p in params.items() if f"@{name}@" in command or (name == "CFLAGS" and "@CFLAGS" in command)]
-    first = {p.name: p.values[0] for p in used}
-    settings = [first] + [{**first, p.name: value} for p in used for value in p.values[1:]]
+    used = _used(spec)
     arg = spec.build["build_command"]
-    spec_src = src if spec.path == src.path else SourceFile.read(spec.path)
+    settings = flag_settings(spec)
     for setting in settings:
         try:
             flags = spec_flags(command, setting)
@@ -138,6 +149,19 @@ def check_build_flags(spec: TuningSpec, src: SourceFile) -> None:
             source = next((p for p in used if word in str(setting[p.name]).split()), None)
             loc = _place(spec_src, source.loc if source else arg.loc, word)
             raise spec_src.error_at(loc, f"build flag '{written}' refused: {why}; {_ALLOWED_TEXT}", SpecError)
+
+
+def _used(spec: TuningSpec) -> list:
+    command = spec.build_command or ""
+    return [p for p in spec.performance_params if f"@{p.name}@" in command or (p.name == "CFLAGS" and "@CFLAGS" in command)]
+
+
+def flag_settings(spec: TuningSpec) -> list[dict[str, Any]]:
+    """Settings of the parameters the build command reads that give every flag it can give:
+    each parameter's values in turn, the others at their first (a flag comes from one place)."""
+    used = _used(spec)
+    first = {p.name: p.values[0] for p in used}
+    return [first] + [{**first, p.name: value} for p in used for value in p.values[1:]]
 
 
 def _place(src: SourceFile, start: Location, text: str) -> Location:

@@ -44,6 +44,12 @@ class Program:
     functions: Mapping[str, int]  # where the name of each function holding a Loop region is
     handoffs: tuple[Handoff | None, ...] = ()  # k: from region k to region k + 1
 
+    @property
+    def fragment(self) -> bool:
+        """Every Loop region stands outside any function: statements at file scope, as in Orio's
+        SPAPT inputs, meant to be pasted into a function of the user's."""
+        return bool(self.nests) and all(n.function is None for n in self.nests)
+
 
 def sidecar_spec(path: str | Path) -> Path | None:
     candidate = Path(str(path) + ".orcu.yaml")

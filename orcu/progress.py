@@ -40,7 +40,8 @@ class Progress:
             print(f"orcu: {label}: {tuning.strategy} search over {tuning.space} configuration{plural}, {total} at most",
                   file=self.console.file)
 
-    def update(self, tuning, result, cached: bool) -> None:
+    def update(self, tuning, result, origin: str = "") -> None:
+        """``origin``: "" for a new evaluation, "cached" (the results database) or "same build"."""
         best = tuning.best
         failures = {s: n for s, n in tuning.statuses.items() if s != "ok"}
         if self.bar is not None:
@@ -50,8 +51,8 @@ class Progress:
             self.bar.update(self.task, advance=1, best=shown)
             return
         what = f"{result.time_ms:.4g} ms" if result.time_ms is not None else result.message.split("\n")[0][:120]
-        origin = " (cached)" if cached else ""
-        print(f"orcu:   [{settings_text(result.params)}]: {result.status} {what}{origin}", file=self.console.file)
+        print(f"orcu:   [{settings_text(result.params)}]: {result.status} {what}{f' ({origin})' if origin else ''}",
+              file=self.console.file)
 
     @staticmethod
     def table(program, tunings, stream: TextIO | None = None) -> None:
@@ -61,8 +62,8 @@ class Progress:
         for t in tunings:
             best = t.best
             table.add_row(
-                f"{t.name} (line {t.line})", settings_text(t.inputs) or "-", t.strategy, f"{t.new} new, {t.cached} cached",
-                settings_text({k: best.params[k] for k in t.parameters}) if best else "none",
+                f"{t.name} (line {t.line})", settings_text(t.inputs) or "-", t.strategy, f"{t.new} new, {t.cached} cached" + (f", {t.same_build} same build" if t.same_build else ""),
+                settings_text({k: best.params[k] for k in t.parameters if k not in t.no_effect}) if best else "none",
                 f"{best.time_ms:.4g}" if best else "-", f"{100 * t.spread:.1f}%" if t.spread is not None else "-",
                 ", ".join(f"{n} {s}" for s, n in t.statuses.items()),
             )

@@ -14,7 +14,8 @@ from .frontend.ir import Loop, c_text
 from .program import Program
 from .errors import SpecError
 from .spec.model import Constraint
-from .space import Space, settings_text
+from .preflight import Limits, preflight
+from .space import input_space, performance_space, settings_text
 
 
 def _values_text(values: tuple, limit: int = 8) -> str:
@@ -24,57 +25,11 @@ def _values_text(values: tuple, limit: int = 8) -> str:
     return ", ".join(shown)
 
 
-def input_space(program: Program) -> Space:
-    spec = program.spec
-    return _not_empty(Space(spec.input_params, spec.input_constraints, spec.lets), "input size")
-
-
-def performance_space(program: Program, inputs: dict[str, Any], limits: tuple[Constraint, ...] = ()) -> Space:
-    """The configurations for these input sizes; ``limits``: a region's device limits (device_limits)."""
-    spec = program.spec
-    where = f" for {settings_text(inputs)}" if inputs else ""
-    env = {**spec.lets, **inputs}
-    limited = Space(spec.performance_params, spec.performance_constraints + limits, env)
-    if limited.size or not limits:
-        return _not_empty(limited, "configuration", where)
-    _not_empty(Space(spec.performance_params, spec.performance_constraints, env), "configuration", where)
-    c, before = limited.emptied_by()
-    raise SpecError(f"no configuration{where} fits the device: {c.name} leaves none of the {before} there were", c.expr.loc,
-                    c.expr.source_line)
-
-
-def device_limits(nest, device) -> tuple[Constraint, ...]:
-    """The device's limits on a region's transform arguments, as constraints on the parameters
-    they read, so that the search never spends its budget on configurations the device
-    cannot run (threads per block, blocks)."""
-    out = []
-    for arg, limit, what in (("threadCount", device.max_threads_per_block, "threads per block"),
-                             ("blockCount", device.max_grid_x, "blocks")):
-        expr = nest.transform.args.get(arg)
-        if expr is None or not expr.names:
-            continue  # a literal: the runner marks it invalid, with its reason
-        bound = replace(expr, text=f"({expr.text.strip()}) <= {limit}", _fn=lambda env, fn=expr._fn, limit=limit: _at_most(fn(env), limit))
-        out.append(Constraint(f"{arg} <= {limit} ({what} of {device.name})", bound))
-    return tuple(out)
-
-
-def _at_most(value, limit):
-    return True if value is None else value <= limit
-
-
-def _not_empty(space: Space, what: str, where: str = "") -> Space:
-    """The space, or a diagnostic at the constraint that leaves nothing in it."""
-    emptied = space.emptied_by()
-    if emptied is not None:
-        c, before = emptied
-        raise SpecError(f"constraint '{c.name}' leaves no {what}{where}: there {'was' if before == 1 else 'were'} "
-                        f"{before} before it", c.expr.loc, c.expr.source_line)
-    return space
-
-
 def summary(program: Program, device=None) -> dict[str, Any]:
-    """What check reports; ``device``: whose limits the regions' spaces are pruned to."""
+    """What check reports, after the checks tune makes before it builds (preflight);
+    ``device``: whose limits the regions' spaces are pruned to."""
     spec = program.spec
+    checked = preflight(program, device)
     inputs = input_space(program)
     input_configs = list(inputs.configs())
     # Performance constraints may read input parameters: then each input size has its own space.
@@ -108,7 +63,7 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         "search": {"algorithm": spec.search_algorithm, **{k: a.value for k, a in spec.search.items() if k != "algorithm"}},
         "repetitions": spec.repetitions,
         "build_command": spec.build_command,
-        "regions": [_region(program, k, perf, device) for k in range(len(program.nests))],
+        "regions": [_region(program, k, checked[k]) for k in range(len(program.nests))],
     }
 
 
@@ -116,13 +71,8 @@ def _param(p) -> dict[str, Any]:
     return {"name": p.name, "values": list(p.values), "count": len(p.values), "line": p.loc.line}
 
 
-def _region(program: Program, k: int, space: Space, device) -> dict[str, Any]:
+def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
     nest = program.nests[k]
-    limits = device_limits(nest, device) if device is not None else ()
-    pruned = None
-    if limits:
-        within = Space(space.params, space.constraints + limits, space.env).size
-        pruned = {"device": device.name, "removed": space.size - within, "of": space.size, "limits": [c.name for c in limits]}
     loops = []
 
     def walk(nodes, depth):
@@ -143,7 +93,7 @@ def _region(program: Program, k: int, space: Space, device) -> dict[str, Any]:
         ],
         "loops": loops,
         "nest": nest.explain(),
-        "device_limits": pruned,
+        "limits": [{"removed": m.removed, "of": m.of, "reasons": m.reasons} for m in limits],
         "recipe": nest.recipe.explain() if nest.recipe is not None else None,
         "mapping": [c.schedule.name for c in nest.recipe.candidates if c.pruned is None] if nest.recipe is not None else None,
     }
@@ -178,10 +128,10 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
         out.append(f"region {r['name']} at line {r['line']}{where}")
         args = ", ".join(f"{k}={v}" for k, v in r["transform"].items()) or "defaults"
         out.append(f"  transform CUDA({args})")
-        if r["device_limits"]:
-            d = r["device_limits"]
-            out.append(f"  device limits ({d['device']}): {d['removed']} of {d['of']} configuration(s) removed "
-                       f"({'; '.join(name.split(' (')[0] for name in d['limits'])})")
+        for m, inputs in zip(r["limits"], s["input_space"]["combinations"] or [{}]):
+            if m["removed"]:
+                where = f" for {settings_text(inputs)}" if inputs and len(r["limits"]) > 1 else ""
+                out.append(f"  cannot be built{where}: {m['removed']} of {m['of']} configuration(s) ({'; '.join(m['reasons'])})")
         arrays = [v for v in r["variables"] if v["kind"] == "array"]
         scalars = [v for v in r["variables"] if v["kind"] != "array"]
         out.append("  arrays:  " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in arrays))

@@ -10,6 +10,8 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
+import shlex
 import signal
 import statistics
 import subprocess
@@ -22,8 +24,9 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .codegen.region import RegionCode, generate, transform_values
 from .device import Device
+from .errors import OrcuError
 from .tsg.schedule import Schedule, block_shape
-from .flags import spec_flags
+from .flags import flag_settings, spec_flags
 from .harness import HOST_COPIES, harness_source, memory_needs
 from .program import Program
 from .source import ENCODING
@@ -108,22 +111,89 @@ def invalid_reason(values: Mapping[str, Any], device: Device) -> str | None:
     return None
 
 
-def build_flags(command: str | None, params: Mapping[str, Any], backend: str) -> tuple[str, ...]:
+def build_flags(command: str | None, params: Mapping[str, Any], backend: str, arch: str | None = None) -> tuple[str, ...]:
     """Flags of the spec's build_command with @NAME@ and @CFLAGS substituted (the compiler dropped);
     orcu.flags has checked them, or the user trusts the spec.
 
-    The emulation keeps only -D, -I and -O flags: the others are nvcc's.
+    The emulation keeps only -D, -I and -O flags: the others are nvcc's. For the GPU ``arch``
+    (sm_90), flags that name only other GPUs are dropped: the device's own is compiled for
+    (foreign_arch says so before the tune).
     """
     if not command:
         return ("-O3",) if backend == "cuda" else ()
     words = spec_flags(command, params)
     if backend == "cuda":
-        return tuple(words)
+        return tuple(words) if arch is None else _split_arch(words, arch)[0]
     return tuple(w for w in words if w.startswith(("-D", "-I", "-O")))
+
+
+_ARCH_OPTIONS = ("-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code")
+
+
+def _split_arch(words, arch: str) -> tuple[tuple[str, ...], list[str]]:
+    """(the flags without those naming only GPUs other than ``arch``, those flags as written)."""
+    number = arch.split("_")[1]
+    kept, foreign = [], []
+    k = 0
+    while k < len(words):
+        word = words[k]
+        takes = word in _ARCH_OPTIONS and k + 1 < len(words)
+        flag = [word, words[k + 1]] if takes else [word]
+        k += len(flag)
+        text = " ".join(flag)
+        if (word.split("=")[0] in _ARCH_OPTIONS
+                and not re.search(rf"(?:sm|compute|lto)_{number}[af]?\b|=(?:native|all|all-major)$|^(?:native|all|all-major)$", text.split(" ")[-1])):
+            foreign.append(text)
+        else:
+            kept += flag
+    return tuple(kept), foreign
+
+
+def foreign_arch(program: Program, arch: str) -> list[str]:
+    """The build flags, of any configuration, that name only GPUs other than ``arch``."""
+    command = program.spec.build_command
+    found: dict[str, None] = {}
+    for setting in flag_settings(program.spec) if command else []:
+        found.update(dict.fromkeys(_split_arch(spec_flags(command, setting), arch)[1]))
+    return list(found)
+
+
+def build_libs(libs: str | None) -> tuple[str, ...]:
+    """Orio's ``libs``: what the harness links with (orcu.flags has checked them, or the user
+    trusts the spec)."""
+    return tuple(shlex.split(libs)) if libs else ()
 
 
 def _names_arch(flags: Iterable[str]) -> bool:
     return any(f.startswith(("-arch", "--gpu-architecture", "-gencode", "--generate-code")) for f in flags)
+
+
+def build_item(program: Program, region: int, k: int, params: Mapping[str, Any], inputs: Mapping[str, Any],
+               backend: str, arch: str | None = None) -> tuple:
+    """One variant to build: (its number, parameters, input sizes, build flags, generated code)."""
+    code = generate(program, program.nests[region], params, inputs, suffix=f"_v{k}")
+    return k, params, inputs, build_flags(program.spec.build_command, params, backend, arch), code
+
+
+def build_identity(program: Program, region: int, params: Mapping[str, Any], inputs: Mapping[str, Any], backend: str,
+                   arch: str | None = None) -> tuple[str, RegionCode] | None:
+    """(what one build of this configuration is made of, as a digest: the generated code, the
+    flags, the libraries and the input sizes; the code), or None when it cannot be generated.
+    Configurations with one identity are one build, and one evaluation serves them all."""
+    try:
+        _, _, _, flags, code = build_item(program, region, 0, params, inputs, backend, arch)
+    except OrcuError:
+        return None
+    parts = [_uncommented(code.text), *flags, "--", *build_libs(program.spec.arg("build", "libs")), repr(sorted(inputs.items()))]
+    return hashlib.sha256("\0".join(parts).encode(**ENCODING)).hexdigest()[:32], code
+
+
+_COMMENT_OR_STRING = re.compile(r'("(?:\\.|[^"\\\n])*")|//[^\n]*')
+
+
+def _uncommented(text: str) -> str:
+    """C++ text without its // comments (which name the settings that made it)."""
+    return _COMMENT_OR_STRING.sub(lambda m: m.group(1) or "", text)
 
 
 class Runner:
@@ -174,11 +244,15 @@ class Runner:
             sizes = repr(sorted(inputs.items()))
             if sizes not in too_large:
                 too_large[sizes] = memory_reason(program, region, inputs, self.device, self.backend)
-            reason = too_large[sizes] or invalid_reason(transform_values(program, nest, params, inputs), self.device)
+            try:  # a value out of its range, or a nest this configuration cannot generate: this variant's status
+                reason = too_large[sizes] or invalid_reason(transform_values(program, nest, params, inputs), self.device)
+                item = None if reason else build_item(program, region, k, params, inputs, self.backend, self.device.arch)
+            except OrcuError as e:
+                reason = f"{e.loc}: {e.message}" if e.loc else e.message
             if reason is not None:
                 invalid[k] = reason
             else:
-                valid.append((k, params, inputs, build_flags(program.spec.build_command, params, self.backend)))
+                valid.append(item)
         size = max(1, min(MAX_BATCH, -(-len(valid) // self.jobs)))
         batches: list[list] = []
         for item in valid:
@@ -208,22 +282,22 @@ class Runner:
 
     def _build_batch(self, program: Program, region: int, batch: list, edit) -> list[tuple[Path, int, Build]]:
         """(executable, variant number in it, build) for each item of ``batch``."""
-        nest = program.nests[region]
         inputs, flags = batch[0][2], batch[0][3]
-        codes = [generate(program, nest, params, item_inputs, suffix=f"_v{j}") for j, (_, params, item_inputs, _) in enumerate(batch)]
+        codes = [item[4] for item in batch]
         if edit is not None:
             codes = [edit(c) for c in codes]
-        exe, build = self._build(harness_source(program, region, codes, inputs), flags)
+        libs = build_libs(program.spec.arg("build", "libs"))
+        exe, build = self._build(harness_source(program, region, codes, inputs), flags, libs)
         if build.ok or len(batch) == 1:
             return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message)) for j in range(len(batch))]
         out = []
         for code in codes:
-            exe, alone = self._build(harness_source(program, region, [code], inputs), flags)
+            exe, alone = self._build(harness_source(program, region, [code], inputs), flags, libs)
             out.append((exe, 0, alone))
         return out
 
-    def _build(self, source: str, flags: tuple[str, ...]) -> tuple[Path, Build]:
-        key = hashlib.sha256("\0".join([self.backend, self.device.arch, *flags, source]).encode()).hexdigest()[:20]
+    def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = ()) -> tuple[Path, Build]:
+        key = hashlib.sha256("\0".join([self.backend, self.device.arch, *flags, "--", *libs, source]).encode()).hexdigest()[:20]
         src = self.workdir / f"{key}.cu"
         exe = self.workdir / key
         if exe.exists() and src.exists() and src.read_text(**ENCODING) == source:  # content-addressed: built before
@@ -236,7 +310,7 @@ class Runner:
         partial, partial_src = Path(name), Path(name + ".cu")
         try:
             partial_src.write_text(source, **ENCODING)
-            build = compile_program(self.backend, partial_src, partial, arch, flags, self.defines)
+            build = compile_program(self.backend, partial_src, partial, arch, flags, self.defines, libs=libs)
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
             if build.ok:
                 os.replace(partial, exe)

@@ -15,13 +15,16 @@ import math
 import random
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from .errors import SpecError
 from .spec.expr import NotVectorizable
 from .spec.model import Constraint, Param
+
+if TYPE_CHECKING:
+    from .program import Program
 
 BLOCK = 1 << 18  # points per vectorised constraint evaluation
 
@@ -257,3 +260,34 @@ def _key(value: Any) -> Any:
     if isinstance(value, dict):
         return tuple(sorted((k, _key(v)) for k, v in value.items()))
     return value
+
+
+# -- the spaces of a program -------------------------------------------------------------------
+def input_space(program: Program) -> Space:
+    spec = program.spec
+    return _not_empty(Space(spec.input_params, spec.input_constraints, spec.lets), "input size")
+
+
+def performance_space(program: Program, inputs: dict[str, Any], limits: tuple[Constraint, ...] = ()) -> Space:
+    """The configurations for these input sizes; ``limits``: what a region cannot build
+    (preflight.region_limits)."""
+    spec = program.spec
+    where = f" for {settings_text(inputs)}" if inputs else ""
+    env = {**spec.lets, **inputs}
+    limited = Space(spec.performance_params, spec.performance_constraints + limits, env)
+    if limited.size or not limits:
+        return _not_empty(limited, "configuration", where)
+    _not_empty(Space(spec.performance_params, spec.performance_constraints, env), "configuration", where)
+    c, before = limited.emptied_by()
+    raise SpecError(f"no configuration{where} can be built: '{c.name}' holds for none of the {before} there were", c.expr.loc,
+                    c.expr.source_line)
+
+
+def _not_empty(space: Space, what: str, where: str = "") -> Space:
+    """The space, or a diagnostic at the constraint that leaves nothing in it."""
+    emptied = space.emptied_by()
+    if emptied is not None:
+        c, before = emptied
+        raise SpecError(f"constraint '{c.name}' leaves no {what}{where}: there {'was' if before == 1 else 'were'} "
+                        f"{before} before it", c.expr.loc, c.expr.source_line)
+    return space

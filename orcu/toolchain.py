@@ -51,24 +51,27 @@ class Build:
 
 
 def build_command(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
-                  defines: dict[str, str] | None = None) -> list[str]:
+                  defines: dict[str, str] | None = None, libs: tuple[str, ...] = ()) -> list[str]:
+    """``flags`` before the source (the emulation gets the spec's -D, -I and -O ones: see
+    runners.build_flags), ``libs`` after it, where the linker looks for what it still needs."""
     macros = [f"-D{k}={v}" for k, v in (defines or {}).items()]
     if backend == "cuda":
         compiler = nvcc()
         if compiler is None:
             raise FileNotFoundError("nvcc is not on PATH (set CUDA_HOME)")
-        return [compiler, *(["-arch", arch] if arch else []), *flags, *macros, "-o", str(output), str(source)]
+        return [compiler, *(["-arch", arch] if arch else []), *flags, *macros, "-o", str(output), str(source), *libs]
     compiler = gxx()
     if compiler is None:
         raise FileNotFoundError("g++ is not on PATH")
-    return [compiler, "-x", "c++", "-std=c++17", "-O2", "-I", str(emulation_include()), *macros, "-o", str(output), str(source)]
+    return [compiler, "-x", "c++", "-std=c++17", "-O2", *flags, "-I", str(emulation_include()), *macros, "-o", str(output),
+            str(source), "-x", "none", *libs]
 
 
 def compile_program(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
-                    defines: dict[str, str] | None = None, timeout: float = 300) -> Build:
+                    defines: dict[str, str] | None = None, timeout: float = 300, libs: tuple[str, ...] = ()) -> Build:
     start = time.perf_counter()
     try:
-        command = build_command(backend, source, output, arch, flags, defines)
+        command = build_command(backend, source, output, arch, flags, defines, libs)
         proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return Build(False, time.perf_counter() - start, f"the compiler ran longer than {timeout:.0f} s")

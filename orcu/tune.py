@@ -8,6 +8,7 @@ candidates are re-timed, interleaved, and the winner picked by the median.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 import time
@@ -17,9 +18,10 @@ from typing import Any, Callable
 
 from .program import Program
 from .device import Device
-from .report import device_limits, input_space, performance_space
+from .preflight import region_limits
+from .space import input_space, performance_space
 from .results import Context, Database, _hash
-from .runners import STATUSES, Result, Runner, build_flags
+from .runners import STATUSES, Result, Runner, build_flags, build_identity
 from .search import SearchSpace, drive, make
 from .writeback import Choice, region_parameters
 
@@ -43,9 +45,25 @@ class RegionTuning:
     results: list[Result] = field(default_factory=list)
     new: int = 0
     cached: int = 0
+    same_build: int = 0  # configurations that are the same build as one evaluated: its result, at no cost
+    no_effect: tuple[str, ...] = ()  # parameters that change nothing in the winner's build
+    notes: tuple[str, ...] = ()  # what code generation says of the winner and of no_effect's values (emit --explain)
     final: Result | None = None  # the winner after re-timing
     spread: float | None = None  # interquartile range / median of the winner's re-timed samples
     runs: int = 0  # how many samples the winner's time pools
+
+    def record(self, result: Result, origin: str, progress=None) -> float:
+        """Count one result: ``origin`` "" (evaluated now), "cached" or "same build"; its cost."""
+        self.results.append(result)
+        if origin == "cached":
+            self.cached += 1
+        elif origin == "same build":
+            self.same_build += 1
+        else:
+            self.new += 1
+        if progress is not None:
+            progress(self, result, origin)
+        return _cost(result)
 
     @property
     def unsteady(self) -> bool:
@@ -71,7 +89,7 @@ def region_configs(program: Program, region: int, inputs: dict[str, Any], device
     names = region_parameters(program, nest)
     seen: set[tuple] = set()
     out = []
-    limits = device_limits(nest, device) if device is not None else ()
+    limits = region_limits(nest, device)
     for config in performance_space(program, inputs, limits).configs():
         key = tuple(repr(config[n]) for n in names)
         if key not in seen:
@@ -105,7 +123,7 @@ def strategy_name(program: Program, requested: str | None, budget: int | None, s
 
 def tune(program: Program, runner: Runner, db: Database, context: Callable[[int], Context], *,
          search: str | None = None, budget: int | None = None, time_limit: float | None = None, seed: int = 0,
-         progress: Callable[[RegionTuning, Result, bool], None] | None = None,
+         progress: Callable[[RegionTuning, Result, str], None] | None = None,
          started: Callable[[RegionTuning, int], None] | None = None) -> list[RegionTuning]:
     """Every (region, input size) pair gets an equal share of ``budget`` points and of
     ``time_limit`` seconds."""
@@ -131,43 +149,109 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         def key(point, space=space, config_key=config_key):
             return config_key(space.config(point))
 
-        def recall(points, tuning=tuning, key=key):
+        builds = _Builds(program, k, dict(inputs), runner)
+
+        def note(result, origin, tuning=tuning):
+            return tuning.record(result, origin, progress)
+
+        def recall(points, key=key, space=space, builds=builds, note=note):
             found = {}
             for p in points:
                 result = db.get(key(p), runner.measure)
                 if result is not None:
-                    tuning.results.append(result)
-                    tuning.cached += 1
-                    found[p] = _cost(result)
-                    if progress is not None:
-                        progress(tuning, result, True)
+                    builds.know(space.config(p), result)
+                    found[p] = note(result, "cached")
             return found
 
-        def evaluate(points, tuning=tuning, key=key, space=space, ctx=ctx, k=k, inputs=inputs):
-            costs = []
-            for p, result in zip(points, runner.evaluate(program, k, [(space.config(p), dict(inputs)) for p in points])):
-                db.put(key(p), ctx, result)
-                tuning.results.append(result)
-                tuning.new += 1
-                costs.append(_cost(result))
-                if progress is not None:
-                    progress(tuning, result, False)
-            return costs
+        def alias(points, space=space, builds=builds, note=note):
+            found = {}
+            for p in points:
+                result = builds.result(space.config(p))
+                if result is not None:
+                    found[p] = note(result, "same build")
+            return found
+
+        def evaluate(points, key=key, space=space, ctx=ctx, k=k, inputs=inputs, builds=builds, note=note):
+            configs = [space.config(p) for p in points]
+            firsts = {}  # one configuration per build not met yet
+            for j, config in enumerate(configs):
+                if builds.result(config) is None:
+                    firsts.setdefault(builds.identity(config) or f"unbuildable {j}", j)
+            order = list(firsts.values())
+            costs = {}
+            # Each result is kept as it comes: a tune killed now loses only what is in flight.
+            for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order])):
+                builds.know(configs[j], result)
+                db.put(key(points[j]), ctx, result)
+                costs[j] = note(result, "")
+            for j, config in enumerate(configs):  # the same builds under other names
+                if j not in costs:
+                    costs[j] = note(builds.result(config), "same build")
+            return [costs[j] for j in range(len(points))]
 
         deadline = None if end is None else time.monotonic() + max(0.0, end - time.monotonic()) / (len(pairs) - n)
-        drive(strategy, evaluate, share, deadline, recall)
-        _retime(program, runner, db, tuning, config_key)
-        if tuning.best is not None:  # what `orcu apply` writes without tuning
-            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure)
+        drive(strategy, evaluate, share, deadline, recall, alias)
+        _retime(program, runner, db, tuning, config_key, builds)
+        if tuning.best is not None:
+            tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, space)
+            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure)  # what orcu apply writes
         out.append(tuning)
     return out
+
+
+class _Builds:
+    """The builds one region and input size have met: configurations with the same generated
+    code, flags and libraries are one build (runners.build_identity), evaluated once."""
+
+    def __init__(self, program: Program, region: int, inputs: dict[str, Any], runner: Runner):
+        self.program, self.region, self.inputs, self.runner = program, region, inputs, runner
+        self._identity: dict[str, tuple | None] = {}
+        self._results: dict[str, Result] = {}
+
+    def _of(self, config: dict[str, Any]) -> tuple | None:
+        key = repr(sorted(config.items()))
+        if key not in self._identity:
+            self._identity[key] = build_identity(self.program, self.region, config, self.inputs, self.runner.backend,
+                                                 self.runner.device.arch)
+        return self._identity[key]
+
+    def identity(self, config: dict[str, Any]) -> str | None:
+        found = self._of(config)
+        return found[0] if found else None
+
+    def code(self, config: dict[str, Any]):
+        return self._of(config)[1]
+
+    def know(self, config: dict[str, Any], result: Result) -> None:
+        identity = self.identity(config)
+        if identity is not None:
+            self._results.setdefault(identity, result)
+
+    def result(self, config: dict[str, Any]) -> Result | None:
+        """The result of the build this configuration is, under this configuration's name."""
+        found = self._results.get(self.identity(config) or "")
+        return None if found is None else dataclasses.replace(found, params=dict(config))
+
+    def no_effect(self, config: dict[str, Any], space: SearchSpace, tries: int = 8) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(parameters whose other values, up to ``tries`` of them spread over the axis, make the
+        same build as ``config``: they did not matter; what code generation said of ``config``
+        and of those other values, as orcu emit --explain does)."""
+        mine = self.identity(config)
+        names, notes = [], list(self.code(config).notes)
+        for name, values in zip(space.names, space.values):
+            others = [{**config, name: v} for v in values if repr(v) != repr(config[name])]
+            others = others[:: max(1, len(others) // tries)][:tries]
+            if others and all(self.identity(other) == mine for other in others):
+                names.append(name)
+                notes += [note for other in others for note in self.code(other).notes]
+        return tuple(names), tuple(dict.fromkeys(notes))
 
 
 def _cost(result: Result) -> float:
     return result.time_ms if result.status == "ok" else math.inf
 
 
-def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key) -> None:
+def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds) -> None:
     """Run the candidates close to the best again, round-robin, and keep the lowest median.
 
     Timings drift (clocks, caches, other load): interleaving spreads the drift over all
@@ -177,7 +261,7 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
     for r in ok:
         if r.time_ms > RETIME_BAND * ok[0].time_ms:
             break
-        if all(r.params != t.params for t in top):
+        if all(builds.identity(r.params) != builds.identity(t.params) for t in top):  # one of each build
             top.append(r)
         if len(top) == RETIME_CANDIDATES:
             break
@@ -242,7 +326,8 @@ def summary(program: Program, tunings: list[RegionTuning], output: str | None, b
             "name": f"orcu_{nest.name}",
             "line": nest.loc.line,
             "best": entries[-1]["best"],  # with several sizes: the last one's, which other sizes fall back to
-            "evaluated": {"new": sum(t.new for t in mine), "cached": sum(t.cached for t in mine)},
+            "evaluated": {"new": sum(t.new for t in mine), "cached": sum(t.cached for t in mine),
+                          "same_build": sum(t.same_build for t in mine)},
             "statuses": {s: statuses[s] for s in STATUSES if statuses[s]},
             "strategy": mine[0].strategy if mine else None,
         }
@@ -255,10 +340,11 @@ def summary(program: Program, tunings: list[RegionTuning], output: str | None, b
 def _entry(t: RegionTuning) -> dict[str, Any]:
     best = t.best
     entry: dict[str, Any] = {"inputs": t.inputs, "best": None, "statuses": t.statuses,
-                             "evaluated": {"new": t.new, "cached": t.cached}, "space": t.space}
+                             "evaluated": {"new": t.new, "cached": t.cached, "same_build": t.same_build}, "space": t.space}
     if best is not None:
         entry["best"] = {"params": {n: best.params[n] for n in t.parameters}, "time_ms": best.time_ms, "measure": best.measure,
                          "kernel_ms": statistics.median(best.kernel_ms) if best.kernel_ms else None,
                          "total_ms": statistics.median(best.total_ms) if best.total_ms else None, "status": best.status,
-                         "spread": None if t.spread is None else round(t.spread, 4)}
+                         "spread": None if t.spread is None else round(t.spread, 4), "no_effect": list(t.no_effect),
+                         "notes": list(t.notes)}
     return entry

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -20,6 +21,10 @@ from .errors import AnnotationError, UsageError
 from .files import replace_atomically
 from .program import Program
 from .space import settings_text
+
+MIXED_FRAGMENT = ("a Loop region outside a function cannot become a call in a file whose other Loop regions are in "
+                  "functions: put it in a function (a file whose Loop regions all stand outside functions is a fragment, "
+                  "tuned into a fragment and a .cu)")
 
 
 @dataclass(frozen=True)
@@ -53,14 +58,13 @@ def tuned_source(
     src, provenance = program.src, provenance or Provenance()
     source = os.path.relpath(src.path, Path(output).resolve().parent) if output is not None else src.path
     options = [c if isinstance(c, list) else [c] for c in choices]
-    texts, calls, codes = [], [], []
-    for k, (nest, opts) in enumerate(zip(program.nests, options)):
-        text, call, made = _region(program, k, opts, source)
-        texts.append(text)
-        calls.append(call)
-        codes += made
+    texts, calls, codes = _regions(program, options, source)
+    header = _header(program, options, codes, strip, provenance, source)
+    if program.fragment:  # the generated code alone: fragment_source writes the statements that call it
+        return "\n".join([header + generated.BEGIN, f"#ifndef {generated.ORIGINAL}", prelude(codes), *texts,
+                          f"#endif  // {generated.ORIGINAL}", generated.END, ""]), codes
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in generated.spans(src.text)]
-    edits.append((0, 0, _header(program, options, codes, strip, provenance, source)))
+    edits.append((0, 0, header))
 
     blanked = blank_comments(generated.blank_spans(src.text))
     first_block = True
@@ -73,9 +77,62 @@ def tuned_source(
         block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, block))
+    edits += _region_edits(program, calls, strip)
+    edits += _spec_edits(program, strip)
+    return _apply(src.text, edits), codes
+
+
+def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_path: str | Path, strip: bool = False,
+                    provenance: Provenance | None = None) -> str:
+    """The tuned fragment of a fragment file (Program.fragment): its statements, each Loop
+    region calling its host function, declared where it is called, which the .cu at
+    ``cu_path`` defines (tuned_source writes it)."""
+    src, provenance = program.src, provenance or Provenance()
+    options = [c if isinstance(c, list) else [c] for c in choices]
+    _, calls, _ = _regions(program, options, os.path.relpath(src.path, Path(cu_path).resolve().parent))
+    note = render("fragment.c.j2", begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL, version=__version__,
+                  date=provenance.date, cu=Path(cu_path).name)
+    edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in generated.spans(src.text)]
+    edits.append((0, 0, note))
+    edits += _region_edits(program, calls, strip)
+    edits += _spec_edits(program, strip)
+    return _apply(src.text, edits)
+
+
+def _spec_edits(program: Program, strip: bool) -> list[tuple[int, int, str]]:
+    """``strip``: the PerfTuning annotation goes (its lines too where it stands alone)."""
+    perf, src = program.spec_region, program.src
+    if not strip or perf is None:
+        return []
+    return [(*(_comment_lines(src.text, a, b) or (a, b)), "") for a, b in ((perf.start, perf.code_start), (perf.code_end, perf.end))]
+
+
+def fragment_path(output: str | Path) -> str:
+    """Where the tuned fragment goes beside the .cu ``output``: the same name ending in .c."""
+    path = Path(output)
+    return str(path.with_suffix(".c") if path.suffix == ".cu" else Path(str(path) + ".c"))
+
+
+def _regions(program: Program, options: list[list[Choice]], source: str) -> tuple[list[str], list[str], list[RegionCode]]:
+    """(each region's generated code, the statement that calls it, every RegionCode). In a
+    fragment the call declares the host function first, and the host functions have C linkage:
+    another file calls them."""
+    texts, calls, codes = [], [], []
+    for k, (nest, opts) in enumerate(zip(program.nests, options)):
+        text, call, made, declaration = _region(program, k, opts, source, 'extern "C"' if program.fragment else "static")
+        texts.append(text)
+        calls.append(f"{{ extern void {declaration}; {call} }}" if program.fragment else call)
+        codes += made
+    return texts, calls, codes
+
+
+def _region_edits(program: Program, calls: list[str], strip: bool) -> list[tuple[int, int, str]]:
+    """Each region's code replaced by its call (its original loop kept under ORCU_ORIGINAL)."""
+    src = program.src
+    edits = []
     for nest, region, call in zip(program.nests, program.regions, calls):
-        if nest.function is None:
-            raise src.error(region.start, "a Loop region outside a function cannot become a call; put it in a function", AnnotationError)
+        if nest.function is None and not program.fragment:
+            raise src.error(region.start, MIXED_FRAGMENT, AnnotationError)
         original = region.code(src)
         kept = generated.original_code(original)
         if kept is not None:  # a tuned file: the kept loop, and the indentation of its end marker
@@ -89,17 +146,15 @@ def tuned_source(
             lead, trail = begin is None, finish is None
             start, end = begin[0] if begin else region.start, finish[1] if finish else region.end
         edits.append((start, end, generated.region_code(original, call, lead, trail)))
-    if strip and program.spec_region is not None:
-        perf = program.spec_region
-        for a, b in ((perf.start, perf.code_start), (perf.code_end, perf.end)):
-            edits.append((*(_comment_lines(src.text, a, b) or (a, b)), ""))
-    return _apply(src.text, edits), codes
+    return edits
 
 
-def _region(program: Program, index: int, options: list[Choice], source: str) -> tuple[str, str, list[RegionCode]]:
-    """(code to insert, call, generated pieces) of region ``index``: one configuration, or one per
-    input size behind a dispatch on the sizes the host function can see (Orio's selector). Every
-    region runs on the GPU here, so consecutive regions may share arrays on the device."""
+def _region(program: Program, index: int, options: list[Choice], source: str,
+            linkage: str) -> tuple[str, str, list[RegionCode], str]:
+    """(code to insert, call, generated pieces, the host function's declaration) of region
+    ``index``: one configuration, or one per input size behind a dispatch on the sizes the host
+    function can see (Orio's selector). Every region runs on the GPU here, so consecutive
+    regions may share arrays on the device."""
     nest = program.nests[index]
     receive, send = links(program, index)
     table = ""
@@ -111,8 +166,9 @@ def _region(program: Program, index: int, options: list[Choice], source: str) ->
         if not any(dict(d.params) == dict(c.params) for d in distinct):
             distinct.append(c)
     if len(distinct) == 1:
-        code = generate(program, nest, distinct[0].params, distinct[0].inputs, receive=receive, send=send, source=source)
-        return table + code.text, code.call, [code]
+        code = generate(program, nest, distinct[0].params, distinct[0].inputs, receive=receive, send=send, source=source,
+                        linkage=linkage)
+        return table + code.text, code.call, [code], _prototype(code.host, code)
     variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}", receive=receive, send=send, source=source)
                 for k, c in enumerate(distinct)]
     visible = [name for name in program.spec.input_names if name in variants[0].params]
@@ -129,11 +185,19 @@ def _region(program: Program, index: int, options: list[Choice], source: str) ->
     variants[0].includes.add("math.h")
     base = f"orcu_{nest.name}"
     args = ", ".join(variants[0].params)
-    dispatch = render("dispatch.cu.j2", host=base, params=variants[0].host_params, args=args, cases=cases,
+    dispatch = render("dispatch.cu.j2", host=base, linkage=linkage, params=variants[0].host_params, args=args, cases=cases,
                       where=f"{source}:{nest.loc.line}", release=f"orcu_release_{nest.name}",
                       releases=[v.release for v in variants])
     call = variants[0].call.replace(variants[0].host + "(", base + "(", 1)
-    return table + "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants
+    declaration = _prototype(base, variants[0])
+    return table + "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants, declaration
+
+
+def _prototype(name: str, code: RegionCode) -> str:
+    """``name(types...)`` of the host function, its parameters unnamed: where a fragment
+    declares it, a parameter's name may be one of the caller's macros (N)."""
+    types = [re.sub(rf"\b{re.escape(p)}\b", "", decl, count=1).strip() for decl, p in zip(code.host_params, code.params)]
+    return f"{name}({', '.join(types) or 'void'})"
 
 
 def write_atomically(path: str | Path, text: str, source: str | Path) -> None:

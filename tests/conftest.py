@@ -7,7 +7,7 @@ import pytest
 from orcu.device import profile
 from orcu.errors import OrcuError
 from orcu.program import load
-from orcu.report import input_space
+from orcu.space import input_space
 from orcu.runners import Runner
 
 ROOT = Path(__file__).resolve().parent.parent

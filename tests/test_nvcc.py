@@ -9,7 +9,7 @@ import pytest
 from codegen_cases import CASES
 from conftest import EXAMPLES
 from orcu.program import load
-from orcu.report import input_space, performance_space
+from orcu.space import input_space, performance_space
 from orcu.writeback import Choice, tuned_source
 
 ARCHS = ["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90"]

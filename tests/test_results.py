@@ -41,8 +41,8 @@ def test_second_identical_tune_evaluates_nothing(in_tmp):
     start = time.perf_counter()
     second = tune("t.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp)
     second_s = time.perf_counter() - start
-    assert evaluated(first) == {"new": 8, "cached": 0}
-    assert evaluated(second) == {"new": 0, "cached": 8}
+    assert evaluated(first) == {"new": 8, "cached": 0, "same_build": 0}
+    assert evaluated(second) == {"new": 0, "cached": 8, "same_build": 0}
     assert second_s < 0.5 * first_s, (first_s, second_s)
     assert json.loads(second.stdout)["regions"][0]["best"] == json.loads(first.stdout)["regions"][0]["best"]
 
@@ -51,9 +51,9 @@ def test_a_genetic_search_retraces_its_steps(in_tmp):
     write(in_tmp / "t.c", EIGHT)
     first = tune("t.c", "--search", "Genetic", "--budget", "5", home=in_tmp / "home", cwd=in_tmp)
     second = tune("t.c", "--search", "Genetic", "--budget", "5", home=in_tmp / "home", cwd=in_tmp)
-    assert evaluated(first) == {"new": 5, "cached": 0} and evaluated(second) == {"new": 0, "cached": 5}
+    assert evaluated(first) == {"new": 5, "cached": 0, "same_build": 0} and evaluated(second) == {"new": 0, "cached": 5, "same_build": 0}
     third = tune("t.c", "--search", "Genetic", "--budget", "7", home=in_tmp / "home", cwd=in_tmp)
-    assert evaluated(third) == {"new": 2, "cached": 5}  # a larger budget goes on where the first stopped
+    assert evaluated(third) == {"new": 2, "cached": 5, "same_build": 0}  # a larger budget goes on where the first stopped
 
 
 def test_resume_after_sigkill_loses_only_what_was_in_flight(in_tmp):
@@ -79,7 +79,7 @@ def test_resume_after_sigkill_loses_only_what_was_in_flight(in_tmp):
         kept = conn.execute("SELECT count(*) FROM evaluations").fetchone()[0]
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     resumed = tune("t.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp)
-    assert evaluated(resumed) == {"new": 8 - kept, "cached": kept}
+    assert evaluated(resumed) == {"new": 8 - kept, "cached": kept, "same_build": 0}
 
 
 def test_two_concurrent_tunes_share_one_database(in_tmp):
@@ -125,7 +125,7 @@ def test_processes_creating_the_database_at_once_all_open_it(in_tmp):
 
 def test_spec_total_runs_and_time_limit_bound_the_search(in_tmp):
     write(in_tmp / "t.c", EIGHT.replace("def input_params", "def search { arg algorithm = 'Random'; arg total_runs = 3; }\n def input_params"))
-    assert evaluated(tune("t.c", home=in_tmp / "home", cwd=in_tmp)) == {"new": 3, "cached": 0}
+    assert evaluated(tune("t.c", home=in_tmp / "home", cwd=in_tmp)) == {"new": 3, "cached": 0, "same_build": 0}
     assert json.loads(tune("t.c", "--budget", "2", home=in_tmp / "h2", cwd=in_tmp).stdout)["regions"][0]["evaluated"]["new"] == 2
     limited = tune("t.c", "--search", "Exhaustive", "--budget", "8", "--time-limit", "0.001", home=in_tmp / "h3", cwd=in_tmp)
     assert evaluated(limited)["new"] < 8  # the batch in flight finishes; no other starts
@@ -185,7 +185,7 @@ def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys
     # The same evaluations, ranked by total time: nothing runs again, and the choice is kept apart.
     total = tune("t.c", "--search", "Exhaustive", "--measure", "total", "-o", "t.cu", home=in_tmp / "home", cwd=in_tmp)
     best = json.loads(total.stdout)["regions"][0]["best"]
-    assert evaluated(total) == {"new": 0, "cached": 8}
+    assert evaluated(total) == {"new": 0, "cached": 8, "same_build": 0}
     assert best["measure"] == "total" and best["time_ms"] == best["total_ms"]
     assert "(total time, which ranked the variants)" in (in_tmp / "t.cu").read_text()
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))

@@ -13,8 +13,8 @@ from conftest import H100, write
 from orcu.cli import build_parser, main
 from orcu.program import load
 from orcu.results import Context, Database
-from orcu.runners import Result
-from orcu.tune import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _retime
+from orcu.runners import Result, Runner
+from orcu.tune import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _Builds, _retime
 
 SOURCE = """/*@ begin PerfTuning (
  def performance_params {{ param TC[] = {threads}; }}
@@ -44,7 +44,7 @@ def tune(*args, home, cwd):
 def test_device_limits_prune_the_space_before_the_budget_is_spent(in_tmp, capsys):
     write(in_tmp / "t.c", source("range(1, 100001)"))
     assert main(["check", "t.c"]) == 0
-    assert ("  device limits (NVIDIA H100 80GB HBM3): 98976 of 100000 configuration(s) removed (threadCount <= 1024)\n"
+    assert ("  cannot be built: 98976 of 100000 configuration(s) (threadCount <= 1024 (threads per block of NVIDIA H100 80GB HBM3))\n"
             in capsys.readouterr().out)
     start = time.perf_counter()
     proc = tune("t.c", "--budget", "3", "--json", home=in_tmp / "home", cwd=in_tmp)
@@ -137,7 +137,8 @@ def test_a_noisy_winner_is_re_timed_more_and_named(in_tmp, noise, unsteady):
                       Result("ok", {"TC": 128}, {"n": 1000}, kernel_ms=[1.05] * 5, total_ms=[1.0] * 5)]
     runner = NoisyRunner(noise)
     db = Database(in_tmp / "r.sqlite")
-    _retime(program, runner, db, tuning, lambda params: json.dumps(params))
+    builds = _Builds(program, 0, {"n": 1000}, Runner("emulate", H100, in_tmp / "build"))
+    _retime(program, runner, db, tuning, lambda params: json.dumps(params), builds)
     assert runner.calls == 2 * (RETIME_ROUNDS + (EXTRA_ROUNDS if unsteady else 0))
     assert tuning.unsteady == unsteady and tuning.runs == len(tuning.final.kernel_ms)
 

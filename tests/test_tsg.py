@@ -13,7 +13,7 @@ from orcu.analysis.subscripts import shapes
 from orcu.cli import main
 from orcu.codegen.region import generate
 from orcu.program import load
-from orcu.report import input_space
+from orcu.space import input_space
 from orcu.tsg.schedule import Schedule
 
 TSG_EXAMPLES = ["2mm.c", "atax.c", "bicg.c", "conv2d.c", "dgemm.c", "gemv.c", "gemv_t.c", "gesummv.c", "jacobi2d.c",

@@ -11,8 +11,9 @@ from codegen_cases import CASES
 from conftest import EXAMPLES, H100, evaluate, has_gpu, planted, write
 from orcu.cli import main
 from orcu.program import load
-from orcu.report import input_space, summary
-from orcu.runners import Runner, build_flags
+from orcu.report import summary
+from orcu.space import input_space
+from orcu.runners import Runner, build_flags, build_item
 from orcu.tune import region_configs
 from orcu.toolchain import nvcc
 
@@ -232,7 +233,7 @@ def test_harness_builds_with_nvcc(in_tmp, example):
     runner = Runner("cuda", H100, in_tmp / "build", jobs=1)
     for region in range(len(program.nests)):
         configs = region_configs(program, region, inputs)[:3]
-        batch = [(k, c, inputs, build_flags(program.spec.build_command, c, "cuda")) for k, c in enumerate(configs)]
+        batch = [build_item(program, region, k, c, inputs, "cuda") for k, c in enumerate(configs)]
         built = runner._build_batch(program, region, batch, None)
         assert [b.ok for _, _, b in built] == [True] * len(configs), built[0][2].message
         assert len({exe for exe, _, _ in built}) == 1  # one harness for the batch

@@ -151,10 +151,15 @@ def test_emit_explain_reports_skipped_transformations(in_tmp, capsys):
     assert "  note: cacheBlocks: skipped, no data is reused across the threads of a block (each thread reads its own elements of 'x'; each thread reads its own elements of 'y')\n" in err
 
 
-def test_a_region_outside_any_function_cannot_become_a_call(in_tmp, capsys):
-    write(in_tmp / "frag.c", "int i; int n; double a[100];\n/*@ begin Loop(transform CUDA(threadCount=32)\nfor (i = 0; i < n; i++) a[i] = 1.0;\n) @*/\n/*@ end @*/\n")
-    assert main(["emit", "frag.c"]) == 2
-    assert capsys.readouterr().err.split("\n")[0] == "frag.c:2:1: error: a Loop region outside a function cannot become a call; put it in a function"
+def test_a_region_outside_any_function_beside_one_inside_cannot_become_a_call(in_tmp, capsys):
+    outside = "/*@ begin Loop(transform CUDA(threadCount=32)\nfor (i = 0; i < n; i++) a[i] = 1.0;\n) @*/\n/*@ end @*/\n"
+    inside = "void f(int n, double *b) {\n int j;\n/*@ begin Loop(transform CUDA()\nfor (j = 0; j < n; j++) b[j] = 2.0;\n) @*/\n/*@ end @*/\n}\n"
+    write(in_tmp / "frag.c", "int i; int n; double a[100];\n" + outside + inside)
+    assert main(["emit", "frag.c", "-o", "out.cu"]) == 2
+    assert capsys.readouterr().err.split("\n")[0] == (
+        "frag.c:2:1: error: a Loop region outside a function cannot become a call in a file whose other Loop regions are in "
+        "functions: put it in a function (a file whose Loop regions all stand outside functions is a fragment, tuned into a "
+        "fragment and a .cu)")
 
 
 def test_sizes_with_different_winners_get_a_dispatch(in_tmp):

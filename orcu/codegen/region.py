@@ -187,17 +187,18 @@ def links(program: Program, k: int) -> tuple[Link | None, Link | None]:
 
 def generate(
     program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any] | None = None, suffix: str = "",
-    receive: Link | None = None, send: Link | None = None, source: str | None = None,
+    receive: Link | None = None, send: Link | None = None, source: str | None = None, linkage: str = "static",
 ) -> RegionCode:
     """``suffix`` tells apart several configurations of one region in one file (size dispatch);
     ``receive`` and ``send``: arrays the region shares with its neighbours on the device
     (only where every region of the file runs on the GPU, as in the tuned file); ``source``:
-    how comments name the C file (default: its path as given)."""
+    how comments name the C file (default: its path as given); ``linkage``: the host
+    function's (``extern "C"`` where C code in another file calls it)."""
     values = transform_values(program, nest, params, inputs or {})
     sizes = {k: str(v) for k, v in values["arraySizes"].items()}
     schedule = Schedule.parse(values["mapping"])  # None: Orio's mapping
     analysis = analyze(program.src, nest, program.spec, sizes, mapped=schedule is not None)
-    return _Generator(program, nest, analysis, values, suffix, receive, send, source, schedule).region()
+    return _Generator(program, nest, analysis, values, suffix, receive, send, source, schedule, linkage).region()
 
 
 def _wide(text: str) -> str:
@@ -209,9 +210,9 @@ def _wide(text: str) -> str:
 class _Generator:
     def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any], suffix: str,
                  receive: Link | None = None, send: Link | None = None, source: str | None = None,
-                 schedule: Schedule | None = None):
+                 schedule: Schedule | None = None, linkage: str = "static"):
         self.program, self.nest, self.a, self.v = program, nest, analysis, values
-        self.schedule = schedule
+        self.schedule, self.linkage = schedule, linkage
         self.suffix = suffix
         self.receive, self.send = receive, send
         self.source = source or program.src.path
@@ -520,7 +521,8 @@ class _Generator:
         out = []
         for name in self.a.scalars_in:
             var = self.nest.variables[name]
-            if var.kind == "scalar":
+            # A fragment's sizes and macros are the caller's: its host function, in a file of its own, takes them.
+            if var.kind == "scalar" or (var.kind == "constant" and self.program.fragment):
                 out.append((canonical_type(var.ctype.base), name))
         known = {n for _, n in out} | set(self.nest.variables)
         extra = []  # names only the array sizes use (e.g. m, n of x[m*n*dof] in input_vars)
@@ -693,7 +695,7 @@ class _Generator:
             "fallback": overlaps and not v["dataOnDevice"],
             "original": self._original(reductions, returned) if overlaps and not v["dataOnDevice"] else None,
             "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads})", kernel, kernel_params),
-            "host_signature": _signature("static void", host, [decl for decl, _ in params]),
+            "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, _ in params]),
             "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _ in params]),
             "host_args": ", ".join(names),
             "kernel_args": kernel_args,

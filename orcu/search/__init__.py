@@ -17,14 +17,17 @@ def make(name: str, space: SearchSpace, seed: int = 0, options: dict | None = No
 
 
 def drive(strategy: Strategy, evaluate: Callable[[list[Point]], list[float]], budget: int | None = None,
-          deadline: float | None = None, recall: Callable[[list[Point]], dict[Point, float]] | None = None) -> int:
+          deadline: float | None = None, recall: Callable[[list[Point]], dict[Point, float]] | None = None,
+          alias: Callable[[list[Point]], dict[Point, float]] | None = None) -> int:
     """Run ``strategy`` until it finishes, ``budget`` points are spent, or the
     ``time.monotonic()`` ``deadline`` passes; returns the number of points spent.
 
     ``evaluate`` gets points the strategy has not seen and returns their costs (math.inf for
     a failure). ``recall`` answers the points it already knows (e.g. from the results
     database) without evaluating them: they count against the budget all the same, so a
-    repeated search retraces its steps for free and a resumed one goes on where it stopped."""
+    repeated search retraces its steps for free and a resumed one goes on where it stopped.
+    ``alias`` answers points that are another point already known under another name (the
+    same build): they cost nothing, and spend no budget."""
     known = strategy.costs
     spent = stale = 0
     search = strategy.search()
@@ -32,6 +35,9 @@ def drive(strategy: Strategy, evaluate: Callable[[list[Point]], list[float]], bu
         batch = next(search)
         while True:
             fresh = [p for p in dict.fromkeys(batch) if p not in known]
+            aliased = alias(fresh) if alias is not None and fresh else {}
+            known.update(aliased)
+            fresh = [p for p in fresh if p not in aliased]
             if budget is not None:
                 fresh = fresh[: max(0, budget - spent)]
             if fresh:
@@ -41,6 +47,8 @@ def drive(strategy: Strategy, evaluate: Callable[[list[Point]], list[float]], bu
                 if missing:
                     known.update(zip(missing, evaluate(missing)))
                 spent += len(fresh)
+                stale = 0
+            elif aliased:
                 stale = 0
             else:
                 stale += 1

@@ -1,0 +1,123 @@
+"""What must hold before any variant of a file is built: checked alike by `orcu check` and
+`orcu tune`, so that a file that checks clean gets past every check tune makes before it
+builds, and a file that check refuses is refused by tune at once, with the same diagnostic.
+
+For every region and input size: the configurations exist once the transform arguments'
+own ranges and the device's limits are applied (a value that no configuration can satisfy
+is a diagnostic at its argument; values that only some configurations have remove those,
+with the reason), and the first configuration generates (dependences, array extents,
+transform arguments) into a harness that can declare and fill every array. What depends
+on one configuration alone and fails only for it is that variant's status during the tune.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+import numpy as np
+
+from .codegen.region import generate
+from .device import Device
+from .frontend.ir import LoopNest
+from .frontend.transform import ARGUMENTS
+from .harness import harness_source
+from .program import Program
+from .errors import AnnotationError, OrcuError
+from .space import input_space, performance_space
+from .spec.expr import NotVectorizable
+from .spec.model import Constraint
+from .writeback import MIXED_FRAGMENT
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The configurations of one region and input size that can never be built."""
+
+    constraints: tuple[Constraint, ...]
+    removed: int
+    of: int
+
+    @property
+    def reasons(self) -> list[str]:
+        return [c.name for c in self.constraints]
+
+
+def region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, ...]:
+    """Constraints on the parameters a region's transform arguments read: each argument's own
+    range (streamCount from 1 to 16...) and the device's limits (threads per block, blocks),
+    so that no search spends its budget on configurations that cannot be built."""
+    out = []
+    for name, expr in nest.transform.args.items():
+        if not expr.names:
+            continue  # a constant: checked as the file loads
+        check = ARGUMENTS[name].check
+        valid = replace(expr, text=f"valid({expr.text.strip()})", _fn=lambda env, fn=expr._fn, check=check: _holds(check, fn, env))
+        out.append(Constraint(f"{name} is {ARGUMENTS[name].expects}", valid))
+    if device is not None:
+        for arg, limit, what in (("threadCount", device.max_threads_per_block, "threads per block"),
+                                 ("blockCount", device.max_grid_x, "blocks")):
+            expr = nest.transform.args.get(arg)
+            if expr is None or not expr.names:
+                continue  # a literal: the runner marks it invalid, with its reason
+            bound = replace(expr, text=f"({expr.text.strip()}) <= {limit}",
+                            _fn=lambda env, fn=expr._fn, check=ARGUMENTS[arg].check, limit=limit: _within(check, fn, env, limit))
+            out.append(Constraint(f"{arg} <= {limit} ({what} of {device.name})", bound))
+    return tuple(out)
+
+
+def _holds(check, fn, env):
+    """Whether the argument's value is in its range: for one configuration, or elementwise for a
+    block of them (the space passes arrays of values)."""
+    try:
+        value = fn(env)
+    except NotVectorizable:
+        raise
+    except OrcuError:  # an expression that fails for these values (a division by zero): no value at all
+        return False
+    return _each(value, env, lambda v: bool(check(v)))
+
+
+def _within(check, fn, env, limit):
+    return _each(fn(env), env, lambda v: not check(v) or v is None or v <= limit)  # an invalid value is the range's business
+
+
+def _each(value, env, test):
+    """``test`` of a value, or of each value of an array of them (a dict or list holding arrays
+    is evaluated point by point instead)."""
+    if not isinstance(value, np.ndarray) and any(isinstance(v, np.ndarray) for v in env.values()):
+        raise NotVectorizable("a value that is not an array")
+    if isinstance(value, np.ndarray):
+        return np.fromiter((test(v.item() if isinstance(v, np.generic) else v) for v in value.ravel()), dtype=bool, count=value.size)
+    return test(value)
+
+
+def limits(program: Program, region: int, inputs: Mapping[str, Any], device: Device | None) -> Limits:
+    constraints = region_limits(program.nests[region], device)
+    if not constraints:
+        size = performance_space(program, dict(inputs)).size
+        return Limits((), 0, size)
+    within = performance_space(program, dict(inputs), constraints)
+    before = performance_space(program, dict(inputs))
+    removing = tuple(c for c in constraints if performance_space(program, dict(inputs), (c,)).size < before.size)
+    return Limits(removing, before.size - within.size, before.size)
+
+
+def preflight(program: Program, device: Device | None) -> list[list[Limits]]:
+    """The limits of each region at each input size; a located diagnostic for anything that
+    would stop a tune before it builds."""
+    for nest, region in zip(program.nests, program.regions):
+        if nest.function is None and not program.fragment:
+            raise program.src.error(region.start, MIXED_FRAGMENT, AnnotationError)
+    sizes = list(input_space(program).configs()) or [{}]
+    out = []
+    for k, nest in enumerate(program.nests):
+        per_input = []
+        for inputs in sizes:
+            found = limits(program, k, inputs, device)
+            space = performance_space(program, dict(inputs), found.constraints)
+            params = space.config(0)
+            code = generate(program, nest, params, dict(inputs))
+            harness_source(program, k, [code], dict(inputs))
+            per_input.append(found)
+        out.append(per_input)
+    return out
