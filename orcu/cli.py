@@ -326,9 +326,8 @@ def _cmd_tune(args) -> int:
     _check_spec_commands(program, args.trust_spec)
     _left_out(program, preflight(program, device))  # what orcu check checks, before anything is built
     if backend == "cuda":
-        for flag in foreign_arch(program, device.arch):
-            print(f"orcu: note: build flag '{flag}' names only other GPUs than the {device.name} ({device.arch}): "
-                  f"orcu compiles for {device.arch} instead", file=sys.stderr)
+        for note in foreign_arch(program, device):
+            print(note, file=sys.stderr)
     compiler, device_text, context = _target(program, args, backend, device)
     output = _output_path(args)
     _check_writable(output, args.file, program)

@@ -149,13 +149,15 @@ def _split_arch(words, arch: str) -> tuple[tuple[str, ...], list[str]]:
     return tuple(kept), foreign
 
 
-def foreign_arch(program: Program, arch: str) -> list[str]:
-    """The build flags, of any configuration, that name only GPUs other than ``arch``."""
+def foreign_arch(program: Program, device: Device) -> list[str]:
+    """A note for each build flag, of any configuration, that names only GPUs other than the
+    ``device``'s (build_flags drops it)."""
     command = program.spec.build_command
     found: dict[str, None] = {}
     for setting in flag_settings(program.spec) if command else []:
-        found.update(dict.fromkeys(_split_arch(spec_flags(command, setting), arch)[1]))
-    return list(found)
+        found.update(dict.fromkeys(_split_arch(spec_flags(command, setting), device.arch)[1]))
+    return [f"orcu: note: build flag '{flag}' names only other GPUs than the {device.name} ({device.arch}): orcu compiles "
+            f"for {device.arch} instead" for flag in found]
 
 
 def build_libs(libs: str | None) -> tuple[str, ...]:

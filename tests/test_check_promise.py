@@ -174,7 +174,11 @@ def test_flags_for_another_gpu_give_way_to_the_devices_with_a_note(in_tmp):
     write(in_tmp / "t.c", axpy(params="param TC[] = [32]; param CFLAGS[] = ['', '-arch=sm_35'];",
                                spec_extra=" def build { arg build_command = 'nvcc -O2 -arch=sm_20 @CFLAGS'; }\n"))
     program = load("t.c")
-    assert foreign_arch(program, "sm_90") == ["-arch=sm_20", "-arch=sm_35"]
+    assert foreign_arch(program, H100) == [
+        "orcu: note: build flag '-arch=sm_20' names only other GPUs than the NVIDIA H100 80GB HBM3 (sm_90): orcu compiles for "
+        "sm_90 instead",
+        "orcu: note: build flag '-arch=sm_35' names only other GPUs than the NVIDIA H100 80GB HBM3 (sm_90): orcu compiles for "
+        "sm_90 instead"]
     item = build_item(program, 0, 0, {"TC": 32, "CFLAGS": "-arch=sm_35"}, {"n": 1000}, "cuda", "sm_90")
     built = Runner("cuda", H100, in_tmp / "build", jobs=1)._build_batch(program, 0, [item], None)
     assert built[0][2].ok, built[0][2].message  # nvcc 13 refuses sm_20 and sm_35: the device's own was used
