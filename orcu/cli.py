@@ -21,11 +21,10 @@ def _profile_device(args):
 
 
 def _cmd_check(args) -> int:
-    from .program import load
     from .report import check_text, summary
 
     device = _profile_device(args)
-    program = load(args.file, args.spec, device)
+    program = _load(args, device)
     _check_spec_commands(program, args.trust_spec)
     s = summary(program, device)
     if args.json:
@@ -246,11 +245,39 @@ def _output_path(args) -> str:
 
 def _load_for_target(args):
     """(program, backend, device) for tune and apply: the spec may read the device's facts."""
-    from .program import load
 
     backend = _backend(args.backend)
     device = _device(backend, args.device_profile)
-    return load(args.file, args.spec, device), backend, device
+    return _load(args, device), backend, device
+
+
+def _load(args, device):
+    """The program of check, tune and apply: --input's sizes in place of the spec's, and for a
+    file without a spec, the one orcu assumes (spec/assumed.py), said on stderr."""
+    from .program import load
+    from .spec.assumed import assumed_spec, input_values
+
+    program = load(args.file, args.spec, device)
+    inputs = input_values(args.input)
+    if program.spec_region is None and program.spec.path == program.src.path:  # no spec at all: one is assumed
+        assumed = assumed_spec(program, inputs, device.spec_names())
+        for note in assumed.notes:
+            print(f"orcu: note: {note}", file=sys.stderr)
+        return load(args.file, None, device, assumed)
+    return _with_inputs(program, inputs) if inputs else program
+
+
+def _with_inputs(program, inputs):
+    """The program with --input's values in place of the spec's for those input parameters."""
+    from dataclasses import replace
+
+    spec = program.spec
+    known = {p.name: p for p in spec.input_params}
+    for name in inputs:
+        if name not in known:
+            raise UsageError(f"--input: '{name}' is not an input parameter of the spec{did_you_mean(name, known)}")
+    params = tuple(replace(p, values=tuple(inputs[p.name]), axis=True) if p.name in inputs else p for p in spec.input_params)
+    return replace(program, spec=replace(spec, input_params=params))
 
 
 def _target(program, args, backend, device):
@@ -263,6 +290,7 @@ def _target(program, args, backend, device):
     compiler = _compiler(backend)
     device_text = _device_text(device, backend)
     source = program.src.text if program.spec_region is not None else program.src.text + repr(program.spec)
+    source += program.spec.init_code  # what an init_file puts in the inputs changes the measurements
 
     def context(k: int) -> Context:
         nest = program.nests[k]
@@ -418,6 +446,12 @@ def _cmd_devices(args) -> int:
     return 0
 
 
+def _sizes_argument(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--input", action="append", default=[], metavar="NAME=VALUE",
+                         help="an input size (repeatable; a name given twice is tuned at both): replaces the spec's "
+                              "values of that input parameter; a file without a spec needs those of its loop bounds")
+
+
 def _input_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("file", help="the annotated C file (it is never modified)")
     command.add_argument("--spec", help="YAML tuning spec (default: FILE.orcu.yaml if present)")
@@ -432,6 +466,7 @@ def _output_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
                          help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
     command.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
+    _sizes_argument(command)
     command.add_argument("--measure", choices=["kernel", "total"],
                          help="what ranks variants: the kernels' time or the host function's whole time, transfers "
                               "included (default: the spec's performance_counter measure, else kernel)")
@@ -452,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="parse a file and report its tuning problem; nothing is compiled or run")
     _input_arguments(check)
+    _sizes_argument(check)
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.add_argument("--explain", action="store_true", help="print the loop-nest IR with reads and writes, and the TSG's decisions")
     _trust_argument(check)

@@ -117,8 +117,10 @@ def check_build_flags(spec: TuningSpec, src: SourceFile) -> None:
     parameters its build command reads (each parameter's values in turn, the others at their
     first: a flag comes from one place), and at the first word of ``libs`` that names no
     library (``-lNAME``)."""
-    spec_src = src if spec.path == src.path else SourceFile.read(spec.path)
     libs = spec.build.get("libs")
+    if libs is None and not spec.build_command:
+        return  # nothing to read the spec's text for (a spec orcu assumed has none)
+    spec_src = src if spec.path == src.path else SourceFile.read(spec.path)
     if libs is not None:
         try:
             words = shlex.split(libs.value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -76,13 +77,13 @@ def _code(program: Program, region_index: int, call: str | None) -> str:
     pieces = []
     if spec is None:
         nest = program.nests[region_index]
-        return nest.reference if call is None else call
+        return nest.reference if call is None else nest.around(call)
     pos = spec.code_start
     for k, (region, nest) in enumerate(zip(program.regions, program.nests)):
         if not spec.code_start <= region.start < spec.code_end:
             continue
         pieces.append(src.text[pos : region.start])
-        pieces.append(call if (k == region_index and call is not None) else "\n" + nest.reference + "\n")
+        pieces.append(nest.around(call) if (k == region_index and call is not None) else "\n" + nest.reference + "\n")
         pos = region.end
     pieces.append(src.text[pos : spec.code_end])
     return "".join(pieces)
@@ -103,11 +104,15 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     used = list(used_names(statements))
     for n in program.nests:
         used += [name for name in n.variables if name not in used]
+    if spec.init_code:  # init_input_vars() fills every input, used here or not
+        used += [d.name for d in spec.input_vars if d.name not in used]
     declared = set()
     for st in statements:
         declared |= set(declarations_in(st, "region"))
     macros = {k: v for k, v in object_macros(program.src.text).items() if k not in spec.input_names}
-    reductions = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions}
+    # Scalars compared with the reference: sums the GPU computes, and what host statements in a region assign.
+    compared = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions}
+    compared |= {name for n in program.nests for name in n.host_writes}
     rng = random.Random(seed)
 
     values: list[Value] = []
@@ -139,7 +144,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
                 f"'{name}' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it",
                 AnalysisError,
             )
-        values.append(Value(name, canonical_type(var.ctype.base), None, (), ["0"], name in reductions))
+        values.append(Value(name, canonical_type(var.ctype.base), None, (), ["0"], name in compared))
 
     by_name = {v.name: v for v in values}
     before = {k: v for k, v in inputs.items() if k not in code.params}
@@ -153,6 +158,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         before={k: _literal(v) for k, v in before.items()},
         after={k: _literal(v) for k, v in after.items()},
         includes=sorted(set().union(*(c.includes for c in codes)) - {"math.h"}),  # the tuned file's headers
+        init=_init_code(spec.init_code),
         variants=prelude(codes) + "\n" + "\n".join(c.text for c in codes),
         values=values,
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
@@ -164,6 +170,16 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         max_events=MAX_EVENTS,
         terms=max([v.count for v in values if v.count] + [1]),
     )
+
+
+def _init_code(text: str) -> dict[str, list[str]] | None:
+    """The init_file's code, its preprocessor includes apart: they go at the top of the
+    harness, the rest inside its namespace, where it sees the inputs by their names."""
+    if not text:
+        return None
+    lines = text.splitlines()
+    include = [line for line in lines if re.match(r"\s*#\s*include\b", line)]
+    return {"includes": include, "code": [line for line in lines if line not in include]}
 
 
 def _element(decl) -> str:

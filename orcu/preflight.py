@@ -44,7 +44,7 @@ class Limits:
 
 def region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, ...]:
     """Constraints on the parameters a region's transform arguments read: each argument's own
-    range (streamCount from 1 to 16...) and the device's limits (threads per block, blocks),
+    range (preferL1Size 0, 16, 32 or 48...) and the device's limits (threads per block, blocks),
     so that no search spends its budget on configurations that cannot be built."""
     out = []
     for name, expr in nest.transform.args.items():

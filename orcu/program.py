@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from pycparser import c_ast
 
@@ -12,16 +12,20 @@ from .device import DEFAULT_PROFILE, Device, profile
 from .annotations import Region, blank_comments, brace_depth, matching_bracket, scan_regions
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
-from .frontend.ir import LoopNest, loops_of, statements
+from .frontend.ir import LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, effects, read_after
 from .tsg.plan import plan
 from .frontend.lower import Lowering
-from .frontend.transform import parse_loop_annotation
+from .frontend.transform import CudaTransform, parse_loop_annotation
 from .frontend.types import resolve_types, visible_variables
 from .source import SourceFile
 from .spec.language import parse_perftuning
 from .spec.builder import SpecBuilder
+from .spec.expr import compile_expr
 from .spec.model import TuningSpec
+
+if TYPE_CHECKING:
+    from .spec.assumed import Assumed
 
 
 @dataclass(frozen=True)
@@ -56,8 +60,11 @@ def sidecar_spec(path: str | Path) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def load(path: str | Path, spec_path: str | Path | None = None, device: Device | None = None) -> Program:
-    """``device``: the GPU tuned for, whose facts the spec may read (default: the default profile)."""
+def load(path: str | Path, spec_path: str | Path | None = None, device: Device | None = None,
+         assumed: "Assumed | None" = None) -> Program:
+    """``device``: the GPU tuned for, whose facts the spec may read (default: the default profile);
+    ``assumed``: the spec of a file that has none (spec/assumed.py), with the transform
+    arguments its parameters tune."""
     src = SourceFile.read(path)
     predefined = (device or profile(DEFAULT_PROFILE)).spec_names()
     top = scan_regions(src)
@@ -81,7 +88,9 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     yaml_path = spec_path or sidecar_spec(path)
     if perf and yaml_path is not None:
         raise src.error(perf[0].start, f"the spec is given twice: in this PerfTuning region and in {yaml_path}", AnnotationError)
-    if perf:
+    if assumed is not None:
+        spec = assumed.spec
+    elif perf:
         spec = parse_perftuning(src, perf[0].args_start, perf[0].args_end, predefined)
     elif yaml_path is not None:
         from .spec.yaml_spec import load_yaml
@@ -91,7 +100,7 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
         spec = SpecBuilder(src, None, predefined).finish()
 
     # Each region's own code first (its errors are the most precise), then the file once.
-    parsed = [_parse_region(src, spec, r) for r in loops]
+    parsed = [_parse_region(src, spec, r, assumed.unset.get(k, {}) if assumed else {}) for k, r in enumerate(loops)]
     context = _file_context(src, loops)
     nests = tuple(_lower_region(src, spec, loops[k], k, parsed[k], context) for k in range(len(loops)))
     spec, nests = plan(src, spec, nests)  # the TSG's mappings: dependences, Phase I, mapping parameters
@@ -146,9 +155,13 @@ def _file_context(src: SourceFile, loops: list[Region]):
     return tree, _function_spans(text, tree, src), object_macros(src.text)
 
 
-def _parse_region(src: SourceFile, spec: TuningSpec, region: Region):
-    """The transform, the code to transform (parsed) and the reference code of a region."""
+def _parse_region(src: SourceFile, spec: TuningSpec, region: Region, unset: Mapping[str, str]):
+    """The transform, the code to transform (parsed) and the reference code of a region;
+    ``unset``: arguments the annotation leaves out -> the spec's parameter that sets them."""
     transform, body_start = parse_loop_annotation(src, region.args_start, region.args_end)
+    if unset:
+        given = {name: compile_expr(src, region.args_start, param) for name, param in unset.items()}
+        transform = CudaTransform({**transform.args, **given})
     defined = set(spec.lets) | set(spec.performance_names) | set(spec.input_names)
     for name, expr in transform.args.items():
         expr.check_names(src, defined, f"transform argument '{name}'")
@@ -176,7 +189,8 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, k: int, par
     tree, spans, macros = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, items, function, tree, spec, macros)
-    body = Lowering(src).block(items)
+    before, loop, after = _host_statements(items)
+    body = Lowering(src).block(loop)
     written = {lp.var for lp in loops_of(body)} | {n for st, _ in statements(body) for n in st.scalar_writes}
     candidates = [n for n in written if n in variables and variables[n].kind == "scalar" and variables[n].origin != "region"]
     return LoopNest(
@@ -189,5 +203,25 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, k: int, par
         reference=reference,
         code=code,
         outside=visible_variables(function, tree),
-        read_after=read_after(src, function, region.start, region.end, candidates),
+        read_after=read_after(src, function, region.start, region.end, candidates, after),
+        before="".join(f"{_statement_text(st)}\n" for st in before),
+        after="".join(f"\n{_statement_text(st)}" for st in after),
+        host_writes=frozenset(effects(before + after).assigned),
     )
+
+
+def _host_statements(items: list[c_ast.Node]) -> tuple[list, list, list]:
+    """(statements before the loop, the loop, statements after it): around a region's one
+    loop, statements that declare nothing (``s = 0.0;``, ``r = sqrt(s);`` after a norm's sum)
+    run on the host, before and after the generated code, as Orio runs them. Anything else
+    is the loop nest's, to analyse as a whole."""
+    loops = [k for k, item in enumerate(items) if isinstance(item, c_ast.For)]
+    if len(loops) != 1 or any(isinstance(item, (c_ast.Decl, c_ast.DeclList, c_ast.Compound)) for item in items):
+        return [], items, []
+    k = loops[0]
+    return items[:k], items[k : k + 1], items[k + 1 :]
+
+
+def _statement_text(node: c_ast.Node) -> str:
+    text = c_text(node)
+    return text if text.endswith(("}", ";")) else text + ";"

@@ -145,7 +145,7 @@ def _region_edits(program: Program, calls: list[str], strip: bool) -> list[tuple
             begin, finish = _comment_lines(src.text, region.start, start), _comment_lines(src.text, end, region.end)
             lead, trail = begin is None, finish is None
             start, end = begin[0] if begin else region.start, finish[1] if finish else region.end
-        edits.append((start, end, generated.region_code(original, call, lead, trail)))
+        edits.append((start, end, generated.region_code(original, call, lead, trail, nest.before, nest.after)))
     return edits
 
 

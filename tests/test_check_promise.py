@@ -40,11 +40,11 @@ def axpy(params="param TC[] = [32, 64];", args="threadCount=TC", body="y[i] = 2.
 REFUSED = {
     "carried": axpy(body="y[i] = y[i - 1] + x[i];").replace("i = 0; i < n", "i = 1; i < n"),
     "undeclared_array": axpy(body="y[i] = 2.0f * z[i];").replace("float *y)", "float *y, const float *z)"),
-    "never_valid_argument": axpy(params="param SC[] = [20, 30];", args="streamCount=SC"),
+    "never_valid_argument": axpy(params="param PL[] = [20, 30];", args="preferL1Size=PL"),
     "mixed_fragment": axpy() + "int j;\n/*@ begin Loop(transform CUDA()\nfor (j = 0; j < n; j++) y[j] = x[j];\n) @*/\n/*@ end @*/\n",
 }
 ACCEPTED = {
-    "some_invalid_values": axpy(params="param SC[] = range(1, 31);", args="streamCount=SC"),
+    "some_invalid_values": axpy(params="param PL[] = range(0, 64, 8);", args="preferL1Size=PL"),
     "fragment": SPEC.format(params="param TC[] = [32, 64];").replace("float x[n]", "double x[n]").replace("float y[n]", "double y[n]")
     + "int i;\n/*@ begin Loop(transform CUDA(threadCount=TC)\nfor (i = 0; i <= n - 1; i++)\n    y[i] = 2.0 * x[i] + y[i];\n) @*/\n"
     "for (i = 0; i <= n - 1; i++)\n    y[i] = 2.0 * x[i] + y[i];\n/*@ end @*/\n/*@ end @*/\n",
@@ -80,8 +80,8 @@ def test_refusals_say_why_where(in_tmp):
         messages[name] = run("check", "t.c", cwd=in_tmp).stderr.splitlines()[0]
     assert messages["carried"] == ("t.c:9:36: error: loop-carried dependence on 'y': 'y[i]' (line 9) and 'y[i - 1]' (line 9) "
                                    "touch the same elements in different iterations of 'i'")
-    assert messages["never_valid_argument"] == ("t.c:8:47: error: no configuration for n=1000 can be built: 'streamCount is an "
-                                                "integer from 1 to 16' holds for none of the 2 there were")
+    assert messages["never_valid_argument"] == ("t.c:8:48: error: no configuration for n=1000 can be built: 'preferL1Size is 0, "
+                                                "16, 32 or 48' holds for none of the 2 there were")
     assert messages["undeclared_array"] == ("t.c:6:53: error: 'z' is an array the tuned code uses: declare it in input_vars so "
                                             "that orcu can allocate and fill it")
     assert messages["mixed_fragment"] == (
@@ -94,13 +94,13 @@ def test_refusals_say_why_where(in_tmp):
 def test_values_out_of_an_arguments_range_leave_those_configurations_out(in_tmp):
     write(in_tmp / "t.c", ACCEPTED["some_invalid_values"])
     checked = run("check", "t.c", cwd=in_tmp)
-    assert "  cannot be built: 14 of 30 configuration(s) (streamCount is an integer from 1 to 16)\n" in checked.stdout
+    assert "  cannot be built: 4 of 8 configuration(s) (preferL1Size is 0, 16, 32 or 48)\n" in checked.stdout
     tuned = run("tune", "t.c", "--budget", "2", "--backend", "emulate", "--json", cwd=in_tmp)
     assert tuned.returncode == 0, tuned.stderr
-    assert ("orcu: note: orcu_f_1 n=1000: 14 of 30 configurations cannot be built and are left out (streamCount is an integer "
-            "from 1 to 16)\n") in tuned.stderr
+    assert ("orcu: note: orcu_f_1 n=1000: 4 of 8 configurations cannot be built and are left out (preferL1Size is 0, 16, 32 "
+            "or 48)\n") in tuned.stderr
     region = json.loads(tuned.stdout)["regions"][0]
-    assert region["statuses"] == {"ok": 2} and region["best"]["params"]["SC"] <= 16
+    assert region["statuses"] == {"ok": 2} and region["best"]["params"]["PL"] in (0, 16, 32, 48)
 
 
 def test_a_configuration_out_of_range_is_invalid_and_the_rest_runs(in_tmp):

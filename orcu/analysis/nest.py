@@ -160,7 +160,7 @@ def analyze(
     scalars_in = _scalars_in(nest, reduced | written | inner_vars | {outer.var})
     # Names an affine subscript may use: iterators and what the nest never changes.
     affine_names = set(scalars_in) | inner_vars | {outer.var}
-    _check_arrays(src, outer, statements, affine_names)
+    _check_arrays(src, nest, outer, statements, affine_names)
     arrays = _arrays(nest, spec, sizes, statements, affine_names, outer)
     live_private = _live_private(src, nest, outer, inner_vars, set(private))
     return NestAnalysis(outer, arrays, tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in,
@@ -189,8 +189,9 @@ def _mapped(src, nest, spec, sizes, outer, statements, inner_vars, written) -> N
 
 
 def _scalars_in(nest: LoopNest, excluded: set[str]) -> tuple[str, ...]:
-    """The scalars the nest reads and never changes."""
-    return tuple(n for n, v in nest.variables.items() if v.kind != "array" and n not in excluded)
+    """The scalars the nest reads and never changes (not those only its host statements use)."""
+    used = used_names([n.node for n in nest.body])
+    return tuple(n for n, v in nest.variables.items() if v.kind != "array" and n not in excluded and n in used)
 
 
 def _arrays(nest, spec, sizes, statements, affine_names: set[str], outer: Loop | None) -> tuple[ArrayInfo, ...]:
@@ -244,7 +245,14 @@ def _live_private(src: SourceFile, nest: LoopNest, outer: Loop, inner_vars: set[
 
 
 def _assigns_first(node: c_ast.Node, name: str) -> bool:
-    """``name = e;`` with ``name`` not in ``e``."""
+    """``name = e;`` with ``name`` not in ``e``; or an ``if`` whose test does not read ``name``
+    and whose branches both do so before anything else touches it (every path assigns it)."""
+    if isinstance(node, c_ast.Compound):
+        first = next((item for item in node.block_items or () if _mentions(item, name)), None)
+        return first is not None and _assigns_first(first, name)
+    if isinstance(node, c_ast.If):
+        return (node.iffalse is not None and not _mentions(node.cond, name)
+                and _assigns_first(node.iftrue, name) and _assigns_first(node.iffalse, name))
     return (isinstance(node, c_ast.Assignment) and node.op == "=" and _is_id(node.lvalue, name)
             and not _mentions(node.rvalue, name))
 
@@ -284,9 +292,7 @@ def assigned_before_read(body: tuple[Node, ...], s: str) -> bool:
             later = [st for st, _ in ir_statements(body[k + 1:])]
             return assigned_before_read(node.body, s) and not any(s in st.scalar_reads for st in later)
         if s in node.scalar_reads | node.scalar_writes:
-            n = node.node
-            return (isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID)
-                    and n.lvalue.name == s and s not in used_names([n.rvalue]))
+            return _assigns_first(node.node, s)
     return True
 
 
@@ -321,33 +327,42 @@ def _affine(node: c_ast.Node, names: set[str]) -> Poly | None:
     return p if p is not None and p.names <= names else None
 
 
-def _check_arrays(src: SourceFile, outer: Loop, statements, names: set[str]) -> None:
+def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, names: set[str]) -> None:
+    """Orio's mapping runs each iteration of the outer loop on a thread of its own: they may
+    touch no element in common that one of them writes. Decided exactly where the subscripts
+    are affine (analysis/poly.py, over the loops' bounds), conservatively elsewhere."""
+    from .poly import array_update, dependences  # the module builds on this one
+
     i = outer.var
-    by_array: dict[str, list[Access]] = {}
     for st, _ in statements:
-        for a in st.accesses:
-            by_array.setdefault(a.array, []).append(a)
-    for name, accesses in by_array.items():
-        writes = [a for a in accesses if a.write]
-        for w in writes:
+        if array_update(st.node) is not None:
+            continue  # an update of one element by every iteration is a reduction: said below
+        for w in (a for a in st.accesses if a.write):
             wp = [_affine(s, names) for s in w.subscripts]
-            if any(p is None for p in wp):
-                raise src.error_at(w.loc, f"cannot prove that iterations of '{i}' write different elements of '{name}' (the subscript is not affine)", AnalysisError)
-            if not any(i in p.names for p in wp):
-                raise src.error_at(w.loc, f"every iteration of '{i}' writes the same elements of '{name}' (the subscript does not depend on '{i}')", AnalysisError)
-            for other in accesses:
-                if other is w:
-                    continue
-                op = [_affine(s, names) for s in other.subscripts]
-                if any(p is None for p in op) or len(op) != len(wp):
-                    raise src.error_at(other.loc, f"cannot prove that '{other.text}' and '{w.text}' are accessed in the same iteration of '{i}'", AnalysisError)
-                if all(a == b for a, b in zip(wp, op)):
-                    continue
-                raise src.error_at(
-                    other.loc if not other.write else w.loc,
-                    f"loop-carried dependence on '{name}': '{w.text}' (line {w.loc.line}) and '{other.text}' (line {other.loc.line}) touch the same elements in different iterations of '{i}'",
-                    AnalysisError,
-                )
+            if all(p is not None for p in wp) and not any(i in p.names for p in wp):
+                raise src.error_at(w.loc, f"every iteration of '{i}' writes the same elements of '{w.array}' (the subscript "
+                                          f"does not depend on '{i}')", AnalysisError)
+    deps = nest.deps or dependences(nest)
+    found = deps.array_conflict(i)
+    if found is None:
+        return
+    write, other, reduction, opaque = found
+    if opaque is not None:
+        raise src.error_at(write.loc, f"cannot prove that iterations of '{i}' touch different elements of '{write.array}': "
+                                      f"'{opaque}' is not affine", AnalysisError)
+    if reduction:
+        parallel = [lp.var for lp in nest.loops() if lp is not outer and deps.loops[lp.var].parallel
+                    and not deps.loops[lp.var].conflicts]
+        hint = (f"; '{parallel[0]}' has no dependence between its iterations: mapping='auto' lets the TSG spread it over "
+                "threads instead") if parallel else ""
+        raise src.error_at(write.loc, f"'{write.text}' (line {write.loc.line}) is a sum over iterations of '{i}', which "
+                                      f"Orio's mapping spreads over threads{hint}", AnalysisError)
+    raise src.error_at(
+        other.loc if not other.write else write.loc,
+        f"loop-carried dependence on '{write.array}': '{write.text}' (line {write.loc.line}) and '{other.text}' (line "
+        f"{other.loc.line}) touch the same elements in different iterations of '{i}'",
+        AnalysisError,
+    )
 
 
 def _is_outer_index(a: Access, var: str) -> bool:

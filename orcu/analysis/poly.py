@@ -112,6 +112,17 @@ class Dependences:
                     return f"'{scalar}' carries a value from one iteration of '{var}' to the next"
         return None
 
+    def array_conflict(self, var: str) -> tuple[Access, Access, bool, str | None] | None:
+        """The first pair of array accesses that touch one element in different iterations of
+        ``var``: (a write, the other access, whether both are updates of one reduction, the
+        access that is not affine); None when the loop's iterations touch disjoint elements."""
+        for k, pair in enumerate(self._pairs):
+            if self._pair_differs(k, var):
+                (a, _), (b, _) = pair.first, pair.second
+                write, other = (a.access, b.access) if a.access.write else (b.access, a.access)
+                return write, other, pair.reduction, pair.opaque
+        return None
+
     def global_reduction(self, scalar: str) -> str | None:
         """The operator of a scalar only ever updated with it in the nest (a reduction across all
         threads); None for any other scalar."""

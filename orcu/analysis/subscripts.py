@@ -61,6 +61,9 @@ def _shape_array(accesses, iterators: set[str], written: set[str], declared_mult
     if all(ps and all(p is not None and is_affine(p, iterators) for p in ps) for ps in polys) and (
             declared_multi or all(len(ps) > 1 for ps in polys)):
         return [Shaped(acc, loops, tuple(ps), True) for (acc, loops), ps in zip(accesses, polys)]
+    if not declared_multi and all(len(ps) == 1 and ps[0] is not None and is_affine(ps[0], iterators) for ps in polys):
+        # One affine index each (``y[i - n + 1000]``): already exact, whatever sizes it names.
+        return [Shaped(acc, loops, tuple(ps), True) for (acc, loops), ps in zip(accesses, polys)]
     if not all(len(ps) == 1 and ps[0] is not None for ps in polys):
         return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
     # One flat subscript each: group the terms by the size factors they carry.

@@ -22,14 +22,15 @@ from .lower import loc_of
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
-def read_after(src: SourceFile, function: c_ast.FuncDef | None, start: int, end: int, names: Iterable[str]) -> dict[str, Location]:
+def read_after(src: SourceFile, function: c_ast.FuncDef | None, start: int, end: int, names: Iterable[str],
+               first: Iterable[c_ast.Node] = ()) -> dict[str, Location]:
     """``names`` that the code after the region [start, end) of ``function`` may read before
-    assigning them, each with the place of that read."""
-    if function is None or function.body is None:
-        return {}
+    assigning them, each with the place of that read; ``first``: statements that run before
+    that code (the region's own, on the host after its loop)."""
     wanted = set(names)
     found: dict[str, Location] = {}
-    for stmt in _following(src, function.body, start, end):
+    following = _following(src, function.body, start, end) if function is not None and function.body is not None else ()
+    for stmt in [*first, *following]:
         for name in sorted(wanted - set(found)):
             effect = _effect(stmt, name)
             if effect is _KILL:

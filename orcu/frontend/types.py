@@ -113,13 +113,33 @@ def resolve_types(
     for item in items:
         local.update(declarations_in(item, "region"))
     scopes = [local] + _outer_scopes(function, file_ast)
+    iterators = _loop_iterators(items)
     variables: dict[str, Variable] = {}
     for name, use in used_names(items).items():
-        variables[name] = _lookup(src, name, use, scopes, spec, macros)
+        variables[name] = _lookup(src, name, use, scopes, spec, macros, iterators)
     return variables
 
 
-def _lookup(src, name, use, scopes, spec, macros) -> Variable:
+def _loop_iterators(items) -> set[str]:
+    """Names a for loop's init assigns (``for (i = 0; ...)``)."""
+    class Finder(c_ast.NodeVisitor):
+        found: set[str] = set()
+
+        def visit_For(self, node: c_ast.For) -> None:
+            init = node.init
+            assignments = init.exprs if isinstance(init, c_ast.ExprList) else [init]
+            for a in assignments:
+                if isinstance(a, c_ast.Assignment) and isinstance(a.lvalue, c_ast.ID):
+                    self.found = self.found | {a.lvalue.name}
+            self.generic_visit(node)
+
+    finder = Finder()
+    for item in items:
+        finder.visit(item)
+    return finder.found
+
+
+def _lookup(src, name, use, scopes, spec, macros, iterators=frozenset()) -> Variable:
     for scope in scopes:
         if name in scope:
             decl, origin = scope[name]
@@ -143,6 +163,8 @@ def _lookup(src, name, use, scopes, spec, macros) -> Variable:
         value = macros[name]
         base = "double" if any(c in value for c in ".eE") and not value.startswith("0x") else "int"
         return Variable(name, CType(base, const=True), "macro", None)
+    if name in iterators:  # as in Orio: a loop iterator declared nowhere is an int
+        return Variable(name, CType("int"), "local", None)
     raise src.error_at(
         loc_of(use),
         f"'{name}' is not declared: declare it in the enclosing function or in input_vars",

@@ -6,6 +6,8 @@ is written once and gives the same diagnostic for both.
 """
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ..errors import SpecError, did_you_mean
@@ -14,12 +16,12 @@ from .expr import FUNCTIONS, Expr
 from .model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Option, Param, TuningSpec, _frozen
 
 PARAM_SECTIONS = ("performance_params", "input_params")
-ARG_SECTIONS = ("build", "performance_counter", "search", "validation")
+ARG_SECTIONS = ("build", "performance_counter", "search", "validation", "input_vars")
 # Which statements each section holds.
 SECTIONS: dict[str, tuple[str, ...]] = {
     "performance_params": ("param", "constraint", "let"),
     "input_params": ("param", "constraint", "let"),
-    "input_vars": ("decl", "let"),
+    "input_vars": ("decl", "arg", "let"),
     "build": ("arg", "let"),
     "performance_counter": ("arg", "let"),
     "search": ("arg", "let"),
@@ -82,7 +84,10 @@ ARGS: dict[str, dict[str, Callable[[Any], str | None]]] = {
         "seed": _integer,
     },
     "validation": {"validation_file": _string},
+    "input_vars": {"init_file": _string},
 }
+# Orio's C function that fills the inputs, which an init_file defines.
+INIT_FUNCTION = re.compile(r"\bvoid\s+init_input_vars\s*\(\s*(void\s*)?\)\s*\{")
 _SEARCH_PREFIXES = tuple(sorted({a.lower() + "_" for a in SEARCH_ALGORITHMS.values()} | {k + "_" for k in SEARCH_ALGORITHMS}))
 
 
@@ -196,6 +201,22 @@ class SpecBuilder:
         self._define(decl.name, self.src.offset(decl.loc.line, decl.loc.col), "variable")
         self.decls.append(decl)
 
+    def _init_code(self) -> str:
+        """The text of the ``init_file`` (beside the annotated file), checked for Orio's
+        ``void init_input_vars()``; "" without one."""
+        arg = self.args["input_vars"].get("init_file")
+        if arg is None:
+            return ""
+        path = Path(self.src.path).parent / arg.value
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise self.src.error_at(arg.loc, f"cannot read the init_file '{path}': {e.strerror}", SpecError) from None
+        if not INIT_FUNCTION.search(text):
+            raise self.src.error_at(arg.loc, f"the init_file '{path}' defines no 'void init_input_vars()', the function "
+                                             "that fills the inputs", SpecError)
+        return text
+
     # -- the result -----------------------------------------------------------
     def finish(self) -> TuningSpec:
         lets = set(self.lets)
@@ -226,5 +247,6 @@ class SpecBuilder:
             performance_counter=_frozen(self.args["performance_counter"]),
             search=_frozen(self.args["search"]),
             validation=_frozen(self.args["validation"]),
+            init_code=self._init_code(),
             cmdline=tuple(self.options),
         )

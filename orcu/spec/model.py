@@ -90,6 +90,7 @@ class TuningSpec:
     search: Mapping[str, Arg] = field(default_factory=_frozen)
     validation: Mapping[str, Arg] = field(default_factory=_frozen)
     cmdline: tuple[Option, ...] = ()
+    init_code: str = ""  # input_vars' init_file: C code whose init_input_vars() fills the inputs
 
     def arg(self, section: str, name: str, default: Any = None) -> Any:
         found = getattr(self, section).get(name)
