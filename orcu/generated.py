@@ -42,9 +42,9 @@ def original_code(code: str) -> tuple[int, str] | None:
     return (m.start("original"), m.group("original")) if m else None
 
 
-def region_code(code: str, call: str, lead: bool = True, trail: bool = True, before: str = "", after: str = "") -> str:
-    """A region's new code: its original loop kept for ``-DORCU_ORIGINAL``, else ``call``
-    between the region's host statements ``before`` and ``after``.
+def region_code(code: str, replacement: str, lead: bool = True, trail: bool = True) -> str:
+    """A region's new code: its original loop kept for ``-DORCU_ORIGINAL``, else ``replacement``
+    (the calls of the generated code, in the region's host code).
 
     ``code`` is what stood between the annotations. ``lead``: end the line of the opening
     annotation first; ``trail``: indent the closing annotation as before.
@@ -54,10 +54,10 @@ def region_code(code: str, call: str, lead: bool = True, trail: bool = True, bef
     indent = re.match(r"[ \t]*", body[0]).group() if body else ""
     closing_indent = lines[-1] if len(lines) > 1 and not lines[-1].strip() else indent
     original = "\n".join(lines[_first(lines) : _last(lines) + 1]) if body else ""
-    lines = [*before.splitlines(), f"{call}  // the loop above, run on the GPU by orcu", *after.splitlines()]
     return (
         ("\n" if lead else "") + "#ifdef " + ORIGINAL + "\n" + original + "\n#else\n"
-        + "".join(f"{indent}{line}\n" for line in lines if line) + "#endif\n" + (closing_indent if trail else "")
+        + "".join(f"{indent}{line}\n" for line in replacement.splitlines() if line) + "#endif\n"
+        + (closing_indent if trail else "")
     )
 
 

@@ -70,21 +70,29 @@ def _spec_code_region(program: Program):
     return spec
 
 
-def _code(program: Program, region_index: int, call: str | None) -> str:
-    """The code the harness runs: the PerfTuning region's, with region k calling ``call``."""
+def _code(program: Program, k: int, call: str | None) -> str:
+    """The code the harness runs: the PerfTuning region's, with nest k calling ``call`` (the
+    other loops of its region as written), or the reference (``call`` None)."""
     src = program.src
     spec = _spec_code_region(program)
-    pieces = []
+    mine = program.region_of(k)
+
+    def region(r: int) -> str:
+        host = program.hosts[r]
+        if r != mine or call is None:
+            return host.reference
+        return host.code({j: call if j == k else program.nests[j].reference for j in host.nests})
+
     if spec is None:
-        nest = program.nests[region_index]
-        return nest.reference if call is None else nest.around(call)
+        return region(mine)
+    pieces = []
     pos = spec.code_start
-    for k, (region, nest) in enumerate(zip(program.regions, program.nests)):
-        if not spec.code_start <= region.start < spec.code_end:
+    for r, area in enumerate(program.regions):
+        if not spec.code_start <= area.start < spec.code_end:
             continue
-        pieces.append(src.text[pos : region.start])
-        pieces.append(nest.around(call) if (k == region_index and call is not None) else "\n" + nest.reference + "\n")
-        pos = region.end
+        pieces.append(src.text[pos : area.start])
+        pieces.append("\n" + region(r) + "\n")
+        pos = area.end
     pieces.append(src.text[pos : spec.code_end])
     return "".join(pieces)
 
@@ -102,8 +110,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     else:
         statements = []
     used = list(used_names(statements))
-    for n in program.nests:
-        used += [name for name in n.variables if name not in used]
+    for host in program.hosts:
+        used += [name for name in host.variables if name not in used]
     if spec.init_code:  # init_input_vars() fills every input, used here or not
         used += [d.name for d in spec.input_vars if d.name not in used]
     declared = set()
@@ -112,7 +120,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     macros = {k: v for k, v in object_macros(program.src.text).items() if k not in spec.input_names}
     # Scalars compared with the reference: sums the GPU computes, and what host statements in a region assign.
     compared = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions}
-    compared |= {name for n in program.nests for name in n.host_writes}
+    compared |= {name for host in program.hosts for name in host.writes}
     rng = random.Random(seed)
 
     values: list[Value] = []
@@ -134,7 +142,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
                 init = ["0"]
             values.append(Value(name, ctype, count if dims else None, tuple(dims[1:]), init, True))
             continue
-        var = next((n.outside.get(name) or n.variables.get(name) for n in program.nests if name in n.outside or name in n.variables), None)
+        var = next((n.outside.get(name) or h.variables.get(name) for h in program.hosts for n in (program.nests[h.nests[0]],)
+                    if name in n.outside or name in h.variables), None)
         if var is None or var.origin in ("macro", "input_params", "region"):
             continue
         if var.ctype.is_array:

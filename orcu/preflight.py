@@ -105,8 +105,8 @@ def limits(program: Program, region: int, inputs: Mapping[str, Any], device: Dev
 def preflight(program: Program, device: Device | None) -> list[list[Limits]]:
     """The limits of each region at each input size; a located diagnostic for anything that
     would stop a tune before it builds."""
-    for nest, region in zip(program.nests, program.regions):
-        if nest.function is None and not program.fragment:
+    for host, region in zip(program.hosts, program.regions):
+        if program.nests[host.nests[0]].function is None and not program.fragment:
             raise program.src.error(region.start, MIXED_FRAGMENT, AnnotationError)
     sizes = list(input_space(program).configs()) or [{}]
     out = []

@@ -12,12 +12,13 @@ from .device import DEFAULT_PROFILE, Device, profile
 from .annotations import Region, blank_comments, brace_depth, matching_bracket, scan_regions
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
-from .frontend.ir import LoopNest, c_text, loops_of, statements
+from .frontend.host import Host, following, in_host_loop, placeholder, split, statement_text, targets
+from .frontend.ir import LoopNest, loops_of, statements
 from .frontend.liveness import between, effects, read_after
+from .frontend.lower import Lowering, loc_of
 from .tsg.plan import plan
-from .frontend.lower import Lowering
-from .frontend.transform import CudaTransform, parse_loop_annotation
-from .frontend.types import resolve_types, visible_variables
+from .frontend.transform import CudaTransform, find_transforms
+from .frontend.types import resolve_types, used_names, visible_variables
 from .source import SourceFile
 from .spec.language import parse_perftuning
 from .spec.builder import SpecBuilder
@@ -46,7 +47,12 @@ class Program:
     regions: tuple[Region, ...]  # the Loop regions, in file order
     nests: tuple[LoopNest, ...]
     functions: Mapping[str, int]  # where the name of each function holding a Loop region is
-    handoffs: tuple[Handoff | None, ...] = ()  # k: from region k to region k + 1
+    handoffs: tuple[Handoff | None, ...] = ()  # k: from nest k to nest k + 1
+    hosts: tuple[Host, ...] = ()  # per region: what of it runs on the host, around its nests
+
+    def region_of(self, k: int) -> int:
+        """The region that holds nest k."""
+        return next(r for r, host in enumerate(self.hosts) if k in host.nests)
 
     @property
     def fragment(self) -> bool:
@@ -100,17 +106,27 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
         spec = SpecBuilder(src, None, predefined).finish()
 
     # Each region's own code first (its errors are the most precise), then the file once.
-    parsed = [_parse_region(src, spec, r, assumed.unset.get(k, {}) if assumed else {}) for k, r in enumerate(loops)]
+    parsed = [_parse_region(src, spec, r) for r in loops]
     context = _file_context(src, loops)
-    nests = tuple(_lower_region(src, spec, loops[k], k, parsed[k], context) for k in range(len(loops)))
-    spec, nests = plan(src, spec, nests)  # the TSG's mappings: dependences, Phase I, mapping parameters
+    found: list[LoopNest] = []
+    hosts = []
+    for region, code in zip(loops, parsed):
+        made, host = _lower_region(src, spec, region, code, context, len(found), assumed.unset if assumed else {})
+        found += made
+        hosts.append(host)
+    spec, nests = plan(src, spec, tuple(found))  # the TSG's mappings: dependences, Phase I, mapping parameters
     functions = {
         f.decl.name: src.offset(f.decl.coord.line, f.decl.coord.column)
         for _, _, f in context[1]
         if any(n.function == f.decl.name for n in nests)
     }
-    handoffs = tuple(_handoff(src, context[1], loops[k], loops[k + 1], nests[k], nests[k + 1]) for k in range(len(loops) - 1))
-    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, handoffs)
+    # Arrays stay on the device from one region to the next where each is one loop alone.
+    handoffs = [None] * max(len(nests) - 1, 0)
+    for r in range(len(loops) - 1):
+        if hosts[r].trivial and hosts[r + 1].trivial:
+            k = hosts[r].nests[0]
+            handoffs[k] = _handoff(src, context[1], loops[r], loops[r + 1], nests[k], nests[k + 1])
+    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts))
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:
@@ -155,25 +171,40 @@ def _file_context(src: SourceFile, loops: list[Region]):
     return tree, _function_spans(text, tree, src), object_macros(src.text)
 
 
-def _parse_region(src: SourceFile, spec: TuningSpec, region: Region, unset: Mapping[str, str]):
-    """The transform, the code to transform (parsed) and the reference code of a region;
-    ``unset``: arguments the annotation leaves out -> the spec's parameter that sets them."""
-    transform, body_start = parse_loop_annotation(src, region.args_start, region.args_end)
-    if unset:
-        given = {name: compile_expr(src, region.args_start, param) for name, param in unset.items()}
-        transform = CudaTransform({**transform.args, **given})
+@dataclass(frozen=True)
+class _Parsed:
+    """A Loop region's code: its statements, the transforms and the loops they apply to."""
+
+    transforms: list  # CudaTransform per transformed loop
+    items: list  # the statements (pycparser)
+    loops: list  # the transformed loops (pycparser For), as the transforms
+    code: str  # the code to transform as written
+    reference: str  # the region's code to validate against
+
+
+def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
+    """The transforms, the code to transform (parsed) and the reference code of a region."""
+    markers = find_transforms(src, region.args_start, region.args_end)
     defined = set(spec.lets) | set(spec.performance_names) | set(spec.input_names)
-    for name, expr in transform.args.items():
-        expr.check_names(src, defined, f"transform argument '{name}'")
-    body_text = src.text[body_start : region.args_end]
+    for transform, _, _ in markers:
+        for name, expr in transform.args.items():
+            expr.check_names(src, defined, f"transform argument '{name}'")
+    # The code in the annotation, its transforms blanked (offsets stay true).
+    chars = list(src.text[region.args_start : region.args_end])
+    for _, start, end in markers:
+        for k in range(start - region.args_start, end - region.args_start):
+            if chars[k] != "\n":
+                chars[k] = " "
+    body_text = "".join(chars)
     original_start, original = region.code_start, region.code(src)
     kept = generated.original_code(original)  # a tuned file: the original loop under #ifdef
     if kept is not None:
         original_start, original = original_start + kept[0], kept[1]
     if body_text.strip():
-        code_start, code = body_start, body_text
-    elif original.strip():
+        code_start, code = region.args_start, body_text
+    elif original.strip() and len(markers) == 1:  # 'transform CUDA(...)' alone: the loop below it
         code_start, code = original_start, original
+        markers = [(markers[0][0], original_start, original_start)]
     else:
         raise src.error(region.start, "the Loop region has no code: write the loop after 'transform CUDA(...)'", AnnotationError)
     items = parse_statements(src, code_start, code)
@@ -181,47 +212,67 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region, unset: Mapp
         raise src.error(code_start, "the Loop region has no statements", AnnotationError)
     if original.strip() and code_start != original_start:
         parse_statements(src, original_start, original)  # the reference must parse too
-    return transform, items, code, original if original.strip() else code
+    loops = targets(src, items, markers)
+    reference = original if original.strip() else "\n".join(line for line in code.split("\n") if line.strip()) + "\n"
+    return _Parsed([m[0] for m in markers], items, loops, code.lstrip(" \t"), reference)
 
 
-def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, k: int, parsed, context) -> LoopNest:
-    transform, items, code, reference = parsed
+def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Parsed, context, first: int,
+                  unset: Mapping[int, Mapping[str, str]]) -> tuple[list[LoopNest], Host]:
+    """The region's transformed loops as nests (numbered from ``first``) and its host side."""
     tree, spans, macros = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
-    variables = resolve_types(src, items, function, tree, spec, macros)
-    before, loop, after = _host_statements(items)
-    body = Lowering(src).block(loop)
-    written = {lp.var for lp in loops_of(body)} | {n for st, _ in statements(body) for n in st.scalar_writes}
-    candidates = [n for n in written if n in variables and variables[n].kind == "scalar" and variables[n].origin != "region"]
-    return LoopNest(
-        index=k + 1,
-        loc=src.location(region.start),
-        body=body,
+    variables = resolve_types(src, parsed.items, function, tree, spec, macros)
+    text, host_items = split(src, parsed.items, parsed.loops, first)
+    trivial = len(parsed.loops) == 1 and text.strip() == placeholder(first)
+    nests = []
+    for j, (transform, loop) in enumerate(zip(parsed.transforms, parsed.loops)):
+        k = first + j
+        if unset.get(k):
+            given = {name: compile_expr(src, region.args_start, param) for name, param in unset[k].items()}
+            transform = CudaTransform({**transform.args, **given})
+        body = Lowering(src).block([loop])
+        used = used_names([loop])
+        own = {n: v for n, v in variables.items() if n in used}
+        written = {lp.var for lp in loops_of(body)} | {n for st, _ in statements(body) for n in st.scalar_writes}
+        candidates = [n for n in written if n in own and own[n].kind == "scalar" and own[n].origin != "region"]
+        nests.append(LoopNest(
+            index=k + 1,
+            loc=src.location(region.start) if trivial else loc_of(loop),
+            body=body,
+            variables=own,
+            function=function.decl.name if function is not None else None,
+            transform=transform,
+            reference=parsed.reference if trivial else statement_text(loop),
+            code=parsed.code if trivial else statement_text(loop),
+            outside=visible_variables(function, tree),
+            read_after=read_after(src, function, region.start, region.end, candidates, following(parsed.items, loop)),
+        ))
+    done = effects(host_items)
+    arrays = {n for n, v in variables.items() if v.kind == "array"}
+    kernel_iterators = {lp.var for lp in loops_of(Lowering(src).block(parsed.loops))}
+    host = Host(
+        text=text,
+        nests=tuple(range(first, first + len(nests))),
+        writes=frozenset(done.assigned),
+        reference=parsed.reference,
         variables=variables,
-        function=function.decl.name if function is not None else None,
-        transform=transform,
-        reference=reference,
-        code=code,
-        outside=visible_variables(function, tree),
-        read_after=read_after(src, function, region.start, region.end, candidates, after),
-        before="".join(f"{_statement_text(st)}\n" for st in before),
-        after="".join(f"\n{_statement_text(st)}" for st in after),
-        host_writes=frozenset(effects(before + after).assigned),
+        changed=frozenset(done.assigned | _host_iterators(host_items)) - kernel_iterators,
+        touches_arrays=done.reads_memory or done.writes_memory or bool(done.names & arrays),
+        repeated=len(nests) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
     )
+    return nests, host
 
 
-def _host_statements(items: list[c_ast.Node]) -> tuple[list, list, list]:
-    """(statements before the loop, the loop, statements after it): around a region's one
-    loop, statements that declare nothing (``s = 0.0;``, ``r = sqrt(s);`` after a norm's sum)
-    run on the host, before and after the generated code, as Orio runs them. Anything else
-    is the loop nest's, to analyse as a whole."""
-    loops = [k for k, item in enumerate(items) if isinstance(item, c_ast.For)]
-    if len(loops) != 1 or any(isinstance(item, (c_ast.Decl, c_ast.DeclList, c_ast.Compound)) for item in items):
-        return [], items, []
-    k = loops[0]
-    return items[:k], items[k : k + 1], items[k + 1 :]
+def _host_iterators(items) -> set[str]:
+    """The variables the host code's loops step."""
+    found: set[str] = set()
 
+    class Finder(c_ast.NodeVisitor):
+        def visit_For(self, node: c_ast.For) -> None:
+            found.update(used_names([node.next]) if node.next is not None else ())
+            self.generic_visit(node)
 
-def _statement_text(node: c_ast.Node) -> str:
-    text = c_text(node)
-    return text if text.endswith(("}", ";")) else text + ";"
+    for item in items:
+        Finder().visit(item)
+    return found

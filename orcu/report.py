@@ -65,6 +65,7 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         "search": {"algorithm": spec.search_algorithm, **{k: a.value for k, a in spec.search.items() if k != "algorithm"}},
         "repetitions": spec.repetitions,
         "build_command": spec.build_command,
+        "loop_regions": len(program.regions),  # annotations; "regions" are their transformed loops
         "regions": [_region(program, k, checked[k]) for k in range(len(program.nests))],
     }
 
@@ -102,7 +103,8 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
 
 
 def check_text(s: dict[str, Any], explain: bool = False) -> str:
-    out = [f"{s['file']}: {len(s['regions'])} Loop region(s); spec: {s['spec'] or 'none'}"]
+    loops = f" ({len(s['regions'])} transformed loops)" if len(s["regions"]) != s["loop_regions"] else ""
+    out = [f"{s['file']}: {s['loop_regions']} Loop region(s){loops}; spec: {s['spec'] or 'none'}"]
 
     def params(title, ps, cs, size):
         out.append(f"{title} ({len(ps)}):")

@@ -102,7 +102,8 @@ class Context:
         return _hash(self.source, self.backend, self.device, self.compiler, _orcu_digest())
 
     def key(self, params: Mapping[str, Any], inputs: Mapping[str, Any], flags: tuple[str, ...] = ()) -> str:
-        return _hash(self.digest, dict(params), dict(inputs), list(flags))
+        # The region too: two regions of a file may be tuned with the same configuration.
+        return _hash(self.digest, self.region, dict(params), dict(inputs), list(flags))
 
 
 def database_path() -> Path:

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from . import __version__, generated
 from .annotations import blank_comments
 from .codegen.region import RegionCode, generate, links, prelude
+from .codegen.resident import Resident, resident
 from .codegen.templates import render
 from .errors import AnnotationError, UsageError
 from .files import replace_atomically
@@ -58,7 +59,7 @@ def tuned_source(
     src, provenance = program.src, provenance or Provenance()
     source = os.path.relpath(src.path, Path(output).resolve().parent) if output is not None else src.path
     options = [c if isinstance(c, list) else [c] for c in choices]
-    texts, calls, codes = _regions(program, options, source)
+    texts, calls, codes, kept = _regions(program, options, source)
     header = _header(program, options, codes, strip, provenance, source)
     if program.fragment:  # the generated code alone: fragment_source writes the statements that call it
         return "\n".join([header + generated.BEGIN, f"#ifndef {generated.ORIGINAL}", prelude(codes), *texts,
@@ -77,7 +78,7 @@ def tuned_source(
         block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, block))
-    edits += _region_edits(program, calls, strip)
+    edits += _region_edits(program, calls, kept, strip)
     edits += _spec_edits(program, strip)
     return _apply(src.text, edits), codes
 
@@ -89,12 +90,12 @@ def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_p
     ``cu_path`` defines (tuned_source writes it)."""
     src, provenance = program.src, provenance or Provenance()
     options = [c if isinstance(c, list) else [c] for c in choices]
-    _, calls, _ = _regions(program, options, os.path.relpath(src.path, Path(cu_path).resolve().parent))
+    _, calls, _, kept = _regions(program, options, os.path.relpath(src.path, Path(cu_path).resolve().parent))
     note = render("fragment.c.j2", begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL, version=__version__,
                   date=provenance.date, cu=Path(cu_path).name)
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in generated.spans(src.text)]
     edits.append((0, 0, note))
-    edits += _region_edits(program, calls, strip)
+    edits += _region_edits(program, calls, kept, strip)
     edits += _spec_edits(program, strip)
     return _apply(src.text, edits)
 
@@ -113,44 +114,60 @@ def fragment_path(output: str | Path) -> str:
     return str(path.with_suffix(".c") if path.suffix == ".cu" else Path(str(path) + ".c"))
 
 
-def _regions(program: Program, options: list[list[Choice]], source: str) -> tuple[list[str], list[str], list[RegionCode]]:
-    """(each region's generated code, the statement that calls it, every RegionCode). In a
-    fragment the call declares the host function first, and the host functions have C linkage:
-    another file calls them."""
-    texts, calls, codes = [], [], []
-    for k, (nest, opts) in enumerate(zip(program.nests, options)):
-        text, call, made, declaration = _region(program, k, opts, source, 'extern "C"' if program.fragment else "static")
-        texts.append(text)
-        calls.append(f"{{ extern void {declaration}; {call} }}" if program.fragment else call)
-        codes += made
-    return texts, calls, codes
+def _regions(program: Program, options: list[list[Choice]], source: str):
+    """(each nest's generated code, the statement that calls it, every RegionCode, what each
+    region keeps on the device (codegen/resident.py)). In a fragment the call declares the host
+    function first, and the host functions have C linkage: another file calls them."""
+    texts, calls, codes, kept = [], [], [], []
+    for r, host in enumerate(program.hosts):
+        resident_arrays = resident(program, r, {k: (options[k][0].params, options[k][0].inputs) for k in host.nests})
+        on_device = isinstance(resident_arrays, Resident)
+        for k in host.nests:
+            text, call, made, declaration = _region(program, k, options[k], source,
+                                                    'extern "C"' if program.fragment else "static", on_device)
+            if on_device:
+                call = resident_arrays.call(made[0], call)
+                made[0].needs.add("resident")
+            texts.append(text)
+            calls.append(f"{{ extern void {declaration}; {call} }}" if program.fragment else call)
+            codes += made
+        kept.append(resident_arrays)
+    return texts, calls, codes, kept
 
 
-def _region_edits(program: Program, calls: list[str], strip: bool) -> list[tuple[int, int, str]]:
-    """Each region's code replaced by its call (its original loop kept under ORCU_ORIGINAL)."""
+def _region_edits(program: Program, calls: list[str], kept: list, strip: bool) -> list[tuple[int, int, str]]:
+    """Each region's code replaced by its host code calling its loops' generated code (the
+    original kept under ORCU_ORIGINAL)."""
     src = program.src
     edits = []
-    for nest, region, call in zip(program.nests, program.regions, calls):
-        if nest.function is None and not program.fragment:
+    for region, host, resident_arrays in zip(program.regions, program.hosts, kept):
+        if program.nests[host.nests[0]].function is None and not program.fragment:
             raise src.error(region.start, MIXED_FRAGMENT, AnnotationError)
         original = region.code(src)
-        kept = generated.original_code(original)
-        if kept is not None:  # a tuned file: the kept loop, and the indentation of its end marker
-            original = kept[1] + original[original.rindex("\n") + 1 :]
+        found = generated.original_code(original)
+        if found is not None:  # a tuned file: the kept loop, and the indentation of its end marker
+            original = found[1] + original[original.rindex("\n") + 1 :]
         elif not original.strip():
-            original = "\n" + nest.reference.strip("\n") + "\n"
+            original = "\n" + host.reference.strip("\n") + "\n"
         start, end = region.code_start, region.code_end
         lead = trail = True
         if strip:  # the annotation comments go; so do their lines when they stand alone
             begin, finish = _comment_lines(src.text, region.start, start), _comment_lines(src.text, end, region.end)
             lead, trail = begin is None, finish is None
             start, end = begin[0] if begin else region.start, finish[1] if finish else region.end
-        edits.append((start, end, generated.region_code(original, call, lead, trail, nest.before, nest.after)))
+        where = {k: "the loop above" if len(host.nests) == 1 else f"the loop at line {program.nests[k].loc.line}"
+                 for k in host.nests}
+        code = host.code({k: f"{calls[k]}  // {where[k]}, run on the GPU by orcu" for k in host.nests})
+        if isinstance(resident_arrays, Resident):
+            code = resident_arrays.wrap(code)
+        elif isinstance(resident_arrays, str):
+            code = f"// Each loop moves its arrays to the device and back: {resident_arrays}.\n{code}"
+        edits.append((start, end, generated.region_code(original, code, lead, trail)))
     return edits
 
 
 def _region(program: Program, index: int, options: list[Choice], source: str,
-            linkage: str) -> tuple[str, str, list[RegionCode], str]:
+            linkage: str, on_device: bool = False) -> tuple[str, str, list[RegionCode], str]:
     """(code to insert, call, generated pieces, the host function's declaration) of region
     ``index``: one configuration, or one per input size behind a dispatch on the sizes the host
     function can see (Orio's selector). Every region runs on the GPU here, so consecutive
@@ -167,10 +184,10 @@ def _region(program: Program, index: int, options: list[Choice], source: str,
             distinct.append(c)
     if len(distinct) == 1:
         code = generate(program, nest, distinct[0].params, distinct[0].inputs, receive=receive, send=send, source=source,
-                        linkage=linkage)
+                        linkage=linkage, on_device=on_device)
         return table + code.text, code.call, [code], _prototype(code.host, code)
-    variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}", receive=receive, send=send, source=source)
-                for k, c in enumerate(distinct)]
+    variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}", receive=receive, send=send, source=source,
+                         on_device=on_device) for k, c in enumerate(distinct)]
     visible = [name for name in program.spec.input_names if name in variants[0].params]
     cases = []
     for c in options:

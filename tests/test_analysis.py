@@ -122,8 +122,12 @@ def test_unknown_extent(in_tmp):
 
 
 def test_region_must_hold_one_outer_loop(in_tmp):
-    assert rejected(in_tmp, "  for (i = 0; i < n; i++) a[i] = 0;\n  for (i = 0; i < n; i++) b[i] = 0;").startswith(
-        "t.c:8:3: error: a Loop region must hold exactly one outer loop to parallelise"
+    # A second loop needs its own transform (each transformed loop becomes a kernel).
+    with pytest.raises(OrcuError) as info:
+        nest_of(in_tmp, "  for (i = 0; i < n; i++) a[i] = 0;\n  for (i = 0; i < n; i++) b[i] = 0;")
+    assert info.value.render().startswith(
+        "t.c:8:3: error: a Loop region must hold exactly one outer loop to parallelise (this loop has no "
+        "'transform CUDA(...)' of its own)"
     )
 
 

@@ -50,6 +50,7 @@ ACCEPTED = {
     "for (i = 0; i <= n - 1; i++)\n    y[i] = 2.0 * x[i] + y[i];\n/*@ end @*/\n/*@ end @*/\n",
 }
 INPUTS = {**{f"example {p.name}": p.read_text() for p in sorted(EXAMPLES.glob("*.c"))},
+          **{f"orio {p.name}": p.read_text() for p in sorted((EXAMPLES / "orio").glob("*.c"))},
           **{f"case {name}": text for name, text in CASES.items()}, **REFUSED, **ACCEPTED}
 
 

@@ -12,6 +12,8 @@ from conftest import EXAMPLES, evaluate, write
 from orcu.harness import harness_source
 from orcu.codegen.region import generate
 from orcu.program import load
+from orcu.space import input_space, performance_space
+from orcu.toolchain import compile_program
 from orcu.writeback import Choice, tuned_source
 
 ORIO = EXAMPLES / "orio"
@@ -78,8 +80,8 @@ def test_a_scalar_set_on_one_branch_only_is_carried(in_tmp):
 
 def test_host_statements_around_the_loop_run_around_the_kernel_and_are_checked(in_tmp):
     program = load(ORIO / "norm_host_after.c")
-    nest = program.nests[0]
-    assert (nest.before, nest.after, sorted(nest.host_writes)) == ("r = 0.0;\n", "\nr = sqrt(r);", ["r"])
+    nest, host = program.nests[0], program.hosts[0]
+    assert (host.text, sorted(host.writes), host.repeated) == ("r = 0.0;\norcu_loop_0();\nr = sqrt(r);", ["r"], False)
     text, _ = tuned_source(program, [Choice({"TC": 32})])
     assert ("    r = 0.0;\n    orcu_nrm2_1(&r, n, x);  // the loop above, run on the GPU by orcu\n    r = sqrt(r);\n#endif"
             in text)
@@ -145,3 +147,55 @@ def test_input_replaces_the_spec_sizes(in_tmp):
     assert [(p["name"], p["values"]) for p in json.loads(proc.stdout)["input_params"]] == [("n", [64, 128])]
     wrong = orcu("check", "orio/dia_bands.c", "--input", "N=3", cwd=in_tmp)
     assert wrong.stderr.splitlines()[-1] == "orcu: error: --input: 'N' is not an input parameter of the spec (did you mean 'n'?)"
+
+
+# Drivers that run a tuned file's function on fixed inputs and print every element.
+DRIVERS = {
+    "two_kernels.c": ("waxpy_then_scale(n, 1.5, x, y, w)", ["x", "y", "w"]),
+    "time_steps.c": ("jacobi1d(7, n, a, b)", ["a", "b"]),
+}
+
+
+@pytest.mark.parametrize("example", sorted(DRIVERS))
+def test_loops_of_one_region_share_their_arrays_on_the_device(in_tmp, example):
+    """The tuned file keeps the region's arrays on the device across its kernels (copied in and
+    out once) and computes what the original C code computes."""
+    program = load(ORIO / example)
+    inputs = next(iter(input_space(program).configs()))
+    text, _ = tuned_source(program, [Choice(performance_space(program, inputs).config(0), inputs)] * len(program.nests))
+    assert "stay on the device while the region's loops run: copied in once, back once" in text
+    assert text.count("orcu_resident_in(") == len(DRIVERS[example][1]) + 1  # one per array, and its definition
+    write(in_tmp / "case.cu", text)
+    call, arrays = DRIVERS[example]
+    fill = "\n".join(f"    static double {a}[1000]; for (int k = 0; k < 1000; k++) {a}[k] = 0.25 + (k * {j + 3} % 17) / 8.0;"
+                     for j, a in enumerate(arrays))
+    show = "\n".join(f'    for (int k = 0; k < 1000; k++) printf("%.17g\\n", {a}[k]);' for a in arrays)
+    write(in_tmp / "main.cu", f'#include <stdio.h>\n#include "case.cu"\nint main(void)\n{{\n    int n = 1000;\n{fill}\n'
+                              f'    {call};\n{show}\n    return 0;\n}}\n')
+    outputs = []
+    for defines in ({}, {"ORCU_ORIGINAL": "1"}):
+        built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main", defines=defines)
+        assert built.ok, built.message
+        run = subprocess.run([str(in_tmp / "main")], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        outputs.append([float(v) for v in run.stdout.split()])
+    assert len(outputs[0]) == 1000 * len(arrays) and outputs[0] == pytest.approx(outputs[1], rel=1e-13, abs=0)
+
+
+def test_host_code_that_touches_the_arrays_keeps_them_moving_with_each_loop(in_tmp):
+    source = (ORIO / "time_steps.c").read_text().replace("    }\n    ) @*/", "        a[0] = a[1];\n    }\n    ) @*/")
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    text, _ = tuned_source(program, [Choice({"TC": 32}, {})] * 2)
+    assert ("// Each loop moves its arrays to the device and back: the region's host statements touch its arrays.\n"
+            in text) and "orcu_resident_in" not in text
+
+
+def test_a_transform_must_precede_a_loop(in_tmp):
+    source = (ORIO / "two_kernels.c").read_text().replace(
+        "    transform CUDA(threadCount=TC2)\n    for (j = 0; j <= n - 1; j++)\n        y[j] = 2.0 * w[j];\n",
+        "    y[0] = 1.0;\n    transform CUDA(threadCount=TC2)\n")
+    write(in_tmp / "t.c", source)
+    proc = orcu("check", "t.c", cwd=in_tmp)
+    assert proc.stderr.splitlines()[0] == (
+        "t.c:15:5: error: 'transform CUDA(...)' applies to the statement after it, which must be a 'for' loop")

@@ -188,13 +188,17 @@ def links(program: Program, k: int) -> tuple[Link | None, Link | None]:
 def generate(
     program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any] | None = None, suffix: str = "",
     receive: Link | None = None, send: Link | None = None, source: str | None = None, linkage: str = "static",
+    on_device: bool = False,
 ) -> RegionCode:
     """``suffix`` tells apart several configurations of one region in one file (size dispatch);
     ``receive`` and ``send``: arrays the region shares with its neighbours on the device
     (only where every region of the file runs on the GPU, as in the tuned file); ``source``:
     how comments name the C file (default: its path as given); ``linkage``: the host
-    function's (``extern "C"`` where C code in another file calls it)."""
+    function's (``extern "C"`` where C code in another file calls it); ``on_device``: the
+    arrays are device memory whatever dataOnDevice says."""
     values = transform_values(program, nest, params, inputs or {})
+    if on_device:  # its region keeps the arrays on the device for all of its loops (codegen/resident.py)
+        values["dataOnDevice"] = True
     sizes = {k: str(v) for k, v in values["arraySizes"].items()}
     schedule = Schedule.parse(values["mapping"])  # None: Orio's mapping
     analysis = analyze(program.src, nest, program.spec, sizes, mapped=schedule is not None)

@@ -140,13 +140,8 @@ class LoopNest:
     variables: Mapping[str, Variable]  # in order of first use
     function: str | None  # the enclosing C function, None at file scope
     transform: "CudaTransform"
-    reference: str  # the C code the variant is validated against
+    reference: str  # the loop as written (the region's code, when the loop is all of it)
     code: str  # the C code the transformation starts from
-    # Statements of the region around its loop, which stay on the host: C text run just before
-    # and just after the call of the generated code.
-    before: str = ""
-    after: str = ""
-    host_writes: frozenset[str] = frozenset()  # the scalars those statements assign
     outside: Mapping[str, Variable] = field(default_factory=dict, repr=False)  # visible from outside the region
     # Scalars the region writes (iterators included) that the code after it reads, with where.
     read_after: Mapping[str, Location] = field(default_factory=dict, repr=False)
@@ -157,11 +152,6 @@ class LoopNest:
     @property
     def name(self) -> str:
         return f"{self.function or 'file'}_{self.index}"
-
-    def around(self, call: str) -> str:
-        """The code that replaces the region: the call of its generated code, and the
-        region's host statements around it."""
-        return f"{self.before}{call}{self.after}"
 
     def loops(self) -> list[Loop]:
         return loops_of(self.body)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from ..annotations import matching_bracket
+from ..annotations import blank_comments, matching_bracket
 from ..errors import SpecError, did_you_mean
 from ..source import SourceFile
 from ..spec.expr import Expr, compile_node, parse_python
@@ -128,6 +128,28 @@ def parse_loop_annotation(src: SourceFile, start: int, end: int) -> tuple[CudaTr
     close = _closing_paren(src, i, end)
     args_text = text[i + 1 : close]
     return _parse_args(src, i + 1, args_text), close + 1
+
+
+_MARKER = re.compile(r"(?<![A-Za-z0-9_])transform\s+[A-Za-z_]")
+
+
+def find_transforms(src: SourceFile, start: int, end: int) -> list[tuple[CudaTransform, int, int]]:
+    """Every ``transform CUDA(...)`` in a Loop region's annotation, as Orio writes them: one
+    before each loop it applies to, at the head of the region or among its statements
+    (inside a host loop, say): (transform, where it starts, where it ends)."""
+    blanked = blank_comments(src.text[start:end])
+    found = []
+    at = 0
+    while True:
+        m = _MARKER.search(blanked, at)
+        if m is None:
+            break
+        transform, close = parse_loop_annotation(src, start + m.start(), end)
+        found.append((transform, start + m.start(), close))
+        at = close - start
+    if not found:
+        parse_loop_annotation(src, start, end)  # its diagnostic: the region names no transformation
+    return found
 
 
 def _closing_paren(src: SourceFile, open_at: int, end: int) -> int:

@@ -1,0 +1,202 @@
+"""What of a Loop region runs on the host: the statements around its transformed loops.
+
+Orio's Loop region is C code in which ``transform CUDA(...)`` marks each loop that becomes a
+kernel: one loop alone, several one after another, or loops inside a sequential loop (time
+steps). Everything else in the region (a norm's square root after its sum, the time-step loop
+around the kernels) runs on the host as written, around the calls of the generated code. The
+region's host code is kept as C text in which each transformed loop stands as the statement
+``orcu_loop_K();`` (K: the nest's index in the program), for the harness and the tuned file to
+put a call, or the loop as written, in its place.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+from pycparser import c_ast
+
+from ..errors import AnalysisError
+from ..source import SourceFile
+from .ir import Variable, c_text
+from .lower import Lowering, loc_of
+
+_PLACEHOLDER = re.compile(r"orcu_loop_(\d+)\(\);")
+_LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
+
+
+def placeholder(k: int) -> str:
+    return f"orcu_loop_{k}();"
+
+
+@dataclass(frozen=True)
+class Host:
+    """One Loop region's host side."""
+
+    text: str  # the host code, each transformed loop as placeholder(k)
+    nests: tuple[int, ...]  # the program's nests the region holds, in order
+    writes: frozenset[str]  # the scalars its statements assign
+    reference: str  # the region as written: what its generated code must match
+    variables: Mapping[str, Variable]  # every name the region uses, typed
+    changed: frozenset[str]  # names the host code assigns, its loops' iterators included
+    touches_arrays: bool  # its statements read or write array elements, or name the arrays
+    repeated: bool  # the region runs kernels more than once (several loops, or one inside a host loop)
+
+    @property
+    def trivial(self) -> bool:
+        """The region is one transformed loop and nothing else."""
+        return self.text.strip() == placeholder(self.nests[0])
+
+    def code(self, parts: Mapping[int, str]) -> str:
+        """The host code with each transformed loop replaced by ``parts[k]`` (lines indented as
+        the statement they replace)."""
+        lines = []
+        for line in self.text.splitlines():
+            m = _PLACEHOLDER.fullmatch(line.strip())
+            if m is None:
+                lines.append(line)
+                continue
+            pad = line[: len(line) - len(line.lstrip())]
+            lines += [pad + part for part in parts[int(m.group(1))].splitlines()]
+        return "\n".join(lines)
+
+
+def targets(src: SourceFile, items: list[c_ast.Node], markers: list[tuple[object, int, int]]) -> list[c_ast.For]:
+    """The loop each ``transform CUDA(...)`` applies to: the statement right after it, or the
+    first loop after the plain statements that follow it."""
+    found = []
+    nodes = [(n, _offset(src, n)) for n in _statements(items)]
+    for _, start, end in markers:
+        after = [(at, n) for n, at in nodes if at is not None and at >= end]
+        first = min(after, key=lambda p: p[0])[1] if after else None
+        if first is not None and not isinstance(first, c_ast.For):
+            # Statements first (a sum's reset): the transform is the next loop's in their block,
+            # and they run on the host before it.
+            block = next(b for b in [items, *(b for n in _statements(items) for b in _blocks(n))] if any(x is first for x in b))
+            first = next((n for n in block[[id(x) for x in block].index(id(first)):] if isinstance(n, c_ast.For)), first)
+        if not isinstance(first, c_ast.For):
+            if first is not None:
+                Lowering(src).block([first])  # a 'while' loop, say: its own diagnostic
+            raise src.error(start, "'transform CUDA(...)' applies to the statement after it, which must be a 'for' loop",
+                            AnalysisError)
+        if any(first is f for f in found):
+            raise src.error(start, "two 'transform CUDA(...)' for one loop", AnalysisError)
+        found.append(first)
+    return found
+
+
+def split(src: SourceFile, items: list[c_ast.Node], loops: list[c_ast.For], first: int) -> tuple[str, list[c_ast.Node]]:
+    """(the host code, with loop j as placeholder(first + j); its statements, the placeholders
+    as calls), after checking that the host code is code the host can run around kernels."""
+    memo: dict[int, object] = {}
+    copied = copy.deepcopy(items, memo)
+    stand_in = {id(memo[id(lp)]): c_ast.FuncCall(c_ast.ID(f"orcu_loop_{first + j}"), None) for j, lp in enumerate(loops)}
+    host = _replaced(copied, stand_in)
+    _check(src, host, loops, memo)
+    return "\n".join(statement_text(item) for item in host), host
+
+
+def in_host_loop(items: list[c_ast.Node], target: c_ast.Node) -> bool:
+    return any(isinstance(owner, _LOOPS) for _, _, owner in _path(items, target, None) or [])
+
+
+def following(items: list[c_ast.Node], target: c_ast.Node) -> list[c_ast.Node]:
+    """The host statements (and loop headers) that may run after ``target`` in one run of the
+    region, in program order: the rest of each enclosing block, and for an enclosing loop its
+    next iteration."""
+    path = _path(items, target, None)
+    out: list[c_ast.Node] = []
+    for block, index, owner in reversed(path or []):
+        out += block[index + 1 :]
+        if isinstance(owner, c_ast.For):
+            out += [n for n in (owner.next, owner.cond) if n is not None] + block[:index]
+        elif isinstance(owner, (c_ast.While, c_ast.DoWhile)):
+            out += [owner.cond] + block[:index]
+    return out
+
+
+def _path(block: list[c_ast.Node], target, owner):
+    for index, node in enumerate(block):
+        if node is target:
+            return [(block, index, owner)]
+        for child in _blocks(node):
+            inner = _path(child, target, node)
+            if inner is not None:
+                return [(block, index, owner)] + inner
+    return None
+
+
+def _blocks(node: c_ast.Node) -> list[list[c_ast.Node]]:
+    """The statement lists directly inside a statement."""
+    def as_block(n):
+        return list(n.block_items or []) if isinstance(n, c_ast.Compound) else [n]
+    if isinstance(node, _LOOPS):
+        return [as_block(node.stmt)] if node.stmt is not None else []
+    if isinstance(node, c_ast.If):
+        return [as_block(n) for n in (node.iftrue, node.iffalse) if n is not None]
+    if isinstance(node, c_ast.Compound):
+        return [as_block(node)]
+    return []
+
+
+def _statements(items: list[c_ast.Node]):
+    for node in items:
+        yield node
+        for block in _blocks(node):
+            yield from _statements(block)
+
+
+def _offset(src: SourceFile, node: c_ast.Node) -> int | None:
+    c = node.coord
+    if c is None or c.file != src.path:
+        return None
+    return src.offset(c.line, c.column or 1)
+
+
+def _replaced(block: list[c_ast.Node], stand_in: dict[int, c_ast.Node]) -> list[c_ast.Node]:
+    out = []
+    for node in block:
+        if id(node) in stand_in:
+            out.append(stand_in[id(node)])
+            continue
+        if isinstance(node, _LOOPS) and node.stmt is not None:
+            node.stmt = _one(_replaced(_items(node.stmt), stand_in), node.stmt)
+        elif isinstance(node, c_ast.If):
+            node.iftrue = _one(_replaced(_items(node.iftrue), stand_in), node.iftrue)
+            if node.iffalse is not None:
+                node.iffalse = _one(_replaced(_items(node.iffalse), stand_in), node.iffalse)
+        elif isinstance(node, c_ast.Compound):
+            node.block_items = _replaced(list(node.block_items or []), stand_in)
+        out.append(node)
+    return out
+
+
+def _items(node: c_ast.Node) -> list[c_ast.Node]:
+    return list(node.block_items or []) if isinstance(node, c_ast.Compound) else [node]
+
+
+def _one(block: list[c_ast.Node], was: c_ast.Node) -> c_ast.Node:
+    if isinstance(was, c_ast.Compound):
+        was.block_items = block
+        return was
+    return block[0]
+
+
+def _check(src: SourceFile, host: list[c_ast.Node], loops: list[c_ast.For], memo) -> None:
+    """Host code declares nothing (the kernels could not see it) and every loop in it holds
+    a transformed loop (a loop left to the host whole is almost surely a missing transform)."""
+    for node in _statements(host):
+        if isinstance(node, (c_ast.Decl, c_ast.DeclList)):
+            name = node.name if isinstance(node, c_ast.Decl) else node.decls[0].name
+            raise src.error_at(loc_of(node), f"'{name}' is declared in the Loop region outside its transformed loops: "
+                                             "declare it in the enclosing function", AnalysisError)
+        if isinstance(node, c_ast.For) and not any(_PLACEHOLDER.search(statement_text(n) or "")
+                                                   for n in _statements([node])):
+            raise src.error_at(loc_of(node), "a Loop region must hold exactly one outer loop to parallelise (this "
+                                             "loop has no 'transform CUDA(...)' of its own)", AnalysisError)
+
+
+def statement_text(node: c_ast.Node) -> str:
+    text = c_text(node)
+    return text if text.endswith(("}", ";")) else text + ";"
