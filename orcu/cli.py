@@ -7,6 +7,7 @@ import os
 import sys
 import traceback
 
+from pathlib import Path
 from typing import Any
 
 from . import __version__
@@ -226,13 +227,18 @@ def _check_writable(output: str, source: str, program=None) -> None:
 def _write_tuned(program, choices, output: str, args, text: str, provenance=None) -> str:
     """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
     was written, for the closing message."""
-    from .writeback import fragment_path, fragment_source, write_atomically
+    from pathlib import Path
+
+    from .writeback import c_header, c_header_path, fragment_path, fragment_source, write_atomically
 
     write_atomically(output, text, args.file)
     written = [output]
     if program.fragment:
         written.append(fragment_path(output))
         write_atomically(written[1], fragment_source(program, choices, output, args.strip, provenance), args.file)
+    elif program.exported:  # C callers include it to call the tuned file's functions
+        written.append(c_header_path(output))
+        write_atomically(written[1], c_header(program, Path(output).name), args.file)
     return " and ".join(written)
 
 
@@ -304,6 +310,8 @@ def _measure(program, args) -> str:
 
 
 def _cmd_apply(args) -> int:
+    from dataclasses import replace
+
     from .device import orcu_home
     from .space import input_space
     from .results import existing_database
@@ -316,17 +324,26 @@ def _cmd_apply(args) -> int:
     _check_writable(_output_path(args), args.file, program)
     db = existing_database()
     sizes = list(input_space(program).configs()) or [{}]
-    per_region, missing = [], []
+    per_region, missing, elsewhere = [], [], set()
     for k, nest in enumerate(program.nests):
         chosen = []
+        # This machine's device and compiler first; else those the results were measured with
+        # (a tune on a GPU node, imported on a build machine).
+        candidates = [context(k)] + [replace(context(k), backend=b, device=d, compiler=c)
+                                     for b, d, c in db.measured_on(f"orcu_{nest.name}")]
         for inputs in sizes:
-            found = db.get_choice(context(k), inputs, measure)
+            found = next(((ctx, hit) for ctx in candidates if (hit := db.get_choice(ctx, inputs, measure)) is not None), None)
             if found is None:
                 missing.append(f"orcu_{nest.name} {inputs or ''}".strip())
-            else:
-                chosen.append(Choice(found[0], dict(inputs), found[1], measure))
+                continue
+            if found[0] is not candidates[0]:
+                elsewhere.add((found[0].device, found[0].compiler))
+            chosen.append(Choice(found[1][0], dict(inputs), found[1][1], measure))
         per_region.append(chosen)
     db.close()
+    if len(elsewhere) == 1:
+        device_text, compiler = next(iter(elsewhere))
+        print(f"orcu: note: the results were measured on {device_text} with {compiler}", file=sys.stderr)
     if missing:
         for what in missing:
             print(f"orcu: error: {what}: no tuning result for this code, backend, device and measure ({measure} time); run orcu tune",
@@ -336,6 +353,49 @@ def _cmd_apply(args) -> int:
     provenance = Provenance(device=device_text, compiler=compiler)
     text, _ = tuned_source(program, per_region, strip=args.strip, provenance=provenance, output=output)
     print(f"orcu: wrote {_write_tuned(program, per_region, output, args, text, provenance)}", file=sys.stderr)
+    return 0
+
+
+def _cmd_cc(args) -> int:
+    from .cc import run
+
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    tune_options = (["--budget", str(args.budget)] if args.budget else []) if args.tune_missing else None
+    return run(command, args.emulate, ["--backend", args.backend], tune_options, args.arch)
+
+
+def _cmd_export(args) -> int:
+    from pathlib import Path
+
+    from .files import replace_atomically
+    from .results import existing_database, export_results
+
+    db = existing_database()
+    files = [str(Path(f).resolve()) for f in args.files] or None
+    data = export_results(db, files, args.all)
+    db.close()
+    if files and not data["choices"]:
+        raise UsageError(f"no tuning results for {', '.join(args.files)} in the results database")
+    replace_atomically(Path(args.output), json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"orcu: wrote {args.output}: {len(data['choices'])} choice(s), {len(data['evaluations'])} evaluation(s) of "
+          f"{len(data['regions'])} region(s)", file=sys.stderr)
+    return 0
+
+
+def _cmd_import(args) -> int:
+    from .results import Database, database_path, import_results
+
+    try:
+        with open(args.results) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read {args.results}: {e}") from None
+    db = Database(database_path())
+    try:
+        choices, evaluations = import_results(db, data)
+    finally:
+        db.close()
+    print(f"orcu: imported {choices} choice(s) and {evaluations} evaluation(s) into {database_path()}", file=sys.stderr)
     return 0
 
 
@@ -479,10 +539,26 @@ def _trust_argument(command: argparse.ArgumentParser) -> None:
                               "line info and GPU targets are refused)")
 
 
+class _PrintPath(argparse.Action):
+    """--cmake-dir and --make-include: print where the shipped build files are, and exit."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib import resources
+
+        where = Path(str(resources.files("orcu.templates"))) / "buildsystems"
+        print(where if option_string == "--cmake-dir" else where / "orcu.mk")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orcu", description="Annotation-based autotuner for CUDA (Orio-style).")
     parser.add_argument("--debug", action="store_true", help="show a traceback for internal errors")
     parser.add_argument("--version", action="version", version=f"orcu {__version__}")
+    parser.add_argument("--cmake-dir", action=_PrintPath, help="print the directory of orcu's CMake package (orcuConfig.cmake)")
+    parser.add_argument("--make-include", action=_PrintPath, help="print the path of orcu.mk, for a Makefile's include")
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser("check", help="parse a file and report its tuning problem; nothing is compiled or run")
@@ -524,6 +600,28 @@ def build_parser() -> argparse.ArgumentParser:
     _input_arguments(apply)
     _output_arguments(apply)
     apply.set_defaults(run=_cmd_apply)
+
+    cc = sub.add_parser("cc", help="a compiler wrapper: annotated sources in the command become their tuned versions",
+                        usage="orcu cc [--emulate] [--tune-missing] [--arch SM] [orcu options] -- COMPILER ARGS...")
+    cc.add_argument("--emulate", action="store_true",
+                    help="compile the tuned files with the C++ compiler against orcu's CPU emulation (no GPU, no nvcc)")
+    cc.add_argument("--tune-missing", action="store_true", help="tune the regions that have no results (default: an error)")
+    cc.add_argument("--arch", default="sm_90", help="nvcc's -arch for the tuned files (default sm_90)")
+    cc.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
+                    help="whose results to apply (and to tune with --tune-missing)")
+    cc.add_argument("--budget", type=int, metavar="N", help="with --tune-missing: at most N evaluations")
+    cc.add_argument("command", nargs=argparse.REMAINDER, help="the compiler command, after '--'")
+    cc.set_defaults(run=_cmd_cc)
+
+    export = sub.add_parser("export", help="write the tuning results of files (their choices) as JSON, for orcu import elsewhere")
+    export.add_argument("files", nargs="*", metavar="FILE", help="annotated C files (default: every file in the database)")
+    export.add_argument("-o", "--output", required=True, help="the JSON file to write")
+    export.add_argument("--all", action="store_true", help="every evaluation of those files, not only the chosen ones")
+    export.set_defaults(run=_cmd_export)
+
+    imported = sub.add_parser("import", help="add exported tuning results to this machine's results database")
+    imported.add_argument("results", help="a JSON file written by orcu export")
+    imported.set_defaults(run=_cmd_import)
 
     report = sub.add_parser("report", help="past tunings from the results database; CSV and Kernel Tuner exports")
     report.add_argument("file", nargs="?", help="only the evaluations of this annotated C file (default: all)")

@@ -13,7 +13,7 @@ from .annotations import Region, blank_comments, brace_depth, matching_bracket, 
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.host import Host, following, in_host_loop, placeholder, split, statement_text, targets
-from .frontend.ir import LoopNest, loops_of, statements
+from .frontend.ir import LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, effects, read_after
 from .frontend.lower import Lowering, loc_of
 from .tsg.plan import plan
@@ -49,6 +49,9 @@ class Program:
     functions: Mapping[str, int]  # where the name of each function holding a Loop region is
     handoffs: tuple[Handoff | None, ...] = ()  # k: from nest k to nest k + 1
     hosts: tuple[Host, ...] = ()  # per region: what of it runs on the host, around its nests
+    # The file's functions that other files may call (not static, not main): where each is
+    # named, and its prototype. The tuned file gives them C linkage.
+    exported: tuple[tuple[int, str], ...] = ()
 
     def region_of(self, k: int) -> int:
         """The region that holds nest k."""
@@ -126,7 +129,10 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
         if hosts[r].trivial and hosts[r + 1].trivial:
             k = hosts[r].nests[0]
             handoffs[k] = _handoff(src, context[1], loops[r], loops[r + 1], nests[k], nests[k + 1])
-    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts))
+    exported = tuple((src.offset(f.decl.coord.line, f.decl.coord.column), c_text(f.decl)) for _, _, f in context[1]
+                     if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec)
+    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
+                   exported)
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:

@@ -206,6 +206,12 @@ class Database:
             row = cur.fetchone()
         return (json.loads(row[0]), row[1]) if row else None
 
+    def measured_on(self, region: str) -> list[tuple[str, str, str]]:
+        """The (backend, device, compiler) combinations a region of this name was measured with."""
+        with closing(self.conn.execute("SELECT DISTINCT backend, device, compiler FROM evaluations WHERE region = ?",
+                                       (region,))) as cur:
+            return [tuple(row) for row in cur]
+
     def rows(self, file: str | None = None) -> Iterator[dict[str, Any]]:
         query = "SELECT * FROM evaluations" + (" WHERE file = ?" if file else "") + " ORDER BY created, rowid"
         with closing(self.conn.execute(query, (file,) if file else ())) as cur:
@@ -235,3 +241,68 @@ class _Transaction:
     def __exit__(self, kind, value, tb):
         self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
         return False
+
+
+# -- results that travel: orcu export / orcu import ---------------------------------------------
+EXPORT_FORMAT = "orcu results"
+
+
+def export_results(db: Database, files: list[str] | None, every: bool = False) -> dict[str, Any]:
+    """The choices tune made for ``files`` (absolute paths; None: every file), with the
+    evaluations they came from (``every``: all evaluations of those files), and what each
+    file's text was, so that an import can tell a changed region."""
+    rows = [r for r in db.rows() if files is None or r["file"] in files]
+    contexts = {r["context"] for r in rows}
+    names = {_hash(c, m): c for c in contexts for m in ("kernel",)} | {c: c for c in contexts}
+    with closing(db.conn.execute("SELECT context, region, inputs, params, time_ms, created FROM choices")) as cur:
+        choices = [dict(zip(("context", "region", "inputs", "params", "time_ms", "created"), row)) for row in cur
+                   if row[0] in names]
+    def same(value) -> str:
+        return json.dumps(value, sort_keys=True, default=str)
+
+    chosen = {(names[c["context"]], c["region"], same(json.loads(c["params"])), same(json.loads(c["inputs"]))) for c in choices}
+    kept = [r for r in rows if every or (r["context"], r["region"], same(r["params"]), same(r["inputs"])) in chosen]
+    regions = {}
+    for r in rows:
+        regions.setdefault((r["file"], r["region"]), {"file": r["file"], "region": r["region"], "line": r["line"],
+                                                      "text_sha256": _file_digest(r["file"])})
+    return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "orcu": _orcu_digest(), "version": __version__,
+            "regions": sorted(regions.values(), key=lambda e: (e["file"], e["line"])),
+            "choices": choices, "evaluations": kept}
+
+
+def import_results(db: Database, data: Mapping[str, Any]) -> tuple[int, int]:
+    """Puts exported results into ``db``: (choices, evaluations) added. Refused whole when they
+    come from another orcu or schema, or when a region's file here differs from the file they
+    were measured on."""
+    if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
+        raise UsageError("not an orcu results export (write one with orcu export)")
+    if data.get("schema") != SCHEMA_VERSION:
+        raise UsageError(f"the results were exported with results schema {data.get('schema')}; this orcu reads schema "
+                         f"{SCHEMA_VERSION}: export them again with this orcu")
+    if data.get("orcu") != _orcu_digest():
+        raise UsageError(f"the results were measured by another orcu (version {data.get('version')}, or changed code): "
+                         "orcu keys results by its own code, so they would never be used; import with the orcu that exported them")
+    for region in data["regions"]:
+        here = _file_digest(region["file"])
+        if here is not None and here != region["text_sha256"]:
+            raise UsageError(f"{region['file']}:{region['line']}: {region['region']} changed since its results were "
+                             "exported: tune it again")
+    with db.transaction():
+        for c in data["choices"]:
+            db.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?)",
+                            (c["context"], c["region"], c["inputs"], c["params"], c["time_ms"], c["created"]))
+        for r in data["evaluations"]:
+            db.conn.execute("INSERT OR IGNORE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (r["key"], r["file"], r["region"], r["line"], r["context"], json.dumps(r["params"], default=str),
+                             json.dumps(r["inputs"], default=str), r["backend"], r["device"], r["compiler"], r["status"],
+                             r["time_ms"], json.dumps(r["kernel_ms"]), json.dumps(r["total_ms"]), r["message"],
+                             r["compile_s"], r["run_s"], r["created"]))
+    return len(data["choices"]), len(data["evaluations"])
+
+
+def _file_digest(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None

@@ -78,9 +78,35 @@ def tuned_source(
         block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, block))
+    for offset, prototype in program.exported:  # C callers link against the tuned file (the .tuned.h declares them)
+        point = _insertion_point(src.text, blanked, offset)
+        edits.append((point, point, f'{generated.BEGIN}\n#ifdef __cplusplus\nextern "C" {prototype};  // C linkage: C code '
+                                    f'calls it\n#endif\n{generated.END}\n'))
     edits += _region_edits(program, calls, kept, strip)
     edits += _spec_edits(program, strip)
     return _apply(src.text, edits), codes
+
+
+def c_header_path(output: str | Path) -> str:
+    """Where the C header of the tuned file ``output`` goes: FILE.tuned.cu -> FILE.tuned.h."""
+    path = Path(output)
+    return str(path.with_suffix(".h") if path.suffix == ".cu" else Path(str(path) + ".h"))
+
+
+def c_header(program: Program, cu_name: str) -> str:
+    """The header that declares the tuned file's functions for C and C++ callers."""
+    guard = "ORCU_" + re.sub(r"\W", "_", Path(cu_name).stem).upper() + "_H"
+    return render("c_header.h.j2", version=__version__, source=Path(program.src.path).name, cu=cu_name, guard=guard,
+                  prototypes=[p for _, p in program.exported])
+
+
+def _size_macros(program: Program) -> list[tuple[str, str]]:
+    """Input parameters the code uses as macros (Orio's style: N is defined by the build):
+    each with the values it was tuned for."""
+    if program.fragment:  # a fragment's host functions take them as parameters from the caller
+        return []
+    used = {name for host in program.hosts for name, v in host.variables.items() if v.origin == "input_params"}
+    return [(p.name, " or ".join(map(str, p.values))) for p in program.spec.input_params if p.name in used]
 
 
 def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_path: str | Path, strip: bool = False,
@@ -245,7 +271,7 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
         begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
         version=__version__, date=provenance.date, source=source,
         regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip,
-        includes=sorted(set().union(*(c.includes for c in codes))),
+        includes=sorted(set().union(*(c.includes for c in codes))), macros=_size_macros(program),
     )
 
 

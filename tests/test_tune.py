@@ -184,7 +184,7 @@ def test_readme_main_job(in_tmp, monkeypatch):
     assert proc.returncode == 0, proc.stderr
     if not has_gpu():
         assert proc.stderr.startswith("orcu: warning: no GPU visible: variants run in orcu's CPU emulation")
-    assert proc.stderr.endswith("orcu: wrote annotated_examples/spmv_dia.tuned.cu\n")
+    assert proc.stderr.endswith("orcu: wrote annotated_examples/spmv_dia.tuned.cu and annotated_examples/spmv_dia.tuned.h\n")
     assert (in_tmp / "annotated_examples" / "spmv_dia.tuned.cu").exists()
 
 
@@ -246,7 +246,7 @@ def test_a_tuned_file_tunes_again(in_tmp, monkeypatch):
     assert main(["tune", "first.cu", "--backend", "emulate", "-o", "second.cu"]) == 0
     second = Path("second.cu").read_text()
     assert second.count(" orcu_f_1_kernel(") == 1
-    assert second.count("// >>> orcu generated code: begin") == 2
+    assert second.count("// >>> orcu generated code: begin") == 3  # the header, the code, f()'s C linkage
 
 
 def test_an_array_missing_from_input_vars_is_a_diagnostic(in_tmp, capsys):

@@ -101,7 +101,7 @@ def test_emit_writes_atomically_and_never_touches_the_input(in_tmp):
     assert main(["emit", "axpy.c", "--set", "TC=512", "--set", "SC=2", "-o", "out/axpy.cu"]) == 0
     text = Path("out/axpy.cu").read_text()
     assert "const int orcu_threads = 512;" in text and "static cudaStream_t orcu_daxpy_1_streams[2];" in text
-    assert sorted(os.listdir("out")) == ["axpy.cu"]  # no temporary file left behind
+    assert sorted(os.listdir("out")) == ["axpy.cu", "axpy.h"]  # and its C header; no temporary file left behind
     assert main(["emit", "axpy.c", "-o", "axpy.c"]) == 2
     assert hashlib.sha256(src.read_bytes()).hexdigest() == before
 

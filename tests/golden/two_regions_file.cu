@@ -410,6 +410,11 @@ static void orcu_scale_and_max_2(int n, double *zmax, const double *z)
 
 #endif  // ORCU_ORIGINAL
 // <<< orcu generated code: end
+// >>> orcu generated code: begin
+#ifdef __cplusplus
+extern "C" double scale_and_max(int n, double alpha, const double *x, double *z);  // C linkage: C code calls it
+#endif
+// <<< orcu generated code: end
 double scale_and_max(int n, double alpha, const double *x, double *z) {
     double zmax;
     int i;
