@@ -406,7 +406,7 @@ def _cmd_tune(args) -> int:
     from .results import Database, database_path
     from .runners import Runner, foreign_arch
     from .space import settings_text
-    from .tune import choices, summary, tune
+    from .tune import choices, summary, together, tune
     from .writeback import Provenance, fragment_path, tuned_source
 
     home = orcu_home()  # before anything: a state directory that cannot be used is said at once
@@ -433,6 +433,9 @@ def _cmd_tune(args) -> int:
     db.close()
     _run_spec_command(program, "postbuild_command", args.trust_spec)
     best = choices(program, tunings)
+    problems = together(program, runner, best) if best is not None else []
+    if problems:
+        best = None
     result = summary(program, tunings, output if best is not None else None, backend, device_text)
     if program.fragment and best is not None:
         result["fragment"] = fragment_path(output)
@@ -460,6 +463,8 @@ def _cmd_tune(args) -> int:
                   "machine may have disturbed them; tune again on a quiet machine before relying on the choice",
                   file=sys.stderr)
     if best is None:
+        for problem in problems:
+            print(f"orcu: error: {problem}; no output written", file=sys.stderr)
         for t in tunings:
             if t.best is None:
                 counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"

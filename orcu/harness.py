@@ -70,15 +70,18 @@ def _spec_code_region(program: Program):
     return spec
 
 
-def _code(program: Program, k: int, call: str | None) -> str:
+def _code(program: Program, k: int, call: str | None, whole: str | None = None) -> str:
     """The code the harness runs: the PerfTuning region's, with nest k calling ``call`` (the
-    other loops of its region as written), or the reference (``call`` None)."""
+    other loops of its region as written), or with nest k's region replaced by ``whole``, or
+    the reference (both None)."""
     src = program.src
     spec = _spec_code_region(program)
     mine = program.region_of(k)
 
     def region(r: int) -> str:
         host = program.hosts[r]
+        if r == mine and whole is not None:
+            return whole
         if r != mine or call is None:
             return host.reference
         return host.code({j: call if j == k else program.nests[j].reference for j in host.nests})
@@ -97,9 +100,12 @@ def _code(program: Program, k: int, call: str | None) -> str:
     return "".join(pieces)
 
 
-def harness_source(program: Program, region_index: int, codes: list[RegionCode], inputs: Mapping[str, Any], seed: int = 1) -> str:
+def harness_source(program: Program, region_index: int, codes: list[RegionCode], inputs: Mapping[str, Any], seed: int = 1,
+                   whole: str | None = None) -> str:
     """One program for the variants ``codes`` of one region and input size (each generated
-    with its own name suffix); its first argument picks the variant a run checks and times."""
+    with its own name suffix); its first argument picks the variant a run checks and times.
+    ``whole``: instead, one variant that runs that region's code as given (all of its loops
+    at once, calling ``codes``; writeback.composed_region)."""
     code = codes[0]
     spec = program.spec
     nest = program.nests[region_index]
@@ -172,9 +178,13 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         values=values,
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
         reference=_code(program, region_index, None),
-        calls=[_code(program, region_index, _call(c, by_name)) for c in codes],
-        on_device=[v for v in values if v.count is not None and any(c.values["dataOnDevice"] and v.name in c.arrays for c in codes)],
-        releases=[c.release for c in codes],
+        calls=([_code(program, region_index, None, whole)] if whole is not None
+               else [_code(program, region_index, _call(c, by_name)) for c in codes]),
+        on_device=[] if whole is not None else [
+            v for v in values if v.count is not None and any(c.values["dataOnDevice"] and v.name in c.arrays for c in codes)],
+        # A captureless lambda is a function pointer: one variant, every loop's release.
+        releases=["[]() { " + " ".join(f"{c.release}();" for c in codes) + " }"] if whole is not None
+        else [c.release for c in codes],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
         terms=max([v.count for v in values if v.count] + [1]),

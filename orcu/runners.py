@@ -282,6 +282,21 @@ class Runner:
                 result.measure = self.measure
                 yield result
 
+    def together(self, program: Program, r: int, choices: Mapping[int, Any]) -> Result:
+        """Region ``r`` run as the tuned file runs it (each loop at its choice, data kept on the
+        device across them), checked against the region as written."""
+        from .writeback import composed_region  # it builds on this module's neighbours
+
+        first = program.hosts[r].nests[0]
+        inputs = dict(choices[first].inputs)
+        whole, codes = composed_region(program, r, choices)
+        flags = build_flags(program.spec.build_command, choices[first].params, self.backend, self.device.arch)
+        exe, build = self._build(harness_source(program, first, codes, inputs, whole=whole), flags,
+                                 build_libs(program.spec.arg("build", "libs")))
+        if not build.ok:
+            return Result("compile_error", {}, inputs, message=build.message)
+        return self._run(exe, 0, {}, inputs)
+
     def _build_batch(self, program: Program, region: int, batch: list, edit) -> list[tuple[Path, int, Build]]:
         """(executable, variant number in it, build) for each item of ``batch``."""
         inputs, flags = batch[0][2], batch[0][3]

@@ -313,6 +313,23 @@ def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]]
     return per_region
 
 
+def together(program: Program, runner, best: list[list[Choice]]) -> list[str]:
+    """Each loop was checked alone; a region that runs several (or one in a host loop) runs
+    them together in the tuned file, its arrays kept on the device across them: run it so,
+    at every tuned input size, against the region as written. What failed, said."""
+    problems = []
+    for r, host in enumerate(program.hosts):
+        if not host.repeated:
+            continue
+        for j in range(len(best[host.nests[0]])):
+            result = runner.together(program, r, {k: best[k][j] for k in host.nests})
+            if result.status != "ok":
+                line = program.src.location(program.regions[r].start).line
+                problems.append(f"the loops of the Loop region at line {line} each passed alone, but not together as the "
+                                f"tuned file runs them ({result.status}: {result.message})")
+    return problems
+
+
 def summary(program: Program, tunings: list[RegionTuning], output: str | None, backend: str, device: str) -> dict[str, Any]:
     """The ``tune --json`` object of DESIGN.md §5; ``per_input`` when several sizes were tuned."""
     regions = []

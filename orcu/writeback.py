@@ -181,15 +181,37 @@ def _region_edits(program: Program, calls: list[str], kept: list, strip: bool) -
             begin, finish = _comment_lines(src.text, region.start, start), _comment_lines(src.text, end, region.end)
             lead, trail = begin is None, finish is None
             start, end = begin[0] if begin else region.start, finish[1] if finish else region.end
-        where = {k: "the loop above" if len(host.nests) == 1 else f"the loop at line {program.nests[k].loc.line}"
-                 for k in host.nests}
-        code = host.code({k: f"{calls[k]}  // {where[k]}, run on the GPU by orcu" for k in host.nests})
-        if isinstance(resident_arrays, Resident):
-            code = resident_arrays.wrap(code)
-        elif isinstance(resident_arrays, str):
-            code = f"// Each loop moves its arrays to the device and back: {resident_arrays}.\n{code}"
-        edits.append((start, end, generated.region_code(original, code, lead, trail)))
+        edits.append((start, end, generated.region_code(original, _host_code(program, host, calls, resident_arrays), lead,
+                                                        trail)))
     return edits
+
+
+def _host_code(program: Program, host, calls: list[str], resident_arrays) -> str:
+    """A region's new code: its host code calling its loops' generated code."""
+    where = {k: "the loop above" if len(host.nests) == 1 else f"the loop at line {program.nests[k].loc.line}"
+             for k in host.nests}
+    code = host.code({k: f"{calls[k]}  // {where[k]}, run on the GPU by orcu" for k in host.nests})
+    if isinstance(resident_arrays, Resident):
+        return resident_arrays.wrap(code)
+    if isinstance(resident_arrays, str):
+        return f"// Each loop moves its arrays to the device and back: {resident_arrays}.\n{code}"
+    return code
+
+
+def composed_region(program: Program, r: int, choices: Mapping[int, Choice]) -> tuple[str, list[RegionCode]]:
+    """Region ``r`` as the tuned file runs it, each loop at its chosen configuration: its new
+    code and the generated code it calls (for the harness to check the loops together)."""
+    host = program.hosts[r]
+    kept = resident(program, r, {k: (choices[k].params, choices[k].inputs) for k in host.nests})
+    calls: list[str] = [""] * len(program.nests)
+    codes = []
+    for k in host.nests:
+        code = generate(program, program.nests[k], choices[k].params, choices[k].inputs, on_device=isinstance(kept, Resident))
+        calls[k] = kept.call(code, code.call) if isinstance(kept, Resident) else code.call
+        if isinstance(kept, Resident):
+            code.needs.add("resident")
+        codes.append(code)
+    return _host_code(program, host, calls, kept), codes
 
 
 def _region(program: Program, index: int, options: list[Choice], source: str,

@@ -199,3 +199,28 @@ def test_a_transform_must_precede_a_loop(in_tmp):
     proc = orcu("check", "t.c", cwd=in_tmp)
     assert proc.stderr.splitlines()[0] == (
         "t.c:15:5: error: 'transform CUDA(...)' applies to the statement after it, which must be a 'for' loop")
+
+
+def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(in_tmp, monkeypatch, capsys):
+    from conftest import H100
+    from orcu.codegen.resident import Resident
+    from orcu.runners import Runner
+
+    program = load(ORIO / "time_steps.c")
+    inputs = next(iter(input_space(program).configs()))
+    chosen = {k: Choice({"TC": 32}, inputs) for k in program.hosts[0].nests}
+    runner = Runner("emulate", H100, in_tmp / "build", jobs=2)
+    assert runner.together(program, 0, chosen).status == "ok"
+    # Arrays left on the device (never copied back): each loop alone is right, the region is not.
+    wrap = Resident.wrap
+    monkeypatch.setattr(Resident, "wrap", lambda self, code: wrap(self, code).replace(", true);", ", false);"))
+    result = runner.together(program, 0, chosen)
+    assert result.status == "wrong_result" and " expected " in result.message
+    # tune says so, and writes nothing.
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    write(in_tmp / "t.c", (ORIO / "time_steps.c").read_text())
+    from orcu.cli import main
+    assert main(["tune", "t.c", "--backend", "emulate"]) == 1
+    assert not (in_tmp / "t.tuned.cu").exists()
+    assert ("orcu: error: the loops of the Loop region at line 10 each passed alone, but not together as the tuned file "
+            "runs them (wrong_result: ") in capsys.readouterr().err
