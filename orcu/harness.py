@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from .analysis.nest import analyze
 from .codegen.region import ELEMENT_BYTES, RegionCode, canonical_type, prelude
 from .codegen.templates import render
-from .errors import AnalysisError
+from .errors import AnalysisError, SpecError
 from .frontend.cparse import object_macros, parse_statements
 from .frontend.types import declarations_in, used_names
 from .program import Program
@@ -140,10 +140,14 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             count = math.prod(dims)
             if decl.init == "random":
                 init = None
-            elif decl.init == "value":
-                init = [_literal(decl.init_expr.evaluate(dict(env)))]
-            elif decl.init == "list":
-                init = [_literal(v) for v in decl.init_expr.evaluate(dict(env))]
+            elif decl.init in ("value", "list"):
+                value = decl.init_expr.evaluate(dict(env))
+                # [a, b, c] as well as Orio's {a, b, c}: the elements in order
+                items = list(value) if isinstance(value, (list, tuple, range)) else [value]
+                if not all(isinstance(v, (int, float)) for v in items) or (not dims and len(items) != 1):
+                    raise program.src.error_at(decl.loc, f"the initial value of '{name}' must be "
+                                                         f"{'numbers' if dims else 'a number'}, got {value!r}", SpecError)
+                init = [_literal(v) for v in items]
             else:
                 init = ["0"]
             values.append(Value(name, ctype, count if dims else None, tuple(dims[1:]), init, True))

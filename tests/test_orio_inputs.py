@@ -224,3 +224,16 @@ def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(
     assert not (in_tmp / "t.tuned.cu").exists()
     assert ("orcu: error: the loops of the Loop region at line 10 each passed alone, but not together as the tuned file "
             "runs them (wrong_result: ") in capsys.readouterr().err
+
+
+def test_a_sum_not_reset_in_each_iteration_is_still_carried(in_tmp):
+    write(in_tmp / "t.c", (ORIO / "loop_under_if.c").read_text().replace("        ysum = 0.0;\n", ""))
+    proc = orcu("check", "t.c", cwd=in_tmp)
+    assert proc.stderr.splitlines()[0] == (
+        "t.c:22:13: error: 'ysum' carries a value from one iteration of the outer loop to the next (loop-carried dependence)")
+
+
+def test_an_initial_value_that_is_no_number_is_a_diagnostic(in_tmp):
+    write(in_tmp / "t.c", (ORIO / "loop_under_if.c").read_text().replace("= [-1, 0, 1];", "= [-1, 0.5, 'x'];"))
+    proc = orcu("check", "t.c", cwd=in_tmp)
+    assert proc.stderr.splitlines()[0] == "t.c:14:25: error: the initial value of 'offsets' must be numbers, got [-1, 0.5, 'x']"

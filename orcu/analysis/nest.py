@@ -17,6 +17,7 @@ from pycparser import c_ast
 from ..errors import AnalysisError, Location
 from ..frontend.ir import Access, Loop, LoopNest, Node, Stmt, c_text
 from ..frontend.ir import statements as ir_statements
+from ..frontend.liveness import upward_exposed
 from ..frontend.types import used_names
 from ..source import SourceFile
 from ..spec.model import TuningSpec
@@ -156,7 +157,7 @@ def analyze(
         return _mapped(src, nest, spec, sizes, outer, statements, inner_vars, written)
     reductions = _reductions(src, nest, outer, statements)
     reduced = {r.var for r in reductions}
-    private = _private_scalars(src, nest, statements, reduced | inner_vars | {outer.var})
+    private = _private_scalars(src, nest, statements, reduced | inner_vars | {outer.var}, outer)
     scalars_in = _scalars_in(nest, reduced | written | inner_vars | {outer.var})
     # Names an affine subscript may use: iterators and what the nest never changes.
     affine_names = set(scalars_in) | inner_vars | {outer.var}
@@ -296,8 +297,9 @@ def assigned_before_read(body: tuple[Node, ...], s: str) -> bool:
     return True
 
 
-def _private_scalars(src, nest, statements, excluded) -> list[str]:
-    """Scalars each outer iteration assigns before reading; others written are carried."""
+def _private_scalars(src, nest, statements, excluded, outer: Loop) -> list[str]:
+    """Scalars no iteration of the outer loop reads before assigning them (on any path: an
+    inner loop's iterator under an ``if``, a sum reset at the top); others written are carried."""
     first: dict[str, Stmt] = {}
     for st, _ in statements:
         for name in sorted(st.scalar_reads | st.scalar_writes):
@@ -309,9 +311,7 @@ def _private_scalars(src, nest, statements, excluded) -> list[str]:
         written = any(name in s.scalar_writes for s, _ in statements)
         if not written:
             continue
-        node = st.node
-        assigned_first = _assigns_first(node, name) or (isinstance(node, c_ast.Decl) and node.name == name)
-        if not assigned_first:
+        if upward_exposed(outer.node.stmt, name):
             raise src.error_at(
                 st.loc,
                 f"'{name}' carries a value from one iteration of the outer loop to the next (loop-carried dependence)",

@@ -171,6 +171,12 @@ def _effect(node: c_ast.Node | None, name: str):
     return _first_use(node, name)
 
 
+def upward_exposed(node: c_ast.Node | None, name: str) -> bool:
+    """Whether running ``node`` may read ``name`` before assigning it (its value from before)."""
+    effect = _effect(node, name)
+    return effect is not None and effect is not _KILL
+
+
 def _maybe(name: str, *parts: c_ast.Node | None):
     """The first read in any of ``parts``, code that may run or not (a loop's test and body)."""
     for part in parts:
