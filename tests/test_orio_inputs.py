@@ -237,3 +237,16 @@ def test_an_initial_value_that_is_no_number_is_a_diagnostic(in_tmp):
     write(in_tmp / "t.c", (ORIO / "loop_under_if.c").read_text().replace("= [-1, 0, 1];", "= [-1, 0.5, 'x'];"))
     proc = orcu("check", "t.c", cwd=in_tmp)
     assert proc.stderr.splitlines()[0] == "t.c:14:25: error: the initial value of 'offsets' must be numbers, got [-1, 0.5, 'x']"
+
+
+def test_init_file_in_a_yaml_spec(in_tmp):
+    shutil.copy(ORIO / "init_file_inputs.inc", in_tmp)
+    text = (ORIO / "init_file.c").read_text()
+    loop = text[text.index("    /*@ begin Loop"):text.index("    /*@ end @*/\n    /*@ end @*/")] + "    /*@ end @*/\n"
+    write(in_tmp / "t.c", text[:text.index("    /*@ begin PerfTuning")] + loop + "}\n")
+    write(in_tmp / "t.c.orcu.yaml", "performance_params: {TC: [32]}\ninput_params: {n: [2000]}\ninput_vars:\n"
+          + "".join(f"  - {decl}\n" for decl in ("dynamic double w[n] = 0", "dynamic double x[n]", "dynamic double y[n]",
+                                                "double a", "double b"))
+          + "  - {init_file: init_file_inputs.inc}\n")
+    result = evaluate(in_tmp, (in_tmp / "t.c").read_text(), params={"TC": 32})
+    assert (result.status, result.worst["name"], result.worst["want"]) == ("ok", "w", -1.0)

@@ -8,7 +8,7 @@ The keys mirror the PerfTuning sections::
       BC: [132, 264]              # a YAML list is an axis of those values
       constraint: {fits: TC * BC <= 65536}
     input_params: {N: [1000, 1000000]}
-    input_vars: [static double x[N] = random, static double y[N] = 0]
+    input_vars: [static double x[N] = random, static double y[N] = 0]   # and {init_file: init.c}
     build: {build_command: nvcc -O3}
     performance_counter: {repetitions: 10}
     search: {algorithm: Random, total_runs: 50}
@@ -90,6 +90,10 @@ def load_yaml(path: str | Path, predefined: Mapping[str, Any] | None = None) -> 
             if not isinstance(value, yaml.SequenceNode):
                 raise src.error(_offset(src, value), "'input_vars' must be a list of declarations", SpecError)
             for item in value.value:
+                if isinstance(item, yaml.MappingNode):  # an argument: {init_file: init.c}
+                    for name, v in _mapping(src, item, "an input_vars argument"):
+                        builder.arg("input_vars", name.value, _offset(src, name), _literal(v), src.location(_offset(src, v)))
+                    continue
                 if not (isinstance(item, yaml.ScalarNode) and item.tag == "tag:yaml.org,2002:str"):
                     raise src.error(_offset(src, item), "each input_vars entry is a declaration such as 'static double x[N] = random'", SpecError)
                 text, at = item.value, _offset(src, item)
