@@ -250,3 +250,10 @@ def test_init_file_in_a_yaml_spec(in_tmp):
           + "  - {init_file: init_file_inputs.inc}\n")
     result = evaluate(in_tmp, (in_tmp / "t.c").read_text(), params={"TC": 32})
     assert (result.status, result.worst["name"], result.worst["want"]) == ("ok", "w", -1.0)
+
+
+def test_decl_file_says_what_to_write_instead(in_tmp):
+    write(in_tmp / "t.c", (ORIO / "init_file.c").read_text().replace("arg init_file", "arg decl_file"))
+    proc = orcu("check", "t.c", cwd=in_tmp)
+    assert proc.stderr.splitlines()[0] == ("t.c:14:13: error: 'decl_file' is not supported: orcu declares and allocates "
+                                           "the inputs itself from 'decl' statements; an init_file may fill them")

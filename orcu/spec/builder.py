@@ -179,6 +179,9 @@ class SpecBuilder:
         check = known.get(name)
         if check is None and section == "search" and name.startswith(_SEARCH_PREFIXES):
             check = lambda v: None  # noqa: E731  strategy options are checked by the strategy
+        if check is None and (section, name) == ("input_vars", "decl_file"):
+            raise self.error(offset, "'decl_file' is not supported: orcu declares and allocates the inputs itself from "
+                                     "'decl' statements; an init_file may fill them")
         if check is None:
             raise self.error(offset, f"unknown argument '{name}' in section '{section}'{did_you_mean(name, known)}")
         problem = check(value)
