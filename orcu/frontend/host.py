@@ -191,10 +191,15 @@ def _check(src: SourceFile, host: list[c_ast.Node], loops: list[c_ast.For], memo
             name = node.name if isinstance(node, c_ast.Decl) else node.decls[0].name
             raise src.error_at(loc_of(node), f"'{name}' is declared in the Loop region outside its transformed loops: "
                                              "declare it in the enclosing function", AnalysisError)
-        if isinstance(node, c_ast.For) and not any(_PLACEHOLDER.search(statement_text(n) or "")
-                                                   for n in _statements([node])):
+        if isinstance(node, c_ast.For) and not any(_stands_in(n) for n in _statements([node])):
             raise src.error_at(loc_of(node), "a Loop region must hold exactly one outer loop to parallelise (this "
                                              "loop has no 'transform CUDA(...)' of its own)", AnalysisError)
+
+
+def _stands_in(node: c_ast.Node) -> bool:
+    """Whether ``node`` is the placeholder statement of a transformed loop."""
+    return (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)
+            and _PLACEHOLDER.fullmatch(node.name.name + "();") is not None)
 
 
 def statement_text(node: c_ast.Node) -> str:
