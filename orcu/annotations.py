@@ -231,6 +231,17 @@ def scan_regions(src: SourceFile) -> tuple[Region, ...]:
     return tuple(top)
 
 
+def blank(text: str, spans) -> str:
+    """``text`` with each [start, end) of ``spans`` replaced by spaces (newlines kept: offsets
+    stay true)."""
+    chars = list(text)
+    for start, end in spans:
+        for k in range(start, end):
+            if chars[k] != "\n":
+                chars[k] = " "
+    return "".join(chars)
+
+
 def blank_comments(text: str) -> str:
     """Replace every comment with spaces (keeping newlines) so offsets stay true."""
     out = list(text)

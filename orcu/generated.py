@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .annotations import blank
+
 BEGIN = "// >>> orcu generated code: begin"
 END = "// <<< orcu generated code: end"
 ORIGINAL = "ORCU_ORIGINAL"
@@ -28,12 +30,7 @@ def spans(text: str) -> list[tuple[int, int]]:
 
 def blank_spans(text: str) -> str:
     """``text`` with the generated blocks replaced by spaces (newlines kept: offsets stay true)."""
-    chars = list(text)
-    for start, end in spans(text):
-        for k in range(start, end):
-            if chars[k] != "\n":
-                chars[k] = " "
-    return "".join(chars)
+    return blank(text, spans(text))
 
 
 def original_code(code: str) -> tuple[int, str] | None:

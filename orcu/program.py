@@ -9,10 +9,10 @@ from pycparser import c_ast
 
 from . import generated
 from .device import DEFAULT_PROFILE, Device, profile
-from .annotations import Region, blank_comments, brace_depth, matching_bracket, scan_regions
+from .annotations import Region, blank, blank_comments, brace_depth, matching_bracket, scan_regions
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
-from .frontend.host import Host, following, in_host_loop, placeholder, split, statement_text, targets
+from .frontend.host import Host, following, in_host_loop, split, statement_text, targets
 from .frontend.ir import LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, effects, read_after
 from .frontend.lower import Lowering, loc_of
@@ -165,14 +165,9 @@ def _function_spans(text: str, tree: c_ast.FileAST, src: SourceFile) -> list[tup
 
 def _file_context(src: SourceFile, loops: list[Region]):
     """The whole file parsed once (comments and file-scope regions blanked)."""
-    chars = list(blank_comments(generated.blank_spans(src.text)))
-    blanked = "".join(chars)
-    for r in loops:
-        if brace_depth(blanked, 0, r.start) == 0:  # statements at file scope: Orio fragments
-            for k in range(r.code_start, r.code_end):
-                if chars[k] != "\n":
-                    chars[k] = " "
-    text = "".join(chars)
+    blanked = blank_comments(generated.blank_spans(src.text))
+    fragments = [(r.code_start, r.code_end) for r in loops if brace_depth(blanked, 0, r.start) == 0]  # at file scope
+    text = blank(blanked, fragments)
     tree = parse_file(src, text)
     return tree, _function_spans(text, tree, src), object_macros(src.text)
 
@@ -196,12 +191,8 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
         for name, expr in transform.args.items():
             expr.check_names(src, defined, f"transform argument '{name}'")
     # The code in the annotation, its transforms blanked (offsets stay true).
-    chars = list(src.text[region.args_start : region.args_end])
-    for _, start, end in markers:
-        for k in range(start - region.args_start, end - region.args_start):
-            if chars[k] != "\n":
-                chars[k] = " "
-    body_text = "".join(chars)
+    body_text = blank(src.text[region.args_start : region.args_end],
+                      [(start - region.args_start, end - region.args_start) for _, start, end in markers])
     original_start, original = region.code_start, region.code(src)
     kept = generated.original_code(original)  # a tuned file: the original loop under #ifdef
     if kept is not None:
@@ -230,43 +221,42 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, parsed.items, function, tree, spec, macros)
     text, host_items = split(src, parsed.items, parsed.loops, first)
-    trivial = len(parsed.loops) == 1 and text.strip() == placeholder(first)
+    bodies = [Lowering(src).block([loop]) for loop in parsed.loops]
+    done = effects(host_items)
+    arrays = {n for n, v in variables.items() if v.kind == "array"}
+    kernel_iterators = {lp.var for body in bodies for lp in loops_of(body)}
+    host = Host(
+        text=text,
+        nests=tuple(range(first, first + len(parsed.loops))),
+        writes=frozenset(done.assigned),
+        reference=parsed.reference,
+        variables=variables,
+        changed=frozenset(done.assigned | _host_iterators(host_items)) - kernel_iterators,
+        touches_arrays=done.reads_memory or done.writes_memory or bool(done.names & arrays),
+        repeated=len(parsed.loops) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
+    )
     nests = []
-    for j, (transform, loop) in enumerate(zip(parsed.transforms, parsed.loops)):
+    for j, (transform, loop, body) in enumerate(zip(parsed.transforms, parsed.loops, bodies)):
         k = first + j
         if unset.get(k):
             given = {name: compile_expr(src, region.args_start, param) for name, param in unset[k].items()}
             transform = CudaTransform({**transform.args, **given})
-        body = Lowering(src).block([loop])
         used = used_names([loop])
         own = {n: v for n, v in variables.items() if n in used}
         written = {lp.var for lp in loops_of(body)} | {n for st, _ in statements(body) for n in st.scalar_writes}
         candidates = [n for n in written if n in own and own[n].kind == "scalar" and own[n].origin != "region"]
         nests.append(LoopNest(
             index=k + 1,
-            loc=src.location(region.start) if trivial else loc_of(loop),
+            loc=src.location(region.start) if host.trivial else loc_of(loop),
             body=body,
             variables=own,
             function=function.decl.name if function is not None else None,
             transform=transform,
-            reference=parsed.reference if trivial else statement_text(loop),
-            code=parsed.code if trivial else statement_text(loop),
+            reference=parsed.reference if host.trivial else statement_text(loop),
+            code=parsed.code if host.trivial else statement_text(loop),
             outside=visible_variables(function, tree),
             read_after=read_after(src, function, region.start, region.end, candidates, following(parsed.items, loop)),
         ))
-    done = effects(host_items)
-    arrays = {n for n, v in variables.items() if v.kind == "array"}
-    kernel_iterators = {lp.var for lp in loops_of(Lowering(src).block(parsed.loops))}
-    host = Host(
-        text=text,
-        nests=tuple(range(first, first + len(nests))),
-        writes=frozenset(done.assigned),
-        reference=parsed.reference,
-        variables=variables,
-        changed=frozenset(done.assigned | _host_iterators(host_items)) - kernel_iterators,
-        touches_arrays=done.reads_memory or done.writes_memory or bool(done.names & arrays),
-        repeated=len(nests) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
-    )
     return nests, host
 
 

@@ -20,6 +20,7 @@ from pycparser import c_ast
 from ..errors import AnalysisError
 from ..source import SourceFile
 from .ir import Variable, c_text
+from .liveness import block_items, offset_of
 from .lower import Lowering, loc_of
 
 _PLACEHOLDER = re.compile(r"orcu_loop_(\d+)\(\);")
@@ -66,15 +67,15 @@ def targets(src: SourceFile, items: list[c_ast.Node], markers: list[tuple[object
     """The loop each ``transform CUDA(...)`` applies to: the statement right after it, or the
     first loop after the plain statements that follow it."""
     found = []
-    nodes = [(n, _offset(src, n)) for n in _statements(items)]
+    nodes = [(n, offset_of(src, n)) for n in _statements(items)]
     for _, start, end in markers:
         after = [(at, n) for n, at in nodes if at is not None and at >= end]
         first = min(after, key=lambda p: p[0])[1] if after else None
         if first is not None and not isinstance(first, c_ast.For):
             # Statements first (a sum's reset): the transform is the next loop's in their block,
             # and they run on the host before it.
-            block = next(b for b in [items, *(b for n in _statements(items) for b in _blocks(n))] if any(x is first for x in b))
-            first = next((n for n in block[[id(x) for x in block].index(id(first)):] if isinstance(n, c_ast.For)), first)
+            block, index, _ = _path(items, first, None)[-1]
+            first = next((n for n in block[index:] if isinstance(n, c_ast.For)), first)
         if not isinstance(first, c_ast.For):
             if first is not None:
                 Lowering(src).block([first])  # a 'while' loop, say: its own diagnostic
@@ -93,7 +94,7 @@ def split(src: SourceFile, items: list[c_ast.Node], loops: list[c_ast.For], firs
     copied = copy.deepcopy(items, memo)
     stand_in = {id(memo[id(lp)]): c_ast.FuncCall(c_ast.ID(f"orcu_loop_{first + j}"), None) for j, lp in enumerate(loops)}
     host = _replaced(copied, stand_in)
-    _check(src, host, loops, memo)
+    _check(src, host)
     return "\n".join(statement_text(item) for item in host), host
 
 
@@ -129,14 +130,12 @@ def _path(block: list[c_ast.Node], target, owner):
 
 def _blocks(node: c_ast.Node) -> list[list[c_ast.Node]]:
     """The statement lists directly inside a statement."""
-    def as_block(n):
-        return list(n.block_items or []) if isinstance(n, c_ast.Compound) else [n]
     if isinstance(node, _LOOPS):
-        return [as_block(node.stmt)] if node.stmt is not None else []
+        return [block_items(node.stmt)] if node.stmt is not None else []
     if isinstance(node, c_ast.If):
-        return [as_block(n) for n in (node.iftrue, node.iffalse) if n is not None]
+        return [block_items(n) for n in (node.iftrue, node.iffalse) if n is not None]
     if isinstance(node, c_ast.Compound):
-        return [as_block(node)]
+        return [block_items(node)]
     return []
 
 
@@ -147,13 +146,6 @@ def _statements(items: list[c_ast.Node]):
             yield from _statements(block)
 
 
-def _offset(src: SourceFile, node: c_ast.Node) -> int | None:
-    c = node.coord
-    if c is None or c.file != src.path:
-        return None
-    return src.offset(c.line, c.column or 1)
-
-
 def _replaced(block: list[c_ast.Node], stand_in: dict[int, c_ast.Node]) -> list[c_ast.Node]:
     out = []
     for node in block:
@@ -161,19 +153,15 @@ def _replaced(block: list[c_ast.Node], stand_in: dict[int, c_ast.Node]) -> list[
             out.append(stand_in[id(node)])
             continue
         if isinstance(node, _LOOPS) and node.stmt is not None:
-            node.stmt = _one(_replaced(_items(node.stmt), stand_in), node.stmt)
+            node.stmt = _one(_replaced(block_items(node.stmt), stand_in), node.stmt)
         elif isinstance(node, c_ast.If):
-            node.iftrue = _one(_replaced(_items(node.iftrue), stand_in), node.iftrue)
+            node.iftrue = _one(_replaced(block_items(node.iftrue), stand_in), node.iftrue)
             if node.iffalse is not None:
-                node.iffalse = _one(_replaced(_items(node.iffalse), stand_in), node.iffalse)
+                node.iffalse = _one(_replaced(block_items(node.iffalse), stand_in), node.iffalse)
         elif isinstance(node, c_ast.Compound):
             node.block_items = _replaced(list(node.block_items or []), stand_in)
         out.append(node)
     return out
-
-
-def _items(node: c_ast.Node) -> list[c_ast.Node]:
-    return list(node.block_items or []) if isinstance(node, c_ast.Compound) else [node]
 
 
 def _one(block: list[c_ast.Node], was: c_ast.Node) -> c_ast.Node:
@@ -183,7 +171,7 @@ def _one(block: list[c_ast.Node], was: c_ast.Node) -> c_ast.Node:
     return block[0]
 
 
-def _check(src: SourceFile, host: list[c_ast.Node], loops: list[c_ast.For], memo) -> None:
+def _check(src: SourceFile, host: list[c_ast.Node]) -> None:
     """Host code declares nothing (the kernels could not see it) and every loop in it holds
     a transformed loop (a loop left to the host whole is almost surely a missing transform)."""
     for node in _statements(host):

@@ -40,14 +40,16 @@ def read_after(src: SourceFile, function: c_ast.FuncDef | None, start: int, end:
     return found
 
 
-def _offset(src: SourceFile, node: c_ast.Node) -> int | None:
+def offset_of(src: SourceFile, node: c_ast.Node) -> int | None:
+    """Where ``node`` starts in ``src``; None for code from elsewhere (a header)."""
     c = node.coord
     if c is None or c.file != src.path:
         return None
     return src.offset(c.line, c.column or 1)
 
 
-def _items(node: c_ast.Node | None) -> list[c_ast.Node]:
+def block_items(node: c_ast.Node | None) -> list[c_ast.Node]:
+    """The statements of a block, or the one statement a loop or branch holds."""
     if node is None:
         return []
     if isinstance(node, c_ast.Compound):
@@ -57,7 +59,7 @@ def _items(node: c_ast.Node | None) -> list[c_ast.Node]:
 
 def _following(src: SourceFile, body: c_ast.Compound, start: int, end: int) -> Iterator[c_ast.Node]:
     """The statements (and loop headers) that may run after the region, in program order."""
-    path = _path_to_region(src, blank_comments(src.text), _items(body), start, end)
+    path = _path_to_region(src, blank_comments(src.text), block_items(body), start, end)
     # Innermost block first: the rest of it, then what follows its statement, and so on out.
     for items, index, owner, holds in reversed(path):
         yield from items[index + 1:]
@@ -67,7 +69,7 @@ def _following(src: SourceFile, body: c_ast.Compound, start: int, end: int) -> I
             elif owner.cond is not None:
                 yield owner.cond
             yield from items[:index]
-            if index >= 0 and not start <= (_offset(src, items[index]) or 0) and not holds:
+            if index >= 0 and not start <= (offset_of(src, items[index]) or 0) and not holds:
                 yield items[index]  # the last statement before a region that has no code of its own
 
 
@@ -75,14 +77,14 @@ def _path_to_region(src, blanked, items, start, end, owner=None):
     """[(block items, index of the last statement before the region's end, the statement
     owning the block, whether that statement holds the region)], outermost block first, down
     to the block that holds the region."""
-    before = [k for k, item in enumerate(items) if (_offset(src, item) or 0) < end]
+    before = [k for k, item in enumerate(items) if (offset_of(src, item) or 0) < end]
     for k in before:
-        item_at = _offset(src, items[k])
+        item_at = offset_of(src, items[k])
         if item_at is not None and item_at < start and brace_depth(blanked, item_at, start) > 0:  # the region is inside it
             for child in _children_blocks(items[k]):
-                child_at = _offset(src, child)
+                child_at = offset_of(src, child)
                 if child_at is not None and child_at < start and brace_depth(blanked, child_at, start) > 0:
-                    return [(items, k, owner, True)] + _path_to_region(src, blanked, _items(child), start, end, items[k])
+                    return [(items, k, owner, True)] + _path_to_region(src, blanked, block_items(child), start, end, items[k])
     return [(items, before[-1] if before else -1, owner, False)]
 
 
@@ -193,11 +195,11 @@ def between(src: SourceFile, function: c_ast.FuncDef | None, first: tuple[int, i
     if function is None or function.body is None:
         return None
     blanked = blank_comments(src.text)
-    a = _path_to_region(src, blanked, _items(function.body), *first)
-    b = _path_to_region(src, blanked, _items(function.body), *second)
+    a = _path_to_region(src, blanked, block_items(function.body), *first)
+    b = _path_to_region(src, blanked, block_items(function.body), *second)
     if len(a) != len(b) or a[-1][2] is not b[-1][2]:
         return None
-    return [item for item in a[-1][0] if first[1] <= (_offset(src, item) or -1) < second[0]]
+    return [item for item in a[-1][0] if first[1] <= (offset_of(src, item) or -1) < second[0]]
 
 
 class Effects(c_ast.NodeVisitor):
