@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .errors import UsageError
 from .results import database_path
-from .toolchain import emulation_include, gxx, nvcc
+from .toolchain import build_command, nvcc
 
 SOURCES = (".c", ".cc", ".cpp", ".cxx", ".C")
 # Compiler options whose value is the next argument (so that argument is no source).
@@ -108,37 +108,35 @@ def _tuned(source: Path, tuned: Path, options: list[str], tune_options: list[str
     applied = subprocess.run([*base, "apply", str(source), "-o", str(tuned), *options], capture_output=True, text=True)
     if applied.returncode == 1 and tune_options is not None:  # no results for some region: tune it
         return subprocess.run(tune, stdout=subprocess.DEVNULL).returncode
-    sys.stderr.write(applied.stderr if applied.returncode != 0 else "")
+    if applied.returncode != 0:
+        sys.stderr.write(applied.stderr)
     if applied.returncode == 1:
         print(f"orcu cc: {source} has no tuning results: run orcu tune {source}, or orcu cc --tune-missing", file=sys.stderr)
     return applied.returncode
 
 
 def _object_command(tuned: Path, obj: Path, source_dir: Path, kept: list[str], emulate: bool, arch: str) -> list[str]:
-    if emulate:
-        compiler = gxx()
-        if compiler is None:
-            raise UsageError("orcu cc --emulate: g++ is not on PATH")
-        return [compiler, "-x", "c++", "-std=c++17", "-O2", "-I", str(emulation_include()), "-I", str(source_dir), *kept,
-                "-c", str(tuned), "-o", str(obj)]
-    compiler = nvcc()
-    if compiler is None:
-        raise UsageError("orcu cc: nvcc is not on PATH (set CUDA_HOME), or build against the emulation with --emulate")
-    return [compiler, f"-arch={arch}", "-I", str(source_dir), *kept, "-c", str(tuned), "-o", str(obj)]
+    """The tuned file's compile to an object: the toolchain's command, with -c."""
+    try:
+        return build_command("emulate" if emulate else "cuda", tuned, obj, None if emulate else arch,
+                             ("-c", "-I", str(source_dir), *kept))
+    except FileNotFoundError as missing:
+        raise UsageError(f"orcu cc: {missing}{'' if emulate else ', or build against the emulation with --emulate'}") from None
 
 
 def _runtime_libraries(emulate: bool) -> list[str]:
     """What the link needs for the tuned objects: the C++ runtime, and CUDA's on the GPU."""
     if emulate:
         return ["-lstdc++", "-lm"]
-    return [*(f"-L{d}" for d in _cuda_libraries()[:1]), "-lcudart", "-lstdc++", "-lm"]
+    found = _cuda_library_dir()
+    return [*([f"-L{found}"] if found else []), "-lcudart", "-lstdc++", "-lm"]
 
 
-def _cuda_libraries() -> list[Path]:
-    """Directories that hold libcudart, CUDA_HOME's and nvcc's installation's first."""
+def _cuda_library_dir() -> Path | None:
+    """The directory that holds libcudart: CUDA_HOME's, else nvcc's installation's, else the usual place."""
     found = nvcc()
     roots = [Path(os.environ[v]) for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
     roots += [Path(found).resolve().parent.parent] if found else []
     roots += [Path("/usr/local/cuda")]
-    return [root / sub for root in roots for sub in ("lib64", "lib", "targets/x86_64-linux/lib")
-            if any((root / sub).glob("libcudart.so*"))]
+    return next((root / sub for root in roots for sub in ("lib64", "lib", "targets/x86_64-linux/lib")
+                 if any((root / sub).glob("libcudart.so*"))), None)

@@ -63,7 +63,8 @@ def build_command(backend: str, source: Path, output: Path, arch: str | None = N
     compiler = gxx()
     if compiler is None:
         raise FileNotFoundError("g++ is not on PATH")
-    return [compiler, "-x", "c++", "-std=c++17", "-O2", *flags, "-I", str(emulation_include()), *macros, "-o", str(output),
+    # The emulation's cuda_runtime.h first: a -I of the flags may name the real CUDA headers.
+    return [compiler, "-x", "c++", "-std=c++17", "-O2", "-I", str(emulation_include()), *flags, *macros, "-o", str(output),
             str(source), "-x", "none", *libs]
 
 
