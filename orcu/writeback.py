@@ -140,25 +140,37 @@ def fragment_path(output: str | Path) -> str:
     return str(path.with_suffix(".c") if path.suffix == ".cu" else Path(str(path) + ".c"))
 
 
-def _regions(program: Program, options: list[list[Choice]], source: str):
+def _regions(program: Program, options, source: str):
     """(each nest's generated code, the statement that calls it, every RegionCode, what each
-    region keeps on the device (codegen/resident.py)). In a fragment the call declares the host
-    function first, and the host functions have C linkage: another file calls them."""
+    region keeps on the device (codegen/resident.py))."""
     texts, calls, codes, kept = [], [], [], []
-    for r, host in enumerate(program.hosts):
-        resident_arrays = resident(program, r, {k: (options[k][0].params, options[k][0].inputs) for k in host.nests})
-        on_device = isinstance(resident_arrays, Resident)
-        for k in host.nests:
-            text, call, made, declaration = _region(program, k, options[k], source,
-                                                    'extern "C"' if program.fragment else "static", on_device)
-            if on_device:
-                call = resident_arrays.call(made[0], call)
-                made[0].needs.add("resident")
+    for r in range(len(program.hosts)):
+        pieces, resident_arrays = _region_pieces(program, r, options, source)
+        for text, call, made in pieces:
             texts.append(text)
-            calls.append(f"{{ extern void {declaration}; {call} }}" if program.fragment else call)
+            calls.append(call)
             codes += made
         kept.append(resident_arrays)
     return texts, calls, codes, kept
+
+
+def _region_pieces(program: Program, r: int, options, source: str):
+    """([(generated code, call, RegionCodes) of each loop of region ``r``], what the region keeps
+    on the device); ``options[k]``: loop k's choices, one per input size. In a fragment the call
+    declares the host function first, and the host functions have C linkage: another file
+    calls them."""
+    host = program.hosts[r]
+    resident_arrays = resident(program, r, {k: (options[k][0].params, options[k][0].inputs) for k in host.nests})
+    on_device = isinstance(resident_arrays, Resident)
+    pieces = []
+    for k in host.nests:
+        text, call, made, declaration = _region(program, k, options[k], source,
+                                                'extern "C"' if program.fragment else "static", on_device)
+        if on_device:
+            call = resident_arrays.call(made[0], call)
+            made[0].needs.add("resident")
+        pieces.append((text, f"{{ extern void {declaration}; {call} }}" if program.fragment else call, made))
+    return pieces, resident_arrays
 
 
 def _region_edits(program: Program, calls: list[str], kept: list, strip: bool) -> list[tuple[int, int, str]]:
@@ -186,7 +198,7 @@ def _region_edits(program: Program, calls: list[str], kept: list, strip: bool) -
     return edits
 
 
-def _host_code(program: Program, host, calls: list[str], resident_arrays) -> str:
+def _host_code(program: Program, host, calls, resident_arrays) -> str:
     """A region's new code: its host code calling its loops' generated code."""
     where = {k: "the loop above" if len(host.nests) == 1 else f"the loop at line {program.nests[k].loc.line}"
              for k in host.nests}
@@ -202,16 +214,9 @@ def composed_region(program: Program, r: int, choices: Mapping[int, Choice]) -> 
     """Region ``r`` as the tuned file runs it, each loop at its chosen configuration: its new
     code and the generated code it calls (for the harness to check the loops together)."""
     host = program.hosts[r]
-    kept = resident(program, r, {k: (choices[k].params, choices[k].inputs) for k in host.nests})
-    calls: list[str] = [""] * len(program.nests)
-    codes = []
-    for k in host.nests:
-        code = generate(program, program.nests[k], choices[k].params, choices[k].inputs, on_device=isinstance(kept, Resident))
-        calls[k] = kept.call(code, code.call) if isinstance(kept, Resident) else code.call
-        if isinstance(kept, Resident):
-            code.needs.add("resident")
-        codes.append(code)
-    return _host_code(program, host, calls, kept), codes
+    pieces, kept = _region_pieces(program, r, {k: [choices[k]] for k in host.nests}, program.src.path)
+    calls = dict(zip(host.nests, (call for _, call, _ in pieces)))
+    return _host_code(program, host, calls, kept), [code for _, _, made in pieces for code in made]
 
 
 def _region(program: Program, index: int, options: list[Choice], source: str,
