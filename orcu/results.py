@@ -24,7 +24,7 @@ from typing import Any, Iterator, Mapping
 
 from . import __version__
 from .errors import UsageError
-from .runners import Result
+from .runners import MEASURES, Result
 
 BUSY_TIMEOUT_S = 60  # how long a writer waits for another process to finish its transaction
 SCHEMA_VERSION = 1  # PRAGMA user_version; raise it with every change of the tables below
@@ -224,8 +224,12 @@ class Database:
 
 
 def _choice_context(context: Context, measure: str) -> str:
+    return _choice_key(context.digest, measure)
+
+
+def _choice_key(digest: str, measure: str) -> str:
     """Choices differ by what ranked them; total time keeps the key earlier versions gave."""
-    return context.digest if measure == "total" else _hash(context.digest, measure)
+    return digest if measure == "total" else _hash(digest, measure)
 
 
 class _Transaction:
@@ -253,10 +257,11 @@ def export_results(db: Database, files: list[str] | None, every: bool = False) -
     file's text was, so that an import can tell a changed region."""
     rows = [r for r in db.rows() if files is None or r["file"] in files]
     contexts = {r["context"] for r in rows}
-    names = {_hash(c, m): c for c in contexts for m in ("kernel",)} | {c: c for c in contexts}
+    names = {_choice_key(c, m): c for c in contexts for m in MEASURES}  # a choice's context -> its evaluations'
     with closing(db.conn.execute("SELECT context, region, inputs, params, time_ms, created FROM choices")) as cur:
         choices = [dict(zip(("context", "region", "inputs", "params", "time_ms", "created"), row)) for row in cur
                    if row[0] in names]
+
     def same(value) -> str:
         return json.dumps(value, sort_keys=True, default=str)
 
