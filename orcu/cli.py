@@ -117,7 +117,6 @@ def _run_spec_command(program, name: str, trusted: bool) -> None:
     """Orio's prebuild_command (before the builds) or postbuild_command (after them), through a
     shell in the file's directory, for a trusted spec."""
     import subprocess
-    from pathlib import Path
 
     command = program.spec.arg("build", name)
     if not trusted or not command:
@@ -207,8 +206,6 @@ def _device_text(device, backend: str) -> str:
 
 def _check_writable(output: str, source: str, program=None) -> None:
     """Before any work: the tuned file (and a fragment's tuned statements) can be written where it goes."""
-    from pathlib import Path
-
     from .writeback import fragment_path
 
     if program is not None and program.fragment:
@@ -227,8 +224,6 @@ def _check_writable(output: str, source: str, program=None) -> None:
 def _write_tuned(program, choices, output: str, args, text: str, provenance=None) -> str:
     """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
     was written, for the closing message."""
-    from pathlib import Path
-
     from .writeback import c_header, c_header_path, fragment_path, fragment_source, write_atomically
 
     write_atomically(output, text, args.file)
@@ -244,8 +239,6 @@ def _write_tuned(program, choices, output: str, args, text: str, provenance=None
 
 def _output_path(args) -> str:
     """The tuned file of tune and apply: -o, else FILE with the suffix .tuned.cu."""
-    from pathlib import Path
-
     return args.output or str(Path(args.file).with_suffix(".tuned.cu"))
 
 
@@ -265,7 +258,7 @@ def _load(args, device):
 
     program = load(args.file, args.spec, device)
     inputs = input_values(args.input)
-    if program.spec_region is None and program.spec.path == program.src.path:  # no spec at all: one is assumed
+    if program.spec_kind is None:  # no spec at all: one is assumed
         assumed = assumed_spec(program, inputs, device.spec_names())
         for note in assumed.notes:
             print(f"orcu: note: {note}", file=sys.stderr)
@@ -289,8 +282,6 @@ def _with_inputs(program, inputs):
 def _target(program, args, backend, device):
     """(compiler, device text, region number -> results Context) for tune and apply: the context
     is what, besides the configuration, determines a measurement."""
-    from pathlib import Path
-
     from .results import Context
 
     compiler = _compiler(backend)
@@ -365,8 +356,6 @@ def _cmd_cc(args) -> int:
 
 
 def _cmd_export(args) -> int:
-    from pathlib import Path
-
     from .files import replace_atomically
     from .results import existing_database, export_results
 
@@ -475,8 +464,6 @@ def _cmd_tune(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from pathlib import Path
-
     from .report import results_table, write_csv, write_kt_caches
     from .results import existing_database
 

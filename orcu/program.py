@@ -21,6 +21,7 @@ from .frontend.transform import CudaTransform, find_transforms
 from .frontend.types import resolve_types, used_names, visible_variables
 from .source import SourceFile
 from .spec.language import parse_perftuning
+from .spec.assumed import is_assumed
 from .spec.builder import SpecBuilder
 from .spec.expr import compile_expr
 from .spec.model import TuningSpec
@@ -56,6 +57,15 @@ class Program:
     def region_of(self, k: int) -> int:
         """The region that holds nest k."""
         return next(r for r, host in enumerate(self.hosts) if k in host.nests)
+
+    @property
+    def spec_kind(self) -> str | None:
+        """Where the spec comes from: "PerfTuning", "yaml", "assumed" (spec/assumed.py), or None."""
+        if self.spec_region is not None:
+            return "PerfTuning"
+        if is_assumed(self.spec):
+            return "assumed"
+        return "yaml" if self.spec.path != self.src.path else None
 
     @property
     def fragment(self) -> bool:

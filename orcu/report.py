@@ -13,7 +13,6 @@ from typing import Any
 from .frontend.ir import Loop, c_text
 from .program import Program
 from .errors import SpecError
-from .spec.assumed import is_assumed
 from .spec.model import Constraint
 from .preflight import Limits, preflight
 from .space import input_space, performance_space, settings_text
@@ -39,8 +38,7 @@ def summary(program: Program, device=None) -> dict[str, Any]:
     perf = per_input[0] if per_input else performance_space(program, {})
     return {
         "file": program.src.path,
-        "spec": "PerfTuning" if program.spec_region else ("assumed" if is_assumed(spec) else
-                                                          "yaml" if spec.path != program.src.path else None),
+        "spec": program.spec_kind,
         "performance_params": [_param(p) for p in spec.performance_params],
         "performance_constraints": [{"name": c.name, "expr": c.expr.text.strip()} for c in spec.performance_constraints],
         "space": {
