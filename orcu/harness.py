@@ -152,8 +152,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
                 init = ["0"]
             values.append(Value(name, ctype, count if dims else None, tuple(dims[1:]), init, True))
             continue
-        var = next((n.outside.get(name) or h.variables.get(name) for h in program.hosts for n in (program.nests[h.nests[0]],)
-                    if name in n.outside or name in h.variables), None)
+        var = _variable(program, name)
         if var is None or var.origin in ("macro", "input_params", "region"):
             continue
         if var.ctype.is_array:
@@ -193,6 +192,16 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         max_events=MAX_EVENTS,
         terms=max([v.count for v in values if v.count] + [1]),
     )
+
+
+def _variable(program: Program, name: str):
+    """What ``name`` is where the first region that sees it stands: the enclosing function's
+    variable, else the region's own."""
+    for host in program.hosts:
+        outside = program.nests[host.nests[0]].outside
+        if name in outside or name in host.variables:
+            return outside.get(name) or host.variables.get(name)
+    return None
 
 
 def _init_code(text: str) -> dict[str, list[str]] | None:

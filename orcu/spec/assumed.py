@@ -86,8 +86,8 @@ def assumed_spec(program, inputs: Mapping[str, list[Any]], predefined: Mapping[s
             if info.extent is None:
                 raise src.error_at(var.loc or nest.loc, f"cannot size '{info.name}' from its subscripts, and the file "
                                                         "has no tuning spec: declare it in input_vars", AnalysisError)
-            extent = _spec_expression(src, info.extent, var.loc or nest.loc, info.name)
-            for name in _names(extent):
+            extent, names = _spec_expression(src, info.extent, var.loc or nest.loc, info.name)
+            for name in names:
                 needed.setdefault(name, var.loc or nest.loc)
             decls[info.name] = f"decl dynamic {_element(var.ctype.base)} {info.name}[{extent}] = random;"
             sizes[info.name] = extent
@@ -134,8 +134,9 @@ def assumed_spec(program, inputs: Mapping[str, list[Any]], predefined: Mapping[s
     return Assumed(spec, unset, tuple(notes))
 
 
-def _spec_expression(src: SourceFile, c_expr: str, loc, name: str) -> str:
-    """A C size expression as the spec's (Python) one: the same text where both read it alike."""
+def _spec_expression(src: SourceFile, c_expr: str, loc, name: str) -> tuple[str, list[str]]:
+    """A C size expression as the spec's (Python) one: the same text where both read it alike;
+    with the names it reads."""
     try:
         tree = ast.parse(c_expr, mode="eval")
     except SyntaxError:
@@ -144,11 +145,7 @@ def _spec_expression(src: SourceFile, c_expr: str, loc, name: str) -> str:
     if tree is None or not all(isinstance(n, allowed) for n in ast.walk(tree)):
         raise src.error_at(loc, f"'{name}' reaches element {c_expr} - 1, which orcu cannot size for you: declare it in "
                                 "input_vars", AnalysisError)
-    return c_expr
-
-
-def _names(expr: str) -> list[str]:
-    return [n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)]
+    return c_expr, [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
 
 
 def _element(base: str) -> str:
