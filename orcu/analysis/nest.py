@@ -15,7 +15,7 @@ from typing import Mapping
 from pycparser import c_ast
 
 from ..errors import AnalysisError, Location
-from ..frontend.ir import Access, Loop, LoopNest, Node, Stmt, c_text
+from ..frontend.ir import Access, Loop, LoopNest, Stmt, c_text
 from ..frontend.ir import statements as ir_statements
 from ..frontend.liveness import upward_exposed
 from ..frontend.types import used_names
@@ -266,7 +266,7 @@ def _reductions(src, nest, outer, statements) -> list[Reduction]:
             continue
         var, op = m
         v = nest.variables.get(var)
-        if v is None or v.kind == "array" or v.origin == "region" or assigned_before_read(outer.body, var):
+        if v is None or v.kind == "array" or v.origin == "region" or assigned_before_read(outer, var):
             continue  # a private scalar (a sum over an inner loop, started anew in each iteration) is no reduction
         if var in found and found[var].op != op:
             raise src.error_at(st.loc, f"'{var}' is reduced with both '{found[var].op}' and '{op}'", AnalysisError)
@@ -282,19 +282,10 @@ def _reductions(src, nest, outer, statements) -> list[Reduction]:
     return list(found.values())
 
 
-def assigned_before_read(body: tuple[Node, ...], s: str) -> bool:
-    """Whether every run of ``body`` assigns ``s`` before reading it, and reads none of the
-    value a loop in it leaves (so iterations of the loop around ``body`` share nothing in ``s``)."""
-    for k, node in enumerate(body):
-        if isinstance(node, Loop):
-            mentions = any(s in st.scalar_reads | st.scalar_writes for st, _ in ir_statements(node.body))
-            if not mentions:
-                continue
-            later = [st for st, _ in ir_statements(body[k + 1:])]
-            return assigned_before_read(node.body, s) and not any(s in st.scalar_reads for st in later)
-        if s in node.scalar_reads | node.scalar_writes:
-            return _assigns_first(node.node, s)
-    return True
+def assigned_before_read(loop: Loop, s: str) -> bool:
+    """Whether no iteration of ``loop`` may read ``s`` before assigning it (on any path), so
+    that its iterations share nothing in ``s``."""
+    return not upward_exposed(loop.node.stmt, s)
 
 
 def _private_scalars(src, nest, statements, excluded, outer: Loop) -> list[str]:
@@ -311,7 +302,7 @@ def _private_scalars(src, nest, statements, excluded, outer: Loop) -> list[str]:
         written = any(name in s.scalar_writes for s, _ in statements)
         if not written:
             continue
-        if upward_exposed(outer.node.stmt, name):
+        if not assigned_before_read(outer, name):
             raise src.error_at(
                 st.loc,
                 f"'{name}' carries a value from one iteration of the outer loop to the next (loop-carried dependence)",

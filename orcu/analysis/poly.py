@@ -253,7 +253,7 @@ def _scalar_roles(nest: LoopNest) -> dict[str, dict[str, str]]:
                 continue
             if s in global_ops:
                 roles[s] = f"reduce-global:{global_ops[s]}"
-            elif assigned_before_read(loop.body, s):
+            elif assigned_before_read(loop, s):
                 roles[s] = "private"
             else:
                 ops = {match_reduction(st.node) for st in inside}
