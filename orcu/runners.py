@@ -160,9 +160,10 @@ def foreign_arch(program: Program, device: Device) -> list[str]:
             f"for {device.arch} instead" for flag in found]
 
 
-def build_libs(libs: str | None) -> tuple[str, ...]:
-    """Orio's ``libs``: what the harness links with (orcu.flags has checked them, or the user
-    trusts the spec)."""
+def build_libs(program: Program) -> tuple[str, ...]:
+    """The spec's ``libs`` (Orio's): what the harness links with (orcu.flags has checked them,
+    or the user trusts the spec)."""
+    libs = program.spec.arg("build", "libs")
     return tuple(shlex.split(libs)) if libs else ()
 
 
@@ -186,7 +187,7 @@ def build_identity(program: Program, region: int, params: Mapping[str, Any], inp
         _, _, _, flags, code = build_item(program, region, 0, params, inputs, backend, arch)
     except OrcuError:
         return None
-    parts = [_uncommented(code.text), *flags, "--", *build_libs(program.spec.arg("build", "libs")), repr(sorted(inputs.items()))]
+    parts = [_uncommented(code.text), *flags, "--", *build_libs(program), repr(sorted(inputs.items()))]
     return hashlib.sha256("\0".join(parts).encode(**ENCODING)).hexdigest()[:32], code
 
 
@@ -292,7 +293,7 @@ class Runner:
         whole, codes = composed_region(program, r, choices)
         flags = build_flags(program.spec.build_command, choices[first].params, self.backend, self.device.arch)
         exe, build = self._build(harness_source(program, first, codes, inputs, whole=whole), flags,
-                                 build_libs(program.spec.arg("build", "libs")))
+                                 build_libs(program))
         if not build.ok:
             return Result("compile_error", {}, inputs, message=build.message)
         return self._run(exe, 0, {}, inputs)
@@ -303,7 +304,7 @@ class Runner:
         codes = [item[4] for item in batch]
         if edit is not None:
             codes = [edit(c) for c in codes]
-        libs = build_libs(program.spec.arg("build", "libs"))
+        libs = build_libs(program)
         exe, build = self._build(harness_source(program, region, codes, inputs), flags, libs)
         if build.ok or len(batch) == 1:
             return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message)) for j in range(len(batch))]

@@ -35,12 +35,9 @@ class Resident:
 
     def call(self, code: RegionCode, call: str) -> str:
         """``call`` of a loop's host function (generated on_device) with the device copies."""
-        args = [f"(decltype(&{a}[0]))orcu_resident_{a}" if a in code.arrays and a in self.names else a for a in code.args]
+        kept = {a.name for a in self.arrays} & set(code.arrays)
+        args = [f"(decltype(&{a}[0]))orcu_resident_{a}" if a in kept else a for a in code.args]
         return f"{call[: call.index('(')]}({', '.join(args)});"
-
-    @property
-    def names(self) -> set[str]:
-        return {a.name for a in self.arrays}
 
     def wrap(self, host_code: str) -> str:
         names = ", ".join(a.name for a in self.arrays)
