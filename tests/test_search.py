@@ -5,7 +5,10 @@ import time
 
 import pytest
 
-from orcu.search import STRATEGIES, SearchSpace, drive, make
+import random
+
+from orcu.search import DEFAULT, STRATEGIES, SearchSpace, drive, make
+from orcu.tune import strategy_name
 
 # A 16 x 12 x 6 grid with a forbidden corner and a failing band; a smooth bowl with one optimum.
 VALUES = (tuple(range(16)), tuple(range(12)), tuple(range(6)))
@@ -53,7 +56,7 @@ def test_space_smaller_than_a_population(name):
     seen = []
     drive(strategy, lambda pts: seen.extend(pts) or [float(tiny.config(p)["x"]) for p in pts], budget=100)
     assert len(seen) == len(set(seen)) <= 3
-    if name in ("Exhaustive", "Random", "Genetic", "Mlsearch", "Randomlocal"):
+    if name in ("Exhaustive", "Random", "Genetic", "Mlsearch", "Randomlocal", "Multistart"):
         assert min(strategy.costs.values()) == 1.0
 
 
@@ -86,3 +89,71 @@ def test_deadline_stops_the_search():
 
     spent = drive(strategy, slow, deadline=time.monotonic() + 0.12)
     assert 16 <= spent <= 48  # batches of 16: the one in flight finishes, no new one starts
+
+
+# Block shapes bounded by a product, as GPUs bound threads per block: the fastest shape sits on
+# the bound, where no one-parameter step from another shape on it stays valid.
+BLOCKS = SearchSpace.from_configs(["bx", "by"], [(1, 2, 4, 8, 16, 32), (32, 64, 128, 256, 512)],
+                                  [{"bx": x, "by": y} for x in (1, 2, 4, 8, 16, 32) for y in (32, 64, 128, 256, 512) if x * y <= 1024])
+
+
+def test_moves_repair_a_broken_constraint():
+    assert BLOCKS.moves((1, 3), 0) == [(0, 3), (2, 3), (3, 2), (4, 1), (5, 0)]  # nearest first; by down to fit
+    assert BLOCKS.moves((5, 0), 1) == [(4, 1), (3, 2), (2, 3), (1, 4)]
+
+
+def test_design_covers_every_value_of_every_axis():
+    design = space().design(16, random.Random(1))
+    assert len(design) == len(set(design)) == 16 and all(space().valid(p) for p in design)
+    assert {p[0] for p in design} == set(range(16))  # one point per stratum: both extremes included
+    assert {p[2] for p in design} == set(range(6))
+
+
+def test_multistart_plans_for_its_budget():
+    seen = []
+    strategy = make("Multistart", space(), seed=2)
+    drive(strategy, lambda pts: seen.append(list(pts)) or [cost(p) for p in pts], budget=400)
+    assert strategy.budget == 400  # told by the driver
+    assert len(seen[0]) == 20  # the initial design: 5% of the budget, at least two points per parameter
+    assert min(strategy.costs.values()) == cost(OPTIMUM)
+
+
+def test_multistart_reaches_an_optimum_on_a_constraint_bound():
+    def slow(p):
+        x, y = BLOCKS.config(p).values()
+        return 1.0 + abs(x * y - 1024) / 1024 + 0.1 * (32 - x) / 32  # threads matter most, then bx
+    def found(name):
+        hits = 0
+        for seed in range(20):
+            strategy = make(name, BLOCKS, seed)
+            drive(strategy, lambda pts: [slow(p) for p in pts], budget=12)
+            hits += min(strategy.costs, key=strategy.costs.get) == (5, 0)
+        return hits
+    assert found("Multistart") == 20 > found("Random")  # 12 of the 20 shapes: chance alone misses it
+
+
+def test_ahead_names_what_is_asked_next():
+    for name in ("Exhaustive", "Random", "Multistart"):
+        strategy = make(name, space(), seed=4)
+        told, asked = [], []
+
+        def evaluate(points):
+            asked.append(points)
+            return [cost(p) for p in points]
+
+        drive(strategy, evaluate, budget=60, prepare=lambda batches: told.append(batches))
+        assert len(told) == len(asked)
+        hits = sum(1 for before, now in zip(told, asked[1:]) if before and before[0] == now)
+        assert hits >= len(asked) // 2, (name, hits, len(asked))  # most guesses are right
+        assert all(p not in strategy.costs or p in sum(asked, []) for b in sum(told, []) for p in b)
+
+
+def test_the_default_is_named_once():
+    assert DEFAULT in STRATEGIES
+    class Spec:
+        search = {}
+    class Program:
+        spec = Spec()
+    assert strategy_name(Program(), None, 10, 100) == DEFAULT
+    assert strategy_name(Program(), None, 100, 100) == "Exhaustive"
+    assert strategy_name(Program(), "ga", 10, 100) == "Genetic"

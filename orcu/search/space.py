@@ -25,6 +25,7 @@ class SearchSpace:
         self.index = {p: k for k, p in enumerate(self.points)}
         self.array = np.array(self.points, dtype=np.int64).reshape(len(self.points), len(self.names))
         self.radix = np.array([len(v) for v in self.values], dtype=np.int64)
+        self._by_value: dict[tuple[int, int], np.ndarray] = {}
 
     @classmethod
     def from_configs(cls, names: Sequence[str], values: Sequence[Sequence[Any]], configs: Iterable[Mapping[str, Any]]) -> "SearchSpace":
@@ -58,6 +59,52 @@ class SearchSpace:
             if p not in exclude:
                 return p
         return None
+
+    def design(self, count: int, rng, exclude: Iterable[Point] = ()) -> list[Point]:
+        """Up to ``count`` valid points spread over the space: a Latin hypercube over the value
+        indices (each axis cut into ``count`` strata, one point per stratum, so every part of
+        every axis, its extremes included, is sampled), each snapped to the nearest valid point
+        not taken yet."""
+        dims = len(self.names)
+        columns = []
+        for d in range(dims):
+            r = int(self.radix[d])
+            column = [min(r - 1, int((k + rng.random()) * r / count)) for k in range(count)]
+            rng.shuffle(column)
+            columns.append(column)
+        taken, out = set(exclude), []
+        for k in range(count):
+            p = self.nearest([columns[d][k] for d in range(dims)], exclude=taken)
+            if p is None:
+                break
+            out.append(p)
+            taken.add(p)
+        return out
+
+    def moves(self, p: Point, d: int) -> list[Point]:
+        """``p`` with parameter ``d`` set to each of its other values, nearest values first.
+        Where that value breaks a constraint, the other parameters are repaired: the valid
+        point with that value nearest to ``p`` stands for it (e.g. a larger block_x with a
+        smaller block_y when their product is bounded), so moves reach points on the
+        constraint's boundary that no one-parameter step can."""
+        out = []
+        for v in sorted(range(int(self.radix[d])), key=lambda v: (abs(v - p[d]), v)):
+            if v == p[d]:
+                continue
+            q = p[:d] + (v,) + p[d + 1 :]
+            if q not in self.index:
+                rows = self._rows(d, v)
+                if not len(rows):
+                    continue
+                q = self.points[int(rows[np.argmin(np.abs(self.array[rows] - np.asarray(p)).sum(axis=1))])]
+            out.append(q)
+        return out
+
+    def _rows(self, d: int, v: int) -> np.ndarray:
+        """Indices of the valid points whose parameter ``d`` has value index ``v``."""
+        if (d, v) not in self._by_value:
+            self._by_value[d, v] = np.nonzero(self.array[:, d] == v)[0]
+        return self._by_value[d, v]
 
     def neighbours(self, p: Point) -> list[Point]:
         """Valid points one value step away in one parameter."""

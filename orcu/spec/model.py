@@ -14,6 +14,7 @@ SEARCH_ALGORITHMS = {
     "random": "Random",
     "randomsearch": "Random",
     "randomlocal": "Randomlocal",
+    "multistart": "Multistart",
     "simplex": "Simplex",
     "msimplex": "Simplex",
     "annealing": "Annealing",
