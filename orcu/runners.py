@@ -16,8 +16,9 @@ import signal
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -214,6 +215,10 @@ class Runner:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.jobs = jobs or os.cpu_count() or 1
         self.timeout_floor = timeout_floor
+        self._pool = ThreadPoolExecutor(max_workers=self.jobs)  # builds, this call's and those ahead
+        self._lock = threading.Lock()
+        self._builds: dict[str, Future] = {}  # by content key
+        self._speculative: list[Future] = []  # builds of the batches ahead, not waited for
         self.best_run_s: float | None = None
         # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
         self.defines = None if backend != "emulate" else {
@@ -233,13 +238,51 @@ class Runner:
         region: int,
         configs: list[tuple[dict[str, Any], dict[str, Any]]],
         edit: Callable[[RegionCode], RegionCode] | None = None,
+        ahead: Iterable[list[tuple[dict[str, Any], dict[str, Any]]]] = (),
     ) -> Iterator[Result]:
         """Results in the order of ``configs``; builds overlap the runs. ``edit`` may change the
         generated code before it is built (tests plant bugs with it).
 
         Variants that share input sizes and flags are built as one harness: nvcc spends most
         of a build on fixed costs (bench/README.md). A batch that fails to build is rebuilt
-        variant by variant, so one broken variant costs one status."""
+        variant by variant, so one broken variant costs one status.
+
+        ``ahead``: the batches likely to be evaluated next. They are built, after this call's
+        own builds, while this call's variants run (builds kept from an earlier call's
+        ``ahead`` that have not started are dropped: the strategy has moved on)."""
+        invalid, batches = self._plan(program, region, configs)
+        with self._lock:
+            for future in self._speculative:
+                future.cancel()
+            jobs = {}
+            for batch in batches:
+                future = self._pool.submit(self._build_batch, program, region, batch, edit)
+                jobs.update({item[0]: (future, j) for j, item in enumerate(batch)})
+            self._speculative = [self._pool.submit(self._build_batch, program, region, batch, edit)
+                                 for later in ahead for batch in self._plan(program, region, later)[1]]
+        for k, (params, inputs) in enumerate(configs):
+            if k in invalid:
+                yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
+                continue
+            future, j = jobs[k]
+            exe, which, build = future.result()[j]
+            if not build.ok:
+                yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
+                continue
+            result = self._run(exe, which, params, inputs)
+            result.compile_s = build.seconds
+            result.measure = self.measure
+            yield result
+
+    def drop_ahead(self) -> None:
+        """Forget the builds ahead that have not started (the search is over)."""
+        with self._lock:
+            for future in self._speculative:
+                future.cancel()
+            self._speculative = []
+
+    def _plan(self, program: Program, region: int, configs: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[dict[int, str], list[list]]:
+        """(why each invalid configuration is, by position; the harness batches of the others)."""
         nest = program.nests[region]
         valid, invalid = [], {}
         too_large: dict[str, str | None] = {}  # by input sizes
@@ -264,24 +307,7 @@ class Runner:
                 last.append(item)
             else:
                 batches.append([item])
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            jobs = {}
-            for batch in batches:
-                future = pool.submit(self._build_batch, program, region, batch, edit)
-                jobs.update({item[0]: (future, j) for j, item in enumerate(batch)})
-            for k, (params, inputs) in enumerate(configs):
-                if k in invalid:
-                    yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
-                    continue
-                future, j = jobs[k]
-                exe, which, build = future.result()[j]
-                if not build.ok:
-                    yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
-                    continue
-                result = self._run(exe, which, params, inputs)
-                result.compile_s = build.seconds
-                result.measure = self.measure
-                yield result
+        return invalid, batches
 
     def together(self, program: Program, r: int, choices: Mapping[int, Any]) -> Result:
         """Region ``r`` run as the tuned file runs it (each loop at its choice, data kept on the
@@ -315,7 +341,22 @@ class Runner:
         return out
 
     def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = ()) -> tuple[Path, Build]:
+        """The executable of ``source``, built once per runner: a build asked for again (or
+        while it is under way, e.g. built ahead) is waited for and shared, its time included."""
         key = hashlib.sha256("\0".join([self.backend, self.device.arch, *flags, "--", *libs, source]).encode()).hexdigest()[:20]
+        with self._lock:
+            future = self._builds.get(key)
+            mine = future is None
+            if mine:
+                future = self._builds[key] = Future()
+        if mine:
+            try:
+                future.set_result(self._compile(key, source, flags, libs))
+            except BaseException as e:  # the waiting threads get it too
+                future.set_exception(e)
+        return future.result()
+
+    def _compile(self, key: str, source: str, flags: tuple[str, ...], libs: tuple[str, ...]) -> tuple[Path, Build]:
         src = self.workdir / f"{key}.cu"
         exe = self.workdir / key
         if exe.exists() and src.exists() and src.read_text(**ENCODING) == source:  # content-addressed: built before

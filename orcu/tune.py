@@ -22,10 +22,9 @@ from .preflight import region_limits
 from .space import input_space, performance_space
 from .results import Context, Database, _hash
 from .runners import STATUSES, Result, Runner, build_flags, build_identity
-from .search import SearchSpace, drive, make
+from .search import DEFAULT, SearchSpace, drive, make
 from .writeback import Choice, region_parameters
 
-DEFAULT_STRATEGY = "Genetic"  # best of the replay benchmark at 5-20% budgets (bench/README.md)
 RETIME_CANDIDATES = 3
 RETIME_ROUNDS = 3
 RETIME_BAND = 1.10  # candidates within 10% of the best are too close to call on one measurement
@@ -111,22 +110,25 @@ def region_space(program: Program, region: int, inputs: dict[str, Any], device: 
 
 
 def strategy_name(program: Program, requested: str | None, budget: int | None, size: int) -> str:
-    """--search, else the spec's algorithm, else Exhaustive when the budget covers the space."""
+    """--search, else the spec's algorithm, else Exhaustive when the budget covers the space,
+    else orcu.search.DEFAULT."""
     from .spec.model import SEARCH_ALGORITHMS
 
     if requested:
         return SEARCH_ALGORITHMS[requested.lower()]
     if "algorithm" in program.spec.search:
         return program.spec.search_algorithm
-    return "Exhaustive" if budget is None or budget >= size else DEFAULT_STRATEGY
+    return "Exhaustive" if budget is None or budget >= size else DEFAULT
 
 
 def tune(program: Program, runner: Runner, db: Database, context: Callable[[int], Context], *,
          search: str | None = None, budget: int | None = None, time_limit: float | None = None, seed: int = 0,
+         pipeline: bool = True,
          progress: Callable[[RegionTuning, Result, str], None] | None = None,
          started: Callable[[RegionTuning, int], None] | None = None) -> list[RegionTuning]:
     """Every (region, input size) pair gets an equal share of ``budget`` points and of
-    ``time_limit`` seconds."""
+    ``time_limit`` seconds. ``pipeline``: build the batches the strategy expects next while
+    a batch runs (bench/bench_pipeline.py measures it against building nothing ahead)."""
     spec = program.spec
     sizes = list(input_space(program).configs()) or [{}]
     pairs = [(k, inputs) for k in range(len(program.nests)) for inputs in sizes]
@@ -139,7 +141,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         name = strategy_name(program, search, share, len(space))
         tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space))
         ctx = context(k)
-        strategy = make(name, space, seed, spec.search_options(name))
+        strategy = make(name, space, seed, spec.search_options(name), share)
         if started is not None:
             started(tuning, min(share or len(space), len(space)))
 
@@ -171,7 +173,15 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
                     found[p] = note(result, "same build")
             return found
 
-        def evaluate(points, key=key, space=space, ctx=ctx, k=k, inputs=inputs, builds=builds, note=note):
+        upcoming: list[list[tuple[dict, dict]]] = []  # what the strategy expects to ask next
+
+        def prepare(batches, key=key, space=space, builds=builds, inputs=inputs, upcoming=upcoming):
+            """Keep the batches ahead that need a build: not in the database, not a build met."""
+            upcoming[:] = [[(space.config(p), dict(inputs)) for p in batch
+                            if builds.result(space.config(p)) is None and db.get(key(p), runner.measure) is None]
+                           for batch in batches]
+
+        def evaluate(points, key=key, space=space, ctx=ctx, k=k, inputs=inputs, builds=builds, note=note, upcoming=upcoming):
             configs = [space.config(p) for p in points]
             firsts = {}  # one configuration per build not met yet
             for j, config in enumerate(configs):
@@ -180,7 +190,8 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             order = list(firsts.values())
             costs = {}
             # Each result is kept as it comes: a tune killed now loses only what is in flight.
-            for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order])):
+            ahead = [batch for batch in upcoming if batch]
+            for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=ahead)):
                 builds.know(configs[j], result)
                 db.put(key(points[j]), ctx, result)
                 costs[j] = note(result, "")
@@ -190,7 +201,8 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             return [costs[j] for j in range(len(points))]
 
         deadline = None if end is None else time.monotonic() + max(0.0, end - time.monotonic()) / (len(pairs) - n)
-        drive(strategy, evaluate, share, deadline, recall, alias)
+        drive(strategy, evaluate, share, deadline, recall, alias, prepare if pipeline else None)
+        runner.drop_ahead()
         _retime(program, runner, db, tuning, config_key, builds)
         if tuning.best is not None:
             tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, space)

@@ -13,6 +13,7 @@ from orcu.cli import main
 from orcu.program import load
 from orcu.report import summary
 from orcu.space import input_space
+from orcu import runners
 from orcu.runners import Runner, build_flags, build_item
 from orcu.tune import region_configs
 from orcu.toolchain import nvcc
@@ -203,6 +204,24 @@ def test_one_broken_variant_in_a_batch_costs_only_its_own_status(in_tmp):
     results = list(runner.evaluate(program, 0, [({"BC": b}, inputs) for b in (2, 4, 8, 16)], break_second))
     assert [r.status for r in results] == ["ok", "compile_error", "ok", "ok"]
     assert "undeclared" in results[1].message and "was not declared in this scope" in results[1].message
+
+
+def test_batches_ahead_are_built_while_a_batch_runs_and_built_once(in_tmp, monkeypatch):
+    write(in_tmp / "t.c", AXPY.replace("blockCount=8", "blockCount=BC").replace(
+        "def input_params", "def performance_params { param BC[] = [2, 4, 8, 16]; }\n def input_params"))
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+    compiled = []
+    real = runners.compile_program
+    monkeypatch.setattr(runners, "compile_program", lambda *a, **k: compiled.append(Path(a[1]).read_text()) or real(*a, **k))
+    runner = Runner("emulate", H100, in_tmp / "build", jobs=2)
+    first = list(runner.evaluate(program, 0, [({"BC": 2}, inputs)], ahead=[[({"BC": 4}, inputs)], [({"BC": 8}, inputs)]]))
+    assert len(compiled) >= 2  # while BC=2 ran, the next batch was already being built
+    later = list(runner.evaluate(program, 0, [({"BC": 4}, inputs)]))  # asked for: waited for, not built again
+    assert [r.status for r in first + later] == ["ok", "ok"]
+    assert later[0].compile_s > 0  # the build's own time, though it was built ahead
+    assert len(compiled) <= 3 and len(set(compiled)) == len(compiled)  # no harness compiled twice
+    runner.drop_ahead()
 
 
 def test_devices_without_a_gpu_shows_the_profile(capsys, monkeypatch):
