@@ -179,6 +179,12 @@ def build_item(program: Program, region: int, k: int, params: Mapping[str, Any],
     return k, params, inputs, build_flags(program.spec.build_command, params, backend, arch), code
 
 
+def _variant_key(program: Program, region: int, item: tuple, edit) -> tuple:
+    """A variant of a build item (build_item), the same whatever its number in a batch."""
+    _, params, inputs, flags, _ = item
+    return id(program), region, repr(sorted(params.items())), repr(sorted(inputs.items())), flags, id(edit)
+
+
 def build_identity(program: Program, region: int, params: Mapping[str, Any], inputs: Mapping[str, Any], backend: str,
                    arch: str | None = None) -> tuple[str, RegionCode] | None:
     """(what one build of this configuration is made of, as a digest: the generated code, the
@@ -218,7 +224,8 @@ class Runner:
         self._pool = ThreadPoolExecutor(max_workers=self.jobs)  # builds, this call's and those ahead
         self._lock = threading.Lock()
         self._builds: dict[str, Future] = {}  # by content key
-        self._speculative: list[Future] = []  # builds of the batches ahead, not waited for
+        self._variants: dict[tuple, tuple] = {}  # every variant built or building: its harness and number in it
+        self._speculative: list[tuple[Future, list]] = []  # harnesses of the batches ahead, not waited for
         self.best_run_s: float | None = None
         # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
         self.defines = None if backend != "emulate" else {
@@ -247,24 +254,23 @@ class Runner:
         of a build on fixed costs (bench/README.md). A batch that fails to build is rebuilt
         variant by variant, so one broken variant costs one status.
 
-        ``ahead``: the batches likely to be evaluated next. They are built, after this call's
-        own builds, while this call's variants run (builds kept from an earlier call's
-        ``ahead`` that have not started are dropped: the strategy has moved on)."""
-        invalid, batches = self._plan(program, region, configs)
+        ``ahead``: the batches likely to be evaluated next. Their variants are built together
+        (harnesses of several variants, as above), after this call's own builds, while this
+        call's variants run; a variant built before, ahead or not, runs from the harness it
+        was built in. Harnesses ahead that have not started when the next call comes are
+        dropped: the strategy has moved on."""
+        invalid, valid = self._plan(program, region, configs, edit)
+        later = self._plan(program, region, [config for batch in ahead for config in batch], edit)[1]
         with self._lock:
-            for future in self._speculative:
-                future.cancel()
-            jobs = {}
-            for batch in batches:
-                future = self._pool.submit(self._build_batch, program, region, batch, edit)
-                jobs.update({item[0]: (future, j) for j, item in enumerate(batch)})
-            self._speculative = [self._pool.submit(self._build_batch, program, region, batch, edit)
-                                 for later in ahead for batch in self._plan(program, region, later)[1]]
+            wanted = {_variant_key(program, region, item, edit) for item in valid + later}
+            self._drop_ahead(keep=wanted)
+            built = self._submit(program, region, valid, edit)
+            self._speculative += self._submit(program, region, later, edit, ahead=True)
         for k, (params, inputs) in enumerate(configs):
             if k in invalid:
                 yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
                 continue
-            future, j = jobs[k]
+            future, j = built[k]
             exe, which, build = future.result()[j]
             if not build.ok:
                 yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
@@ -277,12 +283,53 @@ class Runner:
     def drop_ahead(self) -> None:
         """Forget the builds ahead that have not started (the search is over)."""
         with self._lock:
-            for future in self._speculative:
-                future.cancel()
-            self._speculative = []
+            self._drop_ahead()
 
-    def _plan(self, program: Program, region: int, configs: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[dict[int, str], list[list]]:
-        """(why each invalid configuration is, by position; the harness batches of the others)."""
+    def _drop_ahead(self, keep: set = frozenset()) -> None:
+        """Cancel the harnesses ahead that have not started, unless they hold a variant of ``keep``."""
+        waiting = []
+        for future, keys in self._speculative:
+            if future.done():
+                continue
+            if keep.isdisjoint(keys) and future.cancel():
+                for key in keys:
+                    del self._variants[key]
+            else:
+                waiting.append((future, keys))
+        self._speculative = waiting
+
+    def _submit(self, program: Program, region: int, items: list, edit, ahead: bool = False):
+        """Build the variants of ``items`` not built or building yet, up to MAX_BATCH to a
+        harness and the harnesses spread over the builders; (future, variant number) of every
+        item by its number, or with ``ahead``, the (future, variant keys) of each new harness."""
+        def key(item):
+            return _variant_key(program, region, item, edit)
+
+        fresh = [item for item in dict((key(item), item) for item in items).values() if key(item) not in self._variants]
+        size = max(1, min(MAX_BATCH, -(-len(fresh) // self.jobs)))
+        batches: list[list] = []
+        for item in fresh:
+            last = batches[-1] if batches else None
+            if ahead:  # the first guesses matter most: small harnesses first, built soonest, then larger ones
+                size = min(MAX_BATCH, 2 ** ((len(batches) - 1) // self.jobs)) if last else 1
+            if last and len(last) < size and (last[0][2], last[0][3]) == (item[2], item[3]):
+                last.append(item)
+            else:
+                batches.append([item])
+        started = []
+        for batch in batches:
+            future = self._pool.submit(self._build_batch, program, region, batch, edit)
+            # the program and the edit are kept with their ids, so that no other object takes them
+            self._variants.update({key(item): (future, j, program, edit) for j, item in enumerate(batch)})
+            started.append((future, [key(item) for item in batch]))
+        if ahead:
+            return started
+        return {item[0]: self._variants[key(item)][:2] for item in items}
+
+    def _plan(self, program: Program, region: int, configs: list[tuple[dict[str, Any], dict[str, Any]]], edit) -> tuple[dict[int, str], list]:
+        """(why each invalid configuration is, by position; the build items of the others, without
+        their code where the variant is built or building already: generating it is most of
+        orcu's own time per variant)."""
         nest = program.nests[region]
         valid, invalid = [], {}
         too_large: dict[str, str | None] = {}  # by input sizes
@@ -292,22 +339,19 @@ class Runner:
                 too_large[sizes] = memory_reason(program, region, inputs, self.device, self.backend)
             try:  # a value out of its range, or a nest this configuration cannot generate: this variant's status
                 reason = too_large[sizes] or invalid_reason(transform_values(program, nest, params, inputs), self.device)
-                item = None if reason else build_item(program, region, k, params, inputs, self.backend, self.device.arch)
+                item = None
+                if not reason:
+                    flags = build_flags(program.spec.build_command, params, self.backend, self.device.arch)
+                    known = _variant_key(program, region, (k, params, inputs, flags, None), edit) in self._variants
+                    item = (k, params, inputs, flags, None) if known else build_item(program, region, k, params, inputs,
+                                                                                       self.backend, self.device.arch)
             except OrcuError as e:
                 reason = f"{e.loc}: {e.message}" if e.loc else e.message
             if reason is not None:
                 invalid[k] = reason
             else:
                 valid.append(item)
-        size = max(1, min(MAX_BATCH, -(-len(valid) // self.jobs)))
-        batches: list[list] = []
-        for item in valid:
-            last = batches[-1] if batches else None
-            if last and len(last) < size and (last[0][2], last[0][3]) == (item[2], item[3]):
-                last.append(item)
-            else:
-                batches.append([item])
-        return invalid, batches
+        return invalid, valid
 
     def together(self, program: Program, r: int, choices: Mapping[int, Any]) -> Result:
         """Region ``r`` run as the tuned file runs it (each loop at its choice, data kept on the

@@ -146,6 +146,9 @@ def test_ahead_names_what_is_asked_next():
         hits = sum(1 for before, now in zip(told, asked[1:]) if before and before[0] == now)
         assert hits >= len(asked) // 2, (name, hits, len(asked))  # most guesses are right
         assert all(p not in strategy.costs or p in sum(asked, []) for b in sum(told, []) for p in b)
+        alone = make(name, space(), seed=4)  # asking ahead changes nothing in the search
+        drive(alone, lambda pts: [cost(p) for p in pts], budget=60)
+        assert list(alone.costs) == list(strategy.costs)
 
 
 def test_the_default_is_named_once():
