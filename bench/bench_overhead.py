@@ -8,15 +8,14 @@ code generation, harness text, results database, progress. Goal (issue 5): under
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import resource
 import sys
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
+
+from recording import append
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -64,10 +63,7 @@ def main() -> None:
     print(f"{variants} variants: wall {wall:.2f} s; orcu's own CPU time {own:.2f} s, "
           f"{row['orcu_ms_per_variant']:.2f} ms per variant")
     if args.record:
-        out = ROOT / "bench" / "results" / "overhead.json"
-        runs = json.loads(out.read_text()) if out.exists() else []
-        runs.append({"date": date.today().isoformat(), "machine": f"{platform.machine()}, Python {platform.python_version()}", **row})
-        out.write_text(json.dumps(runs, indent=2) + "\n")
+        append("overhead.json", row)
 
 
 if __name__ == "__main__":
