@@ -89,7 +89,7 @@ class Multistart(Strategy):
     """Hill climbing from several starts, planned for the budget (the default strategy).
 
     First a Latin-hypercube design over the value indices (``design`` of the budget, at
-    least two points per parameter); then first-improvement climbs over one-parameter
+    least two points per parameter that has several values); then first-improvement climbs over one-parameter
     moves (nearest values first, the parameters interleaved in a random order, moves that
     break a constraint repaired: SearchSpace.moves). A climb ends at a local optimum, where
     every move has been tried, or where it steps onto an earlier climb's path (it would
@@ -131,7 +131,8 @@ class Multistart(Strategy):
 
     def search(self) -> Search:
         space = self.space
-        size = max(2 * len(space.names), math.ceil(self.option("design", 0.05) * (self.budget or 0)))
+        free = int((space.radix > 1).sum())  # a parameter with one value is no dimension of the design
+        size = max(2 * free, 2, math.ceil(self.option("design", 0.05) * (self.budget or 0)))
         starts = space.design(min(size, len(space)), self.rng, self.costs)
         if not starts:
             return
