@@ -223,7 +223,6 @@ class Runner:
         self.timeout_floor = timeout_floor
         self._pool = ThreadPoolExecutor(max_workers=self.jobs)  # builds, this call's and those ahead
         self._lock = threading.Lock()
-        self._builds: dict[str, Future] = {}  # by content key
         self._variants: dict[tuple, tuple] = {}  # every variant built or building: its harness and number in it
         self._speculative: list[tuple[Future, list]] = []  # harnesses of the batches ahead, not waited for
         self.best_run_s: float | None = None
@@ -385,22 +384,7 @@ class Runner:
         return out
 
     def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = ()) -> tuple[Path, Build]:
-        """The executable of ``source``, built once per runner: a build asked for again (or
-        while it is under way, e.g. built ahead) is waited for and shared, its time included."""
         key = hashlib.sha256("\0".join([self.backend, self.device.arch, *flags, "--", *libs, source]).encode()).hexdigest()[:20]
-        with self._lock:
-            future = self._builds.get(key)
-            mine = future is None
-            if mine:
-                future = self._builds[key] = Future()
-        if mine:
-            try:
-                future.set_result(self._compile(key, source, flags, libs))
-            except BaseException as e:  # the waiting threads get it too
-                future.set_exception(e)
-        return future.result()
-
-    def _compile(self, key: str, source: str, flags: tuple[str, ...], libs: tuple[str, ...]) -> tuple[Path, Build]:
         src = self.workdir / f"{key}.cu"
         exe = self.workdir / key
         if exe.exists() and src.exists() and src.read_text(**ENCODING) == source:  # content-addressed: built before
