@@ -175,11 +175,15 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
 
         upcoming: list[list[tuple[dict, dict]]] = []  # what the strategy expects to ask next
 
-        def prepare(batches, key=key, space=space, builds=builds, inputs=inputs, upcoming=upcoming):
+        def prepare(batches, config_key=config_key, space=space, builds=builds, inputs=inputs, upcoming=upcoming):
             """Keep the batches ahead that need a build: not in the database, not a build met."""
-            upcoming[:] = [[(space.config(p), dict(inputs)) for p in batch
-                            if builds.result(space.config(p)) is None and db.get(key(p), runner.measure) is None]
-                           for batch in batches]
+            upcoming.clear()
+            for points in batches:
+                configs = [space.config(p) for p in points]
+                batch = [(c, dict(inputs)) for c in configs
+                         if builds.result(c) is None and db.get(config_key(c), runner.measure) is None]
+                if batch:
+                    upcoming.append(batch)
 
         def evaluate(points, key=key, space=space, ctx=ctx, k=k, inputs=inputs, builds=builds, note=note, upcoming=upcoming):
             configs = [space.config(p) for p in points]
@@ -190,8 +194,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             order = list(firsts.values())
             costs = {}
             # Each result is kept as it comes: a tune killed now loses only what is in flight.
-            ahead = [batch for batch in upcoming if batch]
-            for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=ahead)):
+            for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=upcoming)):
                 builds.know(configs[j], result)
                 db.put(key(points[j]), ctx, result)
                 costs[j] = note(result, "")
