@@ -267,10 +267,13 @@ def export_results(db: Database, files: list[str] | None, every: bool = False) -
 
     chosen = {(names[c["context"]], c["region"], same(json.loads(c["params"])), same(json.loads(c["inputs"]))) for c in choices}
     kept = [r for r in rows if every or (r["context"], r["region"], same(r["params"]), same(r["inputs"])) in chosen]
-    regions = {}
+    regions, digests = {}, {}
     for r in rows:
-        regions.setdefault((r["file"], r["region"]), {"file": r["file"], "region": r["region"], "line": r["line"],
-                                                      "text_sha256": _file_digest(r["file"])})
+        if (r["file"], r["region"]) not in regions:  # each file read once, not once per evaluation
+            if r["file"] not in digests:
+                digests[r["file"]] = _file_digest(r["file"])
+            regions[r["file"], r["region"]] = {"file": r["file"], "region": r["region"], "line": r["line"],
+                                               "text_sha256": digests[r["file"]]}
     return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "orcu": _orcu_digest(), "version": __version__,
             "regions": sorted(regions.values(), key=lambda e: (e["file"], e["line"])),
             "choices": choices, "evaluations": kept}
