@@ -26,6 +26,9 @@ class Shaped:
     loops: tuple[Loop, ...]  # the loops around it, outermost first
     dims: tuple[Poly, ...] | None
     exact: bool  # the subscripts name each element once (a delinearized inner index stays in its row)
+    # Elements between consecutive indexes of each dimension, where one flat subscript was
+    # delinearized (``A[i*n + k]``: n and 1); None where the array is indexed ``A[i][k]``.
+    strides: tuple[Poly, ...] | None = None
 
     def indexes_last(self, var: str) -> bool:
         """Whether ``var`` moves the access along its last (contiguous) dimension, one element a step."""
@@ -63,20 +66,66 @@ def _shape_array(accesses, iterators: set[str], written: set[str], declared_mult
         return [Shaped(acc, loops, tuple(ps), True) for (acc, loops), ps in zip(accesses, polys)]
     if not declared_multi and all(len(ps) == 1 and ps[0] is not None and is_affine(ps[0], iterators) for ps in polys):
         # One affine index each (``y[i - n + 1000]``): already exact, whatever sizes it names.
-        return [Shaped(acc, loops, tuple(ps), True) for (acc, loops), ps in zip(accesses, polys)]
+        return [Shaped(acc, loops, tuple(ps), True, (Poly.const(1),)) for (acc, loops), ps in zip(accesses, polys)]
     if not all(len(ps) == 1 and ps[0] is not None for ps in polys):
         return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
     # One flat subscript each: group the terms by the size factors they carry.
     groups = [_by_factor(ps[0], iterators) for ps in polys]
-    if any(g is None for g in groups):
-        return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
-    chain = _chain({key for g in groups for key in g})
+    chain = None if any(g is None for g in groups) else _chain({key for g in groups for key in g})
     if chain is None:
-        return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
+        return _by_stride(accesses, [ps[0] for ps in polys], iterators) or [
+            Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
+    strides = tuple(_product(key) for key in chain)
     out = []
     for (acc, loops), group in zip(accesses, groups):
         dims = tuple(group.get(key, Poly.const(0)) for key in chain)
-        out.append(Shaped(acc, loops, dims, _in_rows(dims, chain, loops)))
+        out.append(Shaped(acc, loops, dims, _in_rows(dims, chain, loops), strides))
+    return out
+
+
+def _by_stride(accesses, polys: list[Poly], iterators: set[str]) -> list[Shaped] | None:
+    """Rows of one size expression: ``(i + p)*(m + k - 1) + j + q`` -> (i + p, j + q) with rows of
+    ``m + k - 1`` elements, when every iterator's coefficient is that expression or a
+    constant, the same expression in every access. None when the subscripts are not so."""
+    stride = None
+    for p in polys:
+        for v in sorted(p.names & iterators):
+            parts = p.split(v)
+            if parts is None or parts[0].names & iterators:
+                return None
+            coef = parts[0]
+            if coef.constant is None:
+                if stride is not None and coef != stride:
+                    return None
+                stride = coef
+    if stride is None:
+        return None
+    lead, lead_coef = max(((m, c) for m, c in stride.terms if m), key=lambda t: len(t[0]))
+    out = []
+    for (acc, loops), p in zip(accesses, polys):
+        row, col = Poly.const(0), Poly.const(0)
+        for v in sorted(p.names & iterators):
+            coef = p.split(v)[0]
+            if coef == stride:
+                row = row + Poly.var(v)
+            else:
+                col = col + coef * Poly.var(v)
+        rest = p - stride * row - col
+        whole, part = divmod(rest.as_dict().get(lead, 0), lead_coef)
+        if part:
+            return None
+        row, col = row + Poly.const(whole), col + rest - stride * Poly.const(whole)
+        bounds = _bounds(loops)
+        span = value_range(col, bounds) if bounds is not None else None
+        exact = span is not None and span[0].sign() in (0, 1) and (stride - Poly.const(1) - span[1]).sign() in (0, 1)
+        out.append(Shaped(acc, loops, (row, col), exact, (stride, Poly.const(1))))
+    return out
+
+
+def _product(names: tuple[str, ...]) -> Poly:
+    out = Poly.const(1)
+    for n in names:
+        out = out * Poly.var(n)
     return out
 
 
