@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import json
-from dataclasses import replace
 import statistics
 import sys
 from collections import Counter
@@ -12,8 +11,6 @@ from typing import Any
 
 from .frontend.ir import Loop, c_text
 from .program import Program
-from .errors import SpecError
-from .spec.model import Constraint
 from .preflight import Limits, preflight
 from .space import input_space, performance_space, settings_text
 

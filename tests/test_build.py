@@ -3,7 +3,6 @@ a macro) built with CMake, with Make and with `orcu cc` in place of the compiler
 orcu's CPU emulation, gives what its plain C build gives; a C caller links against the
 nvcc-compiled tuned file; results travel between databases through export and import."""
 import json
-import os
 import shutil
 import sqlite3
 import subprocess

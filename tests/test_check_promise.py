@@ -11,7 +11,6 @@ import pytest
 
 from codegen_cases import CASES
 from conftest import EXAMPLES, ROOT, H100, write
-from orcu.cli import main
 from orcu.program import load
 from orcu.runners import Runner, build_flags, build_item, foreign_arch
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import H100, write
 from orcu.cli import build_parser, main
 from orcu.program import load
-from orcu.results import Context, Database
+from orcu.results import Database
 from orcu.runners import Result, Runner
 from orcu.tune import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _Builds, _retime
 

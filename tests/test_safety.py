@@ -2,13 +2,11 @@
 import os
 import shutil
 import stat
-import subprocess
-import sys
 import time
 
 import pytest
 
-from conftest import H100, evaluate, has_gpu, planted, write
+from conftest import H100, evaluate, planted, write
 from orcu.cli import main
 from orcu.program import load
 from orcu.runners import Runner

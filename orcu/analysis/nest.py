@@ -226,7 +226,7 @@ def _live_private(src: SourceFile, nest: LoopNest, outer: Loop, inner_vars: set[
         if name == outer.var:
             continue
         if name in inner_vars:
-            why = f"it is the iterator of an inner loop"
+            why = "it is the iterator of an inner loop"
         elif name not in private:
             continue  # a reduction: its final value is kept
         elif outer.jumps_of("continue"):

@@ -20,15 +20,13 @@ their array, and say so.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import combinations_with_replacement
 from typing import Iterable
 
 import islpy as isl
 from pycparser import c_ast
 
-from ..frontend.ir import Access, Loop, LoopNest, Node, Stmt, c_text, loops_of, statements
-from ..frontend.types import used_names
+from ..frontend.ir import Access, Loop, LoopNest, c_text, statements
 from .affine import Poly, poly_of
 from .nest import assigned_before_read, match_reduction
 from .subscripts import Shaped, is_affine, shapes

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping
 
 from ..analysis.affine import poly_of
