@@ -146,6 +146,8 @@ def _cmd_emit(args) -> int:
             print(f"{code.host}: {settings}", file=sys.stderr)
             for note in code.notes or ["every requested transformation applies"]:
                 print(f"  note: {note}", file=sys.stderr)
+            for line in code.figures:
+                print(f"  {line}", file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode(**ENCODING))  # the source's bytes, UTF-8 or not

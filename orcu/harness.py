@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .analysis.nest import analyze
-from .codegen.region import ELEMENT_BYTES, RegionCode, canonical_type, prelude
+from .codegen.region import RegionCode, prelude
+from .frontend.types import ELEMENT_BYTES, canonical_type
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
 from .frontend.cparse import object_macros, parse_statements

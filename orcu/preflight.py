@@ -24,8 +24,11 @@ from .harness import harness_source
 from .program import Program
 from .errors import AnnotationError, OrcuError
 from .space import input_space, performance_space
-from .spec.expr import NotVectorizable
+from .spec.expr import Expr, NotVectorizable
 from .spec.model import Constraint
+from .tsg.phase2 import placement_problem
+from .tsg.plan import PLACEMENT_ARGUMENTS
+from .tsg.schedule import Schedule, block_shape
 from .writeback import MIXED_FRAGMENT
 
 
@@ -62,7 +65,29 @@ def region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, ..
             bound = replace(expr, text=f"({expr.text.strip()}) <= {limit}",
                             _fn=lambda env, fn=expr._fn, check=ARGUMENTS[arg].check, limit=limit: _within(check, fn, env, limit))
             out.append(Constraint(f"{arg} <= {limit} ({what} of {device.name})", bound))
+    placing = [a for a in ("mapping", "threadCount", "tile", *PLACEMENT_ARGUMENTS) if a in nest.transform.args
+               and nest.transform.args[a].names]
+    if nest.recipe is not None and placing:
+        names = frozenset().union(*(nest.transform.args[a].names for a in placing))
+        fits = Expr(text="placed(...)", loc=nest.loc, names=names, _fn=lambda env: _placed(nest, env, device))
+        out.append(Constraint("the TSG's block shape and placements (registerTile, shared, sharedDepth) fit the mapping"
+                              + (f" and the shared memory of {device.name}" if device else ""), fits))
     return tuple(out)
+
+
+def _placed(nest: LoopNest, env, device: Device | None) -> bool:
+    """Whether one configuration's block shape and Phase II's decisions can run its schedule
+    (tsg/schedule.py, tsg/phase2.py)."""
+    if any(isinstance(v, np.ndarray) for v in env.values()):
+        raise NotVectorizable("placements are checked point by point")
+    values = nest.transform.values(env)
+    schedule = Schedule.parse(values["mapping"])
+    if schedule is None:
+        return True  # Orio's mapping
+    shape = block_shape(schedule, values["threadCount"], values["tile"])
+    if isinstance(shape, str):
+        return False
+    return placement_problem(nest, values, schedule, shape, device.shared_per_block if device else 1 << 62) is None
 
 
 def _holds(check, fn, env):

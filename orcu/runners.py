@@ -26,6 +26,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from .codegen.region import RegionCode, generate, transform_values
 from .device import Device
 from .errors import OrcuError
+from .frontend.ir import LoopNest
+from .tsg.phase2 import placement_problem
 from .tsg.schedule import Schedule, block_shape
 from .flags import flag_settings, spec_flags
 from .harness import HOST_COPIES, harness_source, memory_needs
@@ -95,16 +97,16 @@ def memory_reason(program: Program, region: int, inputs: Mapping[str, Any], devi
     return None
 
 
-def invalid_reason(values: Mapping[str, Any], device: Device) -> str | None:
+def invalid_reason(values: Mapping[str, Any], device: Device, nest: LoopNest) -> str | None:
     """Why the device cannot run a configuration at all, found before compiling."""
     schedule = Schedule.parse(values["mapping"])
-    if schedule is not None:  # a TSG schedule: the block's shape
+    if schedule is not None:  # a TSG schedule: the block's shape, and Phase II's placements on it
         shape = block_shape(schedule, values["threadCount"], values["tile"])
         if isinstance(shape, str):
             return shape
         if shape[0] * shape[1] > device.max_threads_per_block:
             return f"{shape[0]} x {shape[1]} threads per block is above the {device.max_threads_per_block} of {device.name}"
-        return None
+        return placement_problem(nest, values, schedule, shape, device.shared_per_block)
     if values["threadCount"] > device.max_threads_per_block:
         return f"threadCount={values['threadCount']} is above the {device.max_threads_per_block} threads per block of {device.name}"
     if values["blockCount"] is not None and values["blockCount"] > device.max_grid_x:
@@ -337,7 +339,7 @@ class Runner:
             if sizes not in too_large:
                 too_large[sizes] = memory_reason(program, region, inputs, self.device, self.backend)
             try:  # a value out of its range, or a nest this configuration cannot generate: this variant's status
-                reason = too_large[sizes] or invalid_reason(transform_values(program, nest, params, inputs), self.device)
+                reason = too_large[sizes] or invalid_reason(transform_values(program, nest, params, inputs), self.device, nest)
                 item = None
                 if not reason:
                     flags = build_flags(program.spec.build_command, params, self.backend, self.device.arch)

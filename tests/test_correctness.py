@@ -284,16 +284,19 @@ def test_reads_after_the_region_that_may_come_first_are_found(in_tmp, after, rea
 
 
 @pytest.mark.parametrize("transform, params", [
-    ("threadCount=32", {}), ("threadCount=32, streamCount=2", {}), ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i"}),
+    ("threadCount=32", {}), ("threadCount=32, streamCount=2", {}),
+    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 1, "registers_j_1": 1, "shared_b_1": False}),
+    # register tiles and a shared tile of b (read twice, at i and i + 1): a[i][j] indexing throughout
+    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 4, "shared_b_1": True}),
 ])
 def test_arrays_declared_with_two_dimensions_are_copied_by_element(in_tmp, transform, params):
     # Pointer arithmetic on a double (*)[50] counts rows: copies and overlap checks count elements.
     source = with_spec("""void f(double a[40][50], const double b[40][50]) {
     int i, j;
     /*@ begin Loop(transform CUDA(%s)
-    for (i = 0; i < 40; i++)
+    for (i = 0; i < 39; i++)
         for (j = 0; j < 50; j++)
-            a[i][j] = 2.0 * b[i][j] + a[i][j];
+            a[i][j] = 2.0 * b[i][j] + a[i][j] + b[i + 1][j];
     ) @*/
     /*@ end @*/
 }

@@ -13,7 +13,7 @@ from orcu.analysis.subscripts import shapes
 from orcu.cli import main
 from orcu.codegen.region import generate
 from orcu.program import load
-from orcu.space import input_space
+from orcu.space import input_space, performance_space
 from orcu.tsg.schedule import Schedule
 
 TSG_EXAMPLES = ["2mm.c", "atax.c", "bicg.c", "conv2d.c", "dgemm.c", "gemv.c", "gemv_t.c", "gesummv.c", "jacobi2d.c",
@@ -67,6 +67,8 @@ def test_gemm_and_jacobi_get_a_2d_grid(example, params, block):
     program = load(EXAMPLES / example)
     nest = program.nests[0]
     assert "x=j y=i" in [s.name for s in nest.recipe.kept]
+    params = performance_space(program, next(iter(input_space(program).configs()))).first_matching(params)
+    assert set(params.values()) >= {1, False}  # no register or shared tiles: those are test_tsg_placement's
     code = generate(program, nest, params)
     assert f"const dim3 orcu_block{block};" in code.text
     assert "threadIdx.y and blockIdx.y" in code.text and "threadIdx.x and blockIdx.x" in code.text
@@ -134,7 +136,7 @@ void f(""").replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
     write(in_tmp / "t.c", source)
     nest = load("t.c").nests[0]
     assert [s.name for s in nest.recipe.kept] == ["x=j"]
-    result = evaluate(in_tmp, source, params={"mapping_1": "x=j"})
+    result = evaluate(in_tmp, source, params={"mapping_1": "x=j", "registers_j_1": 1})
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
     assert diagnose(in_tmp, source.replace("mapping='auto'", "threadLoops=['j', 'i']")).split("\n")[0] == (
         "t.c:7:47: error: the mapping 'x=j y=i' cannot run this nest: a dependence between iterations of 'i': "

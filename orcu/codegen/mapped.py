@@ -11,15 +11,13 @@ result with the target. Around such a loop, statements that write memory run onc
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Mapping
 
 from ..analysis.nest import calls_c_minmax, match_reduction
 from ..analysis.poly import array_update
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, statements
-from ..tsg.phase1 import chain
-from ..tsg.schedule import Schedule
 from . import printer
 
 
@@ -33,18 +31,6 @@ class Target:
     identity: str
     functor: str
     scalar: bool
-
-
-def kernel_loops(nest: LoopNest, schedule: Schedule) -> tuple[list[Loop], tuple]:
-    """(the grid loops in source order, the body they wrap: sequential chain loops around the
-    innermost grid loop's body)."""
-    perfect = chain(nest)
-    grid = [lp for lp in perfect if schedule.dim(lp.var) and not schedule.dim(lp.var).threads_only]
-    deepest = max(perfect.index(lp) for lp in grid)
-    body = perfect[deepest].body
-    for lp in reversed([lp for lp in perfect[: deepest + 1] if lp not in grid]):
-        body = (replace(lp, body=body),)
-    return grid, body
 
 
 def grid_header(loop: Loop, axis: str, renames: Mapping[str, str], where: str) -> list[str]:

@@ -19,11 +19,14 @@ from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..errors import AnalysisError
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
-from ..frontend.types import used_names
+from ..frontend.types import ELEMENT_BYTES, canonical_type, used_names
 from ..program import Program
 from ..tsg.phase1 import chain
+from ..tsg.phase2 import Placement, kernel_body
+from ..tsg.traffic import traffic
 from ..tsg.schedule import Schedule, block_shape
 from . import mapped as mapped_code
+from .tiled import TiledBody
 from . import printer
 from .templates import render
 
@@ -42,10 +45,6 @@ _FUNCTORS = {"+": "orcu_sum", "*": "orcu_product", "min": "orcu_min", "max": "or
 # fmax and fmin skip NaN operands: their reductions combine with the C functions and start
 # from NaN, which gives way to the first number (a true identity for them).
 _NAN_FUNCTORS = {"min": "orcu_fmin", "max": "orcu_fmax"}
-# Bytes of an element of each type.
-ELEMENT_BYTES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "unsigned long long": 8, "size_t": 8,
-          "float": 4, "int": 4, "unsigned int": 4, "short": 2, "unsigned short": 2, "char": 1,
-          "signed char": 1, "unsigned char": 1}
 # Iterator types whose arithmetic orcu widens to 64 bits when a call's sizes need it:
 # type -> (the 64-bit type, the largest value of the 32-bit one).
 _WIDENS = {"int": ("long long", "INT_MAX"), "unsigned int": ("unsigned long long", "UINT_MAX")}
@@ -63,16 +62,6 @@ _VECTORS = {
     ("long long", 2): "longlong2", ("unsigned long long", 2): "ulonglong2",
 }
 _LANES = "xyzw"
-
-
-def canonical_type(base: str) -> str:
-    """``long int`` -> ``long``, ``unsigned`` -> ``unsigned int``, ``signed int`` -> ``int``."""
-    words = [w for w in base.split() if w != "signed" or base.split() == ["signed", "char"]]
-    if "int" in words and len(words) > 1:
-        words.remove("int")
-    if words == ["unsigned"]:
-        words = ["unsigned", "int"]
-    return " ".join(words) or "int"
 
 
 @dataclass(frozen=True)
@@ -151,6 +140,7 @@ class RegionCode:
     release: str = ""  # the function that frees what the host function keeps between calls
     arrays: tuple[str, ...] = ()  # the host function's array parameters (device pointers with dataOnDevice)
     args: tuple[str, ...] = ()  # the call's arguments (&s for a scalar that comes back)
+    figures: tuple[str, ...] = ()  # a TSG kernel's static traffic at the input size (tsg/traffic.py)
 
 
 def prelude(codes: list[RegionCode]) -> str:
@@ -202,7 +192,9 @@ def generate(
     sizes = {k: str(v) for k, v in values["arraySizes"].items()}
     schedule = Schedule.parse(values["mapping"])  # None: Orio's mapping
     analysis = analyze(program.src, nest, program.spec, sizes, mapped=schedule is not None)
-    return _Generator(program, nest, analysis, values, suffix, receive, send, source, schedule, linkage).region()
+    generator = _Generator(program, nest, analysis, values, suffix, receive, send, source, schedule, linkage)
+    generator.inputs = {**program.spec.lets, **(inputs or {})}
+    return generator.region()
 
 
 def _wide(text: str) -> str:
@@ -229,6 +221,8 @@ class _Generator:
         self.outer: Loop = analysis.outer
         self.itype = canonical_type(nest.variables[self.outer.var].ctype.base)
         self.buffers = 0  # buffers the host function keeps between calls, numbered in order
+        self.inputs: dict[str, Any] = {}  # the input sizes, for the static traffic figures
+        self.figures: tuple[str, ...] = ()
 
     def buffer(self) -> int:
         self.buffers += 1
@@ -395,7 +389,7 @@ class _Generator:
             if v[arg] != default:
                 self.notes.append(f"{arg}={v[arg]}: no effect with the TSG's mapping '{schedule.name}' (it belongs to Orio's)")
         tx, ty = block_shape(schedule, v["threadCount"], v["tile"])  # the runner pruned shapes that do not exist
-        grid, body = mapped_code.kernel_loops(nest, schedule)
+        grid, body = kernel_body(nest, schedule)
         threads = schedule.threads_only[0].loop if schedule.threads_only else None
         sequential = [lp for lp in loops_of(body) if lp.var != threads]
         registers = self.registers(arrays, sequential)
@@ -406,6 +400,19 @@ class _Generator:
         for t in found:
             self.needs |= {"row_reduce", t.functor}
         where = str(self.source)
+        placed = next((p for p in nest.recipe.placements if p.schedule == schedule.name), None) if nest.recipe else None
+        tiled = placed is not None and (any(n > 1 for n in v["registerTile"].values()) or v["shared"])
+        if tiled:  # Phase II's block and register tiles, shared copies (the runner pruned those that cannot apply)
+            axes = {d.loop: d.axis for d in schedule.grid}
+            body_ = TiledBody(grid, body, placed, v, (tx, ty), axes, types,
+                              {a.name: a.element for a in arrays}, {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
+                              registers, unroll, self.fresh, where)
+            self.needs.add("tiles")
+            lines = body_.lines()
+            self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
+            return self._launch(grid, lines, (tx, ty), body_.counts)
+        if placed is not None:
+            self._traffic(placed, {}, registers)
 
         def special(node, depth, refs):
             if node is row_loop:
@@ -423,11 +430,21 @@ class _Generator:
         for _ in grid:
             depth -= 1
             lines.append(printer.INDENT * depth + "}")
+        return self._launch(grid, lines, (tx, ty), {lp.var: {"x": tx, "y": ty}[schedule.dim(lp.var).axis] for lp in grid})
+
+    def _traffic(self, placed: Placement, ways: Mapping[str, int], registers: Mapping[int, list]) -> None:
+        kept = {r.ref: r.loop for regs in registers.values() for r in regs}
+        figures = traffic(self.nest, placed, self.v, self.inputs, ways, kept)
+        self.figures = tuple(figures.lines()) if figures is not None else ()
+
+    def _launch(self, grid: list[Loop], lines: list[str], shape: tuple[int, int], per_block: Mapping[str, int]) -> dict[str, Any]:
+        """The mapped kernel's lines with what the host needs to launch it; ``per_block``: the
+        iterations of each grid loop one block covers."""
         spans = []
         for lp in grid:
-            axis = schedule.dim(lp.var).axis
+            axis = self.schedule.dim(lp.var).axis
             extent = self._span(lp)
-            spans.append({"var": lp.var, "axis": axis, "threads": {"x": tx, "y": ty}[axis], "step": lp.step,
+            spans.append({"var": lp.var, "axis": axis, "threads": per_block[lp.var], "step": lp.step,
                           "span": extent[0] if extent else "-1LL", "reach": extent[1] if extent else None,
                           "most": "2147483647LL" if axis == "x" else "65535LL"})
         self.needs.add("blocks_along")
@@ -437,7 +454,7 @@ class _Generator:
             step = f" * {s['step']}" if s and s["step"] != 1 else ""
             blocks.append(f"orcu_blocks_along(orcu_span_{s['var']}, {s['threads']}LL{step}, {s['most']})" if s else "1")
         empty = " || ".join(f"orcu_span_{s['var']} <= 0" for s in spans if s["reach"]) or None
-        return {"lines": lines, "shape": (tx, ty), "spans": spans, "grid": blocks, "empty": empty}
+        return {"lines": lines, "shape": shape, "spans": spans, "grid": blocks, "empty": empty}
 
     def _identity(self, ctype: str, op: str, skips_nan: bool) -> tuple[str, str]:
         """(identity, functor) of a reduction of ``ctype`` with ``op``."""
@@ -711,7 +728,8 @@ class _Generator:
         call = f"{host}({', '.join(arg for _, arg in params)});"
         decls = tuple(decl for decl, _ in params)
         return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
-                          release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg in params))
+                          release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg in params),
+                          figures=self.figures)
 
     def _original(self, reductions: list[ReductionPlan], returned: list[tuple[str, str]]) -> list[str]:
         """The loop as written, in a host function of the same parameters: what a call whose

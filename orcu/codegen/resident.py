@@ -18,7 +18,8 @@ from ..frontend.cparse import parse_expression
 from ..frontend.types import used_names
 from ..program import Program
 from ..tsg.schedule import Schedule
-from .region import RegionCode, canonical_type, transform_values
+from ..frontend.types import canonical_type
+from .region import RegionCode, transform_values
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,12 @@ ARGUMENTS: dict[str, Argument] = {
                  "the loops spread over the threads of a block (those not among blockLoops: over threads only)"),
         Argument("tile", {}, _tiles, "a dict of loop name to a positive integer",
                  "threads along each mapped loop's axis (default: threadCount shaped into x and y)"),
+        Argument("registerTile", {}, _tiles, "a dict of loop name to a positive integer",
+                 "iterations of each grid loop one thread computes, a block apart (TSG phase II)"),
+        Argument("shared", [], lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
+                 "a list of array names", "arrays the block copies to shared memory tile by tile (TSG phase II)"),
+        Argument("sharedDepth", 16, _positive_int, "a positive integer",
+                 "iterations of a sequential loop per shared tile (TSG phase II)"),
         Argument("arraySizes", {}, _sizes, "a dict of array name to element count (a C expression)",
                  "element counts of arrays whose size orcu cannot derive from the loop bounds"),
     )

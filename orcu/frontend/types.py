@@ -170,3 +170,19 @@ def _lookup(src, name, use, scopes, spec, macros, iterators=frozenset()) -> Vari
         f"'{name}' is not declared: declare it in the enclosing function or in input_vars",
         AnalysisError,
     )
+
+
+# Bytes of an element of each type (canonical names).
+ELEMENT_BYTES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "unsigned long long": 8, "size_t": 8,
+          "float": 4, "int": 4, "unsigned int": 4, "short": 2, "unsigned short": 2, "char": 1,
+          "signed char": 1, "unsigned char": 1}
+
+
+def canonical_type(base: str) -> str:
+    """``long int`` -> ``long``, ``unsigned`` -> ``unsigned int``, ``signed int`` -> ``int``."""
+    words = [w for w in base.split() if w != "signed" or base.split() == ["signed", "char"]]
+    if "int" in words and len(words) > 1:
+        words.remove("int")
+    if words == ["unsigned"]:
+        words = ["unsigned", "int"]
+    return " ".join(words) or "int"

@@ -37,6 +37,7 @@ class Recipe:
     loops: tuple[str, ...]
     conflicts: tuple[tuple[str, str | None], ...]  # every loop, with why it cannot run in parallel (None when it can)
     permutable: tuple[tuple[str, str, str | None], ...]  # pairs of the perfect nest, with why they cannot be swapped
+    placements: tuple = ()  # Phase II's, one per schedule kept (tsg/phase2.py)
 
     @property
     def kept(self) -> tuple[Schedule, ...]:
@@ -50,6 +51,8 @@ class Recipe:
             lines.append(f"  loops '{outer}' and '{inner}': " + ("permutable" if why is None else f"not permutable: {why}"))
         for c in self.candidates:
             lines.append(f"  {'kept  ' if c.pruned is None else 'pruned'} {c.schedule.name}" + (f": {c.pruned}" if c.pruned else ""))
+        for p in self.placements:
+            lines += p.explain()
         return lines
 
 

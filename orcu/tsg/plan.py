@@ -3,7 +3,10 @@
 ``mapping='auto'`` runs Phase I and turns its kept candidates into a tuning parameter of
 the region (``mapping_<k>``: its values are the schedules, so every search strategy can
 choose among them); ``mapping='x=j y=i'``, or ``threadLoops``/``blockLoops``, fix the
-schedule by hand. A loop name the nest does not have, or a schedule that would break a
+schedule by hand. Phase II's placements on those schedules become parameters too, unless
+the transform sets them: ``registers_<loop>_<k>`` (a register tile's extent along each
+grid loop), ``shared_<array>_<k>`` (the array copied to shared memory or not) and
+``sharedDepth_<k>`` (a shared tile's depth along its sequential loop). A loop name the nest does not have, or a schedule that would break a
 dependence, is a diagnostic at the argument: never a wrong kernel.
 """
 from __future__ import annotations
@@ -13,15 +16,19 @@ from dataclasses import replace
 
 from ..analysis.poly import dependences
 from ..errors import SpecError, did_you_mean
-from ..frontend.ir import Loop, LoopNest
+from ..frontend.ir import Loop, LoopNest, statements
 from ..frontend.transform import ARGUMENTS
 from ..source import SourceFile
 from ..spec.expr import Expr
 from ..spec.model import Param, TuningSpec
 from .phase1 import check, recipe
+from .phase2 import placement
 from .schedule import Dim, Schedule
 
 TSG_ARGUMENTS = ("mapping", "blockLoops", "threadLoops", "tile")
+PLACEMENT_ARGUMENTS = ("registerTile", "shared", "sharedDepth")
+REGISTER_TILES = (1, 2, 4)  # iterations per thread along a grid loop: up to 16 accumulators in 2-D
+SHARED_DEPTHS = (16, 32)
 
 
 def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...]) -> tuple[TuningSpec, tuple[LoopNest, ...]]:
@@ -52,6 +59,7 @@ def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...]) -> tupl
             if problem is not None:
                 raise src.error_at(expr.loc, f"the mapping '{schedule.name}' cannot run this nest: {problem}", SpecError)
             transform = replace(nest.transform, args={**args, "mapping": _constant(expr, schedule.name)})
+            schedules = (schedule,)
         else:
             kept = phase1.kept
             if not kept:
@@ -63,7 +71,10 @@ def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...]) -> tupl
             at = args["mapping"].loc if "mapping" in args else nest.loc
             params.append(Param(name, tuple(s.name for s in kept), True, at))
             transform = replace(nest.transform, args={**args, "mapping": _reference(name, args.get("mapping"), at)})
+            schedules = kept
         _check_tiles(src, nest, args)
+        phase1 = replace(phase1, placements=tuple(placement(nest, s) for s in schedules))
+        transform = replace(transform, args=_placement_args(src, nest, k, phase1.placements, transform.args, params, taken))
         out.append(replace(nest, transform=transform, deps=deps, recipe=phase1))
     return replace(spec, performance_params=tuple(params)), tuple(out)
 
@@ -81,8 +92,49 @@ def _literal(src: SourceFile, args, name: str, default):
     return value
 
 
+def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, params: list[Param], taken: set[str]):
+    """The transform's arguments with Phase II's decisions: those it sets, checked; the others
+    read from new parameters of the region, one per decision the placements offer."""
+    given = [a for a in PLACEMENT_ARGUMENTS if a in args]
+    if "registerTile" in args:
+        _check_tiles(src, nest, args, "registerTile")
+    if "shared" in args and not args["shared"].names:
+        arrays = sorted({a.array for st, _ in statements(nest.body) for a in st.accesses})
+        for name in _literal(src, args, "shared", []):
+            if name not in arrays:
+                raise src.error_at(args["shared"].loc, f"'shared': no array '{name}' in this region{did_you_mean(name, arrays)}",
+                                   SpecError)
+    if given:
+        return args
+    at = args["mapping"].loc if "mapping" in args else nest.loc
+    open_ = [p for p in placements if p.blocked is None]
+    loops = list(dict.fromkeys(v for p in open_ for v in p.grid))
+    arrays = list(dict.fromkeys(t.array for p in open_ for t in p.shared))
+
+    def new(base: str, values: tuple) -> str:
+        name = _fresh(f"{base}_{k + 1}", taken)
+        taken.add(name)
+        params.append(Param(name, values, True, at))
+        return name
+
+    tiles = {v: new(f"registers_{v}", REGISTER_TILES) for v in loops}
+    copies = {a: new(f"shared_{a}", (False, True)) for a in arrays}
+    depth = new("sharedDepth", SHARED_DEPTHS) if any(t.loop for p in open_ for t in p.shared) else None
+    out = dict(args)
+    if tiles:
+        out["registerTile"] = _computed("{" + ", ".join(f"{v!r}: {n}" for v, n in tiles.items()) + "}", at, tiles.values(),
+                                        lambda env: {v: env[n] for v, n in tiles.items()})
+    if copies:
+        pairs = ", ".join(f"({a!r}, {n})" for a, n in copies.items()) + ("," if len(copies) == 1 else "")
+        out["shared"] = _computed(f"[a for a, on in ({pairs}) if on]", at, copies.values(),
+                                  lambda env: [a for a, n in copies.items() if env[n]])
+    if depth:
+        out["sharedDepth"] = _reference(depth, None, at)
+    return out
+
+
 def _refuse_overrides(src: SourceFile, args) -> None:
-    for name in ("blockLoops", "threadLoops", "tile"):
+    for name in ("blockLoops", "threadLoops", "tile", *PLACEMENT_ARGUMENTS):
         if name in args:
             raise src.error_at(args[name].loc, f"'{name}' needs the TSG: add mapping='auto' (Orio's mapping has no such choice)",
                                SpecError)
@@ -118,17 +170,17 @@ def _known_loops(src: SourceFile, nest: LoopNest, expr: Expr, names, argument: s
             raise src.error_at(expr.loc, f"{where}no loop '{var}' in this region{did_you_mean(var, loops)}", SpecError)
 
 
-def _check_tiles(src: SourceFile, nest: LoopNest, args) -> None:
+def _check_tiles(src: SourceFile, nest: LoopNest, args, argument: str = "tile") -> None:
     """The loops a tile names (its keys are fixed when the file loads; its sizes may be parameters)."""
-    expr = args.get("tile")
+    expr = args.get(argument)
     if expr is None:
         return
     keys = _dict_keys(expr)
     if keys is None:
-        raise src.error_at(expr.loc, f"transform argument 'tile' must be {ARGUMENTS['tile'].expects}", SpecError)
-    _known_loops(src, nest, expr, keys, "tile")
+        raise src.error_at(expr.loc, f"transform argument '{argument}' must be {ARGUMENTS[argument].expects}", SpecError)
+    _known_loops(src, nest, expr, keys, argument)
     if not expr.names:
-        _literal(src, args, "tile", {})  # constant sizes are checked now
+        _literal(src, args, argument, {})  # constant sizes are checked now
 
 
 def _dict_keys(expr: Expr) -> list[str] | None:
@@ -149,6 +201,11 @@ def _fresh(name: str, taken: set[str]) -> str:
 
 def _constant(expr: Expr, value: str) -> Expr:
     return replace(expr, text=repr(value), names=frozenset(), _fn=lambda env: value, name_offsets=())
+
+
+def _computed(text: str, at, names, fn) -> Expr:
+    """An expression of parameters that orcu writes (``text`` is what it computes)."""
+    return Expr(text=text, loc=at, names=frozenset(names), source_line="", _fn=fn)
 
 
 def _reference(name: str, expr: Expr | None, at) -> Expr:

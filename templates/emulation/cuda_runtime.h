@@ -14,7 +14,9 @@
  * checked: work on a non-blocking stream that nothing orders after earlier work of the
  * default stream (a copy from pageable memory, a launch) is an error. Page-locking follows
  * CUDA's rules: pages are pinned whole, and pinning a page twice fails. Events read the host
- * clock. orcu_emu::counters counts allocations and other costly calls, for tests.
+ * clock. The TSG's shared tiles (ORCU_SHARED_TILE) log each access and are checked for the
+ * bank conflicts their declaration admits. orcu_emu::counters counts allocations and other
+ * costly calls, for tests.
  */
 #ifndef ORCU_EMULATION_CUDA_RUNTIME_H
 #define ORCU_EMULATION_CUDA_RUNTIME_H
@@ -31,8 +33,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <type_traits>
 #include <vector>
 
 #define __global__
@@ -329,6 +333,7 @@ struct Fiber {
     int operand;  /* delta, lane mask or source lane */
     int width;
     uint64_t value, result;
+    std::vector<std::pair<const void *, int>> visits;  /* shared-tile accesses per site since the last barrier */
 };
 static const size_t STACK = 256 * 1024;
 static std::vector<Fiber> fibers;
@@ -422,9 +427,125 @@ static bool settle_warps(int threads, bool *progress, char *why, size_t size)
     return true;
 }
 
+/* ---- bank conflicts of the TSG's shared tiles (ORCU_SHARED_TILE) ---------------------- */
+/* Each access to a tile is logged with its call site; a lane's n-th access at a site since the
+ * last barrier is one request together with the other lanes' n-th there (lanes run the same
+ * code; a lane that skips a guarded access is inactive in it). At each barrier and at the
+ * block's end, every request is counted as the hardware serialises it (orcu/codegen/banks.py:
+ * phases of 128 bytes of lanes, distinct 4-byte words per bank) and checked against the figure
+ * the code declared for the tile, on each kernel's first launch (the others repeat it). */
+struct BankAccess {
+    const void *site;
+    int warp, visit, lane, size, ways;
+    uintptr_t address;
+    const char *tile;
+    bool operator<(const BankAccess &o) const
+    {
+        return site != o.site ? site < o.site : warp != o.warp ? warp < o.warp : visit != o.visit ? visit < o.visit : lane < o.lane;
+    }
+};
+static std::vector<BankAccess> bank_log;
+static bool banks_on = false;  /* a kernel's first launch is checked; its later ones repeat it */
+
+static void log_bank(const void *site, const void *p, int size, int ways, const char *tile)
+{
+    std::vector<std::pair<const void *, int>> &visits = current->visits;  /* a few sites per kernel */
+    size_t k = 0;
+    while (k < visits.size() && visits[k].first != site)
+        k++;
+    if (k == visits.size())
+        visits.push_back(std::make_pair(site, 0));
+    bank_log.push_back(BankAccess{site, current->linear / 32, visits[k].second++, current->linear % 32, size, ways,
+                                  (uintptr_t)p, tile});
+}
+
+/* The most distinct words one bank serves in one phase of the request [first, last). */
+static int request_ways(const BankAccess *first, const BankAccess *last)
+{
+    const int bytes = first->size < 4 ? 4 : first->size, per_phase = 128 / bytes;
+    uintptr_t words[32][32];  /* per bank, the distinct words of the current phase */
+    int count[32], worst = 1, phase = -1;
+    for (const BankAccess *a = first; a != last; a++) {
+        if (a->lane / per_phase != phase) {
+            phase = a->lane / per_phase;
+            memset(count, 0, sizeof count);
+        }
+        for (uintptr_t w = a->address / 4; w <= (a->address + bytes - 1) / 4; w++) {
+            const int bank = (int)(w % 32);
+            int k = 0;
+            while (k < count[bank] && words[bank][k] != w)
+                k++;
+            if (k == count[bank] && count[bank] < 32)
+                words[bank][count[bank]++] = w;
+            worst = count[bank] > worst ? count[bank] : worst;
+        }
+    }
+    return worst;
+}
+
+static bool check_banks(char *why, size_t size)
+{
+    std::sort(bank_log.begin(), bank_log.end());
+    bool ok = true;
+    for (size_t start = 0, end; start < bank_log.size() && ok; start = end) {
+        const BankAccess &first = bank_log[start];
+        for (end = start + 1; end < bank_log.size() && bank_log[end].site == first.site && bank_log[end].warp == first.warp &&
+                              bank_log[end].visit == first.visit; end++)
+            ;
+        const int ways = request_ways(&bank_log[start], bank_log.data() + end);
+        if (ways > first.ways) {
+            snprintf(why, size, "shared tile %s in block (%u,%u,%u): a request of warp %d puts %d words in one bank; "
+                     "its declaration says at most %d", first.tile, block_index.x, block_index.y, block_index.z,
+                     first.warp, ways, first.ways);
+            ok = false;
+        }
+    }
+    bank_log.clear();
+    for (Fiber &f : fibers)
+        f.visits.clear();
+    return ok;
+}
+
+template <typename A, bool last = std::rank<typename std::remove_extent<A>::type>::value == 0> struct tile_view;
+template <typename A> struct tile_view<A, true> {
+    A *a;
+    int ways;
+    const char *name;
+    /* not inlined: its return address names the access in the kernel */
+    __attribute__((noinline)) typename std::remove_extent<A>::type &operator[](long long i) const
+    {
+        typename std::remove_extent<A>::type &element = (*a)[i];
+        if (banks_on)
+            log_bank(__builtin_return_address(0), &element, (int)sizeof element, ways, name);
+        return element;
+    }
+};
+template <typename A> struct tile_view<A, false> {
+    A *a;
+    int ways;
+    const char *name;
+    __attribute__((always_inline)) inline tile_view<typename std::remove_extent<A>::type> operator[](long long i) const
+    {
+        return tile_view<typename std::remove_extent<A>::type>{&(*a)[i], ways, name};
+    }
+};
+template <typename A> struct tile {
+    A data;
+    int ways;
+    const char *name;
+    tile(const char *name_, int ways_) : ways(ways_), name(name_) {}
+    __attribute__((always_inline)) inline decltype(auto) operator[](long long i)
+    {
+        return tile_view<A>{&data, ways, name}[i];
+    }
+};
+
 /* Runs one block; false (with the reason in `why`) when its threads cannot all finish. */
 static bool run_block(int threads, char *why, size_t size)
 {
+    bank_log.clear();
+    for (Fiber &f : fibers)
+        f.visits.clear();
     if ((int)fibers.size() < threads)
         fibers.resize(threads);
     for (int t = 0; t < threads; t++) {
@@ -460,13 +581,15 @@ static bool run_block(int threads, char *why, size_t size)
             barrier += fibers[t].state == AT_BARRIER;
         }
         if (done == threads)
-            return true;
+            return check_banks(why, size);
         bool progress = false;
         if (!settle_warps(threads, &progress, why, size))
             return false;
         if (progress)
             continue;
         if (barrier == threads - done && done == 0) {
+            if (!check_banks(why, size))
+                return false;
             for (int t = 0; t < threads; t++)
                 fibers[t].state = RUNNABLE;
             continue;
@@ -530,6 +653,10 @@ static void launch(Kernel kernel, dim3 grid, dim3 block, size_t shared_bytes, cu
         fail(cudaErrorInvalidValue, "too much dynamic shared memory requested");
         return;
     }
+    static std::vector<const void *> launched;  /* kernels whose shared tiles were checked */
+    banks_on = std::find(launched.begin(), launched.end(), (const void *)kernel) == launched.end();
+    if (banks_on)
+        launched.push_back((const void *)kernel);
     const std::function<void()> run = [&]() { kernel(args...); };
     body = &run;
     block_dim = block;
@@ -633,6 +760,7 @@ static inline double max(double a, double b) { return fmax(a, b); }
     orcu_emu::launch(kernel, dim3(grid), dim3(block), (shared_bytes), (stream), __VA_ARGS__)
 #endif
 #define ORCU_DYNAMIC_SHARED(name) unsigned char *name = orcu_emu::dynamic_shared
+#define ORCU_SHARED_TILE(type, name, dims, ways) static orcu_emu::tile<type dims> name(#name, ways)
 
 /* ---- runtime API ------------------------------------------------------------------------ */
 static inline const char *cudaGetErrorString(cudaError_t err)

@@ -1,0 +1,309 @@
+"""The kernel body of a TSG schedule with Phase II's placements (tsg/phase2.py).
+
+Each block computes a tile of the grid loops' iterations, the tiles a whole grid apart
+(every thread of a block runs the same tile loops, so barriers are reached by all): along
+each grid loop, the block's threads times the register tile. Each thread computes its
+register tile, the iterations a block apart along each axis (a warp still reads
+consecutive elements), with the thread program unrolled and jammed over them: a loop every
+thread runs alike is printed once around the iterations' statements; any other loop, once
+per iteration. A private scalar is one register per iteration; an iteration past the
+loop's end runs only what reads registers and shared tiles, and nothing that touches
+global memory. A shared tile is filled by the whole block in coalesced order (the tile's
+last dimension is the array's contiguous one), between barriers, once per block tile or
+once per strip of ``sharedDepth`` iterations of its sequential loop; elements past the
+array's accessed box are zeros that no kept iteration reads.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from math import prod
+from typing import Mapping
+
+from ..analysis.affine import Poly, poly_of
+from ..frontend.cparse import parse_expression
+from ..frontend.ir import Loop, Stmt, loops_of
+from ..tsg.phase2 import Placement, SharedTile
+from . import printer
+from .banks import bank_ways
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One iteration of a thread's register tile."""
+
+    renames: Mapping[str, str]  # grid loops and private scalars -> this iteration's names
+    guard: str  # C condition: the iteration is one the loops run
+    suffix: str  # of its registers' names ("" when the tile is one iteration)
+
+
+class TiledBody:
+    def __init__(self, grid: list[Loop], body: tuple, placed: Placement, values: Mapping, shape: tuple[int, int],
+                 axes: Mapping[str, str], scalar_types: Mapping[str, str], element_types: Mapping[str, str],
+                 element_bytes: Mapping[str, int], registers: Mapping[int, list], unroll: int, fresh, where: str):
+        self.grid, self.body, self.placed = grid, body, placed
+        self.shape, self.axes, self.unroll, self.fresh, self.where = shape, axes, unroll, fresh, where
+        self.registers = registers
+        self.scalar_types, self.element_types, self.element_bytes = scalar_types, element_types, element_bytes
+        self.tiles = {v: values["registerTile"].get(v, 1) for v in (lp.var for lp in grid)}
+        self.threads = {v: shape[0] if axes[v] == "x" else shape[1] for v in self.tiles}
+        self.depth = values["sharedDepth"]
+        self.shared = [placed.tile(n) for n in values["shared"]]
+        self.start = {lp.var: fresh(f"{lp.var}0") for lp in grid}
+        self.tile_names = {t.array: fresh(f"{t.array}_shared") for t in self.shared}
+        self.strips = {t.loop for t in self.shared if t.loop}
+        self.start.update({v: fresh(f"{v}0") for v in self.strips})
+        counts = {v: self.threads[v] * n for v, n in self.tiles.items()}
+        counts.update({v: self.depth for v in self.strips})
+        self.counts = counts
+        self.iterations = self._iterations()
+        self._ways: dict[str, int] = {}
+        self.global_arrays = {a for a in element_types} - {t.array for t in self.shared}
+
+    # -- the tile's iterations ----------------------------------------------------------
+    def _iterations(self) -> list[Iteration]:
+        grid = [lp.var for lp in self.grid]
+        many = prod(self.tiles.values()) > 1
+        out = []
+        for index in itertools.product(*(range(self.tiles[v]) for v in grid)):
+            suffix = "_".join(str(r) for r, v in zip(index, grid) if self.tiles[v] > 1)
+            renames = {v: self._name(v, r) for v, r in zip(grid, index)}
+            if many:
+                renames.update({s: self.fresh(f"{s}_{suffix}") for s in self.placed.accumulators})
+            guard = " && ".join(f"{renames[lp.var]} < {printer.expression(lp.upper)}" for lp in self.grid)
+            out.append(Iteration(renames, guard, f"_{suffix}" if many else ""))
+        return out
+
+    def _name(self, var: str, r: int) -> str:
+        return var if self.tiles[var] == 1 else self.fresh(f"{var}_{r}")
+
+    # -- text ---------------------------------------------------------------------------
+    def lines(self) -> list[str]:
+        pad = printer.INDENT
+        out = []
+        for t in self.shared:
+            ways = self.ways(t)
+            dims = "".join(f"[{n}]" for n in t.shape(self.counts))
+            out.append(f"{pad}ORCU_SHARED_TILE({self.element_types[t.array]}, {self.tile_names[t.array]}, {dims}, {ways});  "
+                       + ("// free of bank conflicts" if ways == 1 else f"// reads: up to {ways} requests of a warp in one bank"))
+        depth = 1
+        for lp in self.grid:
+            v, per = lp.var, self.counts[lp.var] * lp.step
+            axis = self.axes[v]
+            lower, upper = printer.expression(lp.lower), printer.expression(lp.upper)
+            start = "" if lower == "0" else f"(orcu_index)({lower}) + "
+            out += [f"{pad * depth}// '{v}' (the loop at {self.where}:{lp.loc.line}): tiles of {self.counts[v]} iterations "
+                    f"over blockIdx.{axis}, a whole grid apart; each thread {self.tiles[v]} of them, "
+                    f"{self.threads[v]} apart (threadIdx.{axis})",
+                    f"{pad * depth}for (orcu_index {self.start[v]} = {start}(orcu_index)blockIdx.{axis} * {per}; "
+                    f"{self.start[v]} < {upper}; {self.start[v]} += (orcu_index)gridDim.{axis} * {per}) {{"]
+            depth += 1
+        inner = pad * depth
+        for lp in self.grid:
+            v, step = lp.var, f" * {lp.step}" if lp.step != 1 else ""
+            for r in range(self.tiles[v]):
+                name = self._name(v, r)
+                offset = f"((orcu_index)threadIdx.{self.axes[v]} + {r * self.threads[v]}){step}" if r else \
+                    f"(orcu_index)threadIdx.{self.axes[v]}{step}"
+                out.append(f"{inner}{'' if name == v else 'const orcu_index '}{name} = {self.start[v]} + {offset};")
+        if len(self.iterations) > 1:
+            for s in self.placed.accumulators:
+                out.append(f"{inner}{self.scalar_types[s]} " + ", ".join(it.renames[s] for it in self.iterations) + ";")
+        once = [t for t in self.shared if t.loop is None]
+        if once:
+            out += self._fill(once, depth)
+        out += self._jam(self.body, depth, ())
+        if once:
+            out.append(f"{inner}__syncthreads();  // every thread has read the tiles before the next block tile fills them")
+        for _ in self.grid:
+            depth -= 1
+            out.append(pad * depth + "}")
+        return out
+
+    def _jam(self, body: tuple, depth: int, active: tuple) -> list[str]:
+        """``active``: the registers of the jammed loops around ``body``."""
+        pad = printer.INDENT * depth
+        out: list[str] = []
+        for node in body:
+            if isinstance(node, Stmt):
+                for it in self.iterations:
+                    out += self._statement(node, it, depth, active)
+            elif self._alike(node):
+                out += self._jammed_loop(node, depth, active)
+            else:  # bounds that differ between iterations: the loop runs once per iteration
+                for it in self.iterations:
+                    out.append(f"{pad}if ({it.guard}) {{")
+                    out += printer.nodes((node,), depth + 1, it.renames, self.unroll, self.registers, self._refs(it, active))
+                    out.append(f"{pad}}}")
+        return out
+
+    def _alike(self, loop: Loop) -> bool:
+        moving = set(self.tiles) | set(self.placed.accumulators)
+        return all((p := poly_of(b)) is not None and not p.names & moving for b in (loop.lower, loop.upper))
+
+    def _jammed_loop(self, loop: Loop, depth: int, active: tuple) -> list[str]:
+        pad = printer.INDENT * depth
+        kept = self.registers.get(id(loop), [])
+        out = []
+        for r in kept:
+            for it in self.iterations:
+                ref = printer.expression(parse_expression(r.ref), it.renames)
+                out.append(f"{pad}{r.ctype} {r.name}{it.suffix} = {it.guard} ? {ref} : ({r.ctype})0;  "
+                           f"// {ref} stays in a register over the loop on {r.loop}")
+        tiles = [t for t in self.shared if t.loop == loop.var]
+        body_depth = depth
+        if tiles:
+            v, k0 = loop.var, self.start[loop.var]
+            lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
+            out.append(f"{pad}// '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
+                       f"{', '.join(t.array for t in tiles)} copied to shared memory per strip")
+            out.append(f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{")
+            out += self._fill(tiles, depth + 1)
+            out.append(f"{pad}    for ({v} = {k0}; {v} < ({k0} + {self.depth} < {upper} ? {k0} + {self.depth} : {upper}); {v}++) {{")
+            body_depth = depth + 1
+        else:
+            if self.unroll > 1 and printer.innermost(loop):
+                out.append(f"{pad}#pragma unroll {self.unroll}")
+            out.append(f"{pad}{printer.loop_header(loop, {})} {{")
+        out += self._jam(loop.body, body_depth + 1, active + tuple(kept))
+        out.append(f"{printer.INDENT * body_depth}}}")
+        if tiles:
+            out.append(f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it")
+            out.append(f"{pad}}}")
+        for r in kept:
+            for it in self.iterations:
+                ref = printer.expression(parse_expression(r.ref), it.renames)
+                out.append(f"{pad}if ({it.guard}) {ref} = {r.name}{it.suffix};")
+        return out
+
+    def _statement(self, node: Stmt, it: Iteration, depth: int, active: tuple) -> list[str]:
+        refs = self._refs(it, active)
+        touches_global = any(a.array in self.global_arrays and a.text not in refs for a in node.accesses)
+        divides = any(op in node.text for op in ("/", "%"))
+        if not (touches_global or divides):
+            return printer.nodes((node,), depth, it.renames, refs=refs)
+        pad = printer.INDENT * depth
+        return [f"{pad}if ({it.guard}) {{", *printer.nodes((node,), depth + 1, it.renames, refs=refs), f"{pad}}}"]
+
+    def _refs(self, it: Iteration, active: tuple) -> dict[str, str]:
+        """Array elements this iteration reads from a shared tile or keeps in a register, by their text."""
+        refs = {}
+        for t in self.shared:
+            kept = [(d, o) for d, o in zip(t.dims, range(len(t.dims))) if d.coefs or d.high > d.low]
+            for sh, offsets in zip(t.accesses, t.offsets):
+                index = []
+                for d, k in kept:
+                    terms = [f"{c}*({it.renames.get(v, v)} - {self.start[v]})" if c != 1 else f"{it.renames.get(v, v)} - {self.start[v]}"
+                             for v, c in d.coefs]
+                    if offsets[k]:
+                        terms.append(str(offsets[k]))
+                    index.append(" + ".join(terms) or "0")
+                refs[sh.access.text] = self.tile_names[t.array] + "".join(f"[{i}]" for i in (index or ["0"]))
+        for r in active:
+            refs.setdefault(r.ref, r.name + it.suffix)
+        return refs
+
+    def _fill(self, tiles: list[SharedTile], depth: int) -> list[str]:
+        """The block copies ``tiles`` from global memory, then waits for all of it. Consecutive
+        threads take consecutive elements of the tile as declared, padding included (the
+        padding's threads idle), so that a warp's writes hit 32 distinct banks."""
+        pad = printer.INDENT * depth
+        tx, ty = self.shape
+        out = []
+        for t in tiles:
+            kept = [k for k, d in enumerate(t.dims) if d.coefs or d.high > d.low]
+            declared = t.shape(self.counts)
+            cells = {}  # the element's index along each dimension, the last one fastest
+            for n, k in enumerate(kept):
+                inner = prod(declared[n + 1:])
+                cells[k] = ("e" if inner == 1 else f"e / {inner}") + (f" % {declared[n]}" if n else "")
+            names = {k: f"orcu_a{k}" for k in kept}
+            values = [f"({self._base(t.dims[k])} + {names[k]})" if k in names else f"({self._base(t.dims[k])})"
+                      for k in range(len(t.dims))]
+            address = self._address(t, values)
+            element = self.element_types[t.array]
+            guard = self._inside(t, values)
+            out.append(f"{pad}// {t.array}{''.join(f'[{v}]' for v in values)}: the block's tile, read once from global "
+                       "memory, consecutive threads on consecutive elements")
+            out.append(f"{pad}for (orcu_index e = (orcu_index)threadIdx.y * {tx} + threadIdx.x; e < {prod(declared)}; "
+                       f"e += {tx * ty}) {{")
+            for k in kept:
+                out.append(f"{pad}    const orcu_index {names[k]} = {cells[k]};")
+            target = self.tile_names[t.array] + ("".join(f"[{names[k]}]" for k in kept) if kept else "[0]")
+            store = f"{target} = {guard} ? {address} : ({element})0;"
+            if t.padded:
+                width = t.dims[kept[-1]].extent(self.counts)
+                out.append(f"{pad}    if ({names[kept[-1]]} < {width})  // not the padding")
+                out.append(f"{pad}        {store}")
+            else:
+                out.append(f"{pad}    {store}")
+            out.append(f"{pad}}}")
+        out.append(f"{pad}__syncthreads();  // the tiles are whole before any thread reads them")
+        return out
+
+    def ways(self, t: SharedTile) -> int:
+        """The most requests of one warp that fall in one bank, over the tile's reads by each
+        iteration of the register tile (1: free of bank conflicts; its fill is, by its order)."""
+        if t.array not in self._ways:
+            self._ways[t.array] = self._count_ways(t)
+        return self._ways[t.array]
+
+    def _count_ways(self, t: SharedTile) -> int:
+        tx, ty = self.shape
+        declared = t.shape(self.counts)
+        kept = [k for k, d in enumerate(t.dims) if d.coefs or d.high > d.low]
+        strides = [prod(declared[n + 1:]) for n in range(len(kept))]
+        size = self.element_bytes[t.array]
+        lanes = [(lane % tx, lane // tx % ty) for lane in range(min(32, tx * ty))]
+        worst = 1
+        for it in itertools.product(*(range(self.tiles[lp.var]) for lp in self.grid)):
+            rank = dict(zip((lp.var for lp in self.grid), it))
+            for offsets in t.offsets:
+                addresses = []
+                for x, y in lanes:
+                    thread = {"x": x, "y": y}
+                    element = 0
+                    for n, k in enumerate(kept):
+                        d = t.dims[k]
+                        index = offsets[k] + sum(c * (thread[self.axes[v]] + rank[v] * self.threads[v]) if v in rank else 0
+                                                 for v, c in d.coefs)
+                        element += index * strides[n]
+                    addresses.append(element * size)
+                worst = max(worst, bank_ways(addresses, size))
+        return worst
+
+    def _base(self, dim) -> str:
+        p = dim.rest
+        for v, c in dim.coefs:
+            p = p + Poly.of({(self.start[v],): c})
+        return p.c_expr()
+
+    def _address(self, t: SharedTile, values: list[str]) -> str:
+        strides = t.accesses[0].strides
+        if strides is None:
+            return t.array + "".join(f"[{v}]" for v in values)
+        terms = [v if s.constant == 1 else f"{v} * ({s.c_expr()})" for v, s in zip(values, strides)]
+        return f"{t.array}[{' + '.join(terms)}]"
+
+    def _inside(self, t: SharedTile, values: list[str]) -> str:
+        """C condition: the element is in the box some access of the tile reads over the loops' whole ranges."""
+        loops = {lp.var: lp for lp in self.grid} | {lp.var: lp for lp in self._strip_loops()}
+        boxes = []
+        for sh in t.accesses:
+            conds = []
+            for d, p, value in zip(t.dims, sh.dims, values):
+                if not d.coefs and d.high == d.low:
+                    continue  # one element along it, the one every access reads
+                low, high = p, p
+                for v, lp in loops.items():
+                    if v in p.names:
+                        low = low.substitute(v, poly_of(lp.lower))
+                        high = high.substitute(v, poly_of(lp.upper) - Poly.const(1))
+                conds.append(f"{value} >= {low.c_expr()} && {value} <= {high.c_expr()}")
+            box = " && ".join(conds) or "true"
+            if box not in boxes:
+                boxes.append(box)
+        return "(" + " || ".join(f"({b})" for b in boxes) + ")" if len(boxes) > 1 else f"({boxes[0]})"
+
+    def _strip_loops(self) -> list[Loop]:
+        return [lp for lp in loops_of(self.body) if lp.var in self.strips]

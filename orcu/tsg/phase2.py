@@ -1,0 +1,317 @@
+"""Phase II of the TSG: where the data lives while a schedule runs (thesis, section 5.4).
+
+For each kept schedule, the candidates of the master recipe, each with its condition, and
+every array that is not one with the reason:
+
+- *register tiles*: each thread computes a small tile of the grid loops' iterations (unroll
+  and jam of the grid loops, a whole block apart along each axis so that a warp still reads
+  consecutive elements); the thread's private scalars (accumulators) and the array elements
+  a sequential loop updates at one place become registers, one per iteration of the tile;
+- *shared memory*: an array only read, whose elements the threads of a block read several
+  times between them (reuse across threads: a grid loop missing from its subscripts, or
+  neighbouring threads reading overlapping windows), is copied tile by tile by the whole
+  block in coalesced order, then read from the copy. The copy sits at the level of the
+  deepest sequential loop its subscripts use (strip-mined by ``sharedDepth``), or once per
+  block tile when they use none; a tile read with thread x moving along a row that is not
+  the contiguous one is padded by one element so that the reads hit distinct banks;
+- *the read-only path*: arrays only read are ``const __restrict__`` kernel arguments.
+
+Block tiles need loops every thread of a block runs alike (barriers are reached by all):
+grid loops with bounds free of one another, sequential loops with bounds free of the grid
+loops. Where a schedule has none, the reason is the recipe's.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from math import prod
+from typing import Mapping
+
+from ..analysis.affine import Poly, poly_of
+from ..analysis.subscripts import Shaped, shapes
+from pycparser import c_ast
+
+from ..frontend.ir import Loop, LoopNest, c_text, loops_of, statements
+from ..frontend.types import ELEMENT_BYTES, canonical_type
+from .phase1 import chain
+from .schedule import Schedule
+
+NOMINAL = 16  # threads along each axis, and iterations of a strip, on which reuse is judged
+SHARED_DEPTH = 16  # sharedDepth's default
+
+
+@dataclass(frozen=True)
+class TileDim:
+    """One dimension of a shared tile: ``sum(coef * var) + rest + offset`` over the accesses,
+    with ``offset`` from ``low`` to ``high``."""
+
+    coefs: tuple[tuple[str, int], ...]  # the tile's loops (grid loops, the strip's loop) in it
+    rest: Poly  # the part every thread of the block agrees on, of the first access
+    low: int
+    high: int
+
+    def extent(self, counts: Mapping[str, int]) -> int:
+        """Elements along this dimension when each loop takes ``counts[var]`` consecutive values."""
+        return 1 + sum(c * (counts[v] - 1) for v, c in self.coefs) + self.high - self.low
+
+
+@dataclass(frozen=True)
+class SharedTile:
+    """An array copied to shared memory: per block tile, or per strip of a sequential loop."""
+
+    array: str
+    loop: str | None  # the sequential loop strip-mined around the copy; None: once per block tile
+    dims: tuple[TileDim, ...]
+    offsets: tuple[tuple[int, ...], ...]  # each access's offset along each dimension (from low)
+    accesses: tuple[Shaped, ...]
+    padded: bool  # thread x moves along a dimension that is not the last: rows get one more element
+    reuse: float  # reads per element copied, at NOMINAL threads and strip
+
+    def shape(self, counts: Mapping[str, int]) -> tuple[int, ...]:
+        """Declared extents: dimensions of one element dropped, the last one padded."""
+        dims = [d.extent(counts) for d in self.dims if d.coefs or d.high > d.low]
+        if self.padded and dims:
+            dims[-1] += 1
+        return tuple(dims) or (1,)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Phase II's decisions for one schedule."""
+
+    schedule: str
+    blocked: str | None  # why block and register tiles cannot apply; None when they can
+    grid: tuple[str, ...]  # the loops that take register tiles
+    shared: tuple[SharedTile, ...]
+    rejected: tuple[tuple[str, str], ...]  # (array, why it stays in global memory)
+    accumulators: tuple[str, ...]  # private scalars: one register per iteration of a register tile
+    read_only: tuple[str, ...]
+
+    def tile(self, array: str) -> SharedTile | None:
+        return next((t for t in self.shared if t.array == array), None)
+
+    def problem(self, values: Mapping, schedule: Schedule, shape: tuple[int, int], element_bytes: Mapping[str, int],
+                shared_limit: int) -> str | None:
+        """Why a configuration's ``registerTile``, ``shared`` and ``sharedDepth`` cannot run this
+        schedule (None when they can): what the recipe rules out, shared memory past the device's."""
+        tiles = {v: n for v, n in values["registerTile"].items() if n > 1}
+        if (tiles or values["shared"]) and self.blocked:
+            return f"no register or shared tiles with the mapping '{self.schedule}': {self.blocked}"
+        for v in tiles:
+            if v not in self.grid:
+                return f"registerTile: '{v}' is not a grid loop of the mapping '{self.schedule}'"
+        rejected = dict(self.rejected)
+        for name in values["shared"]:
+            if self.tile(name) is None:
+                why = rejected.get(name, "it is not read in the loops the threads run")
+                return f"shared: '{name}' cannot be copied to shared memory with the mapping '{self.schedule}': {why}"
+        strips = [self.tile(n) for n in values["shared"] if self.tile(n).loop]
+        if not strips and values["sharedDepth"] != SHARED_DEPTH:
+            return f"sharedDepth={values['sharedDepth']}: no shared tile is a strip of a loop (the same code as sharedDepth={SHARED_DEPTH})"
+        counts = self.counts(values, schedule, shape)
+        total = sum(prod(self.tile(n).shape(counts)) * element_bytes[n] for n in values["shared"])
+        if total > shared_limit:
+            return f"the shared tiles take {total} bytes per block, above the {shared_limit} of the device"
+        return None
+
+    def counts(self, values: Mapping, schedule: Schedule, shape: tuple[int, int]) -> dict[str, int]:
+        """Consecutive values each tiled loop takes in one tile: a grid loop its threads times its
+        register tile, a strip's loop ``sharedDepth``."""
+        threads = dict(zip(("x", "y"), shape))
+        out = {d.loop: threads[d.axis] * values["registerTile"].get(d.loop, 1) for d in schedule.grid}
+        out.update({t.loop: values["sharedDepth"] for t in self.shared if t.loop})
+        return out
+
+    def explain(self) -> list[str]:
+        lines = [f"TSG phase II (data placement) for '{self.schedule}':"]
+        if self.blocked:
+            lines.append(f"  no register or shared tiles: {self.blocked}")
+        else:
+            lines.append(f"  registers: tiles over {' and '.join(repr(v) for v in self.grid)}, a block apart per axis"
+                         + (f"; {', '.join(repr(a) for a in self.accumulators)} one register per element of the tile"
+                            if self.accumulators else ""))
+        for t in self.shared:
+            where = f"per strip of the loop on '{t.loop}'" if t.loop else "once per block tile"
+            lines.append(f"  shared: '{t.array}' copied {where}, read {t.reuse:.3g}x per element copied"
+                         + (" (rows padded by one element: thread x reads down a column)" if t.padded else ""))
+        for name, why in self.rejected:
+            lines.append(f"  not shared: '{name}': {why}")
+        if self.read_only:
+            lines.append(f"  read-only path (const __restrict__): {', '.join(self.read_only)}")
+        return lines
+
+
+def placement_problem(nest: LoopNest, values: Mapping, schedule: Schedule, shape: tuple[int, int],
+                      shared_limit: int) -> str | None:
+    """Why a configuration's placements cannot run on its schedule (Placement.problem), with
+    the nest's element sizes; None when they can."""
+    placed = next(p for p in nest.recipe.placements if p.schedule == schedule.name)
+    sizes = {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
+    return placed.problem(values, schedule, shape, sizes, shared_limit)
+
+
+def kernel_body(nest: LoopNest, schedule: Schedule) -> tuple[list[Loop], tuple]:
+    """(the grid loops in source order, the body they wrap: the perfect nest's sequential loops
+    around the innermost grid loop's body)."""
+    perfect = chain(nest)
+    grid = [lp for lp in perfect if schedule.dim(lp.var) and not schedule.dim(lp.var).threads_only]
+    deepest = max(perfect.index(lp) for lp in grid)
+    body = perfect[deepest].body
+    for lp in reversed([lp for lp in perfect[: deepest + 1] if lp not in grid]):
+        body = (replace(lp, body=body),)
+    return grid, body
+
+
+def private_scalars(body: tuple) -> list[str]:
+    """Scalars the thread program writes (its loops' iterators aside), in order of first write."""
+    loops = {lp.var for lp in loops_of(body)}
+    out: list[str] = []
+    for st, _ in statements(body):
+        out += [n for n in sorted(st.scalar_writes) if n not in loops and n not in out]
+    return out
+
+
+def placement(nest: LoopNest, schedule: Schedule) -> Placement:
+    """Phase II's candidates for one schedule of the nest."""
+    arrays = shapes(nest)
+    written = {a.array for st, _ in statements(nest.body) for a in st.accesses if a.write}
+    read_only = tuple(sorted(set(arrays) - written))
+    if schedule.threads_only:
+        return Placement(schedule.name, f"the loop on '{schedule.threads_only[0].loop}' runs over a row of threads that "
+                         "folds a reduction: each thread holds one share, not a tile", (), (), (), (), read_only)
+    grid, body = kernel_body(nest, schedule)
+    scalars = private_scalars(body)
+    blocked = _blocked(nest, grid, body, scalars)
+    if blocked:
+        return Placement(schedule.name, blocked, (), (), (), (), read_only)
+    shared, rejected = [], []
+    x = schedule.dims[0].loop
+    conditional = conditional_reads(nest)
+    for name in sorted(arrays):
+        tile = _shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional)
+        if isinstance(tile, str):
+            rejected.append((name, tile))
+        else:
+            shared.append(tile)
+    return Placement(schedule.name, None, tuple(lp.var for lp in grid), tuple(shared), tuple(rejected), tuple(scalars),
+                     read_only)
+
+
+def _blocked(nest: LoopNest, grid: list[Loop], body: tuple, scalars: list[str]) -> str | None:
+    names = {lp.var for lp in grid}
+    for lp in grid:
+        if lp.jumps:
+            return f"the loop on '{lp.var}' has a {lp.jumps[0].kind}"
+        for bound in (lp.lower, lp.upper):
+            p = poly_of(bound)
+            if p is None or p.names & (names | set(scalars)):
+                return f"the bounds of '{lp.var}' are not the same for every thread of a block"
+    for lp in loops_of(body):
+        if lp.jumps:
+            return f"the loop on '{lp.var}' (line {lp.loc.line}) has a {lp.jumps[0].kind}"
+    after = sorted(set(nest.read_after) & set(scalars))
+    if after:
+        return f"'{after[0]}' is read after the region: its value would come from one thread's last iteration"
+    return None
+
+
+def _uniform(loop: Loop, grid: set[str], scalars: list[str]) -> bool:
+    """Whether every thread of a block runs the loop alike (its bounds name no grid loop and no private scalar)."""
+    for bound in (loop.lower, loop.upper):
+        p = poly_of(bound)
+        if p is None or p.names & (grid | set(scalars)):
+            return False
+    return True
+
+
+def conditional_reads(nest: LoopNest) -> set[str]:
+    """The texts of array elements read only under a condition (an ``if``'s branches, ``?:``,
+    the right of ``&&``/``||``): the loops' ranges do not bound them."""
+    found: set[str] = set()
+
+    def walk(node, under: bool) -> None:
+        if isinstance(node, c_ast.ArrayRef) and under:
+            found.add(c_text(node))
+        if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
+            walk(node.cond, under)
+            for branch in (node.iftrue, node.iffalse):
+                if branch is not None:
+                    walk(branch, True)
+            return
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            walk(node.left, under)
+            walk(node.right, True)
+            return
+        for _, child in node.children():
+            walk(child, under)
+
+    for st, _ in statements(nest.body):
+        walk(st.node, False)
+    return found
+
+
+def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: list[Loop], body: tuple,
+                 scalars: list[str], x: str, conditional: set[str]) -> SharedTile | str:
+    """The array's shared tile, or why it has none."""
+    if name in written:
+        return "the nest writes it (shared copies are for data the block only reads)"
+    if any(sh.dims is None or not sh.exact for sh in accesses):
+        return "a subscript is not affine in the loops, so the elements a block reads are not a box"
+    guarded = next((sh.access.text for sh in accesses if sh.access.text in conditional), None)
+    if guarded:
+        return f"'{guarded}' is read under a condition: the loops' ranges do not bound the elements it reads"
+    grid_vars = {lp.var for lp in grid}
+    paths = [[lp for lp in sh.loops if lp.var not in grid_vars] for sh in accesses]
+    common = []
+    for level in zip(*paths):
+        if any(lp is not level[0] for lp in level):
+            break
+        common.append(level[0])
+    used = set().union(*(p.names for sh in accesses for p in sh.dims))
+    beyond = sorted({lp.var for path in paths for lp in path[len(common):]} & used)
+    if beyond:
+        return f"the loop on '{beyond[0]}' moves its subscripts inside the loops its reads share"
+    strip = next((lp for lp in reversed(common) if lp.var in used), None)
+    path = common[: common.index(strip) + 1] if strip else []
+    for lp in path:
+        if not _uniform(lp, grid_vars, scalars):
+            return f"the loop on '{lp.var}' does not run alike in every thread of a block (its bounds), so no barrier fits it"
+    if strip is not None and strip.step != 1:
+        return f"the loop on '{strip.var}' steps by {strip.step}"
+    tiled = {lp.var: lp for lp in grid} | ({strip.var: strip} if strip else {})
+    for lp in grid:
+        if lp.step != 1 and lp.var in used:
+            return f"the loop on '{lp.var}' steps by {lp.step}"
+    if used & set(scalars):
+        return f"its subscripts read '{sorted(used & set(scalars))[0]}', which the threads write"
+    dims, offsets = [], [[] for _ in accesses]
+    for k in range(len(accesses[0].dims)):
+        coefs, rests = None, []
+        for sh in accesses:
+            p, own = sh.dims[k], []
+            for var in sorted(tiled):
+                coef, p = p.split(var) or (None, p)
+                if coef is None or coef.constant is None or coef.constant < 0:
+                    return f"'{var}' moves its subscripts with a coefficient that is not a positive constant"
+                if coef.constant:
+                    own.append((var, coef.constant))
+            if coefs is None:
+                coefs = tuple(own)
+            elif tuple(own) != coefs:
+                return "its accesses move along the tile's loops differently"
+            rests.append(p)
+        deltas = [(r - rests[0]).constant for r in rests]
+        if any(d is None for d in deltas):
+            return "its accesses are not a constant distance apart"
+        low = min(deltas)
+        dims.append(TileDim(coefs, rests[0] + Poly.const(low), 0, max(deltas) - low))
+        for j, d in enumerate(deltas):
+            offsets[j].append(d - low)
+    counts = {v: NOMINAL for v in tiled}
+    footprint = prod(d.extent(counts) for d in dims)
+    reads = len(accesses) * NOMINAL ** len(grid) * (NOMINAL if strip else 1)
+    if footprint >= reads:
+        return f"no reuse across the threads of a block: each element is read once ({NOMINAL} threads per axis)"
+    kept_dims = [d for d in dims if d.coefs or d.high > d.low]
+    padded = any(v == x for d in kept_dims[:-1] for v, _ in d.coefs)
+    return SharedTile(name, strip.var if strip else None, tuple(dims), tuple(tuple(o) for o in offsets), tuple(accesses),
+                      padded, reads / footprint)

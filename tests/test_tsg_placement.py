@@ -1,0 +1,276 @@
+"""The TSG, part 2: Phase II's placements (register tiles, shared tiles, the read-only path),
+the parameters through which the search chooses them, and the kernels they give."""
+import json
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from itertools import product
+
+import pytest
+
+from conftest import EXAMPLES, H100, diagnose, evaluate, planted, write
+from orcu.cli import main
+from orcu.codegen.region import generate
+from orcu.preflight import limits
+from orcu.program import load
+from orcu.space import input_space, performance_space
+from orcu.toolchain import nvcc
+from orcu.tune import region_space
+
+WRITTEN = "the nest writes it (shared copies are for data the block only reads)"
+
+
+def config(program, inputs, **fixed):
+    """The first configuration with these values (the others at their first valid values)."""
+    return performance_space(program, inputs).first_matching(fixed)
+
+
+def placements(example):
+    nest = load(EXAMPLES / example).nests[0]
+    return {p.schedule: p for p in nest.recipe.placements}
+
+
+@pytest.mark.parametrize("example", ["sgemm.c", "dgemm.c"])
+def test_gemm_tiles_its_accumulators_in_registers_and_copies_a_and_b_per_strip_of_k(example):
+    p = placements(example)["x=j y=i"]
+    assert (p.blocked, p.grid, p.accumulators, p.read_only) == (None, ("i", "j"), ("sum",), ("A", "B"))
+    assert [(t.array, t.loop, t.padded, t.reuse) for t in p.shared] == [("A", "k", False, 16), ("B", "k", False, 16)]
+    assert dict(p.rejected) == {"C": WRITTEN}
+    counts = {"i": 32, "j": 64, "k": 16}  # 16 x 8 threads, a 2 x 4 register tile, strips of 16
+    assert (p.tile("A").shape(counts), p.tile("B").shape(counts)) == ((32, 16), (16, 64))
+
+
+def test_transposed_gemv_copies_x_and_reads_a_coalesced_from_global_memory():
+    p = placements("gemv_t.c")["x=j"]
+    assert (p.blocked, p.grid, p.accumulators) == (None, ("j",), ())
+    assert [(t.array, t.loop) for t in p.shared] == [("x", "i")]
+    assert dict(p.rejected) == {
+        "A": "no reuse across the threads of a block: each element is read once (16 threads per axis)", "y": WRITTEN}
+    program = load(EXAMPLES / "gemv_t.c")
+    code = generate(program, program.nests[0], config(program, {"n": 41, "m": 37}, TC=64, registers_j_1=2, shared_x_1=True))
+    assert "ORCU_SHARED_TILE(double, x_shared, [16], 1);" in code.text
+    assert "double y_i_acc_0 = j_0 < m ? y[j_0] : (double)0;" in code.text  # y[j] in a register over i, per iteration
+    assert "y_i_acc_1 += A[i * m + j_1] * x_shared[i - i0];" in code.text
+
+
+def test_convolution_copies_the_image_window_with_its_halo_and_the_mask():
+    p = placements("conv2d.c")["x=j y=i"]
+    assert (p.grid, p.accumulators) == (("i", "j"), ("acc",))
+    assert [(t.array, t.loop, t.padded) for t in p.shared] == [("in", "q", False), ("mask", "q", False)]
+    counts = {"i": 8, "j": 32, "q": 16}
+    assert p.tile("in").shape(counts) == (8, 32 + 16 - 1)  # the rows' window widened by a strip of q
+    assert p.tile("mask").shape(counts) == (16,)  # p is the same for the whole block: one row
+
+
+def test_an_element_read_under_a_condition_is_not_copied(in_tmp):
+    # b[i + 1][j] past the last row would be read by a copy of the box over i's whole range.
+    write(in_tmp / "t.c", """void f(double a[40][50], const double b[40][50]) {
+    int i, j;
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < 40; i++)
+        for (j = 0; j < 50; j++)
+            a[i][j] = b[i][j] + (i < 39 ? b[i + 1][j] : 0.0);
+    ) @*/
+    /*@ end @*/
+}
+""")
+    (p,) = load("t.c").nests[0].recipe.placements
+    assert not p.shared and dict(p.rejected)["b"] == (
+        "'b[i + 1][j]' is read under a condition: the loops' ranges do not bound the elements it reads")
+
+
+@pytest.mark.parametrize("example, why", [
+    ("gemv.c", "the loop on 'j' runs over a row of threads that folds a reduction: each thread holds one share, not a tile"),
+    ("syr2k.c", "the bounds of 'j' are not the same for every thread of a block"),
+])
+def test_schedules_without_block_tiles_say_why(example, why):
+    (p,) = [p for p in placements(example).values() if p.blocked]
+    assert p.blocked == why and not p.shared and not p.grid
+    assert f"  no register or shared tiles: {why}" in p.explain()
+
+
+GEMM = """/*@ begin PerfTuning (
+ def performance_params {{ param TC[] = [64]; }}
+ def input_params {{ param n[] = [37]; }}
+ def input_vars {{ decl dynamic float A[n*n] = random; decl dynamic float B[n*n] = random; decl dynamic float C[n*n] = 0; }}
+) @*/
+void f(int n, const float *A, const float *B, float *C) {{
+    int i, j, k;
+    float s;
+    /*@ begin Loop(transform CUDA(threadCount=TC, {transform})
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {{
+            s = 0.0f;
+            for (k = 0; k < n; k++)
+                s += A[i*n + k] * B[{b}];
+            C[i*n + j] = s;
+        }}
+    ) @*/
+    /*@ end @*/
+}}
+/*@ end @*/
+"""
+
+
+def test_a_tile_that_thread_x_reads_down_a_column_gets_padded_rows(in_tmp):
+    source = GEMM.format(transform="mapping='auto'", b="j*n + k")  # C = A B^T: thread x (j) moves B along its rows
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    (p,) = program.nests[0].recipe.placements
+    assert [(t.array, t.padded) for t in p.shared] == [("A", False), ("B", True)]
+    assert p.tile("B").shape({"i": 2, "j": 32, "k": 16}) == (32, 17)
+    params = config(program, {"n": 37}, registers_i_1=2, shared_A_1=True, shared_B_1=True)
+    text = generate(program, program.nests[0], params, {"n": 37}).text
+    assert "ORCU_SHARED_TILE(float, B_shared, [32][17], 1);  // free of bank conflicts" in text
+    result = evaluate(in_tmp, source, params=params)
+    assert (result.status, result.worst["error"]) == ("ok", 0), result.message
+    # Without the padding, the same claim is false: the emulation counts each warp's requests.
+    unpadded = evaluate(in_tmp, source, planted("B_shared, [32][17], 1)", "B_shared, [32][16], 1)"), params=params)
+    assert unpadded.status == "launch_error"
+    assert re.search(r"orcu emulation: shared tile B_shared in block \(\d+,\d+,0\): a request of warp \d puts \d+ words in "
+                     r"one bank; its declaration says at most 1", unpadded.message), unpadded.message
+
+
+SHARED = {"TC": 64, "mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 2, "shared_A_1": True, "shared_B_1": True,
+          "sharedDepth_1": 16}
+
+
+@pytest.mark.parametrize("barrier", [
+    "__syncthreads();  // the tiles are whole before any thread reads them",
+    "__syncthreads();  // every thread has read the strip before the next one fills it",
+])
+def test_the_emulation_catches_a_missing_barrier_around_a_shared_tile(in_tmp, barrier):
+    source = GEMM.format(transform="mapping='auto'", b="k*n + j")
+    assert evaluate(in_tmp, source, params=SHARED).status == "ok"
+    assert evaluate(in_tmp, source, planted(barrier, ";"), params=SHARED).status == "wrong_result"
+
+
+def test_placements_that_cannot_run_are_pruned_with_their_reason(in_tmp):
+    write(in_tmp / "t.c", GEMM.format(transform="mapping='auto'", b="k*n + j"))
+    program = load("t.c")
+    nest = program.nests[0]
+    (p,) = nest.recipe.placements
+    schedule = nest.recipe.kept[0]
+    base = {"registerTile": {"i": 1, "j": 1}, "shared": [], "sharedDepth": 16}
+    bytes_ = {"A": 4, "B": 4, "C": 4}
+    assert p.problem(base, schedule, (32, 2), bytes_, 48 * 1024) is None
+    assert p.problem({**base, "registerTile": {"k": 2}}, schedule, (32, 2), bytes_, 48 * 1024) == (
+        "registerTile: 'k' is not a grid loop of the mapping 'x=j y=i'")
+    assert p.problem({**base, "shared": ["C"]}, schedule, (32, 2), bytes_, 48 * 1024) == (
+        f"shared: 'C' cannot be copied to shared memory with the mapping 'x=j y=i': {WRITTEN}")
+    assert p.problem({**base, "sharedDepth": 32}, schedule, (32, 2), bytes_, 48 * 1024).startswith(
+        "sharedDepth=32: no shared tile is a strip of a loop")
+    big = {"registerTile": {"i": 4, "j": 4}, "shared": ["A", "B"], "sharedDepth": 32}  # 128 x 32 and 32 x 128 floats
+    assert p.problem(big, schedule, (32, 32), bytes_, 48 * 1024) is None
+    assert p.problem(big, schedule, (32, 32), bytes_, 16 * 1024) == (
+        "the shared tiles take 32768 bytes per block, above the 16384 of the device")
+    # The space the search sees has none of them: sharedDepth without a strip is the same variant.
+    found = limits(program, 0, {"n": 37}, H100)
+    assert (found.removed, found.of) == (9, 9 * 4 * 2)
+
+
+@pytest.mark.parametrize("transform, message", [
+    ("mapping='orio', shared=['A']", "'shared' needs the TSG: add mapping='auto' (Orio's mapping has no such choice)"),
+    ("mapping='auto', shared=['D']", "'shared': no array 'D' in this region"),
+    ("mapping='auto', registerTile={'l': 2}", "'registerTile': no loop 'l' in this region"),
+])
+def test_placement_arguments_are_checked_where_they_are_written(in_tmp, transform, message):
+    assert message in diagnose(in_tmp, GEMM.format(transform=transform, b="k*n + j")).split("\n")[0]
+
+
+def test_placements_given_by_hand_add_no_parameters(in_tmp):
+    write(in_tmp / "t.c", GEMM.format(transform="mapping='x=j y=i', registerTile={'i': 2, 'j': 4}, shared=['B']",
+                                      b="k*n + j"))
+    program = load("t.c")
+    assert [p.name for p in program.spec.performance_params] == ["TC"]
+    code = generate(program, program.nests[0], {"TC": 64}, {"n": 37})
+    assert "ORCU_SHARED_TILE(float, B_shared, [16][128], 1);" in code.text and "A_shared" not in code.text
+    lines = [line.strip() for line in code.text.splitlines()]
+    at = lines.index("s_1_3 += A[i_1 * n + k] * B_shared[k - k0][j_3 - j0];")
+    assert lines[at - 1] == "if (i_1 < n && j_3 < n) {"  # it reads A from global memory: only where i and j are in range
+    assert "s_1_3 = 0.0f;" in lines  # a register alone: every iteration of the tile
+
+
+PLACED = ["2mm.c", "atax.c", "bicg.c", "conv2d.c", "dgemm.c", "gemv_t.c", "jacobi2d.c", "mvt.c", "sgemm.c"]
+
+
+@pytest.mark.parametrize("example", PLACED)
+def test_every_placement_of_the_examples_validates_in_emulation(in_tmp, monkeypatch, example):
+    """Every configuration of the example's space, at its size that no tile divides."""
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    program = load(EXAMPLES / example)
+    odd = [s for s in input_space(program).configs() if all(v % 2 for v in s.values() if isinstance(v, int))][0]
+    write(in_tmp / example, (EXAMPLES / example).read_text())
+    inputs = [f"--input={k}={v}" for k, v in odd.items()]
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", "emulate", "--search", "Exhaustive",
+                           "--json", *inputs], capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stderr
+    for region in json.loads(proc.stdout)["regions"]:
+        assert set(region["statuses"]) == {"ok"}, region
+        k = [n.name for n in program.nests].index(region["name"].removeprefix("orcu_"))
+        assert sum(region["statuses"].values()) == len(region_space(program, k, odd, H100)), region
+
+
+@pytest.mark.parametrize("example", ["sgemm.c", "dgemm.c"])
+def test_register_tiled_gemm_kernels_keep_their_tiles_out_of_local_memory(in_tmp, example):
+    """ptxas's report of every register tile of gemm, with and without the shared tiles: no stack
+    frame, no spills (the tile's registers are indexed by constants only)."""
+    program = load(EXAMPLES / example)
+    inputs = next(iter(input_space(program).configs()))
+    sources = []
+    for ri, rj, shared in product((1, 2, 4), (1, 2, 4), (False, True)):
+        if ri == rj == 1:
+            continue
+        fixed = {"registers_i_1": ri, "registers_j_1": rj, "shared_A_1": shared, "shared_B_1": shared}
+        params = config(program, inputs, **fixed)
+        path = in_tmp / f"v{ri}{rj}{int(shared)}.cu"
+        emitted = subprocess.run([sys.executable, "-m", "orcu", "emit", str(EXAMPLES / example), "-o", str(path),
+                                  *(f"--set={k}={v}" for k, v in params.items())], capture_output=True, text=True)
+        assert emitted.returncode == 0, emitted.stderr
+        sources.append(path)
+
+    def report(path):
+        return subprocess.run([nvcc(), "-c", "-arch=sm_90", "-Xptxas", "-v", str(path), "-o", str(path.with_suffix(".o"))],
+                              capture_output=True, text=True)
+
+    with ThreadPoolExecutor(2) as pool:
+        for path, build in zip(sources, pool.map(report, sources)):
+            assert build.returncode == 0, build.stderr
+            frames = [line.strip() for line in build.stderr.splitlines() if "stack frame" in line]
+            assert len(frames) == 2, build.stderr  # the kernel with 32- and with 64-bit indices
+            assert set(frames) == {"0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"}, (path.name, frames)
+
+
+def test_emit_explains_the_traffic_a_placement_saves(in_tmp, capsys):
+    """gemm 64 on 32 x 2 threads: A read once per k by a whole warp (1 sector: a broadcast), B
+    by consecutive threads (4 sectors); with 4 x 4 register tiles and A and B in shared
+    memory, global memory sees only C and the tiles' fills."""
+    def explain(*sets):
+        assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input", "n=64", "-o", "out.cu",
+                     *(f"--set={s}" for s in sets)]) == 0
+        err = capsys.readouterr().err
+        return err[err.index("  traffic:"):].splitlines()[:-1]  # the last line says what was written
+
+    assert explain() == [
+        "  traffic: 328.0 bytes of global memory requested per iteration of the grid loops (4096 iterations; sectors "
+        "of 32 bytes, before any cache)",
+        "    A[(i * n) + k]: 1 sectors per warp request, 8192 requests",
+        "    B[(k * n) + j]: 4 sectors per warp request, 8192 requests",
+        "    C[(i * n) + j]: 4 sectors per warp request, 256 requests"]  # read and written
+    assert explain("registers_i_1=4", "registers_j_1=4", "shared_A_1=True", "shared_B_1=True") == [
+        "  traffic: 84.0 bytes of global memory requested per iteration of the grid loops (4096 iterations; sectors "
+        "of 32 bytes, before any cache)",
+        "    C[(i * n) + j]: 4 sectors per warp request, 512 requests",
+        "    A_shared (fill of its shared tile): 4 sectors per warp request, 128 requests",
+        "    B_shared (fill of its shared tile): 4 sectors per warp request, 2048 requests",
+        "    A_shared: no bank conflicts",
+        "    B_shared: no bank conflicts"]
+
+
+def test_an_element_kept_in_a_register_is_loaded_and_stored_once_per_loop(capsys):
+    assert main(["emit", "--explain", str(EXAMPLES / "gemv_t.c"), "--set=shared_x_1=True", "-o", "/dev/null"]) == 0
+    err = capsys.readouterr().err
+    # n = 41, m = 37: one block of 64 threads (2 warps); y[j] stays in a register over i, A streams, x is a tile
+    assert "    y[j]: 8 sectors per warp request, 4 requests\n" in err
+    assert "    A[(i * m) + j]: 8 sectors per warp request, 82 requests\n" in err
