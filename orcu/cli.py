@@ -582,7 +582,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "(also the spec's total_runs; the smaller wins)")
     tune.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop searching after this long (also the spec's time_limit, in minutes)")
     tune.add_argument("--search", metavar="NAME", type=_search_name,
-                      help="strategy: Exhaustive, Random, Multistart, Randomlocal, Simplex, Annealing, Genetic or Mlsearch "
+                      help="strategy: Exhaustive, Random, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch or TSG "
                            "(default: the spec's, else Exhaustive when the budget covers the space, else Multistart)")
     tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
     tune.add_argument("-j", "--jobs", type=int, metavar="N", help="parallel builds (default: the number of CPUs)")

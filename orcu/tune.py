@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .codegen.region import transform_values
 from .program import Program
 from .device import Device
 from .preflight import region_limits
@@ -23,6 +24,7 @@ from .space import input_space, performance_space
 from .results import Context, Database, _hash
 from .runners import STATUSES, Result, Runner, build_flags, build_identity
 from .search import DEFAULT, SearchSpace, drive, make
+from .tsg.sizes import last_wave
 from .writeback import Choice, region_parameters
 
 RETIME_CANDIDATES = 3
@@ -97,16 +99,30 @@ def region_configs(program: Program, region: int, inputs: dict[str, Any], device
     return out
 
 
+# Transform arguments whose parameters choose a TSG recipe (the rest size it): the TSG strategy's phases.
+DECISIONS = ("mapping", "registerTile", "shared", "unrollInner")
+
+
 def region_space(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> SearchSpace:
     """The region's search space: each parameter's axis holds the values some valid
     configuration has (the device's limits may remove most of a range)."""
-    names = region_parameters(program, program.nests[region])
+    nest = program.nests[region]
+    names = region_parameters(program, nest)
     configs = region_configs(program, region, inputs, device)
     values = []
     for n in names:
         present = {repr(c[n]) for c in configs}
         values.append([v for v in next(p.values for p in program.spec.performance_params if p.name == n) if repr(v) in present])
-    return SearchSpace.from_configs(names, values, configs)
+    space = SearchSpace.from_configs(names, values, configs)
+    if nest.recipe is not None:  # a TSG region: what its parameters decide, and how its grids fill the device
+        for arg, expr in nest.transform.args.items():
+            for n in expr.names & set(names):
+                if space.roles.get(n) != "decision":
+                    space.roles[n] = "decision" if arg in DECISIONS else "size"
+        if device is not None:
+            space.waves = lambda config: last_wave(nest, transform_values(program, nest, config, inputs), inputs,
+                                                   device.multiprocessors)
+    return space
 
 
 def strategy_name(program: Program, requested: str | None, budget: int | None, size: int) -> str:

@@ -40,7 +40,8 @@ def found_optimum(name, seed, budget):
     return min(strategy.costs.values()) == cost(OPTIMUM)
 
 
-@pytest.mark.parametrize("name", [n for n in STRATEGIES if n not in ("Exhaustive", "Random")])
+# TSG is a plan for the TSG's regions (recipes, then sizes), not an optimizer of any space: tested below.
+@pytest.mark.parametrize("name", [n for n in STRATEGIES if n not in ("Exhaustive", "Random", "TSG")])
 def test_finds_the_optimum_more_often_than_random(name):
     budget = len(ALLOWED) // 10
     seeds = range(12)
@@ -160,3 +161,33 @@ def test_the_default_is_named_once():
     assert strategy_name(Program(), None, 10, 100) == DEFAULT
     assert strategy_name(Program(), None, 100, 100) == "Exhaustive"
     assert strategy_name(Program(), "ga", 10, 100) == "Genetic"
+
+
+def test_tsg_tries_every_recipe_at_default_sizes_then_sizes_the_best_one():
+    names, values = ["d", "t", "e", "w"], ((0, 1, 2), (8, 16, 32, 64, 128), (False, True), (1, 2, 3))
+    configs = [dict(zip(names, c)) for c in itertools.product(*values)]
+    tsg_space = SearchSpace.from_configs(names, values, configs)
+    tsg_space.roles = {"d": "decision", "e": "decision", "t": "size", "w": "size"}
+    tsg_space.waves = lambda c: 1.0 if c["t"] == 64 else 0.5  # 64 threads fill the last wave
+
+    def cost(p):
+        c = tsg_space.config(p)
+        return 10.0 - 3 * c["d"] - 2 * c["e"] + abs(c["t"] - 128) / 64 + c["w"]
+
+    def run(budget):
+        strategy = make("TSG", tsg_space, seed=0)
+        asked = []
+        drive(strategy, lambda pts: asked.extend(pts) or [cost(p) for p in pts], budget)
+        return [tsg_space.config(p) for p in asked]
+
+    asked = run(None)
+    recipes = asked[:6]  # Phase III: each (d, e) once, at the middle sizes
+    assert sorted((c["d"], c["e"]) for c in recipes) == sorted(itertools.product((0, 1, 2), (False, True)))
+    assert {(c["t"], c["w"]) for c in recipes} == {(32, 2)}
+    sized = asked[6:]  # Phase IV: the best recipe's other sizes, those filling the last wave first, then nearest the middle
+    assert {(c["d"], c["e"]) for c in sized} == {(2, True)} and len(sized) == 5 * 3 - 1
+    assert [c["t"] for c in sized[:3]] == [64, 64, 64] and sized[0]["w"] == 2
+    assert min(cost(tsg_space.points[tsg_space.configs.index(c)]) for c in asked) == cost(
+        tsg_space.points[tsg_space.configs.index({"d": 2, "t": 128, "e": True, "w": 1})])
+    more = run(30)  # a budget: the next best recipe's sizes follow
+    assert more[:20] == asked and len(more) == 30 and {(c["d"], c["e"]) for c in more[20:]} == {(2, False)}

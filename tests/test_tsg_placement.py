@@ -242,6 +242,21 @@ def test_register_tiled_gemm_kernels_keep_their_tiles_out_of_local_memory(in_tmp
             assert set(frames) == {"0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"}, (path.name, frames)
 
 
+def test_the_tsg_search_tunes_gemm_in_a_few_dozen_variants(in_tmp, monkeypatch):
+    """Phase III: the 36 recipes (3 x 3 register tiles, A and B shared or not) at the middle
+    sizes; Phase IV: the other sizes of the best one (threads, and strip depths if it has shared tiles)."""
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    write(in_tmp / "sgemm.c", (EXAMPLES / "sgemm.c").read_text())
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "sgemm.c", "--backend", "emulate", "--search", "TSG",
+                           "--input=n=37", "--json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    (region,) = json.loads(proc.stdout)["regions"]
+    best = region["best"]["params"]
+    sizes = 3 * (2 if best["shared_A_1"] or best["shared_B_1"] else 1)
+    assert region["strategy"] == "TSG" and set(region["statuses"]) == {"ok"}
+    assert region["evaluated"]["new"] == 36 + sizes - 1, region
+
+
 def test_emit_explains_the_traffic_a_placement_saves(in_tmp, capsys):
     """gemm 64 on 32 x 2 threads: A read once per k by a whole warp (1 sector: a broadcast), B
     by consecutive threads (4 sectors); with 4 x 4 register tiles and A and B in shared

@@ -7,7 +7,7 @@ proposed. Invalid coordinates are snapped to the nearest valid point.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -20,6 +20,12 @@ class SearchSpace:
     values: tuple[tuple[Any, ...], ...]  # each parameter's values, in spec order
     points: list[Point]  # the valid points, in the space's own order
     configs: list[dict[str, Any]] = field(default_factory=list)  # the configuration of each point
+    # What each parameter decides, where the TSG knows: "decision" (a recipe's choice: mapping,
+    # placements, unrolling) or "size" (threads, tiles); the TSG strategy's phases follow it.
+    roles: dict[str, str] = field(default_factory=dict)
+    # The fraction of the last wave of blocks a configuration fills on the device (1: full),
+    # where the region's loop bounds are known at the input size; None elsewhere.
+    waves: Callable[[Mapping[str, Any]], float] | None = None
 
     def __post_init__(self) -> None:
         self.index = {p: k for k, p in enumerate(self.points)}

@@ -22,6 +22,7 @@ SEARCH_ALGORITHMS = {
     "genetic": "Genetic",
     "ga": "Genetic",
     "mlsearch": "Mlsearch",
+    "tsg": "TSG",
 }
 
 

@@ -1,0 +1,41 @@
+"""Phase IV of the TSG: which tile sizes to try first (thesis, section 5.6, SelectBlockTileSizes).
+
+A grid of blocks runs in waves of one block per multiprocessor (at least); the last wave is
+the tail where multiprocessors idle. Sizes whose block count fills the last wave best go
+first: the fraction of the last wave's slots that hold a block, from the grid loops' trip
+counts at the input size.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from ..analysis.affine import Poly, poly_of
+from ..frontend.ir import LoopNest
+from .phase2 import kernel_body
+from .schedule import Schedule, block_shape
+
+
+def _value(p: Poly | None, env: Mapping[str, Any]) -> int | None:
+    if p is None or not all(isinstance(env.get(n), int) for n in p.names):
+        return None
+    return sum(c * math.prod(env[n] for n in m) for m, c in p.terms)
+
+
+def last_wave(nest: LoopNest, values: Mapping[str, Any], inputs: Mapping[str, Any], multiprocessors: int) -> float:
+    """The fraction of the last wave's multiprocessors a configuration's grid keeps busy (1.0
+    when the grid is a whole number of waves, or when the block count is not known)."""
+    schedule = Schedule.parse(values["mapping"])
+    shape = block_shape(schedule, values["threadCount"], values["tile"]) if schedule else None
+    if shape is None or isinstance(shape, str):
+        return 1.0
+    threads = dict(zip(("x", "y"), shape))
+    grid, _ = kernel_body(nest, schedule)
+    blocks = 1
+    for lp in grid:
+        trip = _value(poly_of(lp.upper), inputs), _value(poly_of(lp.lower), inputs)
+        if None in trip:
+            return 1.0
+        per_block = threads[schedule.dim(lp.var).axis] * values["registerTile"].get(lp.var, 1) * lp.step
+        blocks *= max(1, -(-(trip[0] - trip[1]) // per_block))
+    return blocks / (math.ceil(blocks / multiprocessors) * multiprocessors)
