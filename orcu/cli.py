@@ -146,7 +146,7 @@ def _cmd_emit(args) -> int:
             print(f"{code.host}: {settings}", file=sys.stderr)
             for note in code.notes or ["every requested transformation applies"]:
                 print(f"  note: {note}", file=sys.stderr)
-            for line in code.figures:
+            for line in code.traffic.lines() if code.traffic else []:
                 print(f"  {line}", file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.flush()

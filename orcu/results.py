@@ -27,7 +27,7 @@ from .errors import UsageError
 from .runners import MEASURES, Result
 
 BUSY_TIMEOUT_S = 60  # how long a writer waits for another process to finish its transaction
-SCHEMA_VERSION = 1  # PRAGMA user_version; raise it with every change of the tables below
+SCHEMA_VERSION = 2  # PRAGMA user_version; raise it with every change of the tables below (and say how in MIGRATIONS)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS evaluations (
     key TEXT PRIMARY KEY,
@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS evaluations (
     message TEXT NOT NULL,
     compile_s REAL NOT NULL,
     run_s REAL NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    figures TEXT NOT NULL DEFAULT 'null'  -- JSON: a TSG variant's static traffic (tsg/traffic.py), else null
 );
 CREATE INDEX IF NOT EXISTS evaluations_by_file ON evaluations (file, region, created);
 CREATE TABLE IF NOT EXISTS choices (
@@ -65,6 +66,8 @@ CREATE TABLE IF NOT EXISTS retimings (
     created TEXT NOT NULL
 );
 """
+# What brings a database of each older schema to the next one.
+MIGRATIONS = {1: "ALTER TABLE evaluations ADD COLUMN figures TEXT NOT NULL DEFAULT 'null'"}
 
 
 def _hash(*parts: Any) -> str:
@@ -132,6 +135,9 @@ class Database:
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise UsageError(f"{self.path} was written by a newer orcu (schema {version}, this one reads {SCHEMA_VERSION})")
+            if version and self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'evaluations'").fetchone():
+                for old in range(version, SCHEMA_VERSION):
+                    self.conn.execute(MIGRATIONS[old])
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self.conn.execute(statement)
@@ -160,23 +166,25 @@ class Database:
 
     def get(self, key: str, measure: str = "kernel") -> Result | None:
         with closing(self.conn.execute(
-            "SELECT status, params, inputs, kernel_ms, total_ms, message, compile_s, run_s FROM evaluations WHERE key = ?", (key,)
+            "SELECT status, params, inputs, kernel_ms, total_ms, message, compile_s, run_s, figures FROM evaluations WHERE key = ?",
+            (key,)
         )) as cur:
             row = cur.fetchone()
         if row is None:
             return None
-        status, params, inputs, kernel, total, message, compile_s, run_s = row
+        status, params, inputs, kernel, total, message, compile_s, run_s, figures = row
         return Result(status, json.loads(params), json.loads(inputs), json.loads(kernel), json.loads(total), message,
-                      None, compile_s, run_s, measure)
+                      None, compile_s, run_s, measure, json.loads(figures))
 
     def put(self, key: str, context: Context, result: Result) -> None:
         with self.transaction():
             self.conn.execute(
-                "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (key, context.file, context.region, context.line, context.digest, json.dumps(result.params, default=str),
                  json.dumps(result.inputs, default=str), context.backend, context.device, context.compiler, result.status,
                  result.time_ms, json.dumps(result.kernel_ms), json.dumps(result.total_ms), result.message,
-                 result.compile_s, result.run_s, datetime.datetime.now().isoformat(timespec="seconds")),
+                 result.compile_s, result.run_s, datetime.datetime.now().isoformat(timespec="seconds"),
+                 json.dumps(result.figures)),
             )
 
     def get_retiming(self, key: str) -> dict[str, list[float]] | None:
@@ -218,7 +226,7 @@ class Database:
             names = [d[0] for d in cur.description]
             for row in cur:
                 item = dict(zip(names, row))
-                for k in ("params", "inputs", "kernel_ms", "total_ms"):
+                for k in ("params", "inputs", "kernel_ms", "total_ms", "figures"):
                     item[k] = json.loads(item[k])
                 yield item
 
@@ -301,11 +309,11 @@ def import_results(db: Database, data: Mapping[str, Any]) -> tuple[int, int]:
             db.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?)",
                             (c["context"], c["region"], c["inputs"], c["params"], c["time_ms"], c["created"]))
         for r in data["evaluations"]:
-            db.conn.execute("INSERT OR IGNORE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.conn.execute("INSERT OR IGNORE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (r["key"], r["file"], r["region"], r["line"], r["context"], json.dumps(r["params"], default=str),
                              json.dumps(r["inputs"], default=str), r["backend"], r["device"], r["compiler"], r["status"],
                              r["time_ms"], json.dumps(r["kernel_ms"]), json.dumps(r["total_ms"]), r["message"],
-                             r["compile_s"], r["run_s"], r["created"]))
+                             r["compile_s"], r["run_s"], r["created"], json.dumps(r["figures"])))
     return len(data["choices"]), len(data["evaluations"])
 
 

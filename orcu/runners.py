@@ -55,6 +55,7 @@ class Result:
     compile_s: float = 0.0
     run_s: float = 0.0
     measure: str = "kernel"  # which samples rank it
+    figures: dict[str, Any] | None = None  # a TSG variant's static traffic at its input size (tsg/traffic.py)
 
     @property
     def samples(self) -> list[float]:

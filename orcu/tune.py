@@ -211,6 +211,8 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             costs = {}
             # Each result is kept as it comes: a tune killed now loses only what is in flight.
             for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=upcoming)):
+                code = builds.code(configs[j]) if builds.identity(configs[j]) else None
+                result.figures = code.traffic.as_dict() if code is not None and code.traffic is not None else None
                 builds.know(configs[j], result)
                 db.put(key(points[j]), ctx, result)
                 costs[j] = note(result, "")

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import write
+from conftest import EXAMPLES, write
 from orcu.cli import main
 from orcu.ktcache import read_cache
 from test_tune import AXPY
@@ -174,6 +174,38 @@ def test_a_database_from_a_newer_orcu_is_refused(in_tmp):
     with pytest.raises(UsageError) as info:
         Database(in_tmp / "r.sqlite")
     assert str(info.value).endswith(f"was written by a newer orcu (schema {SCHEMA_VERSION + 1}, this one reads {SCHEMA_VERSION})")
+
+
+def test_a_database_of_the_first_schema_gains_the_traffic_column_and_keeps_its_rows(in_tmp):
+    from orcu.results import Database
+
+    schema_1 = """CREATE TABLE evaluations (key TEXT PRIMARY KEY, file TEXT NOT NULL, region TEXT NOT NULL,
+        line INTEGER NOT NULL, context TEXT NOT NULL, params TEXT NOT NULL, inputs TEXT NOT NULL, backend TEXT NOT NULL,
+        device TEXT NOT NULL, compiler TEXT NOT NULL, status TEXT NOT NULL, time_ms REAL, kernel_ms TEXT NOT NULL,
+        total_ms TEXT NOT NULL, message TEXT NOT NULL, compile_s REAL NOT NULL, run_s REAL NOT NULL, created TEXT NOT NULL)"""
+    with sqlite3.connect(in_tmp / "r.sqlite") as conn:
+        conn.execute(schema_1)
+        conn.execute("INSERT INTO evaluations VALUES ('k', 'f.c', 'orcu_f_1', 3, 'c', '{\"T\": 1}', '{}', 'emulate', 'd', "
+                     "'g++', 'ok', 1.5, '[1.5]', '[2.0]', '', 0.1, 0.2, 'then')")
+        conn.execute("PRAGMA user_version = 1")
+    db = Database(in_tmp / "r.sqlite")
+    old = db.get("k")
+    assert (old.status, old.params, old.kernel_ms, old.figures) == ("ok", {"T": 1}, [1.5], None)
+    assert [r["figures"] for r in db.rows()] == [None]
+
+
+def test_tune_keeps_each_tsg_variants_traffic_with_its_evaluation(in_tmp, capsys):
+    from orcu.results import Database
+
+    write(in_tmp / "sgemm.c", (EXAMPLES / "sgemm.c").read_text())
+    tune("sgemm.c", "--input=n=37", "--budget=4", "--search=Random", home=in_tmp / "home", cwd=in_tmp)
+    rows = list(Database(in_tmp / "home" / "results.sqlite").rows())
+    assert len(rows) == 4
+    for r in rows:  # what orcu emit --explain prints for the same configuration
+        assert main(["emit", "--explain", "sgemm.c", "--input=n=37", "-o", "out.cu",
+                     *(f"--set={k}={v}" for k, v in r["params"].items())]) == 0
+        assert r["figures"]["outputs"] == 37 * 37 and r["figures"]["bytes_per_output"] > 0
+        assert f"  traffic: {r['figures']['bytes_per_output']:.1f} bytes" in capsys.readouterr().err
 
 
 def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys):

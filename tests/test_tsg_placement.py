@@ -289,3 +289,45 @@ def test_an_element_kept_in_a_register_is_loaded_and_stored_once_per_loop(capsys
     # n = 41, m = 37: one block of 64 threads (2 warps); y[j] stays in a register over i, A streams, x is a tile
     assert "    y[j]: 8 sectors per warp request, 4 requests\n" in err
     assert "    A[(i * m) + j]: 8 sectors per warp request, 82 requests\n" in err
+
+
+MIXED = """/*@ begin PerfTuning (
+ def performance_params { param TC[] = [64]; }
+ def input_params { param n[] = [37]; param m[] = [29]; }
+ def input_vars { decl dynamic float A[n*m] = random; decl dynamic float B[n*m] = random; decl dynamic float x[8] = random;
+                  decl dynamic float C[n*m] = 0; }
+) @*/
+void f(int n, int m, const float *A, const float *B, const float *x, float *C) {
+    int i, j, k, q;
+    float s, t;
+    /*@ begin Loop(transform CUDA(mapping='auto', threadCount=TC)
+    for (i = 1; i < n; i += 2)
+        for (j = 2; j < m; j++) {
+            s = 0.0f;
+            for (k = 0; k < i; k++)
+                s += A[k*m + j];
+            t = 0.0f;
+            for (q = 0; q < 8; q++)
+                t += x[q] * B[i*m + j];
+            C[i*m + j] = s + t;
+        }
+    ) @*/
+    /*@ end @*/
+}
+/*@ end @*/
+"""
+
+
+def test_every_placement_of_a_nest_with_steps_offsets_and_a_triangular_loop_validates(in_tmp, monkeypatch):
+    """Grid loops from 1 by 2 and from 2; a loop bounded by i (each iteration of the register
+    tile runs its own); a loop alike in every thread whose x[q] is a shared strip."""
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    write(in_tmp / "t.c", MIXED)
+    (p,) = load("t.c").nests[0].recipe.placements
+    assert [t.array for t in p.shared] == ["x"] and dict(p.rejected)["A"] == (
+        "the loop on 'k' does not run alike in every thread of a block (its bounds), so no barrier fits it")
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive",
+                           "--json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    (region,) = json.loads(proc.stdout)["regions"]
+    assert region["statuses"] == {"ok": 9 * (1 + 2)}  # register tiles x (x in global memory, or shared at two depths)

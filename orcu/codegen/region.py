@@ -23,7 +23,7 @@ from ..frontend.types import ELEMENT_BYTES, canonical_type, used_names
 from ..program import Program
 from ..tsg.phase1 import chain
 from ..tsg.phase2 import Placement, kernel_body
-from ..tsg.traffic import traffic
+from ..tsg.traffic import Traffic, traffic
 from ..tsg.schedule import Schedule, block_shape
 from . import mapped as mapped_code
 from .tiled import TiledBody
@@ -140,7 +140,7 @@ class RegionCode:
     release: str = ""  # the function that frees what the host function keeps between calls
     arrays: tuple[str, ...] = ()  # the host function's array parameters (device pointers with dataOnDevice)
     args: tuple[str, ...] = ()  # the call's arguments (&s for a scalar that comes back)
-    figures: tuple[str, ...] = ()  # a TSG kernel's static traffic at the input size (tsg/traffic.py)
+    traffic: Traffic | None = None  # a TSG kernel's static traffic at the input size
 
 
 def prelude(codes: list[RegionCode]) -> str:
@@ -222,7 +222,7 @@ class _Generator:
         self.itype = canonical_type(nest.variables[self.outer.var].ctype.base)
         self.buffers = 0  # buffers the host function keeps between calls, numbered in order
         self.inputs: dict[str, Any] = {}  # the input sizes, for the static traffic figures
-        self.figures: tuple[str, ...] = ()
+        self.traffic: Traffic | None = None
 
     def buffer(self) -> int:
         self.buffers += 1
@@ -434,8 +434,7 @@ class _Generator:
 
     def _traffic(self, placed: Placement, ways: Mapping[str, int], registers: Mapping[int, list]) -> None:
         kept = {r.ref: r.loop for regs in registers.values() for r in regs}
-        figures = traffic(self.nest, placed, self.v, self.inputs, ways, kept)
-        self.figures = tuple(figures.lines()) if figures is not None else ()
+        self.traffic = traffic(self.nest, placed, self.v, self.inputs, ways, kept)
 
     def _launch(self, grid: list[Loop], lines: list[str], shape: tuple[int, int], per_block: Mapping[str, int]) -> dict[str, Any]:
         """The mapped kernel's lines with what the host needs to launch it; ``per_block``: the
@@ -729,7 +728,7 @@ class _Generator:
         decls = tuple(decl for decl, _ in params)
         return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
                           release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg in params),
-                          figures=self.figures)
+                          traffic=self.traffic)
 
     def _original(self, reductions: list[ReductionPlan], returned: list[tuple[str, str]]) -> list[str]:
         """The loop as written, in a host function of the same parameters: what a call whose

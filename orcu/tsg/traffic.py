@@ -52,6 +52,13 @@ class Traffic:
     def bytes_per_output(self) -> float:
         return sum(f.bytes for f in self.globals_ + self.fills) / max(1, self.outputs)
 
+    def as_dict(self) -> dict[str, Any]:
+        """The figures as the results database keeps them with an evaluation."""
+        return {"bytes_per_output": round(self.bytes_per_output, 3), "outputs": self.outputs,
+                "global": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.globals_],
+                "fills": [{"tile": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.fills],
+                "bank_ways": dict(self.banks)}
+
     def lines(self) -> list[str]:
         out = [f"traffic: {self.bytes_per_output:.1f} bytes of global memory requested per iteration of the grid loops "
                f"({self.outputs} iterations; sectors of 32 bytes, before any cache)"]
