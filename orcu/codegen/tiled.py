@@ -159,14 +159,27 @@ class TiledBody:
                        f"{', '.join(t.array for t in tiles)} copied to shared memory per strip")
             out.append(f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{")
             out += self._fill(tiles, depth + 1)
-            out.append(f"{pad}    for ({v} = {k0}; {v} < ({k0} + {self.depth} < {upper} ? {k0} + {self.depth} : {upper}); {v}++) {{")
-            body_depth = depth + 1
+            body = self._jam(loop.body, depth + 3, active + tuple(kept))
+            # A whole strip has a constant trip count, which nvcc unrolls fully (the shared reads
+            # become constant offsets, the register tile's products independent); the last one
+            # may be shorter.
+            inner = printer.INDENT * (depth + 1)
+            out += [f"{inner}if ({k0} + {self.depth} <= {upper}) {{",
+                    f"{inner}    #pragma unroll",
+                    f"{inner}    for ({v} = {k0}; {v} < {k0} + {self.depth}; {v}++) {{",
+                    *body,
+                    f"{inner}    }}",
+                    f"{inner}}} else {{",
+                    f"{inner}    for ({v} = {k0}; {v} < {upper}; {v}++) {{",
+                    *body,
+                    f"{inner}    }}",
+                    f"{inner}}}"]
         else:
             if self.unroll > 1 and printer.innermost(loop):
                 out.append(f"{pad}#pragma unroll {self.unroll}")
             out.append(f"{pad}{printer.loop_header(loop, {})} {{")
-        out += self._jam(loop.body, body_depth + 1, active + tuple(kept))
-        out.append(f"{printer.INDENT * body_depth}}}")
+            out += self._jam(loop.body, body_depth + 1, active + tuple(kept))
+            out.append(f"{printer.INDENT * body_depth}}}")
         if tiles:
             out.append(f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it")
             out.append(f"{pad}}}")
