@@ -15,7 +15,6 @@ Phase IV: what it has not met by then it never meets.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys

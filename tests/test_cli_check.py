@@ -11,19 +11,19 @@ from orcu.cli import main
 from conftest import EXAMPLES, ROOT, write
 
 # file -> (performance raw, performance constrained, input raw, input constrained, total variants)
-# The TSG's examples: Phase II's register tiles, shared copies and strip depth multiply the
+# The TSG's examples: Phase II's register tiles, shared and constant copies and strip depth multiply the
 # mapping's candidates (2mm.c: two regions' parameters, each region tuned over its own).
 SIZES = {
     "2mm.c": (10368, 10368, 2, 2, 20736),
-    "atax.c": (24, 24, 2, 2, 48),
-    "bicg.c": (24, 24, 2, 2, 48),
-    "conv2d.c": (216, 216, 2, 2, 432),
+    "atax.c": (48, 48, 2, 2, 96),
+    "bicg.c": (48, 48, 2, 2, 96),
+    "conv2d.c": (432, 432, 2, 2, 864),
     "dgemm.c": (288, 288, 2, 2, 576),
     "gemv.c": (3, 3, 2, 2, 6),
-    "gemv_t.c": (36, 36, 2, 2, 72),
+    "gemv_t.c": (72, 72, 2, 2, 144),
     "gesummv.c": (2, 2, 2, 2, 4),
     "jacobi2d.c": (54, 54, 2, 2, 108),
-    "mvt.c": (24, 24, 2, 2, 48),
+    "mvt.c": (48, 48, 2, 2, 96),
     "sgemm.c": (216, 216, 2, 2, 432),
     "syr2k.c": (2, 2, 2, 2, 4),
     "axpy.c": (768, 756, 2, 2, 1512),

@@ -331,3 +331,43 @@ def test_every_placement_of_a_nest_with_steps_offsets_and_a_triangular_loop_vali
     assert proc.returncode == 0, proc.stderr
     (region,) = json.loads(proc.stdout)["regions"]
     assert region["statuses"] == {"ok": 9 * (1 + 2)}  # register tiles x (x in global memory, or shared at two depths)
+
+
+GEMV_T = """/*@ begin PerfTuning (
+ def performance_params {{ param TC[] = [64]; }}
+ def input_params {{ param n[] = [{n}]; param m[] = [37]; }}
+ def input_vars {{ decl dynamic double A[n*m] = random; decl dynamic double x[n] = random; decl dynamic double y[m] = 0; }}
+) @*/
+void f(int n, int m, const double *A, const double *x, double *y) {{
+    int i, j;
+    /*@ begin Loop(transform CUDA(mapping='auto', threadCount=TC)
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            y[j] += A[i*m + j] * x[i];
+    ) @*/
+    /*@ end @*/
+}}
+/*@ end @*/
+"""
+
+
+def test_an_array_every_thread_reads_alike_is_a_constant_memory_candidate():
+    conv = placements("conv2d.c")["x=j y=i"]
+    assert conv.constant == ("mask",) and dict(conv.not_constant) == {
+        "in": "'in[(((i + p) * ((m + k) - 1)) + j) + q]' moves with 'i', which differs between the threads"}
+    assert placements("gemv_t.c")["x=j"].constant == ("x",)  # x[i]: i is a loop every thread runs alike
+    assert placements("sgemm.c")["x=j y=i"].constant == ()
+
+
+@pytest.mark.parametrize("n", [37, 2049])  # 2048 doubles fit in 16 KB: 2049 are read from global memory
+def test_constant_memory_holds_an_array_that_fits_and_global_memory_the_others(in_tmp, n):
+    source = GEMV_T.format(n=n)
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    params = config(program, {"n": n, "m": 37}, registers_j_1=2, constant_x_1=True)
+    text = generate(program, program.nests[0], params, {"n": n, "m": 37}).text
+    assert "__constant__ double orcu_constant_double_x[2048];" in text
+    assert "const bool x_in_constant = orcu_x_end <= 2048;" in text
+    assert "y_i_acc_0 += A[i * m + j_0] * (x_in_constant ? orcu_constant_double_x[i] : x[i]);" in text
+    result = evaluate(in_tmp, source, params=params, inputs={"n": n, "m": 37})
+    assert (result.status, result.worst["error"]) == ("ok", 0), result.message

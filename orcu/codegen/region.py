@@ -22,7 +22,7 @@ from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, canonical_type, used_names
 from ..program import Program
 from ..tsg.phase1 import chain
-from ..tsg.phase2 import Placement, kernel_body
+from ..tsg.phase2 import CONSTANT_BYTES, Placement, kernel_body
 from ..tsg.traffic import Traffic, traffic
 from ..tsg.schedule import Schedule, block_shape
 from . import mapped as mapped_code
@@ -223,6 +223,7 @@ class _Generator:
         self.buffers = 0  # buffers the host function keeps between calls, numbered in order
         self.inputs: dict[str, Any] = {}  # the input sizes, for the static traffic figures
         self.traffic: Traffic | None = None
+        self.constants: list[dict[str, Any]] = []  # arrays in constant memory (TSG phase II)
 
     def buffer(self) -> int:
         self.buffers += 1
@@ -401,12 +402,13 @@ class _Generator:
             self.needs |= {"row_reduce", t.functor}
         where = str(self.source)
         placed = next((p for p in nest.recipe.placements if p.schedule == schedule.name), None) if nest.recipe else None
-        tiled = placed is not None and (any(n > 1 for n in v["registerTile"].values()) or v["shared"])
+        tiled = placed is not None and (any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"])
         if tiled:  # Phase II's block and register tiles, shared copies (the runner pruned those that cannot apply)
             axes = {d.loop: d.axis for d in schedule.grid}
+            self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
             body_ = TiledBody(grid, body, placed, v, (tx, ty), axes, types,
                               {a.name: a.element for a in arrays}, {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
-                              registers, unroll, self.fresh, where)
+                              registers, unroll, self.fresh, where, {c["name"]: c for c in self.constants})
             self.needs.add("tiles")
             lines = body_.lines()
             self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
@@ -431,6 +433,14 @@ class _Generator:
             depth -= 1
             lines.append(printer.INDENT * depth + "}")
         return self._launch(grid, lines, (tx, ty), {lp.var: {"x": tx, "y": ty}[schedule.dim(lp.var).axis] for lp in grid})
+
+    def _constant(self, array: ArrayPlan) -> dict[str, Any]:
+        """An array in constant memory: its symbol (one per file, by name and type: a harness's
+        variants share it), its capacity, and the kernel's flag that it fits."""
+        symbol = f"orcu_constant_{array.element.replace(' ', '_')}_{array.name}"
+        return {"name": array.name, "element": array.element, "symbol": symbol, "device": array.device,
+                "end": array.end_var, "cap": CONSTANT_BYTES // ELEMENT_BYTES.get(array.element, 8),
+                "flag": self.fresh(f"{array.name}_in_constant")}
 
     def _traffic(self, placed: Placement, ways: Mapping[str, int], registers: Mapping[int, list]) -> None:
         kept = {r.ref: r.loop for regs in registers.values() for r in regs}
@@ -641,6 +651,7 @@ class _Generator:
         kernel_params = [] if mapped else ["long long orcu_lo", "long long orcu_hi"]  # a TSG kernel reads its loops' bounds
         kernel_params += (["long long orcu_vlo", "long long orcu_vhi"] if lanes else []) + [a.kernel_param for a in arrays]
         kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
+        kernel_params += [f"bool {c['flag']}" for c in self.constants]
         for red in reductions:
             kernel_params += [f"{red.ctype} *__restrict__ orcu_{red.var}_partial", f"{red.ctype} orcu_{red.var}_before",
                               f"{red.ctype} *orcu_{red.var}_result"]
@@ -662,6 +673,7 @@ class _Generator:
         def kernel_args(lo: str, hi: str, first_block: str, vlo: str, vhi: str) -> str:
             args = ([] if mapped else [lo, hi]) + ([vlo, vhi] if lanes else []) + [a.device for a in arrays]
             args += [n for _, n in kernel_scalars]
+            args += [c["flag"] for c in self.constants]
             for red in reductions:
                 args += [f"orcu_{red.var}_partial", f"*{red.var}", f"({red.ctype} *){kept(red.result)}"]
             if reductions:
@@ -714,6 +726,7 @@ class _Generator:
             "overlaps": overlaps,
             "fallback": overlaps and not v["dataOnDevice"],
             "original": self._original(reductions, returned) if overlaps and not v["dataOnDevice"] else None,
+            "constants": self.constants,
             "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads})", kernel, kernel_params),
             "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, _ in params]),
             "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _ in params]),

@@ -18,11 +18,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from math import prod
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..analysis.affine import Poly, poly_of
 from ..frontend.cparse import parse_expression
-from ..frontend.ir import Loop, Stmt, loops_of
+from ..frontend.ir import Loop, Stmt, loops_of, statements
 from ..tsg.phase2 import Placement, SharedTile
 from . import printer
 from .banks import bank_ways
@@ -40,10 +40,12 @@ class Iteration:
 class TiledBody:
     def __init__(self, grid: list[Loop], body: tuple, placed: Placement, values: Mapping, shape: tuple[int, int],
                  axes: Mapping[str, str], scalar_types: Mapping[str, str], element_types: Mapping[str, str],
-                 element_bytes: Mapping[str, int], registers: Mapping[int, list], unroll: int, fresh, where: str):
+                 element_bytes: Mapping[str, int], registers: Mapping[int, list], unroll: int, fresh, where: str,
+                 constants: Mapping[str, Mapping[str, Any]]):
         self.grid, self.body, self.placed = grid, body, placed
         self.shape, self.axes, self.unroll, self.fresh, self.where = shape, axes, unroll, fresh, where
         self.registers = registers
+        self.constants = constants  # arrays in constant memory when they fit: their symbol and flag
         self.scalar_types, self.element_types, self.element_bytes = scalar_types, element_types, element_bytes
         self.tiles = {v: values["registerTile"].get(v, 1) for v in (lp.var for lp in grid)}
         self.threads = {v: shape[0] if axes[v] == "x" else shape[1] for v in self.tiles}
@@ -151,7 +153,6 @@ class TiledBody:
                 out.append(f"{pad}{r.ctype} {r.name}{it.suffix} = {it.guard} ? {ref} : ({r.ctype})0;  "
                            f"// {ref} stays in a register over the loop on {r.loop}")
         tiles = [t for t in self.shared if t.loop == loop.var]
-        body_depth = depth
         if tiles:
             v, k0 = loop.var, self.start[loop.var]
             lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
@@ -173,15 +174,14 @@ class TiledBody:
                     f"{inner}    for ({v} = {k0}; {v} < {upper}; {v}++) {{",
                     *body,
                     f"{inner}    }}",
-                    f"{inner}}}"]
+                    f"{inner}}}",
+                    f"{inner}__syncthreads();  // every thread has read the strip before the next one fills it",
+                    f"{pad}}}"]
         else:
             if self.unroll > 1 and printer.innermost(loop):
                 out.append(f"{pad}#pragma unroll {self.unroll}")
             out.append(f"{pad}{printer.loop_header(loop, {})} {{")
-            out += self._jam(loop.body, body_depth + 1, active + tuple(kept))
-            out.append(f"{printer.INDENT * body_depth}}}")
-        if tiles:
-            out.append(f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it")
+            out += self._jam(loop.body, depth + 1, active + tuple(kept))
             out.append(f"{pad}}}")
         for r in kept:
             for it in self.iterations:
@@ -214,6 +214,12 @@ class TiledBody:
                 refs[sh.access.text] = self.tile_names[t.array] + "".join(f"[{i}]" for i in (index or ["0"]))
         for r in active:
             refs.setdefault(r.ref, r.name + it.suffix)
+        for st, _ in statements(self.body):
+            for a in st.accesses:
+                if a.array in self.constants:  # every thread reads the same element: no renaming applies
+                    c = self.constants[a.array]
+                    index = printer.expression(a.subscripts[0])
+                    refs[a.text] = f"({c['flag']} ? {c['symbol']}[{index}] : {a.array}[{index}])"
         return refs
 
     def _fill(self, tiles: list[SharedTile], depth: int) -> list[str]:

@@ -81,6 +81,8 @@ ARGUMENTS: dict[str, Argument] = {
                  "a list of array names", "arrays the block copies to shared memory tile by tile (TSG phase II)"),
         Argument("sharedDepth", 16, _positive_int, "a positive integer",
                  "iterations of a sequential loop per shared tile (TSG phase II)"),
+        Argument("constant", [], lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
+                 "a list of array names", "arrays read in constant memory when they fit (TSG phase II)"),
         Argument("arraySizes", {}, _sizes, "a dict of array name to element count (a C expression)",
                  "element counts of arrays whose size orcu cannot derive from the loop bounds"),
     )

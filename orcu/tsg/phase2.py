@@ -14,6 +14,9 @@ every array that is not one with the reason:
   deepest sequential loop its subscripts use (strip-mined by ``sharedDepth``), or once per
   block tile when they use none; a tile read with thread x moving along a row that is not
   the contiguous one is padded by one element so that the reads hit distinct banks;
+- *constant memory*: an array only read whose one flat subscript names the same element for
+  every thread of a block (it reads only loops all threads run alike, and sizes) is read
+  from a ``__constant__`` copy of CONSTANT_BYTES when it fits, from global memory otherwise;
 - *the read-only path*: arrays only read are ``const __restrict__`` kernel arguments.
 
 Block tiles need loops every thread of a block runs alike (barriers are reached by all):
@@ -26,16 +29,17 @@ from dataclasses import dataclass, replace
 from math import prod
 from typing import Mapping
 
-from ..analysis.affine import Poly, poly_of
-from ..analysis.subscripts import Shaped, shapes
 from pycparser import c_ast
 
+from ..analysis.affine import Poly, poly_of
+from ..analysis.subscripts import Shaped, shapes
 from ..frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, canonical_type
 from .phase1 import chain
 from .schedule import Schedule
 
 NOMINAL = 16  # threads along each axis, and iterations of a strip, on which reuse is judged
+CONSTANT_BYTES = 16384  # constant memory an array may take: four such arrays fill the 64 KB of a file
 SHARED_DEPTH = 16  # sharedDepth's default
 
 
@@ -85,6 +89,8 @@ class Placement:
     rejected: tuple[tuple[str, str], ...]  # (array, why it stays in global memory)
     accumulators: tuple[str, ...]  # private scalars: one register per iteration of a register tile
     read_only: tuple[str, ...]
+    constant: tuple[str, ...] = ()  # arrays every thread of a warp reads alike: constant memory candidates
+    not_constant: tuple[tuple[str, str], ...] = ()  # (array only read, why it is no constant candidate)
 
     def tile(self, array: str) -> SharedTile | None:
         return next((t for t in self.shared if t.array == array), None)
@@ -94,8 +100,14 @@ class Placement:
         """Why a configuration's ``registerTile``, ``shared`` and ``sharedDepth`` cannot run this
         schedule (None when they can): what the recipe rules out, shared memory past the device's."""
         tiles = {v: n for v, n in values["registerTile"].items() if n > 1}
-        if (tiles or values["shared"]) and self.blocked:
-            return f"no register or shared tiles with the mapping '{self.schedule}': {self.blocked}"
+        if (tiles or values["shared"] or values["constant"]) and self.blocked:
+            return f"no register, shared or constant placement with the mapping '{self.schedule}': {self.blocked}"
+        for name in values["constant"]:
+            if name not in self.constant:
+                why = dict(self.not_constant).get(name, "the nest writes it")
+                return f"constant: '{name}' cannot be in constant memory with the mapping '{self.schedule}': {why}"
+            if name in values["shared"]:
+                return f"'{name}' is in constant memory and in shared memory: one place"
         for v in tiles:
             if v not in self.grid:
                 return f"registerTile: '{v}' is not a grid loop of the mapping '{self.schedule}'"
@@ -135,6 +147,11 @@ class Placement:
                          + (" (rows padded by one element: thread x reads down a column)" if t.padded else ""))
         for name, why in self.rejected:
             lines.append(f"  not shared: '{name}': {why}")
+        for name in self.constant:
+            lines.append(f"  constant: '{name}' read alike by every thread of a block (constant memory when it has at most "
+                         f"{CONSTANT_BYTES} bytes, else global memory)")
+        for name, why in self.not_constant:
+            lines.append(f"  not constant: '{name}': {why}")
         if self.read_only:
             lines.append(f"  read-only path (const __restrict__): {', '.join(self.read_only)}")
         return lines
@@ -192,8 +209,38 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
             rejected.append((name, tile))
         else:
             shared.append(tile)
+    constant, not_constant = [], []
+    for name in read_only:
+        why = _constant(nest, name, arrays[name], grid, body, scalars)
+        if why is None:
+            constant.append(name)
+        else:
+            not_constant.append((name, why))
     return Placement(schedule.name, None, tuple(lp.var for lp in grid), tuple(shared), tuple(rejected), tuple(scalars),
-                     read_only)
+                     read_only, tuple(constant), tuple(not_constant))
+
+
+def _constant(nest: LoopNest, name: str, accesses: list[Shaped], grid: list[Loop], body: tuple,
+              scalars: list[str]) -> str | None:
+    """Why an array only read is no constant-memory candidate (None when it is): each access
+    must name one element for the whole block (its subscript reads only loops every thread
+    runs alike, and sizes), through one flat subscript."""
+    if len(nest.variables[name].ctype.dims) > 1 or any(len(sh.access.subscripts) != 1 for sh in accesses):
+        return "it is indexed with several subscripts"
+    grid_vars = {lp.var for lp in grid}
+    alike = {lp.var for lp in loops_of(body) if _uniform(lp, grid_vars, scalars)}
+    iterators = {lp.var for lp in nest.loops()}
+    for sh in accesses:
+        p = poly_of(sh.access.subscripts[0])
+        if p is None:
+            return f"'{sh.access.text}' is not affine"
+        moving = sorted(p.names & ((iterators - alike) | set(scalars)))
+        if moving:
+            return f"'{sh.access.text}' moves with '{moving[0]}', which differs between the threads"
+        enclosing = [lp for lp in sh.loops if lp.var not in grid_vars]
+        if any(lp.var not in alike for lp in enclosing):
+            return f"'{sh.access.text}' sits in a loop the threads do not run alike"
+    return None
 
 
 def _blocked(nest: LoopNest, grid: list[Loop], body: tuple, scalars: list[str]) -> str | None:

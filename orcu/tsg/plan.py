@@ -5,8 +5,9 @@ the region (``mapping_<k>``: its values are the schedules, so every search strat
 choose among them); ``mapping='x=j y=i'``, or ``threadLoops``/``blockLoops``, fix the
 schedule by hand. Phase II's placements on those schedules become parameters too, unless
 the transform sets them: ``registers_<loop>_<k>`` (a register tile's extent along each
-grid loop), ``shared_<array>_<k>`` (the array copied to shared memory or not) and
-``sharedDepth_<k>`` (a shared tile's depth along its sequential loop). A loop name the nest does not have, or a schedule that would break a
+grid loop), ``shared_<array>_<k>`` (the array copied to shared memory or not),
+``sharedDepth_<k>`` (a shared tile's depth along its sequential loop) and
+``constant_<array>_<k>`` (an array every thread reads alike in constant memory or not). A loop name the nest does not have, or a schedule that would break a
 dependence, is a diagnostic at the argument: never a wrong kernel.
 """
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .phase2 import placement
 from .schedule import Dim, Schedule
 
 TSG_ARGUMENTS = ("mapping", "blockLoops", "threadLoops", "tile")
-PLACEMENT_ARGUMENTS = ("registerTile", "shared", "sharedDepth")
+PLACEMENT_ARGUMENTS = ("registerTile", "shared", "sharedDepth", "constant")
 REGISTER_TILES = (1, 2, 4)  # iterations per thread along a grid loop: up to 16 accumulators in 2-D
 SHARED_DEPTHS = (16, 32)
 
@@ -98,18 +99,20 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
     given = [a for a in PLACEMENT_ARGUMENTS if a in args]
     if "registerTile" in args:
         _check_tiles(src, nest, args, "registerTile")
-    if "shared" in args and not args["shared"].names:
-        arrays = sorted({a.array for st, _ in statements(nest.body) for a in st.accesses})
-        for name in _literal(src, args, "shared", []):
-            if name not in arrays:
-                raise src.error_at(args["shared"].loc, f"'shared': no array '{name}' in this region{did_you_mean(name, arrays)}",
-                                   SpecError)
+    arrays = sorted({a.array for st, _ in statements(nest.body) for a in st.accesses})
+    for argument in ("shared", "constant"):
+        if argument in args and not args[argument].names:
+            for name in _literal(src, args, argument, []):
+                if name not in arrays:
+                    raise src.error_at(args[argument].loc, f"'{argument}': no array '{name}' in this region"
+                                       f"{did_you_mean(name, arrays)}", SpecError)
     if given:
         return args
     at = args["mapping"].loc if "mapping" in args else nest.loc
     open_ = [p for p in placements if p.blocked is None]
     loops = list(dict.fromkeys(v for p in open_ for v in p.grid))
-    arrays = list(dict.fromkeys(t.array for p in open_ for t in p.shared))
+    copied = list(dict.fromkeys(t.array for p in open_ for t in p.shared))
+    constants = list(dict.fromkeys(a for p in open_ for a in p.constant))
 
     def new(base: str, values: tuple) -> str:
         name = _fresh(f"{base}_{k + 1}", taken)
@@ -118,7 +121,8 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
         return name
 
     tiles = {v: new(f"registers_{v}", REGISTER_TILES) for v in loops}
-    copies = {a: new(f"shared_{a}", (False, True)) for a in arrays}
+    copies = {a: new(f"shared_{a}", (False, True)) for a in copied}
+    in_constant = {a: new(f"constant_{a}", (False, True)) for a in constants}
     depth = new("sharedDepth", SHARED_DEPTHS) if any(t.loop for p in open_ for t in p.shared) else None
     out = dict(args)
     if tiles:
@@ -130,6 +134,10 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
                                   lambda env: [a for a, n in copies.items() if env[n]])
     if depth:
         out["sharedDepth"] = _reference(depth, None, at)
+    if in_constant:
+        pairs = ", ".join(f"({a!r}, {n})" for a, n in in_constant.items()) + ("," if len(in_constant) == 1 else "")
+        out["constant"] = _computed(f"[a for a, on in ({pairs}) if on]", at, in_constant.values(),
+                                    lambda env: [a for a, n in in_constant.items() if env[n]])
     return out
 
 

@@ -44,6 +44,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __shared__ static
+#define __constant__ static
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
 
@@ -843,6 +844,16 @@ static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t byt
     if (bytes)
         memmove(dst, src, bytes);
     return cudaSuccess;
+}
+template <typename T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(T &symbol, const void *src, size_t bytes, size_t offset = 0,
+                                                  cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0)
+{
+    if (offset + bytes > sizeof symbol) {
+        orcu_emu::fail(cudaErrorInvalidValue, "cudaMemcpyToSymbolAsync: the copy runs past the symbol");
+        return orcu_emu::last;
+    }
+    return cudaMemcpyAsync((char *)&symbol + offset, src, bytes, kind, stream);
 }
 static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
