@@ -152,16 +152,19 @@ def test_placements_that_cannot_run_are_pruned_with_their_reason(in_tmp):
     nest = program.nests[0]
     (p,) = nest.recipe.placements
     schedule = nest.recipe.kept[0]
-    base = {"registerTile": {"i": 1, "j": 1}, "shared": [], "sharedDepth": 16}
+    base = {"registerTile": {"i": 1, "j": 1}, "shared": [], "sharedDepth": 16, "constant": []}
     bytes_ = {"A": 4, "B": 4, "C": 4}
     assert p.problem(base, schedule, (32, 2), bytes_, 48 * 1024) is None
     assert p.problem({**base, "registerTile": {"k": 2}}, schedule, (32, 2), bytes_, 48 * 1024) == (
         "registerTile: 'k' is not a grid loop of the mapping 'x=j y=i'")
     assert p.problem({**base, "shared": ["C"]}, schedule, (32, 2), bytes_, 48 * 1024) == (
         f"shared: 'C' cannot be copied to shared memory with the mapping 'x=j y=i': {WRITTEN}")
+    assert p.problem({**base, "constant": ["A"]}, schedule, (32, 2), bytes_, 48 * 1024) == (
+        "constant: 'A' cannot be in constant memory with the mapping 'x=j y=i': 'A[(i * n) + k]' moves with 'i', "
+        "which differs between the threads")
     assert p.problem({**base, "sharedDepth": 32}, schedule, (32, 2), bytes_, 48 * 1024).startswith(
         "sharedDepth=32: no shared tile is a strip of a loop")
-    big = {"registerTile": {"i": 4, "j": 4}, "shared": ["A", "B"], "sharedDepth": 32}  # 128 x 32 and 32 x 128 floats
+    big = {"registerTile": {"i": 4, "j": 4}, "shared": ["A", "B"], "sharedDepth": 32, "constant": []}  # 128 x 32, 32 x 128 floats
     assert p.problem(big, schedule, (32, 32), bytes_, 48 * 1024) is None
     assert p.problem(big, schedule, (32, 32), bytes_, 16 * 1024) == (
         "the shared tiles take 32768 bytes per block, above the 16384 of the device")
@@ -330,7 +333,8 @@ def test_every_placement_of_a_nest_with_steps_offsets_and_a_triangular_loop_vali
                            "--json"], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     (region,) = json.loads(proc.stdout)["regions"]
-    assert region["statuses"] == {"ok": 9 * (1 + 2)}  # register tiles x (x in global memory, or shared at two depths)
+    # register tiles x (x in global memory, in shared memory at two strip depths, or in constant memory)
+    assert region["statuses"] == {"ok": 9 * (1 + 2 + 1)}
 
 
 GEMV_T = """/*@ begin PerfTuning (
