@@ -141,6 +141,7 @@ def _cmd_emit(args) -> int:
     choices = [Choice(params, inputs)] * len(program.nests)
     text, codes = tuned_source(program, choices, strip=args.strip, output=output)
     if args.explain:
+        resources = _kernel_resources(program, text, _profile_device(args))
         for code in codes:
             settings = settings_text({k: v for k, v in code.values.items() if v not in (None, {})})
             print(f"{code.host}: {settings}", file=sys.stderr)
@@ -148,6 +149,7 @@ def _cmd_emit(args) -> int:
                 print(f"  note: {note}", file=sys.stderr)
             for line in code.traffic.lines() if code.traffic else []:
                 print(f"  {line}", file=sys.stderr)
+            print(f"  {resources(code)}", file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode(**ENCODING))  # the source's bytes, UTF-8 or not
@@ -156,6 +158,41 @@ def _cmd_emit(args) -> int:
         _check_writable(output, args.file, program)
         print(f"orcu: wrote {_write_tuned(program, choices, output, args, text)}", file=sys.stderr)
     return 0
+
+
+def _kernel_resources(program, text: str, device):
+    """A function of a region's code: the line that says what ptxas reports of its kernel (32-bit
+    indices) compiled for ``device``, and the occupancy that allows."""
+    import tempfile
+
+    from .device import occupancy
+    from .source import ENCODING
+    from .toolchain import ptxas_report
+
+    if program.fragment:
+        found = "a fragment's kernels are in a .cu of their own: compile it with -Xptxas -v"
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp) / "tuned.cu"
+            source.write_bytes(text.encode(**ENCODING))
+            found = ptxas_report(source, device.arch)
+
+    def line(code) -> str:
+        if isinstance(found, str):
+            return f"ptxas: no report ({found})"
+        kernel = next((r for name, r in found.items() if f"{code.host}_kernel" in name and "IiE" in name), None) or next(
+            (r for name, r in found.items() if f"{code.host}_kernel" in name), None)
+        if kernel is None:
+            return "ptxas: no report of this kernel"
+        threads = code.threads
+        blocks, busy, limit = occupancy(device, threads, kernel.registers, kernel.shared_bytes)
+        local = "no stack frame or spills" if not (kernel.stack_bytes or kernel.spill_bytes) else \
+            f"{kernel.stack_bytes} bytes of stack frame, {kernel.spill_bytes} bytes spilled"
+        return (f"ptxas ({device.arch}): {kernel.registers} registers a thread, {kernel.shared_bytes} bytes of shared memory a "
+                f"block, {local}; {blocks} blocks of {threads} threads per multiprocessor ({limit} bound): occupancy "
+                f"{busy:.0%}")
+
+    return line
 
 
 def _search_name(text: str) -> str:

@@ -6,8 +6,10 @@ exception, so one broken variant costs one status.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from importlib import resources
@@ -79,3 +81,41 @@ def compile_program(backend: str, source: Path, output: Path, arch: str | None =
     except FileNotFoundError as e:
         return Build(False, time.perf_counter() - start, str(e))
     return Build(proc.returncode == 0, time.perf_counter() - start, truncate(proc.stdout + proc.stderr))
+
+
+@dataclass(frozen=True)
+class KernelResources:
+    """What ptxas reports of one kernel."""
+
+    registers: int
+    shared_bytes: int  # static shared memory per block
+    stack_bytes: int
+    spill_bytes: int  # stores and loads
+
+
+_PTXAS_ENTRY = re.compile(r"Compiling entry function '(\w+)'")
+_PTXAS_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+_PTXAS_USED = re.compile(r"Used (\d+) registers(?:.*?(\d+) bytes smem)?")
+
+
+def ptxas_report(source: Path, arch: str) -> dict[str, KernelResources] | str:
+    """Each kernel's resources in ``source`` compiled for ``arch`` by mangled name, or why there
+    are none (no nvcc, a compile error)."""
+    compiler = nvcc()
+    if compiler is None:
+        return "no nvcc"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run([compiler, "-c", f"-arch={arch}", "-Xptxas", "-v", str(source), "-o", str(Path(tmp) / "k.o")],
+                              capture_output=True, text=True)
+    if proc.returncode != 0:
+        return truncate(proc.stderr.strip() or f"nvcc exit code {proc.returncode}")
+    out, entry, frame = {}, None, (0, 0, 0)
+    for line in proc.stderr.splitlines():
+        if (m := _PTXAS_ENTRY.search(line)) is not None:
+            entry, frame = m.group(1), (0, 0, 0)
+        elif (m := _PTXAS_FRAME.search(line)) is not None:
+            frame = tuple(int(g) for g in m.groups())
+        elif entry is not None and (m := _PTXAS_USED.search(line)) is not None:
+            out[entry] = KernelResources(int(m.group(1)), int(m.group(2) or 0), frame[0], frame[1] + frame[2])
+            entry = None
+    return out

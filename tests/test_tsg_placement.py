@@ -375,3 +375,26 @@ def test_constant_memory_holds_an_array_that_fits_and_global_memory_the_others(i
     assert "y_i_acc_0 += A[i * m + j_0] * (x_in_constant ? orcu_constant_double_x[i] : x[i]);" in text
     result = evaluate(in_tmp, source, params=params, inputs={"n": n, "m": 37})
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
+
+
+def test_occupancy_follows_the_first_limit_a_block_meets():
+    from orcu.device import occupancy
+
+    # H100 (sm_90): 2048 threads, 32 blocks, 228 KB of shared memory and 65536 registers per multiprocessor.
+    assert occupancy(H100, 256, 32, 0) == (8, 1.0, "threads")
+    assert occupancy(H100, 256, 48, 10240) == (5, 0.625, "registers")  # 48 x 256 = 12288 registers a block
+    assert occupancy(H100, 256, 32, 48 * 1024) == (4, 0.5, "shared memory")  # 49 KB with the runtime's 1 KB
+    assert occupancy(H100, 32, 16, 0) == (32, 0.5, "blocks")
+
+
+def test_emit_explains_what_ptxas_reports_of_a_register_tiled_kernel(capsys):
+    from orcu.device import occupancy
+
+    assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input=n=37", "-o", "/dev/null", "--set=TC=256",
+                 "--set=registers_i_1=4", "--set=registers_j_1=4", "--set=shared_A_1=True", "--set=shared_B_1=True"]) == 0
+    line = next(l for l in capsys.readouterr().err.splitlines() if "ptxas" in l)
+    m = re.fullmatch(r"  ptxas \(sm_90\): (\d+) registers a thread, 10240 bytes of shared memory a block, no stack frame or "
+                     r"spills; (\d+) blocks of 256 threads per multiprocessor \((\w[\w ]*) bound\): occupancy (\d+)%", line)
+    assert m, line  # A_shared 32 x 16 and B_shared 16 x 128 floats; 4 x 4 accumulators in registers
+    blocks, busy, limit = occupancy(H100, 256, int(m.group(1)), 10240)
+    assert (int(m.group(2)), m.group(3), int(m.group(4))) == (blocks, limit, round(busy * 100))

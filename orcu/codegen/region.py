@@ -141,6 +141,7 @@ class RegionCode:
     arrays: tuple[str, ...] = ()  # the host function's array parameters (device pointers with dataOnDevice)
     args: tuple[str, ...] = ()  # the call's arguments (&s for a scalar that comes back)
     traffic: Traffic | None = None  # a TSG kernel's static traffic at the input size
+    threads: int = 0  # per block
 
 
 def prelude(codes: list[RegionCode]) -> str:
@@ -741,7 +742,7 @@ class _Generator:
         decls = tuple(decl for decl, _ in params)
         return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
                           release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg in params),
-                          traffic=self.traffic)
+                          traffic=self.traffic, threads=block_threads)
 
     def _original(self, reductions: list[ReductionPlan], returned: list[tuple[str, str]]) -> list[str]:
         """The loop as written, in a host function of the same parameters: what a call whose
