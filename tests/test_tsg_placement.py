@@ -267,8 +267,9 @@ def test_emit_explains_the_traffic_a_placement_saves(in_tmp, capsys):
     def explain(*sets):
         assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input", "n=64", "-o", "out.cu",
                      *(f"--set={s}" for s in sets)]) == 0
-        err = capsys.readouterr().err
-        return err[err.index("  traffic:"):].splitlines()[:-1]  # the last line says what was written
+        lines = capsys.readouterr().err.splitlines()
+        start = next(k for k, line in enumerate(lines) if line.startswith("  traffic:"))
+        return lines[start:next(k for k, line in enumerate(lines) if line.startswith("  ptxas"))]
 
     assert explain() == [
         "  traffic: 328.0 bytes of global memory requested per iteration of the grid loops (4096 iterations; sectors "
@@ -280,8 +281,8 @@ def test_emit_explains_the_traffic_a_placement_saves(in_tmp, capsys):
         "  traffic: 84.0 bytes of global memory requested per iteration of the grid loops (4096 iterations; sectors "
         "of 32 bytes, before any cache)",
         "    C[(i * n) + j]: 4 sectors per warp request, 512 requests",
-        "    A_shared (fill of its shared tile): 4 sectors per warp request, 128 requests",
-        "    B_shared (fill of its shared tile): 4 sectors per warp request, 2048 requests",
+        "    A_shared (fill of its shared tile): 16 sectors per warp request, 32 requests",  # 16-byte loads
+        "    B_shared (fill of its shared tile): 16 sectors per warp request, 512 requests",
         "    A_shared: no bank conflicts",
         "    B_shared: no bank conflicts"]
 
@@ -398,3 +399,23 @@ def test_emit_explains_what_ptxas_reports_of_a_register_tiled_kernel(capsys):
     assert m, line  # A_shared 32 x 16 and B_shared 16 x 128 floats; 4 x 4 accumulators in registers
     blocks, busy, limit = occupancy(H100, 256, int(m.group(1)), 10240)
     assert (int(m.group(2)), m.group(3), int(m.group(4))) == (blocks, limit, round(busy * 100))
+
+
+@pytest.mark.parametrize("n", [64, 37])  # rows of 64 floats start on 16 bytes; rows of 37 do not
+def test_a_fill_moves_16_bytes_a_thread_where_the_rows_allow(in_tmp, n):
+    source = GEMM.format(transform="mapping='auto'", b="k*n + j").replace("param n[] = [37]", f"param n[] = [{n}]")
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    params = config(program, {"n": n}, registers_i_1=2, registers_j_1=4, shared_A_1=True, shared_B_1=True)
+    text = generate(program, program.nests[0], params, {"n": n}).text
+    assert "if ((n) % 4 == 0 && (size_t)&B[(k0) * (n) + (j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes" in text
+    assert "*(float4 *)&ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = *(const float4 *)&B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)];" in text
+    result = evaluate(in_tmp, source, params=params, inputs={"n": n})
+    assert (result.status, result.worst["error"]) == ("ok", 0), result.message
+
+
+def test_a_tile_whose_rows_are_no_whole_number_of_vectors_is_filled_element_by_element():
+    program = load(EXAMPLES / "conv2d.c")
+    params = config(program, {"n": 33, "m": 45, "k": 5}, shared_in_1=True)  # rows of 32 + 16 - 1 floats
+    text = generate(program, program.nests[0], params, {"n": 33, "m": 45, "k": 5}).text
+    assert "ORCU_SHARED_TILE(float, in_shared, [2][47], 1);" in text and "float4" not in text

@@ -19,7 +19,7 @@ from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..errors import AnalysisError
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
-from ..frontend.types import ELEMENT_BYTES, canonical_type, used_names
+from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type, used_names
 from ..program import Program
 from ..tsg.phase1 import chain
 from ..tsg.phase2 import CONSTANT_BYTES, Placement, kernel_body
@@ -55,12 +55,6 @@ _PREFER_L1 = {
     48: ("cudaFuncCachePreferL1", "cudaSharedmemCarveoutMaxL1", "a larger L1 cache"),
 }
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
-# CUDA's vector types: (element, lanes) -> type; 16 bytes is the widest load.
-_VECTORS = {
-    ("float", 4): "float4", ("float", 2): "float2", ("double", 2): "double2",
-    ("int", 4): "int4", ("int", 2): "int2", ("unsigned int", 4): "uint4", ("unsigned int", 2): "uint2",
-    ("long long", 2): "longlong2", ("unsigned long long", 2): "ulonglong2",
-}
 _LANES = "xyzw"
 
 
@@ -506,7 +500,7 @@ class _Generator:
             reasons.append(f"the step of '{outer}' is not 1")
         if not accesses or any(len(acc.subscripts) != 1 or poly_of(acc.subscripts[0]) != Poly.var(outer) for acc in accesses):
             reasons.append(f"an array is indexed by more than '{outer}' alone")
-        if any((a.element, lanes) not in _VECTORS for a in arrays):
+        if any((a.element, lanes) not in VECTORS for a in arrays):
             reasons.append("an element type has no CUDA vector type (float, double, int, unsigned int, long long)")
         if self.outer.jumps_of("continue"):
             reasons.append("a 'continue' may skip part of an iteration")
@@ -523,7 +517,7 @@ class _Generator:
         var = self.outer.var
         lines = []
         for a in arrays:
-            vector = _VECTORS[(a.element, lanes)]
+            vector = VECTORS[(a.element, lanes)]
             if a.dense:
                 lines.append(f"        {vector} orcu_{a.name}_v;  // every lane writes it")
             elif a.written:
@@ -536,7 +530,7 @@ class _Generator:
             lane_renames = {**renames, **({var: f"({var} + {lane})"} if lane else {})}
             lines += printer.nodes(self.outer.body, 3, lane_renames, self.v["unrollInner"], registers, refs)
             lines.append("        }")
-        lines += [f"        *({_VECTORS[(a.element, lanes)]} *)({a.name} + {var}) = orcu_{a.name}_v;" for a in arrays if a.written]
+        lines += [f"        *({VECTORS[(a.element, lanes)]} *)({a.name} + {var}) = orcu_{a.name}_v;" for a in arrays if a.written]
         return lines
 
     def _error(self, array: str, message: str) -> AnalysisError:

@@ -23,6 +23,7 @@ from typing import Any, Mapping
 from ..analysis.affine import Poly, poly_of
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, Stmt, loops_of, statements
+from ..frontend.types import VECTORS
 from ..tsg.phase2 import Placement, SharedTile
 from . import printer
 from .banks import bank_ways
@@ -225,39 +226,69 @@ class TiledBody:
     def _fill(self, tiles: list[SharedTile], depth: int) -> list[str]:
         """The block copies ``tiles`` from global memory, then waits for all of it. Consecutive
         threads take consecutive elements of the tile as declared, padding included (the
-        padding's threads idle), so that a warp's writes hit 32 distinct banks."""
+        padding's threads idle); 16 bytes each where the tile's rows are a whole number of
+        vectors and the array's rows are aligned to 16 bytes. The stores go to the tile's
+        storage (ORCU_TILE_DATA): its declared bank conflicts are those of its reads."""
         pad = printer.INDENT * depth
-        tx, ty = self.shape
         out = []
         for t in tiles:
             kept = [k for k, d in enumerate(t.dims) if d.coefs or d.high > d.low]
-            declared = t.shape(self.counts)
-            cells = {}  # the element's index along each dimension, the last one fastest
-            for n, k in enumerate(kept):
-                inner = prod(declared[n + 1:])
-                cells[k] = ("e" if inner == 1 else f"e / {inner}") + (f" % {declared[n]}" if n else "")
-            names = {k: f"orcu_a{k}" for k in kept}
-            values = [f"({self._base(t.dims[k])} + {names[k]})" if k in names else f"({self._base(t.dims[k])})"
-                      for k in range(len(t.dims))]
-            address = self._address(t, values)
             element = self.element_types[t.array]
-            guard = self._inside(t, values)
+            lanes = t.vector_lanes(self.counts, self.element_bytes[t.array])
+            vector = VECTORS.get((element, lanes)) if lanes > 1 else None
+            values = [f"({self._base(d)} + orcu_a{k})" if k in kept else f"({self._base(d)})" for k, d in enumerate(t.dims)]
             out.append(f"{pad}// {t.array}{''.join(f'[{v}]' for v in values)}: the block's tile, read once from global "
-                       "memory, consecutive threads on consecutive elements")
-            out.append(f"{pad}for (orcu_index e = (orcu_index)threadIdx.y * {tx} + threadIdx.x; e < {prod(declared)}; "
-                       f"e += {tx * ty}) {{")
-            for k in kept:
-                out.append(f"{pad}    const orcu_index {names[k]} = {cells[k]};")
-            target = self.tile_names[t.array] + ("".join(f"[{names[k]}]" for k in kept) if kept else "[0]")
-            store = f"{target} = {guard} ? {address} : ({element})0;"
-            if t.padded:
-                width = t.dims[kept[-1]].extent(self.counts)
-                out.append(f"{pad}    if ({names[kept[-1]]} < {width})  // not the padding")
-                out.append(f"{pad}        {store}")
-            else:
-                out.append(f"{pad}    {store}")
+                       "memory, consecutive threads on consecutive " + (f"{vector}s where its rows allow" if vector else "elements"))
+            if vector is None:
+                out += self._fill_loop(t, kept, 1, None, depth)
+                continue
+            origin = [f"({self._base(d)})" for d in t.dims]
+            rows = [f"({st.c_expr()}) % {lanes} == 0" for k, st in enumerate(t.accesses[0].strides) if k in kept[:-1]]
+            aligned = " && ".join(rows + [f"(size_t)&{self._address(t, origin)} % 16 == 0"])
+            out.append(f"{pad}if ({aligned}) {{  // every row of the tile starts on 16 bytes")
+            out += self._fill_loop(t, kept, lanes, vector, depth + 1)
+            out.append(f"{pad}}} else {{")
+            out += self._fill_loop(t, kept, 1, None, depth + 1)
             out.append(f"{pad}}}")
         out.append(f"{pad}__syncthreads();  // the tiles are whole before any thread reads them")
+        return out
+
+    def _fill_loop(self, t: SharedTile, kept: list[int], lanes: int, vector: str | None, depth: int) -> list[str]:
+        """One fill of ``t``, ``lanes`` consecutive elements a thread (a ``vector``) at a time."""
+        pad = printer.INDENT * depth
+        tx, ty = self.shape
+        declared = list(t.shape(self.counts))
+        steps = declared[:-1] + [declared[-1] // lanes]  # what e counts
+        element = self.element_types[t.array]
+        names = {k: f"orcu_a{k}" for k in kept}
+
+        def at(offset: str = "") -> list[str]:  # the element's indexes along the array's dimensions
+            return [f"({self._base(d)} + {names[k]}{offset if k == kept[-1] else ''})" if k in kept
+                    else f"({self._base(d)})" for k, d in enumerate(t.dims)]
+
+        raw = f"ORCU_TILE_DATA({self.tile_names[t.array]})"
+        out = [f"{pad}for (orcu_index e = (orcu_index)threadIdx.y * {tx} + threadIdx.x; e < {prod(steps)}; e += {tx * ty}) {{"]
+        for n, k in enumerate(kept):
+            inner = prod(steps[n + 1:])
+            cell = ("e" if inner == 1 else f"e / {inner}") + (f" % {steps[n]}" if n else "")
+            out.append(f"{pad}    const orcu_index {names[k]} = {f'({cell}) * {lanes}' if vector and k == kept[-1] else cell};")
+        target = raw + ("".join(f"[{names[k]}]" for k in kept) if kept else "[0]")
+        if vector:
+            start = f"&{self._address(t, at())}"
+            each = raw + "".join(f"[{names[k]}{' + orcu_l' if k == kept[-1] else ''}]" for k in kept)
+            out += [f"{pad}    if ({self._inside(t, at(), at(f' + {lanes - 1}'))})",
+                    f"{pad}        *({vector} *)&{target} = *(const {vector} *){start};",
+                    f"{pad}    else  // the tile's edge",
+                    f"{pad}        for (int orcu_l = 0; orcu_l < {lanes}; orcu_l++)",
+                    f"{pad}            {each} = {self._inside(t, at(' + orcu_l'))} ? {self._address(t, at(' + orcu_l'))} : "
+                    f"({element})0;"]
+        elif t.padded:
+            width = t.dims[kept[-1]].extent(self.counts)
+            out += [f"{pad}    if ({names[kept[-1]]} < {width})  // not the padding",
+                    f"{pad}        {target} = {self._inside(t, at())} ? {self._address(t, at())} : ({element})0;"]
+        else:
+            out.append(f"{pad}    {target} = {self._inside(t, at())} ? {self._address(t, at())} : ({element})0;")
+        out.append(f"{pad}}}")
         return out
 
     def ways(self, t: SharedTile) -> int:
@@ -304,13 +335,15 @@ class TiledBody:
         terms = [v if s.constant == 1 else f"{v} * ({s.c_expr()})" for v, s in zip(values, strides)]
         return f"{t.array}[{' + '.join(terms)}]"
 
-    def _inside(self, t: SharedTile, values: list[str]) -> str:
-        """C condition: the element is in the box some access of the tile reads over the loops' whole ranges."""
+    def _inside(self, t: SharedTile, values: list[str], also: list[str] | None = None) -> str:
+        """C condition: the element is in the box some access of the tile reads over the loops'
+        whole ranges (and so is the element at ``also``, in the same box: the elements between
+        them are then inside too)."""
         loops = {lp.var: lp for lp in self.grid} | {lp.var: lp for lp in self._strip_loops()}
         boxes = []
         for sh in t.accesses:
             conds = []
-            for d, p, value in zip(t.dims, sh.dims, values):
+            for k, (d, p) in enumerate(zip(t.dims, sh.dims)):
                 if not d.coefs and d.high == d.low:
                     continue  # one element along it, the one every access reads
                 low, high = p, p
@@ -318,7 +351,8 @@ class TiledBody:
                     if v in p.names:
                         low = low.substitute(v, poly_of(lp.lower))
                         high = high.substitute(v, poly_of(lp.upper) - Poly.const(1))
-                conds.append(f"{value} >= {low.c_expr()} && {value} <= {high.c_expr()}")
+                for value in dict.fromkeys([values[k]] + ([also[k]] if also else [])):
+                    conds.append(f"{value} >= {low.c_expr()} && {value} <= {high.c_expr()}")
             box = " && ".join(conds) or "true"
             if box not in boxes:
                 boxes.append(box)

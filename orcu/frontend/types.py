@@ -172,6 +172,13 @@ def _lookup(src, name, use, scopes, spec, macros, iterators=frozenset()) -> Vari
     )
 
 
+# CUDA's vector types: (element, lanes) -> type; 16 bytes is the widest load.
+VECTORS = {
+    ("float", 4): "float4", ("float", 2): "float2", ("double", 2): "double2",
+    ("int", 4): "int4", ("int", 2): "int2", ("unsigned int", 4): "uint4", ("unsigned int", 2): "uint2",
+    ("long long", 2): "longlong2", ("unsigned long long", 2): "ulonglong2",
+}
+
 # Bytes of an element of each type (canonical names).
 ELEMENT_BYTES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "unsigned long long": 8, "size_t": 8,
           "float": 4, "int": 4, "unsigned int": 4, "short": 2, "unsigned short": 2, "char": 1,

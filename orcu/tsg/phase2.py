@@ -70,6 +70,18 @@ class SharedTile:
     padded: bool  # thread x moves along a dimension that is not the last: rows get one more element
     reuse: float  # reads per element copied, at NOMINAL threads and strip
 
+    def vector_lanes(self, counts: Mapping[str, int], size: int) -> int:
+        """Elements its fill moves per thread at once, 16 bytes of them (1: one by one): rows
+        along the array's contiguous dimension, unpadded, a whole number of vectors wide."""
+        kept = [k for k, d in enumerate(self.dims) if d.coefs or d.high > d.low]
+        strides = self.accesses[0].strides
+        lanes = 16 // size if size in (4, 8) else 1
+        if lanes == 1 or not kept or self.padded or kept[-1] != len(self.dims) - 1:
+            return 1
+        if strides is None or strides[-1].constant != 1:  # flat rows only: their alignment is checked when the kernel runs
+            return 1
+        return lanes if self.dims[-1].extent(counts) % lanes == 0 else 1
+
     def shape(self, counts: Mapping[str, int]) -> tuple[int, ...]:
         """Declared extents: dimensions of one element dropped, the last one padded."""
         dims = [d.extent(counts) for d in self.dims if d.coefs or d.high > d.low]

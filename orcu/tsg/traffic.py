@@ -192,17 +192,24 @@ def _fill(nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads
     kept = [k for k, d in enumerate(tile.dims) if d.coefs or d.high > d.low]
     width = tile.dims[kept[-1]].extent(counts) if kept else 1
     size = ELEMENT_BYTES.get(canonical_type(nest.variables[tile.array].ctype.base), 8)
+    lanes = tile.vector_lanes(counts, size)  # 16 bytes a thread where every row starts on 16 bytes (codegen/tiled.py)
+    first = sum(i * st for i, st in zip(base, strides))
+    if lanes > 1 and (first % lanes or any(strides[k] % lanes for k in kept[:-1])):
+        lanes = 1
+    steps = list(declared[:-1]) + [declared[-1] // lanes]
     addresses = []
-    for e in range(min(WARP, shape[0] * shape[1], math.prod(declared))):
-        cell = [e // math.prod(declared[n + 1:]) % declared[n] for n in range(len(kept))]
+    for e in range(min(WARP, shape[0] * shape[1], math.prod(steps))):
+        cell = [e // math.prod(steps[n + 1:]) % steps[n] for n in range(len(kept))]
+        if kept:
+            cell[-1] *= lanes
         if kept and cell[-1] >= width:
             continue  # the padding's lane idles
         index = list(base)
         for n, k in enumerate(kept):
             index[k] += cell[n]
-        addresses.append(sum(i * st for i, st in zip(index, strides)) * size)
-    threads_per_block = shape[0] * shape[1]
-    requests = -(-math.prod(declared) // threads_per_block) * -(-threads_per_block // WARP)
+        address = sum(i * st for i, st in zip(index, strides)) * size
+        addresses += [address, address + lanes * size - 1]
+    requests = -(-math.prod(steps) // WARP)  # the block's threads take consecutive items, a warp's 32 a request
     return len({a // SECTOR for a in addresses}), requests * fills
 
 

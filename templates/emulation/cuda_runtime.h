@@ -531,7 +531,7 @@ template <typename A> struct tile_view<A, false> {
     }
 };
 template <typename A> struct tile {
-    A data;
+    alignas(16) A data;
     int ways;
     const char *name;
     tile(const char *name_, int ways_) : ways(ways_), name(name_) {}
@@ -762,6 +762,7 @@ static inline double max(double a, double b) { return fmax(a, b); }
 #endif
 #define ORCU_DYNAMIC_SHARED(name) unsigned char *name = orcu_emu::dynamic_shared
 #define ORCU_SHARED_TILE(type, name, dims, ways) static orcu_emu::tile<type dims> name(#name, ways)
+#define ORCU_TILE_DATA(name) ((name).data)  /* the tile's fill: its declared conflicts are those of its reads */
 
 /* ---- runtime API ------------------------------------------------------------------------ */
 static inline const char *cudaGetErrorString(cudaError_t err)
