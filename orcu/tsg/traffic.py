@@ -96,14 +96,15 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     threads = {d.loop: dict(zip(("x", "y"), shape))[d.axis] for d in schedule.grid}
     tiles = {lp.var: values["registerTile"].get(lp.var, 1) for lp in grid}
     trips = {lp.var: _trip(lp, env) for lp in grid}
-    if None in trips.values():
+    lowers = {lp.var: _value(poly_of(lp.lower), env) for lp in grid}
+    if None in trips.values() or None in lowers.values():
         return None
     blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
     warps = -(-(shape[0] * shape[1]) // WARP)
     lanes = []  # the first warp: each lane's grid loops at their first iteration of the tile
     for lane in range(min(WARP, shape[0] * shape[1])):
         axis = {"x": lane % shape[0], "y": lane // shape[0]}
-        lanes.append({lp.var: _value(poly_of(lp.lower), env) + axis[schedule.dim(lp.var).axis] * lp.step for lp in grid})
+        lanes.append({lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step for lp in grid})
     arrays = shapes(nest)
     shared = set(values["shared"])
     found: dict[str, Figure] = {}
