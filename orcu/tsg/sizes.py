@@ -11,15 +11,22 @@ import math
 from typing import Any, Mapping
 
 from ..analysis.affine import Poly, poly_of
-from ..frontend.ir import LoopNest
+from ..frontend.ir import Loop, LoopNest
 from .phase2 import kernel_body
 from .schedule import Schedule, block_shape
 
 
-def _value(p: Poly | None, env: Mapping[str, Any]) -> int | None:
+def value(p: Poly | None, env: Mapping[str, Any]) -> int | None:
+    """A polynomial's value where every name it reads is an integer of ``env``; None elsewhere."""
     if p is None or not all(isinstance(env.get(n), int) for n in p.names):
         return None
     return sum(c * math.prod(env[n] for n in m) for m, c in p.terms)
+
+
+def trip_count(loop: Loop, env: Mapping[str, Any]) -> int | None:
+    """The iterations of ``loop`` at ``env``; None where its bounds are not numbers there."""
+    low, high = value(poly_of(loop.lower), env), value(poly_of(loop.upper), env)
+    return None if low is None or high is None else max(0, -(-(high - low) // loop.step))
 
 
 def last_wave(nest: LoopNest, values: Mapping[str, Any], inputs: Mapping[str, Any], multiprocessors: int) -> float:
@@ -33,9 +40,8 @@ def last_wave(nest: LoopNest, values: Mapping[str, Any], inputs: Mapping[str, An
     grid, _ = kernel_body(nest, schedule)
     blocks = 1
     for lp in grid:
-        trip = _value(poly_of(lp.upper), inputs), _value(poly_of(lp.lower), inputs)
-        if None in trip:
+        trip = trip_count(lp, inputs)
+        if trip is None:
             return 1.0
-        per_block = threads[schedule.dim(lp.var).axis] * values["registerTile"].get(lp.var, 1) * lp.step
-        blocks *= max(1, -(-(trip[0] - trip[1]) // per_block))
+        blocks *= max(1, -(-trip // (threads[schedule.dim(lp.var).axis] * values["registerTile"].get(lp.var, 1))))
     return blocks / (math.ceil(blocks / multiprocessors) * multiprocessors)

@@ -25,6 +25,7 @@ from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, canonical_type
 from .phase2 import Placement, SharedTile, kernel_body
 from .schedule import Schedule, block_shape
+from .sizes import trip_count, value
 
 SECTOR = 32  # bytes a global-memory transaction moves
 WARP = 32
@@ -70,17 +71,6 @@ class Traffic:
         return out
 
 
-def _value(p: Poly | None, env: Mapping[str, Any]) -> int | None:
-    if p is None or not all(isinstance(env.get(n), int) for n in p.names):
-        return None
-    return sum(c * math.prod(env[n] for n in m) for m, c in p.terms)
-
-
-def _trip(loop: Loop, env: Mapping[str, Any]) -> int | None:
-    low, high = _value(poly_of(loop.lower), env), _value(poly_of(loop.upper), env)
-    return None if low is None or high is None else max(0, -(-(high - low) // loop.step))
-
-
 def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs: Mapping[str, Any],
             ways: Mapping[str, int], kept: Mapping[str, str]) -> Traffic | None:
     """The figures of one configuration at ``inputs``; None where the grid's loops or the
@@ -95,8 +85,8 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     grid, body = kernel_body(nest, schedule)
     threads = {d.loop: dict(zip(("x", "y"), shape))[d.axis] for d in schedule.grid}
     tiles = {lp.var: values["registerTile"].get(lp.var, 1) for lp in grid}
-    trips = {lp.var: _trip(lp, env) for lp in grid}
-    lowers = {lp.var: _value(poly_of(lp.lower), env) for lp in grid}
+    trips = {lp.var: trip_count(lp, env) for lp in grid}
+    lowers = {lp.var: value(poly_of(lp.lower), env) for lp in grid}
     if None in trips.values() or None in lowers.values():
         return None
     blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
@@ -115,8 +105,8 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
         runs = [1]  # iterations of each loop around the statement, outermost first
         here = dict(env)
         for lp in inner:  # each loop at its first iteration; its trip count from there
-            trip = _trip(lp, {**here, **lanes[0]})
-            start = _value(poly_of(lp.lower), {**here, **lanes[0]})
+            trip = trip_count(lp, {**here, **lanes[0]})
+            start = value(poly_of(lp.lower), {**here, **lanes[0]})
             if trip is None or start is None:
                 return None
             runs.append(runs[-1] * trip)
@@ -155,17 +145,17 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
 def _strides(nest: LoopNest, sh, env: Mapping[str, Any]) -> list[int] | None:
     """Elements between consecutive indexes of each dimension of an access, at ``env``."""
     if sh.strides is not None:
-        strides = [_value(p, env) for p in sh.strides]
+        strides = [value(p, env) for p in sh.strides]
     else:  # declared dimensions: A[i][j]
         dims = nest.variables[sh.access.array].ctype.dims
-        extents = [_value(poly_of(n) if (n := parse_expression(d)) is not None else None, env) for d in dims[1:]]
+        extents = [value(poly_of(n) if (n := parse_expression(d)) is not None else None, env) for d in dims[1:]]
         strides = None if None in extents else [math.prod(extents[k:]) for k in range(len(dims))]
     return None if strides is None or None in strides else strides
 
 
 def _element(sh, strides: list[int], env: Mapping[str, Any]) -> int | None:
     """The element an access reads, counted from the array's start, at ``env``."""
-    index = [_value(d, env) for d in sh.dims]
+    index = [value(d, env) for d in sh.dims]
     return None if None in index else sum(i * s for i, s in zip(index, strides))
 
 
@@ -175,17 +165,17 @@ def _fill(nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads
     counts = {v: threads[v] * tiles[v] for v in trips}
     if tile.loop:
         counts[tile.loop] = values["sharedDepth"]
-    starts = {lp.var: _value(poly_of(lp.lower), env) for lp in grid}
+    starts = {lp.var: value(poly_of(lp.lower), env) for lp in grid}
     fills = 1
     if tile.loop is not None:  # once per strip of its loop, in each iteration of the loops around it
         for lp in _ancestors(body, tile.loop) + [None]:
             loop = lp or next(q for q in loops_of(body) if q.var == tile.loop)
-            trip = _trip(loop, {**env, **starts})
+            trip = trip_count(loop, {**env, **starts})
             if trip is None:
                 return None
             fills *= trip if lp is not None else -(-trip // values["sharedDepth"])
-            starts[loop.var] = _value(poly_of(loop.lower), {**env, **starts})
-    base = [_value(d.rest + Poly.of({(v,): c for v, c in d.coefs}), {**env, **starts}) for d in tile.dims]
+            starts[loop.var] = value(poly_of(loop.lower), {**env, **starts})
+    base = [value(d.rest + Poly.of({(v,): c for v, c in d.coefs}), {**env, **starts}) for d in tile.dims]
     strides = _strides(nest, tile.accesses[0], env)
     if None in base or strides is None:
         return None
