@@ -47,6 +47,12 @@ class TiledBody:
         self.shape, self.axes, self.unroll, self.fresh, self.where = shape, axes, unroll, fresh, where
         self.registers = registers
         self.constants = constants  # arrays in constant memory when they fit: their symbol and flag
+        self._constant_refs = {}  # their elements, read alike by every thread: the same text in every iteration
+        for st, _ in statements(body):
+            for a in st.accesses:
+                if a.array in constants:
+                    c, index = constants[a.array], printer.expression(a.subscripts[0])
+                    self._constant_refs[a.text] = f"({c['flag']} ? {c['symbol']}[{index}] : {a.array}[{index}])"
         self.scalar_types, self.element_types, self.element_bytes = scalar_types, element_types, element_bytes
         self.tiles = {v: values["registerTile"].get(v, 1) for v in (lp.var for lp in grid)}
         self.threads = {v: shape[0] if axes[v] == "x" else shape[1] for v in self.tiles}
@@ -215,12 +221,7 @@ class TiledBody:
                 refs[sh.access.text] = self.tile_names[t.array] + "".join(f"[{i}]" for i in (index or ["0"]))
         for r in active:
             refs.setdefault(r.ref, r.name + it.suffix)
-        for st, _ in statements(self.body):
-            for a in st.accesses:
-                if a.array in self.constants:  # every thread reads the same element: no renaming applies
-                    c = self.constants[a.array]
-                    index = printer.expression(a.subscripts[0])
-                    refs[a.text] = f"({c['flag']} ? {c['symbol']}[{index}] : {a.array}[{index}])"
+        refs.update(self._constant_refs)
         return refs
 
     def _fill(self, tiles: list[SharedTile], depth: int) -> list[str]:
