@@ -70,12 +70,33 @@ def build_command(backend: str, source: Path, output: Path, arch: str | None = N
             str(source), "-x", "none", *libs]
 
 
+def counting_commands(source: Path, output: Path, flags: tuple[str, ...], defines: dict[str, str],
+                      libs: tuple[str, ...] = ()) -> list[list[str]]:
+    """An emulated build that counts memory traffic (ORCU_EMULATION_SECTORS): compiled with the
+    compiler's load and store instrumentation (-fsanitize=thread; the emulation's header has the
+    hooks, so no sanitizer runtime is linked: two steps) and at -O0, so that each access the
+    generated code writes is one access."""
+    obj = output.parent / (output.name + ".o")
+    compile_ = build_command("emulate", source, obj, None, (*flags, "-fsanitize=thread", "-fno-threadsafe-statics", "-O0"), defines)
+    at = compile_.index("-o")
+    return [compile_[:at] + ["-c"] + compile_[at:-2], [compile_[0], "-o", str(output), str(obj), *libs]]
+
+
 def compile_program(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
                     defines: dict[str, str] | None = None, timeout: float = 300, libs: tuple[str, ...] = ()) -> Build:
     start = time.perf_counter()
     try:
-        command = build_command(backend, source, output, arch, flags, defines, libs)
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        if backend == "emulate" and "ORCU_EMULATION_SECTORS" in (defines or {}):
+            commands = counting_commands(source, output, flags, defines, libs)
+        else:
+            commands = [build_command(backend, source, output, arch, flags, defines, libs)]
+        try:
+            for command in commands:
+                proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+                if proc.returncode != 0:
+                    break
+        finally:
+            Path(str(output) + ".o").unlink(missing_ok=True)
     except subprocess.TimeoutExpired:
         return Build(False, time.perf_counter() - start, f"the compiler ran longer than {timeout:.0f} s")
     except FileNotFoundError as e:

@@ -447,9 +447,12 @@ struct BankAccess {
 };
 static std::vector<BankAccess> bank_log;
 static bool banks_on = false;  /* a kernel's first launch is checked; its later ones repeat it */
+static bool in_kernel = false;  /* a block's thread runs (not the scheduler between them) */
+static bool in_hook = false;  /* the emulation's own work inside a kernel, not the kernel's accesses */
 
 static void log_bank(const void *site, const void *p, int size, int ways, const char *tile)
 {
+    in_hook = true;
     std::vector<std::pair<const void *, int>> &visits = current->visits;  /* a few sites per kernel */
     size_t k = 0;
     while (k < visits.size() && visits[k].first != site)
@@ -458,6 +461,7 @@ static void log_bank(const void *site, const void *p, int size, int ways, const 
         visits.push_back(std::make_pair(site, 0));
     bank_log.push_back(BankAccess{site, current->linear / 32, visits[k].second++, current->linear % 32, size, ways,
                                   (uintptr_t)p, tile});
+    in_hook = false;
 }
 
 /* The most distinct words one bank serves in one phase of the request [first, last). */
@@ -484,8 +488,107 @@ static int request_ways(const BankAccess *first, const BankAccess *last)
     return worst;
 }
 
+/* ---- memory traffic, counted (builds with ORCU_EMULATION_SECTORS) ---------------------- */
+/* Such a build is compiled with -fsanitize=thread, whose instrumentation calls __tsan_readN /
+ * __tsan_writeN before each load and store; orcu's hooks below (no runtime is linked) log the
+ * accesses that a kernel's threads make to device memory in the harness's checked call, grouped
+ * into warp requests as the bank log is, and count each request's distinct 32-byte sectors. The
+ * shared tiles' requests and the words of their worst bank are counted too. At exit the totals
+ * go to stderr as one JSON line, for orcu/model.py's inputs and the tests of the static figures. */
+struct SiteCount { unsigned long long requests, sectors; int write; };
+static std::map<const void *, SiteCount> sector_counts, tile_counts;  /* by call site */
+static std::vector<BankAccess> sector_log;
+static bool counting = false;  /* a launch to count runs */
+static bool counted = false;  /* the harness has had the launches of the call it counts */
+static unsigned long long counted_blocks = 0, counted_threads = 0;  /* the counted launches' blocks, the last's block size */
+
+static void count_sectors()
+{
+    std::sort(sector_log.begin(), sector_log.end());
+    for (size_t start = 0, end; start < sector_log.size(); start = end) {
+        const BankAccess &first = sector_log[start];
+        std::vector<uintptr_t> sectors;
+        for (end = start; end < sector_log.size() && sector_log[end].site == first.site && sector_log[end].warp == first.warp &&
+                          sector_log[end].visit == first.visit; end++)
+            for (uintptr_t s = sector_log[end].address / 32; s <= (sector_log[end].address + sector_log[end].size - 1) / 32; s++)
+                sectors.push_back(s);
+        std::sort(sectors.begin(), sectors.end());
+        SiteCount &c = sector_counts[first.site];
+        c.requests++;
+        c.sectors += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+        c.write = first.ways;  /* the log keeps whether it stores in `ways` */
+    }
+    sector_log.clear();
+}
+
+static void print_memory_counts()
+{
+    unsigned long long requests[2] = {0, 0}, sectors[2] = {0, 0}, tile_requests = 0, tile_ways = 0;
+    for (const auto &site : sector_counts) {
+        requests[site.second.write] += site.second.requests;
+        sectors[site.second.write] += site.second.sectors;
+    }
+    for (const auto &site : tile_counts) {
+        tile_requests += site.second.requests;
+        tile_ways += site.second.sectors;
+    }
+    fprintf(stderr, "orcu emulation memory: {\"load_requests\": %llu, \"load_sectors\": %llu, \"store_requests\": %llu, "
+            "\"store_sectors\": %llu, \"global_sites\": %zu, \"shared_requests\": %llu, \"shared_wavefronts\": %llu, "
+            "\"blocks\": %llu, \"threads\": %llu}\n", requests[0], sectors[0], requests[1], sectors[1], sector_counts.size(),
+            tile_requests, tile_ways, counted_blocks, counted_threads);
+}
+
+#ifdef ORCU_EMULATION_SECTORS
+static const bool memory_counts_at_exit = atexit(print_memory_counts) == 0;
+
+__attribute__((no_sanitize_thread)) static void log_global(const void *site, const void *p, int size, bool write)
+{
+    if (!counting || !in_kernel || in_hook)
+        return;
+    if ((const char *)p >= current->stack && (const char *)p < current->stack + STACK)
+        return;  /* the thread's locals: most accesses at -O0 */
+    in_hook = true;  /* what the log does is instrumented too */
+    std::map<uintptr_t, Allocation> &table = allocations();
+    std::map<uintptr_t, Allocation>::iterator it = table.upper_bound((uintptr_t)p);
+    if (it != table.begin() && (uintptr_t)p < (--it)->first + it->second.bytes + 1) {
+        /* Allocations here end at a guard page, so they start 16-byte aligned; cudaMalloc's start on
+         * 256 bytes: the sectors are counted as if this one did. */
+        const uintptr_t address = (uintptr_t)p - it->first % 256;
+        std::vector<std::pair<const void *, int>> &visits = current->visits;
+        size_t k = 0;
+        while (k < visits.size() && visits[k].first != site)
+            k++;
+        if (k == visits.size())
+            visits.push_back(std::make_pair(site, 0));
+        sector_log.push_back(BankAccess{site, current->linear / 32, visits[k].second++, current->linear % 32, size, write,
+                                        address, NULL});
+    }
+    in_hook = false;
+}
+}  // namespace orcu_emu
+
+extern "C" {
+#define ORCU_HOOKS(n)                                                                                                        \
+    __attribute__((no_sanitize_thread)) void __tsan_read##n(void *p) { orcu_emu::log_global(__builtin_return_address(0), p, n, false); }  \
+    __attribute__((no_sanitize_thread)) void __tsan_write##n(void *p) { orcu_emu::log_global(__builtin_return_address(0), p, n, true); }  \
+    __attribute__((no_sanitize_thread)) void __tsan_unaligned_read##n(void *p) { orcu_emu::log_global(__builtin_return_address(0), p, n, false); }  \
+    __attribute__((no_sanitize_thread)) void __tsan_unaligned_write##n(void *p) { orcu_emu::log_global(__builtin_return_address(0), p, n, true); }
+ORCU_HOOKS(1) ORCU_HOOKS(2) ORCU_HOOKS(4) ORCU_HOOKS(8) ORCU_HOOKS(16)
+#undef ORCU_HOOKS
+__attribute__((no_sanitize_thread)) void __tsan_init() {}
+__attribute__((no_sanitize_thread)) void __tsan_func_entry(void *) {}
+__attribute__((no_sanitize_thread)) void __tsan_func_exit(void *) {}
+__attribute__((no_sanitize_thread)) void __tsan_vptr_update(void *, void *) {}
+__attribute__((no_sanitize_thread)) void __tsan_read_range(void *, long) {}
+__attribute__((no_sanitize_thread)) void __tsan_write_range(void *, long) {}
+}
+
+namespace orcu_emu {
+#endif
+
 static bool check_banks(char *why, size_t size)
 {
+    count_sectors();
     std::sort(bank_log.begin(), bank_log.end());
     bool ok = true;
     for (size_t start = 0, end; start < bank_log.size() && ok; start = end) {
@@ -494,6 +597,11 @@ static bool check_banks(char *why, size_t size)
                               bank_log[end].visit == first.visit; end++)
             ;
         const int ways = request_ways(&bank_log[start], bank_log.data() + end);
+        if (counting) {
+            SiteCount &c = tile_counts[first.site];
+            c.requests++;
+            c.sectors += ways;
+        }
         if (ways > first.ways) {
             snprintf(why, size, "shared tile %s in block (%u,%u,%u): a request of warp %d puts %d words in one bank; "
                      "its declaration says at most %d", first.tile, block_index.x, block_index.y, block_index.z,
@@ -571,7 +679,9 @@ static bool run_block(int threads, char *why, size_t size)
             if (fibers[t].state != RUNNABLE)
                 continue;
             current = &fibers[t];
+            in_kernel = true;
             context_switch(&scheduler, &current->context);
+            in_kernel = false;
             ran = true;
         }
         if (ran)
@@ -658,6 +768,11 @@ static void launch(Kernel kernel, dim3 grid, dim3 block, size_t shared_bytes, cu
     banks_on = std::find(launched.begin(), launched.end(), (const void *)kernel) == launched.end();
     if (banks_on)
         launched.push_back((const void *)kernel);
+    counting = !counted;
+    if (counting) {
+        counted_blocks += (unsigned long long)grid.x * grid.y * grid.z;
+        counted_threads = (unsigned long long)block.x * block.y * block.z;
+    }
     const std::function<void()> run = [&]() { kernel(args...); };
     body = &run;
     block_dim = block;
@@ -686,10 +801,12 @@ static void launch(Kernel kernel, dim3 grid, dim3 block, size_t shared_bytes, cu
         memset(shared.data(), 0xff, shared.size());  /* stale shared data must not look valid */
         dynamic_shared = (unsigned char *)(((uintptr_t)shared.data() + 15) & ~(uintptr_t)15);
         if (!run_block((int)threads, why, sizeof why)) {
+            counting = false;
             fail(cudaErrorLaunchFailure, why);
             return;
         }
     }
+    counting = false;
     check_padding();
     last = cudaSuccess;
 }
