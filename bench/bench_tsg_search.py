@@ -32,16 +32,18 @@ from recording import append  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ["2mm.c", "atax.c", "bicg.c", "conv2d.c", "dgemm.c", "gemv_t.c", "jacobi2d.c", "mvt.c", "sgemm.c"]
+DEVICE = profile("H100")
 STRATEGIES = ["TSG", "Multistart", "Random", "Genetic"]
 FRACTIONS = (0.10, 0.25, 0.50)
 
 
 def traffic_table(program, k: int, inputs: dict):
-    space = region_space(program, k, inputs, profile("H100"))
+    space = region_space(program, k, inputs, DEVICE)
     costs = {}
     for p in space.points:
         code = generate(program, program.nests[k], space.config(p), inputs)
-        costs[p] = code.traffic.bytes_per_output if code.traffic is not None else math.inf
+        figures = code.traffic(DEVICE.multiprocessors)
+        costs[p] = figures.bytes_per_output if figures is not None else math.inf
     return space, costs
 
 

@@ -141,15 +141,24 @@ def _cmd_emit(args) -> int:
     choices = [Choice(params, inputs)] * len(program.nests)
     text, codes = tuned_source(program, choices, strip=args.strip, output=output)
     if args.explain:
-        resources = _kernel_resources(program, text, _profile_device(args))
-        for code in codes:
+        from .model import of_variant
+
+        device = _profile_device(args)
+        resources = _kernel_resources(program, text, device)
+        for k, code in enumerate(codes):
             settings = settings_text({k: v for k, v in code.values.items() if v not in (None, {})})
             print(f"{code.host}: {settings}", file=sys.stderr)
             for note in code.notes or ["every requested transformation applies"]:
                 print(f"  note: {note}", file=sys.stderr)
-            for line in code.traffic.lines() if code.traffic else []:
+            traffic = code.traffic(device.multiprocessors)
+            for line in traffic.lines() if traffic else []:
                 print(f"  {line}", file=sys.stderr)
-            print(f"  {resources(code)}", file=sys.stderr)
+            kernel = resources(code)
+            print(f"  {_resources_line(code, kernel, device)}", file=sys.stderr)
+            known = {} if isinstance(kernel, str) else {"registers": kernel.registers, "shared_bytes": kernel.shared_bytes}
+            prediction = of_variant(program, k, traffic, inputs, device, **known)
+            print(f"  {prediction.line()}" if prediction else "  model: no prediction (a loop bound or a subscript is not "
+                  "a number at these sizes)", file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode(**ENCODING))  # the source's bytes, UTF-8 or not
@@ -161,11 +170,10 @@ def _cmd_emit(args) -> int:
 
 
 def _kernel_resources(program, text: str, device):
-    """A function of a region's code: the line that says what ptxas reports of its kernel (32-bit
-    indices) compiled for ``device``, and the occupancy that allows."""
+    """A function of a region's code: what ptxas reports of its kernel (32-bit indices) compiled
+    for ``device``, or why there is no report."""
     import tempfile
 
-    from .device import occupancy
     from .source import ENCODING
     from .toolchain import ptxas_report
 
@@ -177,22 +185,29 @@ def _kernel_resources(program, text: str, device):
             source.write_bytes(text.encode(**ENCODING))
             found = ptxas_report(source, device.arch)
 
-    def line(code) -> str:
+    def lookup(code):
         if isinstance(found, str):
-            return f"ptxas: no report ({found})"
+            return found
         kernel = next((r for name, r in found.items() if f"{code.host}_kernel" in name and "IiE" in name), None) or next(
             (r for name, r in found.items() if f"{code.host}_kernel" in name), None)
-        if kernel is None:
-            return "ptxas: no report of this kernel"
-        threads = code.threads
-        blocks, busy, limit = occupancy(device, threads, kernel.registers, kernel.shared_bytes)
-        local = "no stack frame or spills" if not (kernel.stack_bytes or kernel.spill_bytes) else \
-            f"{kernel.stack_bytes} bytes of stack frame, {kernel.spill_bytes} bytes spilled"
-        return (f"ptxas ({device.arch}): {kernel.registers} registers a thread, {kernel.shared_bytes} bytes of shared memory a "
-                f"block, {local}; {blocks} blocks of {threads} threads per multiprocessor ({limit} bound): occupancy "
-                f"{busy:.0%}")
+        return "no report of this kernel" if kernel is None else kernel
 
-    return line
+    return lookup
+
+
+def _resources_line(code, kernel, device) -> str:
+    """What ptxas reports of a region's kernel, and the occupancy that allows."""
+    from .device import occupancy
+
+    if isinstance(kernel, str):
+        return f"ptxas: no report ({kernel})" if kernel != "no report of this kernel" else f"ptxas: {kernel}"
+    threads = code.threads
+    blocks, busy, limit = occupancy(device, threads, kernel.registers, kernel.shared_bytes)
+    local = "no stack frame or spills" if not (kernel.stack_bytes or kernel.spill_bytes) else \
+        f"{kernel.stack_bytes} bytes of stack frame, {kernel.spill_bytes} bytes spilled"
+    return (f"ptxas ({device.arch}): {kernel.registers} registers a thread, {kernel.shared_bytes} bytes of shared memory a "
+            f"block, {local}; {blocks} blocks of {threads} threads per multiprocessor ({limit} bound): occupancy "
+            f"{busy:.0%}")
 
 
 def _search_name(text: str) -> str:
@@ -210,8 +225,8 @@ def _backend(requested: str) -> str:
         return requested
     if gpu_visible():
         return "cuda"
-    print("orcu: warning: no GPU visible: variants run in orcu's CPU emulation; their times are CPU times, not GPU times",
-          file=sys.stderr)
+    print("orcu: warning: no GPU visible: variants run in orcu's CPU emulation, which checks them; orcu's performance "
+          "model ranks them by their predicted GPU time", file=sys.stderr)
     return "emulate"
 
 
@@ -231,6 +246,8 @@ def _compiler(backend: str) -> str:
 
     from .toolchain import gxx, nvcc
 
+    if backend == "model":
+        return "none (orcu's performance model)"
     tool = nvcc() if backend == "cuda" else gxx()
     if tool is None:
         return "not found"
@@ -240,7 +257,8 @@ def _compiler(backend: str) -> str:
 
 
 def _device_text(device, backend: str) -> str:
-    return f"{device.name} ({device.arch}{', emulated on the CPU' if backend == 'emulate' else ''})"
+    where = {"emulate": ", emulated on the CPU", "model": ", predicted by orcu's performance model"}.get(backend, "")
+    return f"{device.name} ({device.arch}{where})"
 
 
 def _check_writable(output: str, source: str, program=None) -> None:
@@ -335,8 +353,10 @@ def _target(program, args, backend, device):
     return compiler, device_text, context
 
 
-def _measure(program, args) -> str:
-    return args.measure or program.spec.measure
+def _measure(program, args, backend: str) -> str:
+    """--measure, else the spec's performance_counter measure, else the model's prediction where no
+    GPU runs the variants (the emulation's CPU times say nothing of the GPU), else kernel time."""
+    return args.measure or program.spec.measure or ("model" if backend in ("emulate", "model") else "kernel")
 
 
 def _cmd_apply(args) -> int:
@@ -345,12 +365,13 @@ def _cmd_apply(args) -> int:
     from .device import orcu_home
     from .space import input_space
     from .results import existing_database
+    from .runners import MEASURE_NAMES
     from .writeback import Choice, Provenance, tuned_source
 
     orcu_home()
     program, backend, device = _load_for_target(args)
     compiler, device_text, context = _target(program, args, backend, device)
-    measure = _measure(program, args)
+    measure = _measure(program, args, backend)
     _check_writable(_output_path(args), args.file, program)
     db = existing_database()
     sizes = list(input_space(program).configs()) or [{}]
@@ -376,7 +397,7 @@ def _cmd_apply(args) -> int:
         print(f"orcu: note: the results were measured on {device_text} with {compiler}", file=sys.stderr)
     if missing:
         for what in missing:
-            print(f"orcu: error: {what}: no tuning result for this code, backend, device and measure ({measure} time); run orcu tune",
+            print(f"orcu: error: {what}: no tuning result for this code, backend, device and measure ({MEASURE_NAMES[measure]}); run orcu tune",
                   file=sys.stderr)
         return 1
     output = _output_path(args)
@@ -450,7 +471,7 @@ def _cmd_tune(args) -> int:
     spec = program.spec
     budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
     limits = [t for t in (args.time_limit, None if spec.arg("search", "time_limit") is None else 60.0 * spec.arg("search", "time_limit")) if t is not None]
-    runner = Runner(backend, device, home / "build", args.jobs, measure=_measure(program, args))
+    runner = Runner(backend, device, home / "build", args.jobs, measure=_measure(program, args, backend))
     db = Database(database_path())
     _run_spec_command(program, "prebuild_command", args.trust_spec)
 
@@ -461,7 +482,7 @@ def _cmd_tune(args) -> int:
     db.close()
     _run_spec_command(program, "postbuild_command", args.trust_spec)
     best = choices(program, tunings)
-    problems = together(program, runner, best) if best is not None else []
+    problems = together(program, runner, best) if best is not None and backend != "model" else []
     if problems:
         best = None
     result = summary(program, tunings, output if best is not None else None, backend, device_text)
@@ -554,13 +575,17 @@ def _input_arguments(command: argparse.ArgumentParser) -> None:
 def _output_arguments(command: argparse.ArgumentParser) -> None:
     """Where the tuned file goes, and for which backend and device (tune and apply)."""
     command.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
-    command.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
-                         help="cuda: run on the GPU; emulate: orcu's CPU emulation; auto: cuda when a GPU is visible")
+    command.add_argument("--backend", choices=["auto", "cuda", "emulate", "model"], default="auto",
+                         help="cuda: run on the GPU; emulate: orcu's CPU emulation checks every variant and the "
+                              "performance model ranks them; model: the model alone, nothing built or run (a fast "
+                              "first pass, checked by a later tune); auto: cuda when a GPU is visible")
     command.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
     _sizes_argument(command)
-    command.add_argument("--measure", choices=["kernel", "total"],
-                         help="what ranks variants: the kernels' time or the host function's whole time, transfers "
-                              "included (default: the spec's performance_counter measure, else kernel)")
+    command.add_argument("--measure", choices=["kernel", "total", "model"],
+                         help="what ranks variants: the kernels' time, the host function's whole time (transfers "
+                              "included), or the kernels' GPU time as orcu's performance model predicts it (default: "
+                              "model with --backend emulate or model, else the spec's performance_counter measure, "
+                              "else kernel)")
 
 
 def _trust_argument(command: argparse.ArgumentParser) -> None:

@@ -35,6 +35,7 @@ class Device:
     memory_bus_bits: int
     memory_bytes: int  # global memory
     source: str  # "query" or "profile"
+    clock_khz: int = 0  # the multiprocessors' clock (boost); 0: unknown (orcu/model.py takes 1.5 GHz)
 
     @property
     def arch(self) -> str:
@@ -91,18 +92,18 @@ def occupancy(device: Device, threads: int, registers: int, shared_bytes: int) -
     return blocks, blocks * warps * 32 / most_threads, limit
 
 
-def _profile(name, cc, sms, optin_kib, l2_mib, clock_mhz, bus, memory_gib) -> Device:
+def _profile(name, cc, sms, optin_kib, l2_mib, clock_mhz, bus, memory_gib, sm_clock_mhz) -> Device:
     return Device(name, cc, sms, 1024, 2**31 - 1, 48 * 1024, optin_kib * 1024, 65536, l2_mib * 1024 * 1024,
-                  clock_mhz * 1000, bus, memory_gib * 2**30, "profile")
+                  clock_mhz * 1000, bus, memory_gib * 2**30, "profile", sm_clock_mhz * 1000)
 
 
 # Datasheet figures of the GPUs people tune for most (memory: what the driver reports, about).
 PROFILES = {
-    "H100": _profile("NVIDIA H100 80GB HBM3", "90", 132, 227, 50, 2619, 5120, 79),
-    "H200": _profile("NVIDIA H200", "90", 132, 227, 60, 3201, 6144, 139),
-    "A100": _profile("NVIDIA A100-SXM4-80GB", "80", 108, 163, 40, 1593, 5120, 79),
-    "L40S": _profile("NVIDIA L40S", "89", 142, 99, 96, 9001, 384, 44),
-    "V100": _profile("Tesla V100-SXM2-32GB", "70", 80, 96, 6, 877, 4096, 31),
+    "H100": _profile("NVIDIA H100 80GB HBM3", "90", 132, 227, 50, 2619, 5120, 79, 1980),
+    "H200": _profile("NVIDIA H200", "90", 132, 227, 60, 3201, 6144, 139, 1980),
+    "A100": _profile("NVIDIA A100-SXM4-80GB", "80", 108, 163, 40, 1593, 5120, 79, 1410),
+    "L40S": _profile("NVIDIA L40S", "89", 142, 99, 96, 9001, 384, 44, 2520),
+    "V100": _profile("Tesla V100-SXM2-32GB", "70", 80, 96, 6, 877, 4096, 31, 1530),
 }
 DEFAULT_PROFILE = "H100"
 
@@ -117,15 +118,16 @@ int main()
     cudaDeviceProp p;
     if (cudaGetDeviceProperties(&p, 0) != cudaSuccess)
         return 1;
-    int clock = 0, bus = 0;
+    int clock = 0, bus = 0, sm_clock = 0;
     cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, 0);
     cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, 0);
+    cudaDeviceGetAttribute(&sm_clock, cudaDevAttrClockRate, 0);
     printf("{\"name\": \"%s\", \"compute_capability\": \"%d%d\", \"multiprocessors\": %d, "
            "\"max_threads_per_block\": %d, \"max_grid_x\": %d, \"shared_per_block\": %zu, "
            "\"shared_per_block_optin\": %zu, \"registers_per_block\": %d, \"l2_bytes\": %d, "
-           "\"memory_clock_khz\": %d, \"memory_bus_bits\": %d, \"memory_bytes\": %zu}\n",
+           "\"memory_clock_khz\": %d, \"memory_bus_bits\": %d, \"memory_bytes\": %zu, \"clock_khz\": %d}\n",
            p.name, p.major, p.minor, p.multiProcessorCount, p.maxThreadsPerBlock, p.maxGridSize[0],
-           p.sharedMemPerBlock, p.sharedMemPerBlockOptin, p.regsPerBlock, p.l2CacheSize, clock, bus, p.totalGlobalMem);
+           p.sharedMemPerBlock, p.sharedMemPerBlockOptin, p.regsPerBlock, p.l2CacheSize, clock, bus, p.totalGlobalMem, sm_clock);
     return 0;
 }
 """

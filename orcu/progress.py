@@ -45,19 +45,21 @@ class Progress:
         best = tuning.best
         failures = {s: n for s, n in tuning.statuses.items() if s != "ok"}
         if self.bar is not None:
-            shown = f"best {best.time_ms:.4g} ms [{settings_text(best.params)}]" if best else "no valid variant yet"
+            shown = f"best {best.time_ms:.4g} ms{_predicted(best)} [{settings_text(best.params)}]" if best else "no valid variant yet"
             if failures:
                 shown += "  " + " ".join(f"{s}:{n}" for s, n in failures.items())
             self.bar.update(self.task, advance=1, best=shown)
             return
-        what = f"{result.time_ms:.4g} ms" if result.time_ms is not None else result.message.split("\n")[0][:120]
+        what = f"{result.time_ms:.4g} ms{_predicted(result)}" if result.time_ms is not None else result.message.split("\n")[0][:120]
         print(f"orcu:   [{settings_text(result.params)}]: {result.status} {what}{f' ({origin})' if origin else ''}",
               file=self.console.file)
 
     @staticmethod
     def table(program, tunings, stream: TextIO | None = None) -> None:
         table = Table(title=f"orcu tune {program.src.path}")
-        for column in ("region", "input", "strategy", "evaluated", "best parameters", "time (ms)", "spread", "statuses"):
+        predicted = any(t.best is not None and t.best.measure == "model" for t in tunings)
+        for column in ("region", "input", "strategy", "evaluated", "best parameters",
+                       "predicted GPU time (ms)" if predicted else "time (ms)", "spread", "statuses"):
             table.add_column(column)
         for t in tunings:
             best = t.best
@@ -69,3 +71,8 @@ class Progress:
             )
         Console(file=stream or sys.stdout, width=160).print(table)
 
+
+
+def _predicted(result) -> str:
+    """Says that a time is the performance model's prediction, not a measurement."""
+    return " predicted on the GPU" if result.measure == "model" else ""

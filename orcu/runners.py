@@ -35,10 +35,13 @@ from .program import Program
 from .source import ENCODING
 from .toolchain import Build, compile_program, truncate
 
+NOT_RUN = "not run (--backend model): checked against the C code by a later tune with --backend emulate or cuda"
 STATUSES = ("ok", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
-# What ranks variants: the kernels' time (CUDA events around each launch; Orio's measure), or
-# the host function's whole time (allocation, transfers, kernels).
-MEASURES = ("kernel", "total")
+# What ranks variants: the kernels' time (CUDA events around each launch; Orio's measure), the
+# host function's whole time (allocation, transfers, kernels), or the kernels' GPU time as
+# orcu/model.py predicts it (the emulation's default: its CPU times say nothing of the GPU).
+MEASURES = ("kernel", "total", "model")
+MEASURE_NAMES = {"kernel": "kernel time", "total": "total time", "model": "GPU kernel time predicted by orcu's performance model"}
 EMULATION_SEED = "1"  # blocks run in a shuffled order, to expose races between blocks
 MAX_BATCH = 16  # variants built into one harness
 
@@ -56,9 +59,13 @@ class Result:
     run_s: float = 0.0
     measure: str = "kernel"  # which samples rank it
     figures: dict[str, Any] | None = None  # a TSG variant's static traffic at its input size (tsg/traffic.py)
+    counted: dict[str, Any] | None = None  # the memory traffic its run counted (Runner's count_memory)
 
     @property
     def samples(self) -> list[float]:
+        if self.measure == "model":  # the model's prediction, one figure
+            predicted = (self.figures or {}).get("model", {}).get("predicted_ms")
+            return [] if predicted is None else [predicted]
         return self.kernel_ms if self.measure == "kernel" else self.total_ms
 
     @property
@@ -68,6 +75,8 @@ class Result:
 
     def with_samples(self, samples: list[float]) -> "Result":
         """The same result with other samples of its measure (re-timings pooled in)."""
+        if self.measure == "model":
+            return self
         return dataclasses.replace(self, **{"kernel_ms" if self.measure == "kernel" else "total_ms": samples})
 
 
@@ -209,13 +218,18 @@ def _uncommented(text: str) -> str:
     return _COMMENT_OR_STRING.sub(lambda m: m.group(1) or "", text)
 
 
+_MEMORY_COUNTS = re.compile(r"^orcu emulation memory: (\{.*\})\n?", re.M)
+
+
 class Runner:
     def __init__(self, backend: str, device: Device, workdir: Path, jobs: int | None = None, timeout_floor: float = 60.0,
-                 measure: str = "kernel", address_limit: int | None = None):
+                 measure: str = "kernel", address_limit: int | None = None, count_memory: bool = False):
         """``address_limit``: bytes of address space an emulated run may take (default: the
         machine's memory), so that a run allocating without bound fails in its own process
         instead of waking the kernel's OOM killer. GPU runs get none: the CUDA driver reserves
-        far more address space than it uses."""
+        far more address space than it uses. ``count_memory``: emulated builds count the global
+        sectors and shared-memory wavefronts of each kernel's first launch (Result.counted;
+        instrumented builds at -O0, several times slower)."""
         self.backend = backend
         self.measure = measure
         self.address_limit = (address_limit or physical_memory()) if backend == "emulate" else None
@@ -230,6 +244,7 @@ class Runner:
         self._speculative: list[tuple[Future, list]] = []  # harnesses of the batches ahead, not waited for
         self.best_run_s: float | None = None
         # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
+        self.count_memory = count_memory
         self.defines = None if backend != "emulate" else {
             "ORCU_EMULATION_SMS": str(device.multiprocessors),
             "ORCU_EMULATION_MAX_THREADS": str(device.max_threads_per_block),
@@ -237,6 +252,11 @@ class Runner:
             "ORCU_EMULATION_SHARED_OPTIN": str(device.shared_per_block_optin),
             "ORCU_EMULATION_CC": device.compute_capability,
         }
+
+    def _counts(self, code: RegionCode) -> bool:
+        """Whether the variant's run counts its memory traffic: with count_memory, or where the
+        model ranks and the static figures cannot tell (orcu/model.py's fallback)."""
+        return self.backend == "emulate" and (self.count_memory or (self.measure == "model" and code.traffic(self.device.multiprocessors) is None))
 
     def timeout(self) -> float:
         return self.timeout_floor if self.best_run_s is None else max(self.timeout_floor, 10 * self.best_run_s)
@@ -262,6 +282,11 @@ class Runner:
         was built in. Harnesses ahead that have not started when the next call comes are
         dropped: the strategy has moved on."""
         invalid, valid = self._plan(program, region, configs, edit)
+        if self.backend == "model":  # nothing is built or run: the tune predicts each variant's time
+            for k, (params, inputs) in enumerate(configs):
+                yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure) if k in invalid else \
+                    Result("ok", params, inputs, message=NOT_RUN, measure=self.measure)
+            return
         later = self._plan(program, region, [config for batch in ahead for config in batch], edit)[1]
         with self._lock:
             wanted = {_variant_key(program, region, item, edit) for item in valid + later}
@@ -314,7 +339,7 @@ class Runner:
             last = batches[-1] if batches else None
             if ahead:  # the first guesses matter most: small harnesses first, built soonest, then larger ones
                 size = min(MAX_BATCH, 2 ** ((len(batches) - 1) // self.jobs)) if last else 1
-            if last and len(last) < size and (last[0][2], last[0][3]) == (item[2], item[3]):
+            if last and len(last) < size and (last[0][2], last[0][3], self._counts(last[0][4])) == (item[2], item[3], self._counts(item[4])):
                 last.append(item)
             else:
                 batches.append([item])
@@ -374,20 +399,23 @@ class Runner:
         """(executable, variant number in it, build) for each item of ``batch``."""
         inputs, flags = batch[0][2], batch[0][3]
         codes = [item[4] for item in batch]
+        count = self._counts(codes[0])
         if edit is not None:
             codes = [edit(c) for c in codes]
         libs = build_libs(program)
-        exe, build = self._build(harness_source(program, region, codes, inputs), flags, libs)
+        exe, build = self._build(harness_source(program, region, codes, inputs), flags, libs, count)
         if build.ok or len(batch) == 1:
             return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message)) for j in range(len(batch))]
         out = []
         for code in codes:
-            exe, alone = self._build(harness_source(program, region, [code], inputs), flags, libs)
+            exe, alone = self._build(harness_source(program, region, [code], inputs), flags, libs, count)
             out.append((exe, 0, alone))
         return out
 
-    def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = ()) -> tuple[Path, Build]:
-        key = hashlib.sha256("\0".join([self.backend, self.device.arch, *flags, "--", *libs, source]).encode()).hexdigest()[:20]
+    def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False) -> tuple[Path, Build]:
+        defines = {**self.defines, "ORCU_EMULATION_SECTORS": "1"} if count else self.defines
+        key = hashlib.sha256("\0".join([self.backend, self.device.arch, repr(defines), *flags, "--", *libs, source])
+                             .encode()).hexdigest()[:20]
         src = self.workdir / f"{key}.cu"
         exe = self.workdir / key
         if exe.exists() and src.exists() and src.read_text(**ENCODING) == source:  # content-addressed: built before
@@ -400,7 +428,7 @@ class Runner:
         partial, partial_src = Path(name), Path(name + ".cu")
         try:
             partial_src.write_text(source, **ENCODING)
-            build = compile_program(self.backend, partial_src, partial, arch, flags, self.defines, libs=libs)
+            build = compile_program(self.backend, partial_src, partial, arch, flags, defines, libs=libs)
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
             if build.ok:
                 os.replace(partial, exe)
@@ -432,7 +460,11 @@ class Runner:
             report = json.loads(proc.stdout.strip().splitlines()[-1])
         except (IndexError, ValueError):
             return Result("crash", params, inputs, message="the harness printed no result" + (f": {err}" if err else ""), run_s=elapsed)
-        result = Result(report["status"], params, inputs, report["kernel_ms"], report["total_ms"], err, report["worst"], run_s=elapsed)
+        counted = _MEMORY_COUNTS.search(proc.stderr)
+        if counted is not None:  # a line for the tool, not a message for the user
+            err = truncate(_MEMORY_COUNTS.sub("", proc.stderr))
+        result = Result(report["status"], params, inputs, report["kernel_ms"], report["total_ms"], err, report["worst"], run_s=elapsed,
+                        counted=json.loads(counted.group(1)) if counted else None)
         if result.status == "ok":
             self.best_run_s = elapsed if self.best_run_s is None else min(self.best_run_s, elapsed)
         elif result.status == "wrong_result" and result.worst:

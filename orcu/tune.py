@@ -24,7 +24,9 @@ from .space import input_space, performance_space
 from .results import Context, Database, _hash
 from .runners import STATUSES, Result, Runner, build_flags, build_identity
 from .search import DEFAULT, SearchSpace, drive, make
+from .model import of_variant
 from .tsg.sizes import last_wave
+from .tsg.traffic import counted_traffic
 from .writeback import Choice, region_parameters
 
 RETIME_CANDIDATES = 3
@@ -74,7 +76,7 @@ class RegionTuning:
     def best(self) -> Result | None:
         if self.final is not None:
             return self.final
-        ok = [r for r in self.results if r.status == "ok"]
+        ok = [r for r in self.results if r.status == "ok" and r.time_ms is not None]
         return min(ok, key=lambda r: r.time_ms) if ok else None
 
     @property
@@ -212,7 +214,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             # Each result is kept as it comes: a tune killed now loses only what is in flight.
             for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=upcoming)):
                 code = builds.code(configs[j]) if builds.identity(configs[j]) else None
-                result.figures = code.traffic.as_dict() if code is not None and code.traffic is not None else None
+                _figures(program, k, code, result, runner)
                 builds.know(configs[j], result)
                 db.put(key(points[j]), ctx, result)
                 costs[j] = note(result, "")
@@ -230,6 +232,24 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure)  # what orcu apply writes
         out.append(tuning)
     return out
+
+
+def _figures(program: Program, region: int, code, result: Result, runner: Runner) -> None:
+    """A variant's traffic figures (static, else those its emulated run counted) and the model's
+    prediction from them, kept with its result; under --backend model, a variant the model
+    cannot predict is not ranked."""
+    traffic = code.traffic(runner.device.multiprocessors) if code is not None else None
+    if traffic is None and result.counted:
+        traffic = counted_traffic(result.counted)
+    figures = traffic.as_dict() if traffic is not None else {}
+    prediction = of_variant(program, region, traffic, result.inputs, runner.device) if result.status == "ok" else None
+    if prediction is not None:
+        figures["model"] = prediction.as_dict()
+    elif result.status == "ok" and runner.backend == "model":
+        result.status = "invalid"
+        result.message = ("the model has no figures for this variant: a loop bound or a subscript is not a number at "
+                          "these sizes (--backend emulate counts them in a run)")
+    result.figures = figures or None
 
 
 class _Builds:
@@ -281,7 +301,7 @@ class _Builds:
 
 
 def _cost(result: Result) -> float:
-    return result.time_ms if result.status == "ok" else math.inf
+    return result.time_ms if result.status == "ok" and result.time_ms is not None else math.inf
 
 
 def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds) -> None:
@@ -289,6 +309,8 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
 
     Timings drift (clocks, caches, other load): interleaving spreads the drift over all
     candidates instead of favouring whichever ran in a quiet moment."""
+    if runner.measure == "model":  # a prediction is the same every time: nothing to re-time
+        return
     ok = sorted((r for r in tuning.results if r.status == "ok"), key=lambda r: r.time_ms)
     top: list[Result] = []
     for r in ok:

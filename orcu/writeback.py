@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from . import __version__, generated
 from .annotations import blank_comments
 from .codegen.region import RegionCode, generate, links, prelude
+from .runners import MEASURE_NAMES
 from .codegen.resident import Resident, resident
 from .codegen.templates import render
 from .errors import AnnotationError, UsageError
@@ -35,7 +36,7 @@ class Choice:
     params: Mapping[str, Any]
     inputs: Mapping[str, Any] = field(default_factory=dict)
     time_ms: float | None = None
-    measure: str = "kernel"  # what time_ms is: the kernels' time or the host function's whole time
+    measure: str = "kernel"  # what time_ms is: the kernels' time, the host function's whole time, or the model's
 
 
 @dataclass(frozen=True)
@@ -291,7 +292,7 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
                 "line": nest.loc.line,
                 "params": settings_text({k: choice.params[k] for k in used if k in choice.params}),
                 "inputs": settings_text(choice.inputs),
-                "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms ({choice.measure} time, which ranked the variants)",
+                "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}, which ranked the variants)",
             })
     return render(
         "header.cu.j2",

@@ -159,7 +159,7 @@ def test_apply_writes_what_tune_chose_without_tuning(in_tmp, monkeypatch, capsys
     assert (in_tmp / "applied.cu").read_text() == (in_tmp / "tuned.cu").read_text()
     write(in_tmp / "t.c", EIGHT.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] + 2 * y[i];"))
     assert main(["apply", "t.c", "--backend", "emulate", "-o", "stale.cu"]) == 1  # the code changed: no result for it
-    assert "orcu: error: orcu_f_1 {'n': 1000}: no tuning result for this code, backend, device and measure (kernel time); run orcu tune" in capsys.readouterr().err
+    assert "orcu: error: orcu_f_1 {'n': 1000}: no tuning result for this code, backend, device and measure (GPU kernel time predicted by orcu's performance model); run orcu tune" in capsys.readouterr().err
     assert not (in_tmp / "stale.cu").exists()
 
 
@@ -210,7 +210,8 @@ def test_tune_keeps_each_tsg_variants_traffic_with_its_evaluation(in_tmp, capsys
 
 def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys):
     write(in_tmp / "t.c", EIGHT)
-    kernel = json.loads(tune("t.c", "--search", "Exhaustive", "-o", "k.cu", home=in_tmp / "home", cwd=in_tmp).stdout)
+    kernel = json.loads(tune("t.c", "--search", "Exhaustive", "--measure", "kernel", "-o", "k.cu", home=in_tmp / "home",
+                             cwd=in_tmp).stdout)
     best = kernel["regions"][0]["best"]
     assert best["measure"] == "kernel" and best["time_ms"] == best["kernel_ms"] and best["total_ms"] > best["kernel_ms"]
     assert "(kernel time, which ranked the variants)" in (in_tmp / "k.cu").read_text()

@@ -7,10 +7,11 @@ apply says why in ``RegionCode.notes`` (shown by ``orcu emit --explain``).
 """
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pycparser import c_ast
 
@@ -23,7 +24,7 @@ from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type, used_names
 from ..program import Program
 from ..tsg.phase1 import chain
 from ..tsg.phase2 import CONSTANT_BYTES, Placement, kernel_body
-from ..tsg.traffic import Traffic, traffic
+from ..tsg.traffic import Traffic, orio_traffic, traffic
 from ..tsg.schedule import Schedule, block_shape
 from . import mapped as mapped_code
 from .tiled import TiledBody
@@ -134,8 +135,13 @@ class RegionCode:
     release: str = ""  # the function that frees what the host function keeps between calls
     arrays: tuple[str, ...] = ()  # the host function's array parameters (device pointers with dataOnDevice)
     args: tuple[str, ...] = ()  # the call's arguments (&s for a scalar that comes back)
-    traffic: Traffic | None = None  # a TSG kernel's static traffic at the input size
+    figures: Callable[[int], Traffic | None] | None = None  # the static traffic at the input size, by the device's SMs
     threads: int = 0  # per block
+
+    def traffic(self, multiprocessors: int) -> Traffic | None:
+        """The kernel's static traffic figures at the input size on a device of this many
+        multiprocessors (Orio's grids follow them); None where they are not numbers."""
+        return self.figures(multiprocessors) if self.figures is not None else None
 
 
 def prelude(codes: list[RegionCode]) -> str:
@@ -192,6 +198,11 @@ def generate(
     return generator.region()
 
 
+def _once(figures: Callable[[int], Traffic | None]) -> Callable[[int], Traffic | None]:
+    """The figures computed once per device size (the database and --explain may both ask)."""
+    return functools.lru_cache(maxsize=2)(figures)
+
+
 def _wide(text: str) -> str:
     """A C expression of the user's (an extent, a bound) evaluated in 64 bits."""
     node = parse_expression(text)
@@ -217,7 +228,8 @@ class _Generator:
         self.itype = canonical_type(nest.variables[self.outer.var].ctype.base)
         self.buffers = 0  # buffers the host function keeps between calls, numbered in order
         self.inputs: dict[str, Any] = {}  # the input sizes, for the static traffic figures
-        self.traffic: Traffic | None = None
+        self.figures: Callable[[int], Traffic | None] | None = None  # computed when asked for: most variants never are
+        self.reduced: list[str] = []  # the element type of each scalar reduction
         self.constants: list[dict[str, Any]] = []  # arrays in constant memory (TSG phase II)
 
     def buffer(self) -> int:
@@ -439,7 +451,7 @@ class _Generator:
 
     def _traffic(self, placed: Placement, ways: Mapping[str, int], registers: Mapping[int, list]) -> None:
         kept = {r.ref: r.loop for regs in registers.values() for r in regs}
-        self.traffic = traffic(self.nest, placed, self.v, self.inputs, ways, kept)
+        self.figures = _once(lambda _: traffic(self.nest, placed, self.v, self.inputs, ways, kept, self.reduced))
 
     def _launch(self, grid: list[Loop], lines: list[str], shape: tuple[int, int], per_block: Mapping[str, int]) -> dict[str, Any]:
         """The mapped kernel's lines with what the host needs to launch it; ``per_block``: the
@@ -578,6 +590,7 @@ class _Generator:
         nest = self.nest
         arrays = self.arrays()
         reductions = self.reductions()
+        self.reduced = [red.ctype for red in reductions]
         scalars = self.scalars(arrays)
         in_kernel = set(used_names(_ir_nodes(self.nest.body if self.schedule else self.outer.body)))
         staged_extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
@@ -607,6 +620,8 @@ class _Generator:
             registers = self.registers(arrays, loops_of(self.outer.body))
             body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
             lanes = self.vector_lanes(arrays, live)
+            held = {r.ref: r.loop for regs in registers.values() for r in regs}
+            self.figures = _once(lambda sms: orio_traffic(nest, self.outer, v, self.inputs, held, lanes or 1, self.reduced, sms))
             vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
         else:
             body, lanes, vector_body = mapped["lines"], None, []
@@ -736,7 +751,7 @@ class _Generator:
         decls = tuple(decl for decl, _ in params)
         return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
                           release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg in params),
-                          traffic=self.traffic, threads=block_threads)
+                          figures=self.figures, threads=block_threads)
 
     def _original(self, reductions: list[ReductionPlan], returned: list[tuple[str, str]]) -> list[str]:
         """The loop as written, in a host function of the same parameters: what a call whose

@@ -103,9 +103,9 @@ class TuningSpec:
         return self.arg("performance_counter", "repetitions", 5)
 
     @property
-    def measure(self) -> str:
-        """What ranks variants: 'kernel' (the kernels' time, as in Orio) or 'total'."""
-        return self.arg("performance_counter", "measure", "kernel")
+    def measure(self) -> str | None:
+        """What ranks variants where the spec says: 'kernel' (the kernels' time, as in Orio) or 'total'."""
+        return self.arg("performance_counter", "measure")
 
     @property
     def build_command(self) -> str | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..analysis.affine import Poly, poly_of
 from ..analysis.subscripts import shapes
@@ -36,6 +36,8 @@ class Figure:
     access: str  # its text; a shared tile's fill is named after the tile
     sectors: int  # 32-byte sectors one request of a warp touches
     requests: int  # requests the grid issues
+    array: str = ""
+    repeats: int = 1  # register-tile copies at one address: the compiler loads it once for them all
 
     @property
     def bytes(self) -> int:
@@ -48,17 +50,57 @@ class Traffic:
     fills: tuple[Figure, ...]
     banks: tuple[tuple[str, int], ...]  # (tile, most requests of a warp in one bank)
     outputs: int  # iterations of the grid loops
+    blocks: int = 0  # the launch's blocks
+    threads: int = 0  # ... and threads a block
+    shared_reads: tuple[tuple[str, int, int, int], ...] = ()  # (tile, requests, worst bank's words, repeats) of each read
+    operations: int = 0  # arithmetic operations (+ - * / and the like) the threads run
+    bytes_by_array: tuple[tuple[str, int], ...] = ()  # global bytes requested, by array
+    tile: int = 1  # iterations of a register tile a thread runs together
 
     @property
     def bytes_per_output(self) -> float:
-        return sum(f.bytes for f in self.globals_ + self.fills) / max(1, self.outputs)
+        return self.bytes / max(1, self.outputs)
+
+    @property
+    def bytes(self) -> int:
+        return sum(f.bytes for f in self.globals_ + self.fills)
+
+    @property
+    def requests(self) -> int:
+        """Warp requests to global memory."""
+        return sum(f.requests for f in self.globals_ + self.fills)
+
+    @property
+    def sectors(self) -> int:
+        return sum(f.sectors * f.requests for f in self.globals_ + self.fills)
+
+    @property
+    def wavefronts(self) -> int:
+        """Shared-memory cycles of the reads: each request as many as its worst bank serves."""
+        return sum(requests * ways for _, requests, ways, _ in self.shared_reads)
+
+    @property
+    def distinct(self) -> tuple[int, int, int]:
+        """(global requests, their sectors, shared wavefronts) with each register tile's copies at
+        one address counted once: what the compiled kernel issues (the emulation at -O0 runs the
+        copies as written)."""
+        figures = self.globals_ + self.fills
+        return (sum(f.requests // f.repeats for f in figures), sum(f.sectors * f.requests // f.repeats for f in figures),
+                sum(r * w // k for _, r, w, k in self.shared_reads))
+
+    @property
+    def parallel(self) -> int:
+        """Global loads a thread has in flight at once: its distinct accesses in one step."""
+        copies = max(1, self.tile)
+        return max(1, sum(copies // f.repeats for f in self.globals_ + self.fills))
 
     def as_dict(self) -> dict[str, Any]:
         """The figures as the results database keeps them with an evaluation."""
         return {"bytes_per_output": round(self.bytes_per_output, 3), "outputs": self.outputs,
+                "blocks": self.blocks, "threads": self.threads, "operations": self.operations,
                 "global": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.globals_],
                 "fills": [{"tile": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.fills],
-                "bank_ways": dict(self.banks)}
+                "bank_ways": dict(self.banks), "shared_wavefronts": self.wavefronts}
 
     def lines(self) -> list[str]:
         out = [f"traffic: {self.bytes_per_output:.1f} bytes of global memory requested per iteration of the grid loops "
@@ -71,15 +113,43 @@ class Traffic:
         return out
 
 
+def counted_traffic(counted: Mapping[str, int]) -> Traffic:
+    """The figures of a variant from what its emulated run counted (Runner's count_memory):
+    loads and stores each one figure of the mean sectors per request, no arithmetic known."""
+    figures = tuple(Figure(f"global {kind} (counted)", -(-counted[f"{kind}_sectors"] // counted[f"{kind}_requests"]),
+                           counted[f"{kind}_requests"]) for kind in ("load", "store") if counted[f"{kind}_requests"])
+    # one figure of as many one-way requests as the reads' wavefronts (each request its worst bank's words)
+    reads = (("shared tiles (counted)", counted["shared_wavefronts"], 1, 1),) if counted["shared_requests"] else ()
+    return Traffic(figures, (), (), 0, counted["blocks"], counted["threads"], reads)
+
+
+@dataclass(frozen=True)
+class _Launch:
+    """What the figures need of a kernel's launch: the loops on the grid and the body each
+    thread runs, the first warp's lanes (each grid loop's value there, and the lane's x), the
+    requests one access issues at one iteration of a thread's own loops, over the whole grid."""
+    grid: tuple[Loop, ...]
+    body: tuple
+    lanes: tuple[dict[str, int], ...]
+    per_loop: int
+    blocks: int
+    threads: int
+    outputs: int
+    row: tuple[str, int] | None = None  # a loop over the threads along x (its iterator, the row's width)
+    vector: int = 1  # iterations a thread takes at once, each access one vector (Orio's vectorize)
+    tiles: tuple[tuple[str, int], ...] = ()  # each grid loop's register tile
+    ranges: tuple[tuple[str, int, int, int], ...] = ()  # each grid loop's (iterator, first value, trip count, step)
+
+
 def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs: Mapping[str, Any],
-            ways: Mapping[str, int], kept: Mapping[str, str]) -> Traffic | None:
-    """The figures of one configuration at ``inputs``; None where the grid's loops or the
-    subscripts are not known numbers there (or the schedule folds a row of threads).
-    ``kept``: array elements held in a register over a loop (by their text: the loop's
-    iterator), loaded before it and stored after it."""
+            ways: Mapping[str, int], kept: Mapping[str, str], reductions: Sequence[str] = ()) -> Traffic | None:
+    """The figures of one TSG configuration at ``inputs``; None where the grid's loops or the
+    subscripts are not known numbers there. ``kept``: array elements held in a register over a
+    loop (by their text: the loop's iterator), loaded before it and stored after it;
+    ``reductions``: the element type of each scalar the grid reduces (its partial results)."""
     schedule = Schedule.parse(values["mapping"])
     shape = block_shape(schedule, values["threadCount"], values["tile"]) if schedule else None
-    if shape is None or isinstance(shape, str) or schedule.threads_only:
+    if shape is None or isinstance(shape, str):
         return None
     env = dict(inputs)
     grid, body = kernel_body(nest, schedule)
@@ -94,52 +164,208 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     lanes = []  # the first warp: each lane's grid loops at their first iteration of the tile
     for lane in range(min(WARP, shape[0] * shape[1])):
         axis = {"x": lane % shape[0], "y": lane // shape[0]}
-        lanes.append({lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step for lp in grid})
-    arrays = shapes(nest)
-    shared = set(values["shared"])
-    found: dict[str, Figure] = {}
-    per_loop = blocks * warps * math.prod(tiles.values())  # requests of one access at one iteration of a thread's loops
-    held: set[str] = set()  # register elements counted already: a load and a store around their loop
-    for st, loops in statements(body):
-        inner = [lp for lp in loops if lp.var not in trips]
-        runs = [1]  # iterations of each loop around the statement, outermost first
-        here = dict(env)
-        for lp in inner:  # each loop at its first iteration; its trip count from there
-            trip = trip_count(lp, {**here, **lanes[0]})
-            start = value(poly_of(lp.lower), {**here, **lanes[0]})
-            if trip is None or start is None:
-                return None
-            runs.append(runs[-1] * trip)
-            here[lp.var] = start
-        for access in st.accesses:
-            if access.array in shared or access.text in held:
-                continue
-            sh = next(s for s in arrays[access.array] if s.access is access)
-            size = ELEMENT_BYTES.get(canonical_type(nest.variables[access.array].ctype.base), 8)
-            strides = _strides(nest, sh, here)
-            if sh.dims is None or strides is None:
-                return None
-            addresses = [_element(sh, strides, {**here, **lane}) for lane in lanes]
-            if None in addresses:
-                return None
-            if any(lp.var == kept.get(access.text) for lp in inner):
-                held.add(access.text)
-                outside = next(k for k, lp in enumerate(inner) if lp.var == kept[access.text])
-                requests = 2 * per_loop * runs[outside]
-            else:
-                requests = per_loop * runs[-1]
-            before = found.get(access.text)
-            found[access.text] = Figure(access.text, len({a * size // SECTOR for a in addresses}),
-                                        requests + (before.requests if before else 0))
+        lanes.append({**{lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step for lp in grid},
+                      "threadIdx.x": axis["x"]})
+    row = (schedule.threads_only[0].loop, shape[0]) if schedule.threads_only else None
+    launch = _Launch(tuple(grid), body, tuple(lanes), blocks * warps * math.prod(tiles.values()), blocks,
+                     shape[0] * shape[1], math.prod(trips.values()), row, tiles=tuple(tiles.items()),
+                     ranges=tuple((lp.var, lowers[lp.var], trips[lp.var], lp.step) for lp in grid))
+    found = _accesses(nest, launch, env, set(values["shared"]), ways, kept)
+    if found is None:
+        return None
+    globals_, shared_reads, operations = found
     fills = []
     for name in values["shared"]:
         tile = placed.tile(name)
         fill = _fill(nest, tile, values, shape, trips, tiles, threads, env, grid, body)
         if fill is None:
             return None
-        fills.append(Figure(f"{name}_shared", fill[0], blocks * fill[1]))
-    return Traffic(tuple(found.values()), tuple(fills), tuple((f"{n}_shared", ways[n]) for n in values["shared"]),
-                   math.prod(trips.values()))
+        fills.append(Figure(f"{name}_shared", fill[0], blocks * fill[1], name))
+    globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
+    return _traffic(nest, launch, globals_, fills, tuple((f"{n}_shared", ways[n]) for n in values["shared"]),
+                    shared_reads, operations)
+
+
+def orio_traffic(nest: LoopNest, outer: Loop, values: Mapping[str, Any], inputs: Mapping[str, Any],
+                 kept: Mapping[str, str], vector: int = 1, reductions: Sequence[str] = (),
+                 multiprocessors: int = 132) -> Traffic | None:
+    """The figures of Orio's mapping: the outer loop over ``threadCount`` threads a block and
+    ``blockCount`` blocks (else enough to cover it, at most 32 a multiprocessor), a whole grid
+    apart, in one launch per chunk of ``streamCount``; ``vector`` iterations a thread at once
+    where vectorize applies. Arrays that cacheBlocks stages are counted as read from global
+    memory (an upper bound: the block reads them once)."""
+    env = dict(inputs)
+    trip, lower = trip_count(outer, env), value(poly_of(outer.lower), env)
+    if trip is None or lower is None:
+        return None
+    threads, streams = values["threadCount"], values["streamCount"]
+    # each chunk's iterations (prelude's orcu_chunk), and the blocks of each launch (orcu_blocks_for)
+    chunks = [trip * (s + 1) // streams - trip * s // streams for s in range(streams)]
+    chunks = [c for c in chunks if c > 0]
+    per_chunk = -(-trip // streams)
+    blocks = values["blockCount"] or min(max(1, -(-per_chunk // threads)), 32 * multiprocessors)
+    stride = blocks * threads
+    per_loop = 0  # warp requests of one access: each warp once per turn of the grid-stride loop it has a lane in
+    for chunk in chunks:
+        covered = -(-chunk // vector)
+        for b in range(min(blocks, -(-covered // threads))):
+            for w in range(0, threads, WARP):
+                first = b * threads + w
+                if first < covered:
+                    per_loop += -(-(covered - first) // stride)
+    lanes = tuple({outer.var: lower + lane * vector * outer.step, "threadIdx.x": lane} for lane in range(min(WARP, threads)))
+    launch = _Launch((outer,), outer.body, lanes, per_loop, blocks * len(chunks), threads, trip, vector=vector,
+                     ranges=((outer.var, lower, trip, outer.step),))
+    found = _accesses(nest, launch, env, set(), {}, kept)
+    if found is None:
+        return None
+    globals_, _, operations = found
+    return _traffic(nest, launch, globals_ + _reduction(reductions, blocks * len(chunks), threads), [], (), (), operations)
+
+
+def _reduction(reductions: Sequence[str], blocks: int, threads: int) -> list[Figure]:
+    """The grid stage of scalar reductions (prelude's orcu_arrived_last and orcu_fold): each
+    block's first thread stores its partial result and counts its arrival (an atomic: a read
+    and a write), the last block's threads read every block's partial result."""
+    if not reductions:
+        return []
+    figures = [Figure("the blocks' arrival counter", 1, 2 * blocks + 1)]
+    for k, ctype in enumerate(reductions):
+        size = ELEMENT_BYTES.get(ctype, 8)
+        folds: dict[int, int] = {}  # the fold's warp requests by their sectors
+        for start in range(0, blocks, threads):
+            for w in range(start, min(blocks, start + threads), WARP):
+                sectors = len({e * size // SECTOR for e in range(w, min(blocks, w + WARP, start + threads))})
+                folds[sectors] = folds.get(sectors, 0) + 1
+        figures.append(Figure(f"partial results of reduction {k + 1}", 1, blocks))
+        figures += [Figure(f"fold of reduction {k + 1}" + (f" ({n} sectors)" if len(folds) > 1 else ""), n, count)
+                    for n, count in sorted(folds.items())]
+    return figures
+
+
+def _traffic(nest, launch: _Launch, globals_, fills, banks, shared_reads, operations) -> Traffic:
+    by_array: dict[str, int] = {}
+    for f in globals_:
+        by_array[f.array] = by_array.get(f.array, 0) + f.bytes
+    for f in fills:
+        by_array[f.array] = by_array.get(f.array, 0) + f.bytes
+    return Traffic(tuple(globals_), tuple(fills), banks, launch.outputs, launch.blocks, launch.threads, tuple(shared_reads),
+                   operations, tuple(by_array.items()), math.prod(t for _, t in launch.tiles))
+
+
+def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: set[str], ways: Mapping[str, int],
+              kept: Mapping[str, str]):
+    """(the global figures of each access, (tile, requests, ways) of each shared read, the
+    arithmetic operations) of the kernel's body; None where a loop or a subscript is not a
+    known number at ``env``."""
+    arrays = shapes(nest)
+    grid = {lp.var for lp in launch.grid}
+    found: dict[str, Figure] = {}
+    reads: dict[str, tuple[str, int, int]] = {}
+    held: dict[str, str] = {}  # register elements counted already (a load and a store around their loop): the loop
+    operations = 0
+    row_var = launch.row[0] if launch.row else None
+    for st, loops in statements(launch.body):
+        inner = [lp for lp in loops if lp.var not in grid]
+        runs = [1]  # iterations of each loop around the statement, per thread, outermost first
+        executed = 1  # ... and of all the threads of a row together
+        here = dict(env)
+        for lp in inner:  # each loop at its first iteration; its trip count from there
+            trip = trip_count(lp, {**here, **launch.lanes[0]})
+            start = value(poly_of(lp.lower), {**here, **launch.lanes[0]})
+            if trip is None or start is None:
+                return None
+            if (poly_of(lp.lower).names | poly_of(lp.upper).names) & grid:  # a bound that follows the grid: a triangle
+                trip = _warp_trip(lp, here, launch)
+                if trip is None:
+                    return None
+            executed *= trip
+            runs.append(runs[-1] * (-(-trip // launch.row[1]) if lp.var == row_var else trip))
+            here[lp.var] = start
+        in_row = any(lp.var == row_var for lp in inner)
+        operations += _operations(st.node) * launch.outputs * executed * launch.vector
+        # Outside a row's loop its threads agree on every address: the row's first thread stands for them.
+        lanes = [lane for lane in launch.lanes if in_row or row_var is None or lane["threadIdx.x"] == 0]
+        if in_row:
+            lanes = [{**lane, row_var: here[row_var] + lane["threadIdx.x"] * next(lp.step for lp in inner if lp.var == row_var)}
+                     for lane in lanes]
+        inside = {lp.var for lp in inner}
+        folded = {a.text for a in st.accesses if in_row and _folded(next(s for s in arrays[a.array] if s.access is a), row_var)}
+        for access in st.accesses:
+            sh = next(s for s in arrays[access.array] if s.access is access)
+            used = set().union(*(d.names for d in sh.dims)) if sh.dims else set(grid)
+            repeats = math.prod(t for v, t in launch.tiles if v not in used)
+            if access.array in shared:
+                name = f"{access.array}_shared"
+                before = reads.get(access.text, (name, 0, ways.get(access.array, 1), repeats))
+                reads[access.text] = (name, before[1] + launch.per_loop * runs[-1], before[2], repeats)
+                continue
+            if held.get(access.text) in inside:
+                continue
+            if access.text in folded:  # a share of the row's reduction: in a register, combined once per row
+                requests, lanes_here = 2 * launch.per_loop * runs[[lp.var for lp in inner].index(row_var)], \
+                    [lane for lane in lanes if lane["threadIdx.x"] == 0]
+                held[access.text] = row_var
+            elif kept.get(access.text) in inside:
+                held[access.text] = kept[access.text]
+                outside = next(k for k, lp in enumerate(inner) if lp.var == kept[access.text])
+                requests, lanes_here = 2 * launch.per_loop * runs[outside], lanes
+            else:
+                requests, lanes_here = launch.per_loop * runs[-1], lanes
+            size = ELEMENT_BYTES.get(canonical_type(nest.variables[access.array].ctype.base), 8)
+            strides = _strides(nest, sh, here)
+            if sh.dims is None or strides is None:
+                return None
+            addresses = [_element(sh, strides, {**here, **lane}) for lane in lanes_here]
+            if None in addresses:
+                return None
+            sectors = {(a * size + b) // SECTOR for a in addresses for b in (0, launch.vector * size - 1)}
+            before = found.get(access.text)
+            found[access.text] = Figure(access.text, len(sectors), requests + (before.requests if before else 0),
+                                        access.array, repeats)
+    return list(found.values()), list(reads.values()), operations
+
+
+def _warp_trip(loop: Loop, env: Mapping[str, Any], launch: _Launch, samples: int = 17) -> int | None:
+    """The mean trip count of a loop whose bounds follow the grid's loops, over the warps: each
+    warp runs it as often as its longest lane does; warps sampled evenly over the grid's range."""
+    follows = [r for r in launch.ranges if r[0] in poly_of(loop.lower).names | poly_of(loop.upper).names]
+    trips = []
+    for k in range(samples):
+        shift = {}
+        for var, first, trip, step in follows:  # the first warp's lanes moved k/(samples-1) of the way along the range
+            reach = max(lane[var] for lane in launch.lanes) - first
+            shift[var] = (k * max(0, (trip - 1) * step - reach) // (samples - 1)) // step * step
+        counts = [trip_count(loop, {**env, **lane, **{v: lane[v] + d for v, d in shift.items()}}) for lane in launch.lanes]
+        if None in counts:
+            return None
+        trips.append(max(counts))
+    return round(sum(trips) / len(trips))
+
+
+def _folded(sh, row: str) -> bool:
+    """Whether an access in a row's loop is the target of the row's folded reduction: written,
+    at an element the row's loop does not move (codegen/mapped.py's targets)."""
+    return sh.access.write and sh.dims is not None and all(row not in d.names for d in sh.dims)
+
+
+_ARITHMETIC = {"+", "-", "*", "/", "%", "+=", "-=", "*=", "/="}
+
+
+def _operations(node) -> int:
+    """Arithmetic operations of one statement (a multiply-add counts two, as peak rates do)."""
+    count = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        op = getattr(n, "op", None)
+        if op in _ARITHMETIC and type(n).__name__ in ("BinaryOp", "Assignment"):
+            count += 1
+        # a subscript's arithmetic is the address's: integer work beside the floating-point work that peak rates count
+        stack.extend(child for name, child in n.children() if not (type(n).__name__ == "ArrayRef" and name == "subscript"))
+    return count
 
 
 def _strides(nest: LoopNest, sh, env: Mapping[str, Any]) -> list[int] | None:
