@@ -175,7 +175,7 @@ def _kernel_resources(program, text: str, device):
     import tempfile
 
     from .source import ENCODING
-    from .toolchain import ptxas_report
+    from .toolchain import kernel_resources, ptxas_report
 
     if program.fragment:
         found = "a fragment's kernels are in a .cu of their own: compile it with -Xptxas -v"
@@ -188,8 +188,7 @@ def _kernel_resources(program, text: str, device):
     def lookup(code):
         if isinstance(found, str):
             return found
-        kernel = next((r for name, r in found.items() if f"{code.host}_kernel" in name and "IiE" in name), None) or next(
-            (r for name, r in found.items() if f"{code.host}_kernel" in name), None)
+        kernel = kernel_resources(found, code.host)
         return "no report of this kernel" if kernel is None else kernel
 
     return lookup
@@ -683,8 +682,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("file", nargs="?", help="only the evaluations of this annotated C file (default: all)")
     report.add_argument("--csv", metavar="OUT", help="write every evaluation as CSV")
     report.add_argument("--kt-cache", metavar="OUT", help="write a Kernel Tuner cache (JSON) per region and input size")
-    report.add_argument("--measure", choices=["kernel", "total"], default="kernel",
-                        help="what ranks the evaluations and is exported as Kernel Tuner's time (default kernel)")
+    report.add_argument("--measure", choices=["kernel", "total", "model"], default="kernel",
+                        help="what ranks the evaluations and is exported as Kernel Tuner's time: the kernels' time, "
+                             "the host function's, or the performance model's prediction (default kernel)")
     report.set_defaults(run=_cmd_report)
 
     devices = sub.add_parser("devices", help="the GPU orcu tunes for, or the device profile used without one")

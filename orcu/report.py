@@ -12,6 +12,7 @@ from typing import Any
 from .frontend.ir import Loop, c_text
 from .program import Program
 from .preflight import Limits, preflight
+from .runners import MEASURE_NAMES
 from .space import input_space, performance_space, settings_text
 
 
@@ -169,16 +170,17 @@ def results_table(rows, measure: str = "kernel", stream=None) -> None:
     from rich.table import Table
 
     ranked = f"{measure}_ms"
-    table = Table(title=f"orcu results (ranked by {measure} time)")
+    table = Table(title=f"orcu results (ranked by {MEASURE_NAMES[measure]})")
     for column in ("file", "region", "input", "on", "evaluated", "best parameters"):
         table.add_column(column)
-    for column in ("kernel ms", "total ms", "last"):
+    shown = ("kernel_ms", "total_ms") + (("model_ms",) if measure == "model" else ())
+    for column in [k.replace("model_ms", "predicted ms").replace("_", " ") for k in shown] + ["last"]:
         table.add_column(column, no_wrap=True)
     for (file, region, inputs, backend, device), group in _groups(rows).items():
         ok = [r for r in group if r["status"] == "ok" and r[ranked]]
         best = min(ok, key=lambda r: _median(r[ranked])) if ok else None
         counts = Counter(r["status"] for r in group)
-        times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in ("kernel_ms", "total_ms")]
+        times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in shown]
         table.add_row(
             Path(file).name, region.removeprefix("orcu_"), settings_text(json.loads(inputs)) or "-",
             _device_text(backend, device), ", ".join(f"{n} {s}" for s, n in counts.items()),
@@ -190,7 +192,7 @@ def results_table(rows, measure: str = "kernel", stream=None) -> None:
 def _device_text(backend: str, device: str) -> str:
     """``NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU)`` -> ``H100 80GB HBM3, emulated``."""
     name = device.split(" (")[0].removeprefix("NVIDIA ")
-    return f"{name}, emulated" if backend == "emulate" else name
+    return {"emulate": f"{name}, emulated", "model": f"{name}, model"}.get(backend, name)
 
 
 CSV_COLUMNS = ("file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms", "kernel_ms",

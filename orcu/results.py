@@ -228,6 +228,8 @@ class Database:
                 item = dict(zip(names, row))
                 for k in ("params", "inputs", "kernel_ms", "total_ms", "figures"):
                     item[k] = json.loads(item[k])
+                predicted = ((item["figures"] or {}).get("model") or {}).get("predicted_ms")
+                item["model_ms"] = [] if predicted is None else [predicted]  # the model's prediction, as samples
                 yield item
 
 

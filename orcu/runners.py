@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from .codegen.region import RegionCode, generate, transform_values
 from .device import Device
 from .errors import OrcuError
+from .files import replace_atomically
 from .frontend.ir import LoopNest
 from .tsg.phase2 import placement_problem
 from .tsg.schedule import Schedule, block_shape
@@ -33,7 +34,7 @@ from .flags import flag_settings, spec_flags
 from .harness import HOST_COPIES, harness_source, memory_needs
 from .program import Program
 from .source import ENCODING
-from .toolchain import Build, compile_program, truncate
+from .toolchain import Build, KernelResources, compile_program, kernel_resources, truncate
 
 NOT_RUN = "not run (--backend model): checked against the C code by a later tune with --backend emulate or cuda"
 STATUSES = ("ok", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
@@ -60,6 +61,7 @@ class Result:
     measure: str = "kernel"  # which samples rank it
     figures: dict[str, Any] | None = None  # a TSG variant's static traffic at its input size (tsg/traffic.py)
     counted: dict[str, Any] | None = None  # the memory traffic its run counted (Runner's count_memory)
+    resources: KernelResources | None = None  # what ptxas reported of its kernel (GPU builds)
 
     @property
     def samples(self) -> list[float]:
@@ -218,6 +220,12 @@ def _uncommented(text: str) -> str:
     return _COMMENT_OR_STRING.sub(lambda m: m.group(1) or "", text)
 
 
+def _of_kernel(build: Build, host: str) -> dict[str, KernelResources]:
+    """The build's ptxas report of the kernel of ``host`` alone (a harness holds several)."""
+    found = kernel_resources(build.resources, host)
+    return {host: found} if found is not None else {}
+
+
 _MEMORY_COUNTS = re.compile(r"^orcu emulation memory: (\{.*\})\n?", re.M)
 
 
@@ -304,6 +312,7 @@ class Runner:
                 continue
             result = self._run(exe, which, params, inputs)
             result.compile_s = build.seconds
+            result.resources = next(iter(build.resources.values()), None)
             result.measure = self.measure
             yield result
 
@@ -405,11 +414,12 @@ class Runner:
         libs = build_libs(program)
         exe, build = self._build(harness_source(program, region, codes, inputs), flags, libs, count)
         if build.ok or len(batch) == 1:
-            return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message)) for j in range(len(batch))]
+            return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message, _of_kernel(build, code.host)))
+                    for j, code in enumerate(codes)]
         out = []
         for code in codes:
             exe, alone = self._build(harness_source(program, region, [code], inputs), flags, libs, count)
-            out.append((exe, 0, alone))
+            out.append((exe, 0, dataclasses.replace(alone, resources=_of_kernel(alone, code.host))))
         return out
 
     def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False) -> tuple[Path, Build]:
@@ -418,8 +428,13 @@ class Runner:
                              .encode()).hexdigest()[:20]
         src = self.workdir / f"{key}.cu"
         exe = self.workdir / key
+        report = self.workdir / f"{key}.ptxas.json"  # what ptxas said of its kernels, for the model
         if exe.exists() and src.exists() and src.read_text(**ENCODING) == source:  # content-addressed: built before
-            return exe, Build(True, 0.0, "")
+            try:
+                found = {k: KernelResources(**r) for k, r in json.loads(report.read_text()).items()}
+            except (OSError, ValueError, TypeError):
+                found = {}
+            return exe, Build(True, 0.0, "", found)
         # Several tunes share the cache: each writes and compiles under a name of its own and
         # renames the result into place, so no process ever runs another's half-written file.
         arch = None if self.backend != "cuda" or _names_arch(flags) else self.device.arch
@@ -428,9 +443,12 @@ class Runner:
         partial, partial_src = Path(name), Path(name + ".cu")
         try:
             partial_src.write_text(source, **ENCODING)
-            build = compile_program(self.backend, partial_src, partial, arch, flags, defines, libs=libs)
+            # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
+            verbose = ("-Xptxas", "-v") if self.backend == "cuda" else ()
+            build = compile_program(self.backend, partial_src, partial, arch, flags + verbose, defines, libs=libs)
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
             if build.ok:
+                replace_atomically(report, json.dumps({k: dataclasses.asdict(r) for k, r in build.resources.items()}))
                 os.replace(partial, exe)
         finally:
             partial.unlink(missing_ok=True)

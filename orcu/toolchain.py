@@ -11,9 +11,10 @@ import shutil
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Mapping
 
 MESSAGE_LIMIT = 4000  # characters of compiler output kept with a status
 
@@ -50,6 +51,7 @@ class Build:
     ok: bool
     seconds: float
     message: str  # compiler output (warnings included), truncated
+    resources: dict[str, "KernelResources"] = field(default_factory=dict)  # ptxas's report by kernel (-Xptxas -v builds)
 
 
 def build_command(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
@@ -101,7 +103,10 @@ def compile_program(backend: str, source: Path, output: Path, arch: str | None =
         return Build(False, time.perf_counter() - start, f"the compiler ran longer than {timeout:.0f} s")
     except FileNotFoundError as e:
         return Build(False, time.perf_counter() - start, str(e))
-    return Build(proc.returncode == 0, time.perf_counter() - start, truncate(proc.stdout + proc.stderr))
+    output_text = proc.stdout + proc.stderr
+    report = "\n".join(line for line in output_text.splitlines() if line.startswith("ptxas info"))
+    message = "\n".join(line for line in output_text.splitlines() if not line.startswith("ptxas info"))
+    return Build(proc.returncode == 0, time.perf_counter() - start, truncate(message), ptxas_resources(report))
 
 
 @dataclass(frozen=True)
@@ -130,8 +135,13 @@ def ptxas_report(source: Path, arch: str) -> dict[str, KernelResources] | str:
                               capture_output=True, text=True)
     if proc.returncode != 0:
         return truncate(proc.stderr.strip() or f"nvcc exit code {proc.returncode}")
+    return ptxas_resources(proc.stderr)
+
+
+def ptxas_resources(report: str) -> dict[str, KernelResources]:
+    """Each kernel's resources by mangled name, from what -Xptxas -v printed."""
     out, entry, frame = {}, None, (0, 0, 0)
-    for line in proc.stderr.splitlines():
+    for line in report.splitlines():
         if (m := _PTXAS_ENTRY.search(line)) is not None:
             entry, frame = m.group(1), (0, 0, 0)
         elif (m := _PTXAS_FRAME.search(line)) is not None:
@@ -140,3 +150,10 @@ def ptxas_report(source: Path, arch: str) -> dict[str, KernelResources] | str:
             out[entry] = KernelResources(int(m.group(1)), int(m.group(2) or 0), frame[0], frame[1] + frame[2])
             entry = None
     return out
+
+
+def kernel_resources(found: Mapping[str, KernelResources], host: str) -> KernelResources | None:
+    """The report of the kernel of a region's host function ``host``: its instance with 32-bit
+    indices where there are two."""
+    named = {name: r for name, r in found.items() if f"{host}_kernel" in name}
+    return next((r for name, r in named.items() if "IiE" in name), None) or next(iter(named.values()), None)

@@ -242,7 +242,8 @@ def _figures(program: Program, region: int, code, result: Result, runner: Runner
     if traffic is None and result.counted:
         traffic = counted_traffic(result.counted)
     figures = traffic.as_dict() if traffic is not None else {}
-    prediction = of_variant(program, region, traffic, result.inputs, runner.device) if result.status == "ok" else None
+    known = {"registers": result.resources.registers, "shared_bytes": result.resources.shared_bytes} if result.resources else {}
+    prediction = of_variant(program, region, traffic, result.inputs, runner.device, **known) if result.status == "ok" else None
     if prediction is not None:
         figures["model"] = prediction.as_dict()
     elif result.status == "ok" and runner.backend == "model":

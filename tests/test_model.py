@@ -14,7 +14,7 @@ from orcu.cli import main
 from orcu.codegen.region import generate
 from orcu.model import of_variant
 from orcu.program import load
-from orcu.runners import Runner
+from orcu.runners import Runner, build_item
 from orcu.space import input_space, performance_space
 
 
@@ -139,7 +139,7 @@ def test_tune_in_the_emulation_ranks_by_the_model_and_says_so(in_tmp, monkeypatc
     assert min(r[0] for r in rows) == best["time_ms"]
 
 
-def test_the_model_backend_builds_nothing_and_leaves_out_what_it_cannot_predict(in_tmp, monkeypatch):
+def test_the_model_backend_builds_nothing_and_leaves_out_what_it_cannot_predict(in_tmp, monkeypatch, capsys):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "sgemm.c", example("sgemm.c"))
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "sgemm.c", "--backend", "model", "--input=n=256", "--json",
@@ -149,6 +149,10 @@ def test_the_model_backend_builds_nothing_and_leaves_out_what_it_cannot_predict(
     assert set(region["statuses"]) == {"ok"} and region["evaluated"]["new"] == 189 and region["best"]["measure"] == "model"
     assert not (in_tmp / "home" / "build").exists() or not any((in_tmp / "home" / "build").iterdir())
     assert "Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model)" in (in_tmp / "s.cu").read_text()
+    assert main(["report", "sgemm.c", "--measure", "model"]) == 0
+    out = capsys.readouterr().out
+    assert "ranked by GPU kernel time predicted by orcu's performance model" in out and "predicted ms" in out
+    assert f"{region['best']['time_ms']:.4g}" in out
     # DIA's bands come from an array of offsets: no static figures, so no prediction without a run
     write(in_tmp / "dia.c", example("spmv_dia.c"))
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "dia.c", "--backend", "model", "--budget", "2", "--json"],
@@ -177,3 +181,22 @@ def test_emit_explains_the_models_prediction(capsys):
     assert re.fullmatch(r"  model: [\d.e-]+ ms predicted on the GPU, bound by (dram|l2|shared|compute|issue|latency); ms by "
                         r"resource: dram [\d.e-]+, l2 [\d.e-]+, shared [\d.e-]+, compute [\d.e-]+, issue [\d.e-]+, latency "
                         r"[\d.e-]+; 1 wave of blocks at 44% occupancy", line), line
+
+
+def test_a_gpu_build_keeps_what_ptxas_says_of_each_kernel_for_the_model(in_tmp, capsys):
+    """nvcc builds (no GPU needed) report each variant's registers and shared memory, from a
+    harness of two variants and again from the build cache: the figures emit --explain prints."""
+    program = load(EXAMPLES / "sgemm.c")
+    inputs = {"n": 64}
+    tiled = {"TC": 64, "registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True}
+    items = [build_item(program, 0, k, performance_space(program, inputs).first_matching(fixed), inputs, "cuda", "sm_90")
+             for k, fixed in enumerate((tiled, {"TC": 64, "registers_i_1": 1, "registers_j_1": 1}))]
+    for _ in range(2):  # built, then found in the cache
+        runner = Runner("cuda", H100, in_tmp / "build", jobs=1)
+        (_, _, first), (_, _, second) = runner._build_batch(program, 0, items, None)
+        assert first.ok and len(first.resources) == len(second.resources) == 1
+        registers = next(iter(first.resources.values())).registers
+        assert registers > next(iter(second.resources.values())).registers  # 16 accumulators a thread
+    assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input", "n=64", "-o", "/dev/null",
+                 *(f"--set={k}={v}" for k, v in tiled.items())]) == 0
+    assert f"ptxas (sm_90): {registers} registers a thread" in capsys.readouterr().err

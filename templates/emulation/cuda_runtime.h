@@ -16,7 +16,8 @@
  * CUDA's rules: pages are pinned whole, and pinning a page twice fails. Events read the host
  * clock. The TSG's shared tiles (ORCU_SHARED_TILE) log each access and are checked for the
  * bank conflicts their declaration admits. orcu_emu::counters counts allocations and other
- * costly calls, for tests.
+ * costly calls, for tests. A build with ORCU_EMULATION_SECTORS counts the memory traffic of the
+ * call the harness checks (the 32-byte sectors of each warp request), for orcu's performance model.
  */
 #ifndef ORCU_EMULATION_CUDA_RUNTIME_H
 #define ORCU_EMULATION_CUDA_RUNTIME_H
@@ -450,17 +451,22 @@ static bool banks_on = false;  /* a kernel's first launch is checked; its later 
 static bool in_kernel = false;  /* a block's thread runs (not the scheduler between them) */
 static bool in_hook = false;  /* the emulation's own work inside a kernel, not the kernel's accesses */
 
-static void log_bank(const void *site, const void *p, int size, int ways, const char *tile)
+/* The running lane's access at `site`: its warp, and its visit there since the last barrier. */
+static BankAccess visit(const void *site, int size, int ways, uintptr_t address, const char *tile)
 {
-    in_hook = true;
     std::vector<std::pair<const void *, int>> &visits = current->visits;  /* a few sites per kernel */
     size_t k = 0;
     while (k < visits.size() && visits[k].first != site)
         k++;
     if (k == visits.size())
         visits.push_back(std::make_pair(site, 0));
-    bank_log.push_back(BankAccess{site, current->linear / 32, visits[k].second++, current->linear % 32, size, ways,
-                                  (uintptr_t)p, tile});
+    return BankAccess{site, current->linear / 32, visits[k].second++, current->linear % 32, size, ways, address, tile};
+}
+
+static void log_bank(const void *site, const void *p, int size, int ways, const char *tile)
+{
+    in_hook = true;
+    bank_log.push_back(visit(site, size, ways, (uintptr_t)p, tile));
     in_hook = false;
 }
 
@@ -495,7 +501,7 @@ static int request_ways(const BankAccess *first, const BankAccess *last)
  * into warp requests as the bank log is, and count each request's distinct 32-byte sectors. The
  * shared tiles' requests and the words of their worst bank are counted too. At exit the totals
  * go to stderr as one JSON line, for orcu/model.py's inputs and the tests of the static figures. */
-struct SiteCount { unsigned long long requests, sectors; int write; };
+struct SiteCount { unsigned long long requests, sectors; int write; };  /* a shared tile's `sectors`: its wavefronts */
 static std::map<const void *, SiteCount> sector_counts, tile_counts;  /* by call site */
 static std::vector<BankAccess> sector_log;
 static bool counting = false;  /* a launch to count runs */
@@ -516,7 +522,7 @@ static void count_sectors()
         SiteCount &c = sector_counts[first.site];
         c.requests++;
         c.sectors += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
-        c.write = first.ways;  /* the log keeps whether it stores in `ways` */
+        c.write = first.ways;
     }
     sector_log.clear();
 }
@@ -553,15 +559,7 @@ __attribute__((no_sanitize_thread)) static void log_global(const void *site, con
     if (it != table.begin() && (uintptr_t)p < (--it)->first + it->second.bytes + 1) {
         /* Allocations here end at a guard page, so they start 16-byte aligned; cudaMalloc's start on
          * 256 bytes: the sectors are counted as if this one did. */
-        const uintptr_t address = (uintptr_t)p - it->first % 256;
-        std::vector<std::pair<const void *, int>> &visits = current->visits;
-        size_t k = 0;
-        while (k < visits.size() && visits[k].first != site)
-            k++;
-        if (k == visits.size())
-            visits.push_back(std::make_pair(site, 0));
-        sector_log.push_back(BankAccess{site, current->linear / 32, visits[k].second++, current->linear % 32, size, write,
-                                        address, NULL});
+        sector_log.push_back(visit(site, size, write, (uintptr_t)p - it->first % 256, NULL));  /* `ways`: whether it stores */
     }
     in_hook = false;
 }
