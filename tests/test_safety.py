@@ -88,7 +88,8 @@ def test_refused_flags_reach_nvcc_only_when_trusted(in_tmp, monkeypatch):
     assert result.status != "compile_error", result.message
     calls = [c.split("\n") for c in log.read_text().split("----\n") if c.strip()]
     assert len(calls) == 1
-    assert calls[0][:7] == ["-arch", "sm_90", "-O3", "-ccbin", host_dir, "-DONE=1", "-o"]
+    # then orcu's own -Xptxas -v: the model reads each kernel's registers from ptxas's report
+    assert calls[0][:9] == ["-arch", "sm_90", "-O3", "-ccbin", host_dir, "-DONE=1", "-Xptxas", "-v", "-o"]
 
 
 @pytest.mark.gpu

@@ -1,16 +1,23 @@
-"""Static traffic figures of a TSG variant: what its kernel asks of memory, from the schedule,
-the placements and the subscripts at one input size (no run).
+"""Static traffic figures of a variant, in Orio's mapping or a TSG schedule: what its kernel
+asks of memory and arithmetic, from the schedule, the placements and the subscripts at one
+input size (no run). orcu/model.py predicts a GPU time from them.
 
 - each global access of the kernel: the 32-byte sectors one request of a warp touches (the
   first warp of the first block, every loop a thread runs at its first iteration: 4 for a
   coalesced float, 32 where each lane reads its own sector), and how many requests the
-  whole grid issues;
-- each shared tile: the sectors of one request of its fill, the fills, and the bank
-  conflicts of its reads (the figure its declaration carries);
-- the bytes moved from global memory per iteration of the grid loops (an output element).
+  whole grid issues (a row of threads' folded reduction: one load and one store a row);
+- each shared tile: the sectors of one request of its fill, the fills, the bank conflicts
+  of its reads (the figure its declaration carries) and the reads' requests;
+- the grid stage of scalar reductions (partial results, the arrival counter, the fold);
+- the arithmetic operations, the blocks of the launch, the bytes moved from global memory
+  per iteration of the grid loops (an output element).
 
-Requests count every iteration of a register tile, those past a loop's end too: a bound,
-not a measurement.
+Where warps are whole and rows start on a sector these are the counts the emulation makes
+on the generated code (tests/test_model.py). Elsewhere they bound them: requests count
+every lane of a warp and every iteration of a register tile as active, past a loop's end
+too, and the first warp's alignment stands for every warp's (a row off a sector boundary
+costs one sector more per request); a loop whose bounds follow the grid (a triangle) runs
+as often as the longest lane of a warp, averaged over warps spread along the grid.
 """
 from __future__ import annotations
 
