@@ -92,7 +92,8 @@ def analyse(found: dict) -> dict:
         pick = measured[min(range(len(points)), key=predicted.__getitem__)]
         rho = spearman(predicted, measured)
         per_example.append({"region": region, "inputs": json.loads(inputs), "variants": len(points),
-                            "spearman": None if rho is None else round(rho, 3), "pick_over_best": round(pick / min(measured), 3)})
+                            "spearman": None if rho is None else round(rho, 3),
+                            "pick_over_best": round(pick / min(measured), 3)})
     everything = [p for points in found.values() for p in points]
     scale, launch = fit(everything) if len(everything) > 1 else (None, None)
     ranked = [e for e in per_example if e["spearman"] is not None]

@@ -396,7 +396,8 @@ def _cmd_apply(args) -> int:
         print(f"orcu: note: the results were measured on {device_text} with {compiler}", file=sys.stderr)
     if missing:
         for what in missing:
-            print(f"orcu: error: {what}: no tuning result for this code, backend, device and measure ({MEASURE_NAMES[measure]}); run orcu tune",
+            print(f"orcu: error: {what}: no tuning result for this code, backend, device and measure "
+                  f"({MEASURE_NAMES[measure]}); run orcu tune",
                   file=sys.stderr)
         return 1
     output = _output_path(args)

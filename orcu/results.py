@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS evaluations (
     compile_s REAL NOT NULL,
     run_s REAL NOT NULL,
     created TEXT NOT NULL,
-    figures TEXT NOT NULL DEFAULT 'null'  -- JSON: a TSG variant's static traffic (tsg/traffic.py), else null
+    figures TEXT NOT NULL DEFAULT 'null'  -- JSON: static traffic (tsg/traffic.py) and "model": the prediction, else null
 );
 CREATE INDEX IF NOT EXISTS evaluations_by_file ON evaluations (file, region, created);
 CREATE TABLE IF NOT EXISTS choices (

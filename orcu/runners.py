@@ -42,7 +42,8 @@ STATUSES = ("ok", "compile_error", "launch_error", "timeout", "wrong_result", "c
 # host function's whole time (allocation, transfers, kernels), or the kernels' GPU time as
 # orcu/model.py predicts it (the emulation's default: its CPU times say nothing of the GPU).
 MEASURES = ("kernel", "total", "model")
-MEASURE_NAMES = {"kernel": "kernel time", "total": "total time", "model": "GPU kernel time predicted by orcu's performance model"}
+MEASURE_NAMES = {"kernel": "kernel time", "total": "total time",
+                 "model": "GPU kernel time predicted by orcu's performance model"}
 EMULATION_SEED = "1"  # blocks run in a shuffled order, to expose races between blocks
 MAX_BATCH = 16  # variants built into one harness
 
@@ -59,7 +60,7 @@ class Result:
     compile_s: float = 0.0
     run_s: float = 0.0
     measure: str = "kernel"  # which samples rank it
-    figures: dict[str, Any] | None = None  # a TSG variant's static traffic at its input size (tsg/traffic.py)
+    figures: dict[str, Any] | None = None  # its static traffic at its input size (tsg/traffic.py), the model's prediction
     counted: dict[str, Any] | None = None  # the memory traffic its run counted (Runner's count_memory)
     resources: KernelResources | None = None  # what ptxas reported of its kernel (GPU builds)
 
@@ -236,7 +237,7 @@ class Runner:
         machine's memory), so that a run allocating without bound fails in its own process
         instead of waking the kernel's OOM killer. GPU runs get none: the CUDA driver reserves
         far more address space than it uses. ``count_memory``: emulated builds count the global
-        sectors and shared-memory wavefronts of each kernel's first launch (Result.counted;
+        sectors and shared-memory wavefronts of the call the harness checks (Result.counted;
         instrumented builds at -O0, several times slower)."""
         self.backend = backend
         self.measure = measure
@@ -264,7 +265,9 @@ class Runner:
     def _counts(self, code: RegionCode) -> bool:
         """Whether the variant's run counts its memory traffic: with count_memory, or where the
         model ranks and the static figures cannot tell (orcu/model.py's fallback)."""
-        return self.backend == "emulate" and (self.count_memory or (self.measure == "model" and code.traffic(self.device.multiprocessors) is None))
+        if self.backend != "emulate":
+            return False
+        return self.count_memory or (self.measure == "model" and code.traffic(self.device.multiprocessors) is None)
 
     def timeout(self) -> float:
         return self.timeout_floor if self.best_run_s is None else max(self.timeout_floor, 10 * self.best_run_s)
@@ -348,7 +351,8 @@ class Runner:
             last = batches[-1] if batches else None
             if ahead:  # the first guesses matter most: small harnesses first, built soonest, then larger ones
                 size = min(MAX_BATCH, 2 ** ((len(batches) - 1) // self.jobs)) if last else 1
-            if last and len(last) < size and (last[0][2], last[0][3], self._counts(last[0][4])) == (item[2], item[3], self._counts(item[4])):
+            if last and len(last) < size and (last[0][2], last[0][3]) == (item[2], item[3]) \
+                    and self._counts(last[0][4]) == self._counts(item[4]):  # a counting build is compiled apart
                 last.append(item)
             else:
                 batches.append([item])
@@ -481,8 +485,8 @@ class Runner:
         counted = _MEMORY_COUNTS.search(proc.stderr)
         if counted is not None:  # a line for the tool, not a message for the user
             err = truncate(_MEMORY_COUNTS.sub("", proc.stderr))
-        result = Result(report["status"], params, inputs, report["kernel_ms"], report["total_ms"], err, report["worst"], run_s=elapsed,
-                        counted=json.loads(counted.group(1)) if counted else None)
+        result = Result(report["status"], params, inputs, report["kernel_ms"], report["total_ms"], err, report["worst"],
+                        run_s=elapsed, counted=json.loads(counted.group(1)) if counted else None)
         if result.status == "ok":
             self.best_run_s = elapsed if self.best_run_s is None else min(self.best_run_s, elapsed)
         elif result.status == "wrong_result" and result.worst:

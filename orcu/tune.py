@@ -242,7 +242,8 @@ def _figures(program: Program, region: int, code, result: Result, runner: Runner
     if traffic is None and result.counted:
         traffic = counted_traffic(result.counted)
     figures = traffic.as_dict() if traffic is not None else {}
-    known = {"registers": result.resources.registers, "shared_bytes": result.resources.shared_bytes} if result.resources else {}
+    ptxas = result.resources
+    known = {"registers": ptxas.registers, "shared_bytes": ptxas.shared_bytes} if ptxas else {}
     prediction = of_variant(program, region, traffic, result.inputs, runner.device, **known) if result.status == "ok" else None
     if prediction is not None:
         figures["model"] = prediction.as_dict()

@@ -292,7 +292,8 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
                 "line": nest.loc.line,
                 "params": settings_text({k: choice.params[k] for k in used if k in choice.params}),
                 "inputs": settings_text(choice.inputs),
-                "time": "not measured" if choice.time_ms is None else f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}, which ranked the variants)",
+                "time": "not measured" if choice.time_ms is None else
+                        f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}, which ranked the variants)",
             })
     return render(
         "header.cu.j2",

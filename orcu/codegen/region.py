@@ -621,7 +621,8 @@ class _Generator:
             body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
             lanes = self.vector_lanes(arrays, live)
             held = {r.ref: r.loop for regs in registers.values() for r in regs}
-            self.figures = _once(lambda sms: orio_traffic(nest, self.outer, v, self.inputs, held, lanes or 1, self.reduced, sms))
+            self.figures = _once(lambda sms: orio_traffic(nest, self.outer, v, self.inputs, held, lanes or 1, self.reduced,
+                                                          sms))
             vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
         else:
             body, lanes, vector_body = mapped["lines"], None, []
