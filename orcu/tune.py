@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from .codegen.region import transform_values
 from .program import Program
-from .device import Device
+from .device import Device, occupancy
 from .preflight import region_limits
 from .space import input_space, performance_space
 from .results import Context, Database, _hash
@@ -235,15 +235,18 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
 
 
 def _figures(program: Program, region: int, code, result: Result, runner: Runner) -> None:
-    """A variant's traffic figures (static, else those its emulated run counted) and the model's
-    prediction from them, kept with its result; under --backend model, a variant the model
-    cannot predict is not ranked."""
+    """A variant's traffic figures (static, else those its emulated run counted), ptxas's report
+    of a GPU build with the occupancy it allows, and the model's prediction from them, kept with
+    its result; under --backend model, a variant the model cannot predict is not ranked."""
     traffic = code.traffic(runner.device.multiprocessors) if code is not None else None
     if traffic is None and result.counted:
         traffic = counted_traffic(result.counted)
     figures = traffic.as_dict() if traffic is not None else {}
     ptxas = result.resources
     known = {"registers": ptxas.registers, "shared_bytes": ptxas.shared_bytes} if ptxas else {}
+    if ptxas is not None and code is not None:  # a GPU build: what ptxas made of the kernel, and the occupancy it allows
+        blocks, busy, limit = occupancy(runner.device, code.threads, ptxas.registers, ptxas.shared_bytes)
+        figures["ptxas"] = {**dataclasses.asdict(ptxas), "blocks_per_sm": blocks, "occupancy": round(busy, 3), "limit": limit}
     prediction = of_variant(program, region, traffic, result.inputs, runner.device, **known) if result.status == "ok" else None
     if prediction is not None:
         figures["model"] = prediction.as_dict()

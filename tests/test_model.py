@@ -14,7 +14,8 @@ from orcu.cli import main
 from orcu.codegen.region import generate
 from orcu.model import of_variant
 from orcu.program import load
-from orcu.runners import Runner, build_item
+from orcu.runners import Result, Runner, build_item
+from orcu.tune import _figures
 from orcu.space import input_space, performance_space
 
 
@@ -199,4 +200,15 @@ def test_a_gpu_build_keeps_what_ptxas_says_of_each_kernel_for_the_model(in_tmp, 
         assert registers > next(iter(second.resources.values())).registers  # 16 accumulators a thread
     assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input", "n=64", "-o", "/dev/null",
                  *(f"--set={k}={v}" for k, v in tiled.items())]) == 0
-    assert f"ptxas (sm_90): {registers} registers a thread" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"ptxas (sm_90): {registers} registers a thread" in err
+    # what a GPU tune keeps with the evaluation: ptxas's figures, the occupancy they allow, the model's prediction from them
+    params = items[0][1]
+    result = Result("ok", params, inputs, kernel_ms=[1.0], resources=next(iter(first.resources.values())))
+    _figures(program, 0, items[0][4], result, runner)
+    ptxas = result.figures["ptxas"]
+    assert ptxas["registers"] == registers and ptxas["stack_bytes"] == ptxas["spill_bytes"] == 0
+    occupancy = re.search(r"(\d+) blocks of 64 threads per multiprocessor \((\w+) bound\): occupancy (\d+)%", err)
+    assert (ptxas["blocks_per_sm"], ptxas["limit"], round(100 * ptxas["occupancy"])) == \
+        (int(occupancy.group(1)), occupancy.group(2), int(occupancy.group(3)))
+    assert result.figures["model"]["occupancy"] == ptxas["occupancy"]
