@@ -2,13 +2,11 @@
 
 Run: python3 bench/bench_tsg.py [--record]   (--record appends to bench/results/tsg.json)
 
-1. Static, from the schedule and the subscripts (any machine): for gemm 1024, gemv 4096 and
-   transposed gemv 4096, each global access of the nest as the first warp of the first block
-   issues it (32 consecutive threads; in a 2-D block, x varies fastest), with every loop not
-   mapped to threads at its first iteration: the 32-byte sectors it touches (the
-   transactions of one request), and the bytes it moves for each byte the threads use. The
-   accesses in the deepest loop that move with the innermost loop a thread runs are the ones
-   issued most (the others run less often or stay in a register): their mean is the figure.
+1. Static (any machine), orcu/tsg/traffic.py's figures of gemm 1024, gemv 4096 and transposed
+   gemv 4096, in Orio's mapping, the TSG's first kept schedule and (gemm, transposed gemv)
+   with Phase II's placements: each global access's sectors per warp request and requests,
+   the mean sectors per request over all of them, the global bytes requested per output, and
+   orcu/model.py's predicted kernel time on the H100 profile with the term that bounds it.
 2. On a GPU (when one is visible): the kernel time of the same three kernels, Orio's
    mapping against the TSG's choice, at the issue's sizes (gemm 2048, gemv 8192 as well).
 """
@@ -26,20 +24,18 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
-from orcu.analysis.affine import Poly, poly_of
-from orcu.frontend.types import ELEMENT_BYTES, canonical_type
+from orcu.codegen.region import generate
 from orcu.device import gpu_visible, profile, query
-from orcu.frontend.ir import statements
+from orcu.model import of_variant
 from orcu.program import load
 from orcu.runners import Runner
 from orcu.space import performance_space
 from orcu.toolchain import nvcc
-from orcu.tsg.schedule import Schedule, block_shape, orio_schedule
+from orcu.tsg.schedule import Schedule, block_shape
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"
-SECTOR = 32  # bytes: the unit of a global-memory transaction
-WARP = 32
+H100 = profile("H100")
 ORIO_THREADS = 128
 # kernel -> (example, input sizes, the TSG configuration: its first kept schedule and block,
 # Phase II's placements off; then the placements timed as well on a GPU)
@@ -62,16 +58,6 @@ GPU_SIZES = {"gemm": [{"n": 1024}, {"n": 2048}], "gemv": [{"n": 4096, "m": 4096}
 _TRANSFORM = re.compile(r"transform CUDA\([^)]*\)")
 
 
-def _value(p: Poly, env: dict[str, int]) -> int:
-    total = 0
-    for monomial, coef in p.terms:
-        term = coef
-        for name in monomial:
-            term *= env[name]
-        total += term
-    return total
-
-
 def _tsg(program, params: dict, inputs: dict) -> tuple[Schedule, tuple[int, int], dict]:
     """The first kept schedule, its block and the whole configuration: ``params``, the
     others at their first valid values (no register or shared tiles)."""
@@ -82,60 +68,32 @@ def _tsg(program, params: dict, inputs: dict) -> tuple[Schedule, tuple[int, int]
     return schedule, block_shape(schedule, values["threadCount"], values["tile"]), config
 
 
-def warp_requests(program, schedule: Schedule, block: tuple[int, int], inputs: dict) -> list[dict]:
-    """Each access of the nest (once per text): sectors the first warp touches in one request,
-    bytes moved per byte used, and whether it streams: whether it sits in the deepest loop and
-    moves with the innermost loop a thread runs there (one the launch does not cover); the
-    others run less often, or stay in a register."""
-    nest = program.nests[0]
-    rows = {}
-    deepest = max(len(loops) for _, loops in statements(nest.body))
-    for st, loops in statements(nest.body):
-        own = [lp for lp in loops if not (lp is loops[0] if schedule.orio else schedule.dim(lp.var) and not schedule.dim(lp.var).threads_only)]
-        threads = []
-        for rank in range(WARP):
-            tx, ty = rank % block[0], rank // block[0]
-            env = dict(inputs)
-            for lp in loops:
-                start = _value(poly_of(lp.lower), env)
-                dim = schedule.dim(lp.var)
-                offset = (rank if schedule.orio else tx if dim.axis == "x" else ty) if dim is not None else 0
-                env[lp.var] = start + offset * lp.step
-            threads.append(env)
-        for access in st.accesses:
-            element = ELEMENT_BYTES[canonical_type(nest.variables[access.array].ctype.base)]
-            [subscript] = access.subscripts  # the examples index flat, row-major arrays
-            addresses = [_value(poly_of(subscript), env) * element for env in threads]
-            sectors = {a // SECTOR for a in addresses}
-            rows.setdefault(access.text, {
-                "access": access.text, "streams": len(loops) == deepest and (not own or own[-1].var in poly_of(subscript).names),
-                "sectors": len(sectors), "moved_per_used": round(len(sectors) * SECTOR / (len(set(addresses)) * element), 2)})
-    return list(rows.values())
+def figures(program, config: dict, inputs: dict) -> dict:
+    """orcu/tsg/traffic.py's figures of one variant (each global access: the sectors of the
+    first warp's request and the grid's requests) and orcu/model.py's prediction on the H100."""
+    code = generate(program, program.nests[0], config, inputs)
+    traffic = code.traffic(H100.multiprocessors)
+    prediction = of_variant(program, 0, traffic, inputs, H100)
+    return {"accesses": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in traffic.globals_],
+            "sectors_per_request": round(traffic.sectors / traffic.requests, 2),
+            "bytes_per_output": round(traffic.bytes_per_output, 1),
+            "predicted_ms": round(prediction.ms, 5), "bound": prediction.bound}
 
 
 def static_rows(directory: Path) -> dict:
     out = {}
     for kernel, (example, inputs, params) in CASES.items():
         program = load(EXAMPLES / example)
-        schedule, block, _ = _tsg(program, params, inputs)
+        schedule, block, config = _tsg(program, params, inputs)
         orio = load(_orio_copy(example, directory))
-        out[kernel] = {"inputs": inputs}
-        for name, (p, s, b) in (("orio", (orio, orio_schedule(orio.nests[0].body[0].var), (ORIO_THREADS, 1))),
-                                ("tsg", (program, schedule, block))):
-            rows = warp_requests(p, s, b, inputs)
-            streams = [r for r in rows if r["streams"]]
-            out[kernel][name] = {"schedule": s.name, "block": list(b), "accesses": rows,
-                                 "sectors_per_request": round(statistics.mean(r["sectors"] for r in streams), 2),
-                                 "moved_per_used": round(statistics.mean(r["moved_per_used"] for r in streams), 2)}
-        o, t = out[kernel]["orio"], out[kernel]["tsg"]
-        print(f"{kernel:<7} {json.dumps(inputs):<26} orio ({o['schedule']}, {o['block'][0]}x{o['block'][1]}): "
-              f"{o['sectors_per_request']:5.2f} sectors/request, {o['moved_per_used']:4.2f} B moved/B used   tsg ({t['schedule']}, {t['block'][0]}x{t['block'][1]}): "
-              f"{t['sectors_per_request']:5.2f}, {t['moved_per_used']:4.2f}")
-        tsg_rows = {r["access"]: r for r in t["accesses"]}
-        for r_o in o["accesses"]:
-            r_t = tsg_rows[r_o["access"]]
-            print(f"    {r_o['access']:<20} {'*' if r_o['streams'] else ' '} {r_o['sectors']:3d} sectors ({r_o['moved_per_used']:5.2f} B moved/B used)"
-                  f"   {'*' if r_t['streams'] else ' '} {r_t['sectors']:3d} sectors ({r_t['moved_per_used']:5.2f})")
+        variants = {"orio": figures(orio, performance_space(orio, dict(inputs)).first_matching({}), inputs),
+                    "tsg": {"schedule": schedule.name, "block": list(block), **figures(program, config, inputs)}}
+        if kernel in PLACED:
+            variants["tsg_placed"] = figures(program, _tsg(program, PLACED[kernel], inputs)[2], inputs)
+        out[kernel] = {"inputs": inputs, **variants}
+        print(f"{kernel:<7} {json.dumps(inputs):<26} " + "   ".join(
+            f"{name}: {v['sectors_per_request']:5.2f} sectors/request, {v['bytes_per_output']:7.1f} B/output, "
+            f"{v['predicted_ms']:.4g} ms predicted ({v['bound']})" for name, v in variants.items()))
     return out
 
 
@@ -181,7 +139,7 @@ def main() -> None:
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--emulate", action="store_true", help="time small sizes under the emulation (checks the plumbing; CPU times)")
     args = parser.parse_args()
-    print("sectors a warp's request touches (mean over the accesses that stream, marked *), Orio's mapping and the TSG's:")
+    print("sectors a warp's request touches (mean over the requests), global bytes per output, the model's prediction:")
     with tempfile.TemporaryDirectory() as tmp:
         static = static_rows(Path(tmp))
     timed = []
