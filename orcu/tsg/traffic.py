@@ -17,10 +17,13 @@ on the generated code (tests/test_model.py). Elsewhere they bound them: requests
 every lane of a warp and every iteration of a register tile as active, past a loop's end
 too, and the first warp's alignment stands for every warp's (a row off a sector boundary
 costs one sector more per request); a loop whose bounds follow the grid (a triangle) runs
-as often as the longest lane of a warp, averaged over warps spread along the grid.
+as often as the longest lane of a warp, averaged over warps spread along the grid, and grid
+loops whose bounds follow each other cover their box, of which the warps with a lane inside
+the bounds (sampled) issue requests.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -162,10 +165,10 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     grid, body = kernel_body(nest, schedule)
     threads = {d.loop: dict(zip(("x", "y"), shape))[d.axis] for d in schedule.grid}
     tiles = {lp.var: values["registerTile"].get(lp.var, 1) for lp in grid}
-    trips = {lp.var: trip_count(lp, env) for lp in grid}
-    lowers = {lp.var: value(poly_of(lp.lower), env) for lp in grid}
-    if None in trips.values() or None in lowers.values():
+    box = _box(grid, env)
+    if box is None:
         return None
+    lowers, trips = {v: lo for v, (lo, _) in box.items()}, {v: t for v, (_, t) in box.items()}
     blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
     warps = -(-(shape[0] * shape[1]) // WARP)
     lanes = []  # the first warp: each lane's grid loops at their first iteration of the tile
@@ -173,9 +176,11 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
         axis = {"x": lane % shape[0], "y": lane // shape[0]}
         lanes.append({**{lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step for lp in grid},
                       "threadIdx.x": axis["x"]})
+    # a grid loop whose bounds follow another (a triangle) leaves part of the box idle
+    warp_share, lane_share = _active(grid, env, box, lanes)
     row = (schedule.threads_only[0].loop, shape[0]) if schedule.threads_only else None
-    launch = _Launch(tuple(grid), body, tuple(lanes), blocks * warps * math.prod(tiles.values()), blocks,
-                     shape[0] * shape[1], math.prod(trips.values()), row, tiles=tuple(tiles.items()),
+    launch = _Launch(tuple(grid), body, tuple(lanes), round(blocks * warps * math.prod(tiles.values()) * warp_share), blocks,
+                     shape[0] * shape[1], round(math.prod(trips.values()) * lane_share), row, tiles=tuple(tiles.items()),
                      ranges=tuple((lp.var, lowers[lp.var], trips[lp.var], lp.step) for lp in grid))
     found = _accesses(nest, launch, env, set(values["shared"]), ways, kept)
     if found is None:
@@ -191,6 +196,61 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
     return _traffic(nest, launch, globals_, fills, tuple((f"{n}_shared", ways[n]) for n in values["shared"]),
                     shared_reads, operations)
+
+
+def _box(grid: Sequence[Loop], env: Mapping[str, Any]) -> dict[str, tuple[int, int]] | None:
+    """Each grid loop's (first value, trip count) over the box the launch covers: a loop whose
+    bounds follow other grid loops spans its range at their first and last values."""
+    own = {lp.var: (value(poly_of(lp.lower), env), trip_count(lp, env)) for lp in grid}
+    box = {}
+    for lp in grid:
+        if None not in own[lp.var]:
+            box[lp.var] = own[lp.var]
+            continue
+        follows = [g for g in grid if g.var in poly_of(lp.lower).names | poly_of(lp.upper).names and None not in own[g.var]]
+        corners = [dict(env)]
+        for g in follows:
+            first, trip = own[g.var]
+            corners = [{**c, g.var: first + k * g.step} for c in corners for k in (0, max(0, trip - 1))]
+        lows = [value(poly_of(lp.lower), c) for c in corners]
+        highs = [value(poly_of(lp.upper), c) for c in corners]
+        if None in lows or None in highs:
+            return None
+        box[lp.var] = (min(lows), max(0, -(-(max(highs) - min(lows)) // lp.step)))
+    return box
+
+
+def _active(grid: Sequence[Loop], env: Mapping[str, Any], box: Mapping[str, tuple[int, int]], lanes: Sequence[dict],
+            samples: int = 24) -> tuple[float, float]:
+    """(the share of the box's warps with a lane inside the loops' bounds, the share of its lanes
+    inside them): 1 for a rectangle; for a triangle, warps sampled evenly over the box."""
+    if all(trip_count(lp, env) is not None for lp in grid):
+        return 1.0, 1.0
+    steps = {}  # each grid loop's sampled warp positions, a warp's extent apart
+    for lp in grid:
+        first, trip = box[lp.var]
+        extent = (max(lane[lp.var] for lane in lanes) - first) // lp.step + 1  # iterations one warp spans
+        count = max(1, -(-trip // extent))
+        taken = min(samples, count)
+        steps[lp.var] = sorted({first + (k * (count - 1) // max(1, taken - 1)) * extent * lp.step for k in range(taken)})
+    warps = inside = total = 0
+    for corner in itertools.product(*steps.values()):
+        base = dict(zip(steps, corner))
+        hits = 0
+        for lane in lanes:
+            point = {**env, **{v: base[v] + lane[v] - box[v][0] for v in base}}
+            hits += all(_within(lp, point) for lp in grid)
+        warps += hits > 0
+        inside += hits
+        total += 1
+    return warps / total, inside / (total * len(lanes))
+
+
+def _within(loop: Loop, env: Mapping[str, Any]) -> bool:
+    """Whether the loop's iterator at ``env`` is one of its iterations there."""
+    low, high = value(poly_of(loop.lower), env), value(poly_of(loop.upper), env)
+    x = env[loop.var]
+    return low is not None and high is not None and low <= x < high and (x - low) % loop.step == 0
 
 
 def orio_traffic(nest: LoopNest, outer: Loop, values: Mapping[str, Any], inputs: Mapping[str, Any],
