@@ -155,8 +155,7 @@ def _cmd_emit(args) -> int:
                 print(f"  {line}", file=sys.stderr)
             kernel = resources(code)
             print(f"  {_resources_line(code, kernel, device)}", file=sys.stderr)
-            known = {} if isinstance(kernel, str) else {"registers": kernel.registers, "shared_bytes": kernel.shared_bytes}
-            prediction = of_variant(program, k, traffic, inputs, device, **known)
+            prediction = of_variant(program, k, traffic, inputs, device, None if isinstance(kernel, str) else kernel)
             print(f"  {prediction.line()}" if prediction else "  model: no prediction (a loop bound or a subscript is not "
                   "a number at these sizes)", file=sys.stderr)
     if args.output in (None, "-"):
@@ -171,7 +170,7 @@ def _cmd_emit(args) -> int:
 
 def _kernel_resources(program, text: str, device):
     """A function of a region's code: what ptxas reports of its kernel (32-bit indices) compiled
-    for ``device``, or why there is no report."""
+    for ``device``, or the words that say there is no report."""
     import tempfile
 
     from .source import ENCODING
@@ -187,7 +186,7 @@ def _kernel_resources(program, text: str, device):
 
     def lookup(code):
         if isinstance(found, str):
-            return found
+            return f"no report ({found})"
         kernel = kernel_resources(found, code.host)
         return "no report of this kernel" if kernel is None else kernel
 
@@ -199,7 +198,7 @@ def _resources_line(code, kernel, device) -> str:
     from .device import occupancy
 
     if isinstance(kernel, str):
-        return f"ptxas: no report ({kernel})" if kernel != "no report of this kernel" else f"ptxas: {kernel}"
+        return f"ptxas: {kernel}"
     threads = code.threads
     blocks, busy, limit = occupancy(device, threads, kernel.registers, kernel.shared_bytes)
     local = "no stack frame or spills" if not (kernel.stack_bytes or kernel.spill_bytes) else \

@@ -26,6 +26,7 @@ from typing import Any, Mapping
 from .device import Device, occupancy
 from .frontend.types import ELEMENT_BYTES, canonical_type
 from .harness import memory_needs
+from .toolchain import KernelResources
 from .tsg.traffic import SECTOR, WARP, Traffic
 
 # Lanes of one multiprocessor that run an operation a cycle, by compute capability: float, double.
@@ -99,13 +100,18 @@ def predict(traffic: Traffic, device: Device, element_bytes: int, footprint: int
     return Prediction(terms[bound] + calibration.launch_us * 1e-3, bound, terms, busy, waves)
 
 
+def predicted_ms(figures: Mapping[str, Any] | None) -> float | None:
+    """The prediction an evaluation's figures keep (``figures.model``), where there is one."""
+    return ((figures or {}).get("model") or {}).get("predicted_ms")
+
+
 def footprint(traffic: Traffic, sizes: Mapping[str, int]) -> int:
     """Bytes of DRAM the launch moves at least: each array's requested bytes, up to its size."""
     return sum(min(b, sizes.get(array, b)) for array, b in traffic.bytes_by_array)
 
 
 def of_variant(program, region: int, traffic: Traffic | None, inputs: Mapping[str, Any], device: Device,
-               registers: int | None = None, shared_bytes: int = 0) -> Prediction | None:
+               ptxas: KernelResources | None = None) -> Prediction | None:
     """The prediction for one generated variant of ``region`` at ``inputs`` from its figures
     (and ptxas's, where known); None without them (its subscripts or bounds are not numbers there)."""
     if traffic is None:
@@ -116,4 +122,4 @@ def of_variant(program, region: int, traffic: Traffic | None, inputs: Mapping[st
                   if canonical_type(v.ctype.base) in ("float", "double")), default=4)
     # figures the emulation counted name no arrays: then the nest's arrays, whole
     touched = footprint(traffic, dict(arrays)) if traffic.bytes_by_array else sum(b for a, b in arrays if a in nest.variables)
-    return predict(traffic, device, widest, touched, registers, shared_bytes)
+    return predict(traffic, device, widest, touched, *((ptxas.registers, ptxas.shared_bytes) if ptxas else ()))

@@ -24,6 +24,7 @@ from typing import Any, Iterator, Mapping
 
 from . import __version__
 from .errors import UsageError
+from .model import predicted_ms
 from .runners import MEASURES, Result
 
 BUSY_TIMEOUT_S = 60  # how long a writer waits for another process to finish its transaction
@@ -228,7 +229,7 @@ class Database:
                 item = dict(zip(names, row))
                 for k in ("params", "inputs", "kernel_ms", "total_ms", "figures"):
                     item[k] = json.loads(item[k])
-                predicted = ((item["figures"] or {}).get("model") or {}).get("predicted_ms")
+                predicted = predicted_ms(item["figures"])
                 item["model_ms"] = [] if predicted is None else [predicted]  # the model's prediction, as samples
                 yield item
 

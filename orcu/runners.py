@@ -32,6 +32,7 @@ from .tsg.phase2 import placement_problem
 from .tsg.schedule import Schedule, block_shape
 from .flags import flag_settings, spec_flags
 from .harness import HOST_COPIES, harness_source, memory_needs
+from .model import predicted_ms
 from .program import Program
 from .source import ENCODING
 from .toolchain import Build, KernelResources, compile_program, kernel_resources, truncate
@@ -67,7 +68,7 @@ class Result:
     @property
     def samples(self) -> list[float]:
         if self.measure == "model":  # the model's prediction, one figure
-            predicted = (self.figures or {}).get("model", {}).get("predicted_ms")
+            predicted = predicted_ms(self.figures)
             return [] if predicted is None else [predicted]
         return self.kernel_ms if self.measure == "kernel" else self.total_ms
 

@@ -243,11 +243,10 @@ def _figures(program: Program, region: int, code, result: Result, runner: Runner
         traffic = counted_traffic(result.counted)
     figures = traffic.as_dict() if traffic is not None else {}
     ptxas = result.resources
-    known = {"registers": ptxas.registers, "shared_bytes": ptxas.shared_bytes} if ptxas else {}
     if ptxas is not None and code is not None:  # a GPU build: what ptxas made of the kernel, and the occupancy it allows
         blocks, busy, limit = occupancy(runner.device, code.threads, ptxas.registers, ptxas.shared_bytes)
         figures["ptxas"] = {**dataclasses.asdict(ptxas), "blocks_per_sm": blocks, "occupancy": round(busy, 3), "limit": limit}
-    prediction = of_variant(program, region, traffic, result.inputs, runner.device, **known) if result.status == "ok" else None
+    prediction = of_variant(program, region, traffic, result.inputs, runner.device, ptxas) if result.status == "ok" else None
     if prediction is not None:
         figures["model"] = prediction.as_dict()
     elif result.status == "ok" and runner.backend == "model":

@@ -194,7 +194,7 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
             return None
         fills.append(Figure(f"{name}_shared", fill[0], blocks * fill[1], name))
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
-    return _traffic(nest, launch, globals_, fills, tuple((f"{n}_shared", ways[n]) for n in values["shared"]),
+    return _traffic(launch, globals_, fills, tuple((f"{n}_shared", ways[n]) for n in values["shared"]),
                     shared_reads, operations)
 
 
@@ -287,7 +287,7 @@ def orio_traffic(nest: LoopNest, outer: Loop, values: Mapping[str, Any], inputs:
     if found is None:
         return None
     globals_, _, operations = found
-    return _traffic(nest, launch, globals_ + _reduction(reductions, blocks * len(chunks), threads), [], (), (), operations)
+    return _traffic(launch, globals_ + _reduction(reductions, blocks * len(chunks), threads), [], (), (), operations)
 
 
 def _reduction(reductions: Sequence[str], blocks: int, threads: int) -> list[Figure]:
@@ -310,11 +310,9 @@ def _reduction(reductions: Sequence[str], blocks: int, threads: int) -> list[Fig
     return figures
 
 
-def _traffic(nest, launch: _Launch, globals_, fills, banks, shared_reads, operations) -> Traffic:
+def _traffic(launch: _Launch, globals_, fills, banks, shared_reads, operations) -> Traffic:
     by_array: dict[str, int] = {}
-    for f in globals_:
-        by_array[f.array] = by_array.get(f.array, 0) + f.bytes
-    for f in fills:
+    for f in globals_ + fills:
         by_array[f.array] = by_array.get(f.array, 0) + f.bytes
     return Traffic(tuple(globals_), tuple(fills), banks, launch.outputs, launch.blocks, launch.threads, tuple(shared_reads),
                    operations, tuple(by_array.items()), math.prod(t for _, t in launch.tiles))
@@ -322,13 +320,13 @@ def _traffic(nest, launch: _Launch, globals_, fills, banks, shared_reads, operat
 
 def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: set[str], ways: Mapping[str, int],
               kept: Mapping[str, str]):
-    """(the global figures of each access, (tile, requests, ways) of each shared read, the
+    """(the global figures of each access, (tile, requests, ways, repeats) of each shared read, the
     arithmetic operations) of the kernel's body; None where a loop or a subscript is not a
     known number at ``env``."""
     arrays = shapes(nest)
     grid = {lp.var for lp in launch.grid}
     found: dict[str, Figure] = {}
-    reads: dict[str, tuple[str, int, int]] = {}
+    reads: dict[str, tuple[str, int, int, int]] = {}
     held: dict[str, str] = {}  # register elements counted already (a load and a store around their loop): the loop
     operations = 0
     row_var = launch.row[0] if launch.row else None
