@@ -85,6 +85,10 @@ def test_resource_guards():
     assert "items" in error("'ab' * 10 ** 8")
     assert "items" in error("range(10 ** 9)")
     assert "items" in error("product(range(10000), range(10000))")
+    # an integer orcu could not print (Python refuses past 4300 digits), by a shift or by products
+    assert error("1 << 21000").splitlines()[0].endswith("shift count too large")
+    assert error("(1 << 9000) * (1 << 9000)").splitlines()[0].endswith("number too large")
+    assert ev("(1 << 4000) * (1 << 4000)") == 1 << 8000
 
 
 def test_runtime_error_is_a_diagnostic():

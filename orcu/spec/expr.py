@@ -24,7 +24,9 @@ from ..errors import Location, SpecError, did_you_mean
 from ..source import SourceFile
 
 MAX_ITEMS = 10_000_000  # guards against specs that would exhaust memory
-MAX_BITS = 100_000
+# Integers stay under Python's limit for printing them (4300 digits, about 14,000 bits): a size
+# orcu shows in a diagnostic, a setting or a tuned file must print.
+MAX_BITS = 10_000
 
 
 class NotVectorizable(Exception):
@@ -113,6 +115,13 @@ FUNCTIONS: dict[str, Callable] = {
 }
 # Functions that are correct when handed NumPy arrays.
 _VECTOR_SAFE = {"min", "max", "abs"}
+
+
+def _sized(value):
+    """An operator's result, refused where it is an integer past MAX_BITS (products chain up)."""
+    if type(value) is int and value.bit_length() > MAX_BITS:
+        raise ValueError("number too large")
+    return value
 
 
 def _pow(a, b):
@@ -259,7 +268,7 @@ class _Compiler:
         if op is None:
             raise self.fail(node, "this operator is not allowed in a tuning expression")
         left, right = self.compile(node.left), self.compile(node.right)
-        return lambda env: op(left(env), right(env))
+        return lambda env: _sized(op(left(env), right(env)))
 
     def c_UnaryOp(self, node):
         operand = self.compile(node.operand)
