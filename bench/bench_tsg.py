@@ -44,10 +44,13 @@ CASES = {
     "gemv": ("gemv.c", {"n": 4096, "m": 4096}, {"TC": 128}),
     "gemv_t": ("gemv_t.c", {"n": 4096, "m": 4096}, {"TC": 128}),
 }
+_GEMM_PLACED = {"TI": 8, "TJ": 32, "registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True,
+                "sharedDepth_1": 16}
+_GEMV_T_PLACED = {"TC": 128, "registers_j_1": 2, "shared_x_1": True, "sharedDepth_1": 32}
+# kernel -> each variant with Phase II's placements: its name and configuration
 PLACED = {
-    "gemm": {"TI": 8, "TJ": 32, "registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True,
-             "sharedDepth_1": 16},
-    "gemv_t": {"TC": 128, "registers_j_1": 2, "shared_x_1": True, "sharedDepth_1": 32},
+    "gemm": {"tsg_placed": _GEMM_PLACED, "tsg_vectors": {**_GEMM_PLACED, "vectorize_1": True}},
+    "gemv_t": {"tsg_placed": _GEMV_T_PLACED, "tsg_vectors": {**_GEMV_T_PLACED, "vectorize_1": True}},
 }
 # Orio cannot map the transposed gemv as written (its outer loop carries the reduction into
 # y[j]): an Orio user swaps the loops by hand, and that is what Orio's figures are for.
@@ -88,8 +91,8 @@ def static_rows(directory: Path) -> dict:
         orio = load(_orio_copy(example, directory))
         variants = {"orio": figures(orio, performance_space(orio, dict(inputs)).first_matching({}), inputs),
                     "tsg": {"schedule": schedule.name, "block": list(block), **figures(program, config, inputs)}}
-        if kernel in PLACED:
-            variants["tsg_placed"] = figures(program, _tsg(program, PLACED[kernel], inputs)[2], inputs)
+        for name, placed in PLACED.get(kernel, {}).items():
+            variants[name] = figures(program, _tsg(program, placed, inputs)[2], inputs)
         out[kernel] = {"inputs": inputs, **variants}
         print(f"{kernel:<7} {json.dumps(inputs):<26} " + "   ".join(
             f"{name}: {v['sectors_per_request']:5.2f} sectors/request, {v['bytes_per_output']:7.1f} B/output, "
@@ -119,8 +122,8 @@ def timed_rows(backend: str, sizes: dict[str, list[dict]]) -> list[dict]:
             for inputs in sizes[kernel]:
                 _, block, tsg_params = _tsg(tsg_program, params, inputs)
                 variants = [("orio", orio_program, params), ("tsg", tsg_program, tsg_params)]
-                if kernel in PLACED:
-                    variants.append(("tsg_placed", tsg_program, _tsg(tsg_program, PLACED[kernel], inputs)[2]))
+                variants += [(name, tsg_program, _tsg(tsg_program, placed, inputs)[2])
+                             for name, placed in PLACED.get(kernel, {}).items()]
                 times = {}
                 for name, program, p in variants:
                     result = next(runner.evaluate(program, 0, [(p, dict(inputs))]))

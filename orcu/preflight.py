@@ -65,12 +65,12 @@ def region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, ..
             bound = replace(expr, text=f"({expr.text.strip()}) <= {limit}",
                             _fn=lambda env, fn=expr._fn, check=ARGUMENTS[arg].check, limit=limit: _within(check, fn, env, limit))
             out.append(Constraint(f"{arg} <= {limit} ({what} of {device.name})", bound))
-    placing = [a for a in ("mapping", "threadCount", "tile", *PLACEMENT_ARGUMENTS) if a in nest.transform.args
+    placing = [a for a in ("mapping", "threadCount", "tile", *PLACEMENT_ARGUMENTS, "vectorize") if a in nest.transform.args
                and nest.transform.args[a].names]
     if nest.recipe is not None and placing:
         names = frozenset().union(*(nest.transform.args[a].names for a in placing))
         fits = Expr(text="placed(...)", loc=nest.loc, names=names, _fn=lambda env: _placed(nest, env, device))
-        out.append(Constraint("the TSG's block shape and placements (registerTile, shared, sharedDepth) fit the mapping"
+        out.append(Constraint("the TSG's block shape and placements (registerTile, shared, sharedDepth, vectorize) fit the mapping"
                               + (f" and the shared memory of {device.name}" if device else ""), fits))
     return tuple(out)
 

@@ -223,9 +223,25 @@ def _uncommented(text: str) -> str:
 
 
 def _of_kernel(build: Build, host: str) -> dict[str, KernelResources]:
-    """The build's ptxas report of the kernel of ``host`` alone (a harness holds several)."""
+    """The build's ptxas report of the kernel of ``host`` alone (a harness holds several), by
+    instance: first the one sizes below 2^31 run (toolchain.kernel_resources)."""
     found = kernel_resources(build.resources, host)
-    return {host: found} if found is not None else {}
+    named = {name: r for name, r in build.resources.items() if f"{host}_kernel" in name}
+    return dict(sorted(named.items(), key=lambda item: item[1] is not found))
+
+
+def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, build: Build) -> str | None:
+    """Why a register-tiled TSG variant is not kept: ptxas put some of its kernel in local
+    memory (a stack frame or spills) where the tile claims registers; None otherwise."""
+    spilled = max((r.stack_bytes + r.spill_bytes for r in build.resources.values()), default=0)
+    if not spilled:
+        return None
+    values = transform_values(program, program.nests[region], params, inputs)
+    if Schedule.parse(values.get("mapping") or "orio") is None or all(n == 1 for n in values["registerTile"].values()):
+        return None
+    worst = max(build.resources.values(), key=lambda r: r.stack_bytes + r.spill_bytes)
+    return (f"ptxas keeps part of the register tile in local memory ({worst.stack_bytes} bytes of stack frame, "
+            f"{worst.spill_bytes} bytes of spill stores and loads, {worst.registers} registers): not kept")
 
 
 _MEMORY_COUNTS = re.compile(r"^orcu emulation memory: (\{.*\})\n?", re.M)
@@ -313,6 +329,11 @@ class Runner:
             exe, which, build = future.result()[j]
             if not build.ok:
                 yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
+                continue
+            spilled = _spilled_tile(program, region, params, inputs, build)
+            if spilled:
+                yield Result("invalid", params, inputs, message=spilled, compile_s=build.seconds, measure=self.measure,
+                             resources=next(iter(build.resources.values())))
                 continue
             result = self._run(exe, which, params, inputs)
             result.compile_s = build.seconds

@@ -103,9 +103,10 @@ def compile_program(backend: str, source: Path, output: Path, arch: str | None =
         return Build(False, time.perf_counter() - start, f"the compiler ran longer than {timeout:.0f} s")
     except FileNotFoundError as e:
         return Build(False, time.perf_counter() - start, str(e))
-    output_text = proc.stdout + proc.stderr
-    report = "\n".join(line for line in output_text.splitlines() if line.startswith("ptxas info"))
-    message = "\n".join(line for line in output_text.splitlines() if not line.startswith("ptxas info"))
+    lines = (proc.stdout + proc.stderr).splitlines()
+    ptxas = [line.startswith("ptxas info") or _PTXAS_FRAME.search(line) is not None for line in lines]  # -Xptxas -v
+    report = "\n".join(line for line, said in zip(lines, ptxas) if said)
+    message = "\n".join(line for line, said in zip(lines, ptxas) if not said)
     return Build(proc.returncode == 0, time.perf_counter() - start, truncate(message), ptxas_resources(report))
 
 

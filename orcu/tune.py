@@ -102,7 +102,7 @@ def region_configs(program: Program, region: int, inputs: dict[str, Any], device
 
 
 # Transform arguments whose parameters choose a TSG recipe (the rest size it): the TSG strategy's phases.
-DECISIONS = ("mapping", "registerTile", "shared", "constant", "unrollInner")
+DECISIONS = ("mapping", "registerTile", "shared", "constant", "vectorize", "unrollInner")
 
 
 def region_space(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> SearchSpace:

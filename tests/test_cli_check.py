@@ -11,20 +11,20 @@ from orcu.cli import main
 from conftest import EXAMPLES, ROOT, write
 
 # file -> (performance raw, performance constrained, input raw, input constrained, total variants)
-# The TSG's examples: Phase II's register tiles, shared and constant copies and strip depth multiply the
+# The TSG's examples: Phase II's register tiles, shared and constant copies, strip depth and vectors multiply the
 # mapping's candidates (2mm.c: two regions' parameters, each region tuned over its own).
 SIZES = {
-    "2mm.c": (10368, 10368, 2, 2, 20736),
-    "atax.c": (48, 48, 2, 2, 96),
-    "bicg.c": (48, 48, 2, 2, 96),
-    "conv2d.c": (432, 432, 2, 2, 864),
-    "dgemm.c": (288, 288, 2, 2, 576),
+    "2mm.c": (41472, 41472, 2, 2, 82944),
+    "atax.c": (96, 96, 2, 2, 192),
+    "bicg.c": (96, 96, 2, 2, 192),
+    "conv2d.c": (864, 864, 2, 2, 1728),
+    "dgemm.c": (576, 576, 2, 2, 1152),
     "gemv.c": (3, 3, 2, 2, 6),
-    "gemv_t.c": (72, 72, 2, 2, 144),
+    "gemv_t.c": (144, 144, 2, 2, 288),
     "gesummv.c": (2, 2, 2, 2, 4),
-    "jacobi2d.c": (54, 54, 2, 2, 108),
-    "mvt.c": (48, 48, 2, 2, 96),
-    "sgemm.c": (216, 216, 2, 2, 432),
+    "jacobi2d.c": (108, 108, 2, 2, 216),
+    "mvt.c": (96, 96, 2, 2, 192),
+    "sgemm.c": (432, 432, 2, 2, 864),
     "syr2k.c": (2, 2, 2, 2, 4),
     "axpy.c": (768, 756, 2, 2, 1512),
     "dot.c": (96, 96, 3, 3, 288),

@@ -285,9 +285,14 @@ def test_reads_after_the_region_that_may_come_first_are_found(in_tmp, after, rea
 
 @pytest.mark.parametrize("transform, params", [
     ("threadCount=32", {}), ("threadCount=32, streamCount=2", {}),
-    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 1, "registers_j_1": 1, "shared_b_1": False}),
+    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 1, "registers_j_1": 1, "shared_b_1": False,
+                                          "vectorize_1": False}),
     # register tiles and a shared tile of b (read twice, at i and i + 1): a[i][j] indexing throughout
-    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 4, "shared_b_1": True}),
+    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 4, "shared_b_1": True,
+                                          "vectorize_1": False}),
+    # ... and with vectors (double2): a[i][j] read and assigned in one statement, b's rows from global memory
+    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 4, "shared_b_1": False,
+                                          "vectorize_1": True}),
 ])
 def test_arrays_declared_with_two_dimensions_are_copied_by_element(in_tmp, transform, params):
     # Pointer arithmetic on a double (*)[50] counts rows: copies and overlap checks count elements.

@@ -59,6 +59,10 @@ EXACT = [
     ("gesummv.c", None, {"n": 64}, {"TC": 64}),
     ("gesummv.c", "orio", {"n": 64}, {"TC": 64}),
     ("two_regions.c", None, {"n": 64}, {}),
+    ("sgemm.c", None, {"n": 64}, {"TC": 64, "registers_i_1": 2, "registers_j_1": 2, "vectorize_1": True}),
+    ("sgemm.c", None, {"n": 128}, {"TC": 64, "registers_i_1": 2, "registers_j_1": 4, "shared_A_1": True,
+                                   "shared_B_1": True, "vectorize_1": True}),
+    ("gemv_t.c", None, {"n": 48, "m": 256}, {"TC": 64, "registers_j_1": 4, "vectorize_1": True}),
 ]
 
 
@@ -76,8 +80,8 @@ ORIO = ["atax.c", "axpy.c", "bicg.c", "conv2d.c", "dot.c", "gemv.c", "gesummv.c"
 
 @pytest.mark.parametrize("name, mapping", [(n, None) for n in MAPPED] + [(n, "orio") for n in ORIO])
 def test_the_static_figures_bound_the_emulations_counts_at_any_size(in_tmp, name, mapping):
-    """At the example's own sizes (tiles and warps cut short), with the most register tiles and
-    shared copies. The static figures take every lane of the first warp as active, past a
+    """At the example's own sizes (tiles and warps cut short), with the most register tiles,
+    shared copies and vectors. The static figures take every lane of the first warp as active, past a
     loop's end too (a bound), and its rows' alignment for every warp's: a row that starts off a
     sector boundary costs at most one sector more per request."""
     text = example(name, mapping)
@@ -86,7 +90,7 @@ def test_the_static_figures_bound_the_emulations_counts_at_any_size(in_tmp, name
     inputs = next(iter(input_space(program).configs()))
     space = performance_space(program, inputs)
     widest = {p.name: p.values[-1] for p in program.spec.performance_params
-              if p.name.startswith(("registers_", "shared_")) and not p.name.startswith("sharedDepth")}
+              if p.name.startswith(("registers_", "shared_", "vectorize_")) and not p.name.startswith("sharedDepth")}
     fixed = next((f for f in (widest, {}) if space.first_matching(f) is not None))
     for static, (r, s, w) in figures(in_tmp, text, inputs, fixed):
         requests, sectors, wavefronts = static  # syr2k's triangle of grid loops too: the box and its warps inside
@@ -143,7 +147,7 @@ def test_the_model_backend_builds_nothing_and_leaves_out_what_it_cannot_predict(
                            "-o", "s.cu"], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     (region,) = json.loads(proc.stdout)["regions"]
-    assert set(region["statuses"]) == {"ok"} and region["evaluated"]["new"] == 189 and region["best"]["measure"] == "model"
+    assert set(region["statuses"]) == {"ok"} and region["evaluated"]["new"] == 315 and region["best"]["measure"] == "model"
     assert not (in_tmp / "home" / "build").exists() or not any((in_tmp / "home" / "build").iterdir())
     assert "Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model)" in (in_tmp / "s.cu").read_text()
     assert main(["report", "sgemm.c", "--measure", "model"]) == 0
@@ -191,7 +195,8 @@ def test_a_gpu_build_keeps_what_ptxas_says_of_each_kernel_for_the_model(in_tmp, 
     for _ in range(2):  # built, then found in the cache
         runner = Runner("cuda", H100, in_tmp / "build", jobs=1)
         (_, _, first), (_, _, second) = runner._build_batch(program, 0, items, None)
-        assert first.ok and len(first.resources) == len(second.resources) == 1
+        assert first.ok and len(first.resources) == len(second.resources) == 2  # 32- and 64-bit indices, 32 first
+        assert ["_kernelIiE" in name for name in first.resources] == [True, False]
         registers = next(iter(first.resources.values())).registers
         assert registers > next(iter(second.resources.values())).registers  # 16 accumulators a thread
     assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input", "n=64", "-o", "/dev/null",

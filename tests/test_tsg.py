@@ -136,7 +136,7 @@ void f(""").replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
     write(in_tmp / "t.c", source)
     nest = load("t.c").nests[0]
     assert [s.name for s in nest.recipe.kept] == ["x=j"]
-    result = evaluate(in_tmp, source, params={"mapping_1": "x=j", "registers_j_1": 1})
+    result = evaluate(in_tmp, source, params={"mapping_1": "x=j", "registers_j_1": 1, "vectorize_1": False})
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
     assert diagnose(in_tmp, source.replace("mapping='auto'", "threadLoops=['j', 'i']")).split("\n")[0] == (
         "t.c:7:47: error: the mapping 'x=j y=i' cannot run this nest: a dependence between iterations of 'i': "

@@ -23,7 +23,7 @@ from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type, used_names
 from ..program import Program
 from ..tsg.phase1 import chain
-from ..tsg.phase2 import CONSTANT_BYTES, Placement, kernel_body
+from ..tsg.phase2 import CONSTANT_BYTES, Placement, by_text, kernel_body
 from ..tsg.traffic import Traffic, orio_traffic, traffic
 from ..tsg.schedule import Schedule, block_shape
 from . import mapped as mapped_code
@@ -393,7 +393,7 @@ class _Generator:
     def mapped(self, arrays: list[ArrayPlan], unroll: int) -> dict[str, Any]:
         """The kernel's loops for a TSG schedule, and what the host needs to launch it."""
         v, nest, schedule = self.v, self.nest, self.schedule
-        for arg, default in (("streamCount", 1), ("cacheBlocks", False), ("vectorize", False), ("blockCount", None)):
+        for arg, default in (("streamCount", 1), ("cacheBlocks", False), ("blockCount", None)):
             if v[arg] != default:
                 self.notes.append(f"{arg}={v[arg]}: no effect with the TSG's mapping '{schedule.name}' (it belongs to Orio's)")
         tx, ty = block_shape(schedule, v["threadCount"], v["tile"])  # the runner pruned shapes that do not exist
@@ -415,7 +415,7 @@ class _Generator:
             self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
             body_ = TiledBody(grid, body, placed, v, (tx, ty), axes, types,
                               {a.name: a.element for a in arrays}, {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
-                              registers, unroll, self.fresh, where, {c["name"]: c for c in self.constants})
+                              registers, unroll, self.fresh, where, {c["name"]: c for c in self.constants}, by_text(nest))
             self.needs.add("tiles")
             lines = body_.lines()
             self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)

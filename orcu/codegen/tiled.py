@@ -8,7 +8,12 @@ consecutive elements), with the thread program unrolled and jammed over them: a 
 thread runs alike is printed once around the iterations' statements; any other loop, once
 per iteration. A private scalar is one register per iteration; an iteration past the
 loop's end runs only what reads registers and shared tiles, and nothing that touches
-global memory. A shared tile is filled by the whole block in coalesced order (the tile's
+global memory. With ``vectorize``, a thread's iterations along x come in groups of up to 16
+bytes of consecutive elements, the groups a block apart: an access that x moves one element
+a step (Placement.vectors) moves a group as one vector where the group is whole and its
+first element aligned as the kernel runs, element by element otherwise; shared tiles read
+so (SharedTile.vector_read) the same, one vector load per distinct group. A shared tile is
+filled by the whole block in coalesced order (the tile's
 last dimension is the array's contiguous one), between barriers, once per block tile or
 once per strip of ``sharedDepth`` iterations of its sequential loop; elements past the
 array's accessed box are zeros that no kept iteration reads.
@@ -21,12 +26,15 @@ from math import prod
 from typing import Any, Mapping
 
 from ..analysis.affine import Poly, poly_of
+from ..analysis.subscripts import Shaped
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, Stmt, loops_of, statements
 from ..frontend.types import VECTORS
-from ..tsg.phase2 import Placement, SharedTile
+from ..tsg.phase2 import Placement, SharedTile, moves_with, stored_as_vector
 from . import printer
 from .banks import bank_ways
+
+_LANES = "xyzw"
 
 
 @dataclass(frozen=True)
@@ -36,13 +44,15 @@ class Iteration:
     renames: Mapping[str, str]  # grid loops and private scalars -> this iteration's names
     guard: str  # C condition: the iteration is one the loops run
     suffix: str  # of its registers' names ("" when the tile is one iteration)
+    index: tuple[int, ...]  # its place in the tile along each grid loop
+    bounds: tuple[str, ...]  # the conditions of ``guard``, one per grid loop
 
 
 class TiledBody:
     def __init__(self, grid: list[Loop], body: tuple, placed: Placement, values: Mapping, shape: tuple[int, int],
                  axes: Mapping[str, str], scalar_types: Mapping[str, str], element_types: Mapping[str, str],
                  element_bytes: Mapping[str, int], registers: Mapping[int, list], unroll: int, fresh, where: str,
-                 constants: Mapping[str, Mapping[str, Any]]):
+                 constants: Mapping[str, Mapping[str, Any]], shaped: Mapping[str, Shaped]):
         self.grid, self.body, self.placed = grid, body, placed
         self.shape, self.axes, self.unroll, self.fresh, self.where = shape, axes, unroll, fresh, where
         self.registers = registers
@@ -65,7 +75,13 @@ class TiledBody:
         counts = {v: self.threads[v] * n for v, n in self.tiles.items()}
         counts.update({v: self.depth for v in self.strips})
         self.counts = counts
+        self.x, self.shaped = placed.x, shaped
+        x_loop = next(lp for lp in grid if lp.var == self.x)
+        # iterations of x a thread moves as one vector (1: none), the global accesses that do
+        self.width, self.vector_texts = placed.vectors(values, element_bytes, poly_of(x_loop.lower), shaped)
         self.iterations = self._iterations()
+        self._named = 0  # vector registers named so far
+        self._parsed: dict[str, Any] = {}  # access texts' expressions
         self._ways: dict[str, int] = {}
         self.global_arrays = {a for a in element_types} - {t.array for t in self.shared}
 
@@ -79,8 +95,8 @@ class TiledBody:
             renames = {v: self._name(v, r) for v, r in zip(grid, index)}
             if many:
                 renames.update({s: self.fresh(f"{s}_{suffix}") for s in self.placed.accumulators})
-            guard = " && ".join(f"{renames[lp.var]} < {printer.expression(lp.upper)}" for lp in self.grid)
-            out.append(Iteration(renames, guard, f"_{suffix}" if many else ""))
+            bounds = tuple(f"{renames[lp.var]} < {printer.expression(lp.upper)}" for lp in self.grid)
+            out.append(Iteration(renames, " && ".join(bounds), f"_{suffix}" if many else "", index, bounds))
         return out
 
     def _name(self, var: str, r: int) -> str:
@@ -101,9 +117,11 @@ class TiledBody:
             axis = self.axes[v]
             lower, upper = printer.expression(lp.lower), printer.expression(lp.upper)
             start = "" if lower == "0" else f"(orcu_index)({lower}) + "
+            spread = f"{self.threads[v]} apart" if v != self.x or self.width == 1 else \
+                f"in groups of {self.width} consecutive ones (one vector), the groups {self.threads[v] * self.width} apart"
             out += [f"{pad * depth}// '{v}' (the loop at {self.where}:{lp.loc.line}): tiles of {self.counts[v]} iterations "
                     f"over blockIdx.{axis}, a whole grid apart; each thread {self.tiles[v]} of them, "
-                    f"{self.threads[v]} apart (threadIdx.{axis})",
+                    f"{spread} (threadIdx.{axis})",
                     f"{pad * depth}for (orcu_index {self.start[v]} = {start}(orcu_index)blockIdx.{axis} * {per}; "
                     f"{self.start[v]} < {upper}; {self.start[v]} += (orcu_index)gridDim.{axis} * {per}) {{"]
             depth += 1
@@ -114,6 +132,12 @@ class TiledBody:
                 name = self._name(v, r)
                 offset = f"((orcu_index)threadIdx.{self.axes[v]} + {r * self.threads[v]}){step}" if r else \
                     f"(orcu_index)threadIdx.{self.axes[v]}{step}"
+                if v == self.x and self.width > 1:  # vectorize: step 1 (Placement.along_x)
+                    # in 32 bits (a few thousand at most): the 64-bit kernel's wider arithmetic made
+                    # ptxas spill registers of 1 x 2 float tiles
+                    group, lane = divmod(r, self.width)
+                    thread = f"(threadIdx.x + {group * self.threads[v]})" if group else "threadIdx.x"
+                    offset = f"(orcu_index)({thread} * {self.width}" + (f" + {lane})" if lane else ")")
                 out.append(f"{inner}{'' if name == v else 'const orcu_index '}{name} = {self.start[v]} + {offset};")
         if len(self.iterations) > 1:
             for s in self.placed.accumulators:
@@ -135,8 +159,7 @@ class TiledBody:
         out: list[str] = []
         for node in body:
             if isinstance(node, Stmt):
-                for it in self.iterations:
-                    out += self._statement(node, it, depth, active)
+                out += self._statements(node, depth, active)
             elif self._alike(node):
                 out += self._jammed_loop(node, depth, active)
             else:  # bounds that differ between iterations: the loop runs once per iteration
@@ -155,8 +178,16 @@ class TiledBody:
         kept = self.registers.get(id(loop), [])
         out = []
         for r in kept:
+            if self._vector_register(r):
+                vector = VECTORS[(r.ctype, self.width)]
+                for group in self._groups():
+                    name = self._vector_name(r.name)
+                    out += self._vector_load(name, r.ref, self.shaped[r.ref].access.array, vector, group, depth)
+                    out += [f"{pad}{r.ctype} {r.name}{it.suffix} = {name}.{_LANES[lane]};  // {self._at(r.ref, it)} stays in "
+                            f"a register over the loop on {r.loop}" for lane, it in enumerate(group)]
+                continue
             for it in self.iterations:
-                ref = printer.expression(parse_expression(r.ref), it.renames)
+                ref = self._at(r.ref, it)
                 out.append(f"{pad}{r.ctype} {r.name}{it.suffix} = {it.guard} ? {ref} : ({r.ctype})0;  "
                            f"// {ref} stays in a register over the loop on {r.loop}")
         tiles = [t for t in self.shared if t.loop == loop.var]
@@ -191,13 +222,147 @@ class TiledBody:
             out += self._jam(loop.body, depth + 1, active + tuple(kept))
             out.append(f"{pad}}}")
         for r in kept:
+            if self._vector_register(r):
+                vector = VECTORS[(r.ctype, self.width)]
+                for group in self._groups():
+                    name = self._vector_name(r.name)
+                    out.append(f"{pad}const {vector} {name} = {{{', '.join(r.name + it.suffix for it in group)}}};")
+                    out += self._vector_store(r.ref, self.shaped[r.ref].access.array, vector, group, name, depth)
+                continue
             for it in self.iterations:
-                ref = printer.expression(parse_expression(r.ref), it.renames)
-                out.append(f"{pad}if ({it.guard}) {ref} = {r.name}{it.suffix};")
+                out.append(f"{pad}if ({it.guard}) {self._at(r.ref, it)} = {r.name}{it.suffix};")
         return out
 
-    def _statement(self, node: Stmt, it: Iteration, depth: int, active: tuple) -> list[str]:
-        refs = self._refs(it, active)
+    def _vector_register(self, r) -> bool:
+        """Whether an element kept in a register over a loop is loaded and stored as vectors:
+        it moves so, and with each tiled grid loop (no two iterations hold one element)."""
+        grid = {lp.var for lp in self.grid if self.tiles[lp.var] > 1}
+        return self.width > 1 and r.ref in self.vector_texts and moves_with(self.shaped[r.ref], grid)
+
+    def _statements(self, node: Stmt, depth: int, active: tuple) -> list[str]:
+        """The statement once per iteration of the register tile; with vectors, group by group:
+        its vectors loaded, its iterations on their components, the vectors written stored (one
+        group's registers live at a time)."""
+        vectors = self._vector_accesses(node, active)
+        if not vectors:
+            return [line for it in self.iterations for line in self._statement(node, it, depth, active)]
+        pad = printer.INDENT * depth
+        out: list[str] = []
+        loaded: dict = {}  # a read's load -> its register: groups that read one vector share it
+        for group in self._groups():
+            first, stores, components = group[0], [], {id(it): {} for it in group}
+            for text, (array, written) in vectors.items():
+                vector = VECTORS[(self.element_types[array], self.width)]
+                if written == "read":  # loaded and stored where the same condition holds: decided once
+                    name = self._vector_name(array)
+                    whole = f"{name}_whole"
+                    out.append(f"{pad}const bool {whole} = {self._whole(text, array, group)};")
+                    out += self._vector_load(name, text, array, vector, group, depth, whole)
+                    stores += self._vector_store(text, array, vector, group, name, depth, whole)
+                elif written:
+                    name = self._vector_name(array)
+                    out.append(f"{pad}{vector} {name};  // every iteration assigns it")
+                    stores += self._vector_store(text, array, vector, group, name, depth)
+                elif array in self.tile_names:
+                    ref = self._refs(first, active)[text]
+                    load = f"ORCU_TILE_VECTOR({vector}, {self.tile_names[array]}, {ref[len(self.tile_names[array]):]})"
+                    if load not in loaded:
+                        loaded[load] = self._vector_name(array)
+                        out.append(f"{pad}const {vector} {loaded[load]} = {load};")
+                    name = loaded[load]
+                else:
+                    key = (text, self._moving_inside(text, group[-1]), self._at(text, group[0]))
+                    if key not in loaded:
+                        loaded[key] = self._vector_name(array)
+                        out += self._vector_load(loaded[key], text, array, vector, group, depth)
+                    name = loaded[key]
+                for lane, it in enumerate(group):
+                    components[id(it)][text] = f"{name}.{_LANES[lane]}"
+            for it in group:
+                out += self._statement(node, it, depth, active, components[id(it)])
+            out += stores
+        return out
+
+    def _groups(self) -> list[list[Iteration]]:
+        """The register tile's iterations by vector: those one group of x apart and alike along
+        the other grid loops, in order along x."""
+        at = [lp.var for lp in self.grid].index(self.x)
+        groups: dict[tuple, list[Iteration]] = {}
+        for it in self.iterations:
+            key = it.index[:at] + (it.index[at] // self.width,) + it.index[at + 1:]
+            groups.setdefault(key, []).append(it)
+        return list(groups.values())
+
+    def _vector_accesses(self, node: Stmt, active: tuple) -> dict[str, tuple[str, str | None]]:
+        """The accesses of a statement that move as vectors, by text: (array, None for a read,
+        "read" for an element read and written, "write" for one only assigned)."""
+        if self.width == 1:
+            return {}
+        held = {r.ref for r in active} | set(self._constant_refs)
+        grid = {lp.var for lp in self.grid if self.tiles[lp.var] > 1}
+        out = {}
+        for a in node.accesses:
+            if a.text in held or a.text in out:
+                continue
+            tile = next((t for t in self.shared if t.array == a.array), None)
+            if tile is not None:
+                k = next(k for k, sh in enumerate(tile.accesses) if sh.access.text == a.text)
+                if tile.vector_read(k, self.x, self.width, self.counts):
+                    out[a.text] = (a.array, None)
+                continue
+            if a.text not in self.vector_texts:
+                continue
+            if not any(b.text == a.text and b.write for b in node.accesses):
+                out[a.text] = (a.array, None)
+            elif stored_as_vector(node.node, self.shaped[a.text], grid):
+                reads = node.node.op != "=" or sum(b.text == a.text for b in node.accesses) > 1
+                out[a.text] = (a.array, "read" if reads else "write")
+        return out
+
+    def _vector_load(self, name: str, text: str, array: str, vector: str, group: list[Iteration], depth: int,
+                     whole: str | None = None) -> list[str]:
+        """A group's elements of a global access into the vector register ``name``: one load
+        where the group is whole and aligned, else element by element (zeros past the loop's
+        end). Only the grid loops it moves with are checked: groups that differ in the others
+        read the same elements, with one load."""
+        pad, element = printer.INDENT * depth, self.element_types[array]
+        each = " ".join(f"{name}.{_LANES[lane]} = {self._moving_inside(text, it)} ? {self._at(text, it)} : ({element})0;"
+                        for lane, it in enumerate(group))
+        return [f"{pad}{vector} {name};",
+                f"{pad}if ({whole or self._whole(text, array, group, self._moving_inside(text, group[-1]))}) "
+                f"{name} = *(const {vector} *)&{self._at(text, group[0])};",
+                f"{pad}else {{ {each} }}"]
+
+    def _moving_inside(self, text: str, it: Iteration) -> str:
+        """C condition: the iteration is inside the grid loops the access moves with."""
+        used = set().union(*(d.names for d in self.shaped[text].dims))
+        return " && ".join(b for lp, b in zip(self.grid, it.bounds) if lp.var in used) or "true"
+
+    def _vector_store(self, text: str, array: str, vector: str, group: list[Iteration], name: str, depth: int,
+                      whole: str | None = None) -> list[str]:
+        pad = printer.INDENT * depth
+        each = " ".join(f"if ({it.guard}) {self._at(text, it)} = {name}.{_LANES[lane]};" for lane, it in enumerate(group))
+        return [f"{pad}if ({whole or self._whole(text, array, group)}) *({vector} *)&{self._at(text, group[0])} = {name};",
+                f"{pad}else {{ {each} }}  // the loop's end, or a row that does not start on a whole vector"]
+
+    def _whole(self, text: str, array: str, group: list[Iteration], inside: str | None = None) -> str:
+        """C condition: every iteration of the group runs (``inside``: its last one is inside the
+        loops that matter) and its first element starts a vector."""
+        return f"{inside or group[-1].guard} && (size_t)&{self._at(text, group[0])} % {self.width * self.element_bytes[array]} == 0"
+
+    def _vector_name(self, base: str) -> str:
+        self._named += 1
+        return self.fresh(f"{base}_v{self._named}")
+
+    def _at(self, text: str, it: Iteration) -> str:
+        """An access as this iteration reads it (pycparser parses each text once: it is slow)."""
+        if text not in self._parsed:
+            self._parsed[text] = parse_expression(text)
+        return printer.expression(self._parsed[text], it.renames)
+
+    def _statement(self, node: Stmt, it: Iteration, depth: int, active: tuple,
+                   vectors: Mapping[str, str] | None = None) -> list[str]:
+        refs = {**self._refs(it, active), **(vectors or {})}
         touches_global = any(a.array in self.global_arrays and a.text not in refs for a in node.accesses)
         divides = any(op in node.text for op in ("/", "%"))
         if not (touches_global or divides):
@@ -304,24 +469,34 @@ class TiledBody:
         declared = t.shape(self.counts)
         kept = [k for k, d in enumerate(t.dims) if d.coefs or d.high > d.low]
         strides = [prod(declared[n + 1:]) for n in range(len(kept))]
-        size = self.element_bytes[t.array]
         lanes = [(lane % tx, lane // tx % ty) for lane in range(min(32, tx * ty))]
         worst = 1
         for it in itertools.product(*(range(self.tiles[lp.var]) for lp in self.grid)):
             rank = dict(zip((lp.var for lp in self.grid), it))
-            for offsets in t.offsets:
+            for a, offsets in enumerate(t.offsets):
+                vector = t.vector_read(a, self.x, self.width, self.counts)
+                if vector and rank[self.x] % self.width:
+                    continue  # read with the group's first iteration
+                size = self.element_bytes[t.array] * (self.width if vector else 1)
                 addresses = []
                 for x, y in lanes:
                     thread = {"x": x, "y": y}
                     element = 0
                     for n, k in enumerate(kept):
                         d = t.dims[k]
-                        index = offsets[k] + sum(c * (thread[self.axes[v]] + rank[v] * self.threads[v]) if v in rank else 0
+                        index = offsets[k] + sum(c * self.position(v, thread[self.axes[v]], rank[v]) if v in rank else 0
                                                  for v, c in d.coefs)
                         element += index * strides[n]
-                    addresses.append(element * size)
+                    addresses.append(element * self.element_bytes[t.array])
                 worst = max(worst, bank_ways(addresses, size))
         return worst
+
+    def position(self, var: str, thread: int, rank: int) -> int:
+        """The iteration of a grid loop, from its tile's first, that a thread's ``rank``-th runs."""
+        if var == self.x and self.width > 1:
+            group, lane = divmod(rank, self.width)
+            return (thread + group * self.threads[var]) * self.width + lane
+        return thread + rank * self.threads[var]
 
     def _base(self, dim) -> str:
         p = dim.rest

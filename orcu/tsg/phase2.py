@@ -17,7 +17,12 @@ every array that is not one with the reason:
 - *constant memory*: an array only read whose one flat subscript names the same element for
   every thread of a block (it reads only loops all threads run alike, and sizes) is read
   from a ``__constant__`` copy of CONSTANT_BYTES when it fits, from global memory otherwise;
-- *the read-only path*: arrays only read are ``const __restrict__`` kernel arguments.
+- *the read-only path*: arrays only read are ``const __restrict__`` kernel arguments;
+- *vectors*: with ``vectorize``, a thread's register tile along x is consecutive iterations,
+  in groups of up to 16 bytes of elements, the groups a block apart; an access that x moves
+  one element a step along its contiguous dimension (only there) reads or writes a group as
+  one vector (``float4``, ``double2``) when the group is whole and aligned as the kernel
+  runs, element by element otherwise; a shared tile read that way the same.
 
 Block tiles need loops every thread of a block runs alike (barriers are reached by all):
 grid loops with bounds free of one another, sequential loops with bounds free of the grid
@@ -34,10 +39,11 @@ from pycparser import c_ast
 from ..analysis.affine import Poly, poly_of
 from ..analysis.subscripts import Shaped, shapes
 from ..frontend.ir import Loop, LoopNest, c_text, loops_of, statements
-from ..frontend.types import ELEMENT_BYTES, canonical_type
+from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type
 from .phase1 import chain
 from .schedule import Schedule
 
+VECTOR_BYTES = 16  # the widest load a thread issues
 NOMINAL = 16  # threads along each axis, and iterations of a strip, on which reuse is judged
 CONSTANT_BYTES = 16384  # constant memory an array may take: four such arrays fill the 64 KB of a file
 SHARED_DEPTH = 16  # sharedDepth's default
@@ -82,6 +88,15 @@ class SharedTile:
             return 1
         return lanes if self.dims[-1].extent(counts) % lanes == 0 else 1
 
+    def vector_read(self, k: int, x: str, width: int, counts: Mapping[str, int]) -> bool:
+        """Whether access ``k`` of the tile reads a thread's ``width`` consecutive iterations of x
+        as one aligned vector: x alone moves the tile's last dimension, one element a step, from
+        an offset and along rows that are whole vectors."""
+        kept = [n for n, d in enumerate(self.dims) if d.coefs or d.high > d.low]
+        if width == 1 or self.padded or not kept or kept[-1] != len(self.dims) - 1 or self.dims[-1].coefs != ((x, 1),):
+            return False
+        return self.offsets[k][-1] % width == 0 and (len(kept) == 1 or self.shape(counts)[-1] % width == 0)
+
     def shape(self, counts: Mapping[str, int]) -> tuple[int, ...]:
         """Declared extents: dimensions of one element dropped, the last one padded."""
         dims = [d.extent(counts) for d in self.dims if d.coefs or d.high > d.low]
@@ -103,6 +118,8 @@ class Placement:
     read_only: tuple[str, ...]
     constant: tuple[str, ...] = ()  # arrays every thread of a warp reads alike: constant memory candidates
     not_constant: tuple[tuple[str, str], ...] = ()  # (array only read, why it is no constant candidate)
+    x: str = ""  # the grid loop on threadIdx.x
+    along_x: tuple[str, ...] = ()  # accesses (their text) that x moves one element a step: vector candidates
 
     def tile(self, array: str) -> SharedTile | None:
         return next((t for t in self.shared if t.array == array), None)
@@ -114,6 +131,12 @@ class Placement:
         tiles = {v: n for v, n in values["registerTile"].items() if n > 1}
         if (tiles or values["shared"] or values["constant"]) and self.blocked:
             return f"no register, shared or constant placement with the mapping '{self.schedule}': {self.blocked}"
+        if values["vectorize"]:
+            if self.blocked or not self.along_x:
+                return f"vectorize: no access moves as vectors with the mapping '{self.schedule}': " + \
+                    (self.blocked or f"none moves one element a step along its contiguous dimension with '{self.x}'")
+            if tiles.get(self.x, 1) == 1:
+                return f"vectorize: the register tile along '{self.x}' has one iteration (the same code as vectorize=False)"
         for name in values["constant"]:
             if name not in self.constant:
                 why = dict(self.not_constant).get(name, "the nest writes it")
@@ -136,6 +159,19 @@ class Placement:
         if total > shared_limit:
             return f"the shared tiles take {total} bytes per block, above the {shared_limit} of the device"
         return None
+
+    def vectors(self, values: Mapping, sizes: Mapping[str, int], lower: Poly | None,
+                shaped: Mapping[str, Shaped]) -> tuple[int, frozenset[str]]:
+        """(iterations of x a thread moves as one vector, the global accesses that move so, by
+        their text) of a configuration; (1, none) without vectorize. ``sizes``: bytes of each
+        array's element; ``lower``: the x loop's lower bound; ``shaped``: accesses by text."""
+        if not values["vectorize"] or not self.along_x or lower is None:
+            return 1, frozenset()
+        width = vector_width(values["registerTile"].get(self.x, 1), [sizes[shaped[t].access.array] for t in self.along_x])
+        if width == 1:
+            return 1, frozenset()
+        return width, frozenset(t for t in self.along_x if shaped[t].access.array not in values["shared"]
+                                and starts_aligned(shaped[t], self.x, lower, width))
 
     def counts(self, values: Mapping, schedule: Schedule, shape: tuple[int, int]) -> dict[str, int]:
         """Consecutive values each tiled loop takes in one tile: a grid loop its threads times its
@@ -166,6 +202,11 @@ class Placement:
             lines.append(f"  not constant: '{name}': {why}")
         if self.read_only:
             lines.append(f"  read-only path (const __restrict__): {', '.join(self.read_only)}")
+        if self.along_x:
+            lines.append(f"  vectors: {', '.join(self.along_x)} move one element a step with '{self.x}': with vectorize, "
+                         f"a thread's register tile along '{self.x}' reads and writes them 16 bytes at a time where aligned")
+        elif not self.blocked:
+            lines.append(f"  no vectors: no access moves one element a step along its contiguous dimension with '{self.x}'")
         return lines
 
 
@@ -228,8 +269,61 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
             constant.append(name)
         else:
             not_constant.append((name, why))
+    step = next(lp.step for lp in grid if lp.var == x)  # a grid loop on x: block tiles apply
+    along = [sh.access.text for name in sorted(arrays) for sh in arrays[name] if step == 1
+             and sh.access.text not in conditional and contiguous(sh, x) and _has_vectors(nest, name)]
     return Placement(schedule.name, None, tuple(lp.var for lp in grid), tuple(shared), tuple(rejected), tuple(scalars),
-                     read_only, tuple(constant), tuple(not_constant))
+                     read_only, tuple(constant), tuple(not_constant), x, tuple(dict.fromkeys(along)))
+
+
+def moves_with(sh: Shaped, loops: set[str]) -> bool:
+    """Whether every one of ``loops`` moves the access: no two iterations of a register tile over
+    them meet at one element (a group of them can store it as a vector)."""
+    return loops <= set().union(*(d.names for d in sh.dims))
+
+
+def stored_as_vector(node: c_ast.Node, sh: Shaped, tiled: set[str]) -> bool:
+    """Whether a written element moves as vectors (with the reads of it in the statement): the
+    statement is its assignment, so every iteration of a group assigns it, and it moves with
+    each tiled grid loop."""
+    return isinstance(node, c_ast.Assignment) and c_text(node.lvalue) == sh.access.text and moves_with(sh, tiled)
+
+
+def by_text(nest: LoopNest) -> dict[str, Shaped]:
+    """Every access of the nest by its text (one text, one set of subscripts)."""
+    return {sh.access.text: sh for accesses in shapes(nest).values() for sh in accesses}
+
+
+def _has_vectors(nest: LoopNest, name: str) -> bool:
+    """Whether CUDA has vector types of the array's elements (float2/float4, double2, ...)."""
+    return (canonical_type(nest.variables[name].ctype.base), 2) in VECTORS
+
+
+def contiguous(sh: Shaped, x: str) -> bool:
+    """Whether consecutive iterations of the loop on ``x`` move the access to consecutive
+    elements: ``x`` in its last dimension alone, one element a step, and that dimension's
+    elements adjacent."""
+    if not sh.dims or not sh.exact or any(x in d.names for d in sh.dims[:-1]):
+        return False
+    parts = sh.dims[-1].split(x)
+    if parts is None or parts[0].constant != 1:
+        return False
+    return sh.strides is None or sh.strides[-1].constant == 1
+
+
+def vector_width(tile: int, sizes) -> int:
+    """Iterations of x a thread moves as one vector: its register tile along x, at most
+    VECTOR_BYTES of the widest element among ``sizes`` (bytes of the arrays read as vectors)."""
+    return max(1, min(tile, VECTOR_BYTES // max(sizes, default=VECTOR_BYTES)))
+
+
+def starts_aligned(sh: Shaped, x: str, lower: Poly, width: int) -> bool:
+    """Whether a group's first element can start a vector: the access's last subscript at the
+    loop's first iteration has a constant part that is a multiple of ``width`` (the rest, sizes
+    and the array's start, is checked when the kernel runs). ``A[i][j - 1]`` with ``j`` from 1
+    is; ``A[i][j]`` is not."""
+    _, rest = sh.dims[-1].split(x)
+    return (rest + lower).as_dict().get((), 0) % width == 0
 
 
 def _constant(nest: LoopNest, name: str, accesses: list[Shaped], grid: list[Loop], body: tuple,

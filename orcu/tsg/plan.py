@@ -6,9 +6,11 @@ choose among them); ``mapping='x=j y=i'``, or ``threadLoops``/``blockLoops``, fi
 schedule by hand. Phase II's placements on those schedules become parameters too, unless
 the transform sets them: ``registers_<loop>_<k>`` (a register tile's extent along each
 grid loop), ``shared_<array>_<k>`` (the array copied to shared memory or not),
-``sharedDepth_<k>`` (a shared tile's depth along its sequential loop) and
-``constant_<array>_<k>`` (an array every thread reads alike in constant memory or not). A loop name the nest does not have, or a schedule that would break a
-dependence, is a diagnostic at the argument: never a wrong kernel.
+``sharedDepth_<k>`` (a shared tile's depth along its sequential loop),
+``constant_<array>_<k>`` (an array every thread reads alike in constant memory or not) and
+``vectorize_<k>`` (a register tile along x moved in vectors). A loop name the nest does not
+have, or a schedule that would break a dependence, is a diagnostic at the argument: never a
+wrong kernel.
 """
 from __future__ import annotations
 
@@ -124,6 +126,7 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
     copies = {a: new(f"shared_{a}", (False, True)) for a in copied}
     in_constant = {a: new(f"constant_{a}", (False, True)) for a in constants}
     depth = new("sharedDepth", SHARED_DEPTHS) if any(t.loop for p in open_ for t in p.shared) else None
+    vectors = new("vectorize", (False, True)) if "vectorize" not in args and any(p.along_x for p in open_) else None
     out = dict(args)
     if tiles:
         out["registerTile"] = _computed("{" + ", ".join(f"{v!r}: {n}" for v, n in tiles.items()) + "}", at, tiles.values(),
@@ -134,6 +137,8 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
                                   lambda env: [a for a, n in copies.items() if env[n]])
     if depth:
         out["sharedDepth"] = _reference(depth, None, at)
+    if vectors:
+        out["vectorize"] = _reference(vectors, None, at)
     if in_constant:
         pairs = ", ".join(f"({a!r}, {n})" for a, n in in_constant.items()) + ("," if len(in_constant) == 1 else "")
         out["constant"] = _computed(f"[a for a, on in ({pairs}) if on]", at, in_constant.values(),

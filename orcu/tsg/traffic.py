@@ -33,7 +33,7 @@ from ..analysis.subscripts import shapes
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, canonical_type
-from .phase2 import Placement, SharedTile, kernel_body
+from .phase2 import Placement, SharedTile, by_text, kernel_body, moves_with, stored_as_vector
 from .schedule import Schedule, block_shape
 from .sizes import trip_count, value
 
@@ -149,6 +149,9 @@ class _Launch:
     vector: int = 1  # iterations a thread takes at once, each access one vector (Orio's vectorize)
     tiles: tuple[tuple[str, int], ...] = ()  # each grid loop's register tile
     ranges: tuple[tuple[str, int, int, int], ...] = ()  # each grid loop's (iterator, first value, trip count, step)
+    width: int = 1  # vectorize: iterations of x a thread moves as one vector (codegen/tiled.py)
+    vectors: frozenset[str] = frozenset()  # ... the global accesses and shared reads that move so
+    edges: int = 0  # ... per turn of a thread's loops: requests of the vector groups a loop's end cuts, one per element
 
 
 def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs: Mapping[str, Any],
@@ -171,17 +174,30 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     lowers, trips = {v: lo for v, (lo, _) in box.items()}, {v: t for v, (_, t) in box.items()}
     blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
     warps = -(-(shape[0] * shape[1]) // WARP)
+    sizes = {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
+    x = next((lp for lp in grid if lp.var == placed.x), None)
+    width, vectors = placed.vectors(values, sizes, poly_of(x.lower) if x else None, by_text(nest))
+    if width > 1:  # the tiles' reads that move as vectors, and the groups the loop's end cuts
+        counts = placed.counts(values, schedule, shape)
+        vectors |= {sh.access.text for name in values["shared"] for k, sh in enumerate(placed.tile(name).accesses)
+                    if placed.tile(name).vector_read(k, x.var, width, counts)}
+        columns = -(-trips[x.var] // (threads[x.var] * tiles[x.var]))
+        cut = (blocks // columns) * (warps // max(1, shape[0] // WARP)) * math.prod(t for v, t in tiles.items() if v != x.var)
+        edges = cut * (trips[x.var] % width)
+    else:
+        edges = 0
     lanes = []  # the first warp: each lane's grid loops at their first iteration of the tile
     for lane in range(min(WARP, shape[0] * shape[1])):
         axis = {"x": lane % shape[0], "y": lane // shape[0]}
-        lanes.append({**{lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step for lp in grid},
-                      "threadIdx.x": axis["x"]})
+        lanes.append({**{lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step * (width if lp is x else 1)
+                         for lp in grid}, "threadIdx.x": axis["x"]})
     # a grid loop whose bounds follow another (a triangle) leaves part of the box idle
     warp_share, lane_share = _active(grid, env, box, lanes)
     row = (schedule.threads_only[0].loop, shape[0]) if schedule.threads_only else None
     launch = _Launch(tuple(grid), body, tuple(lanes), round(blocks * warps * math.prod(tiles.values()) * warp_share), blocks,
                      shape[0] * shape[1], round(math.prod(trips.values()) * lane_share), row, tiles=tuple(tiles.items()),
-                     ranges=tuple((lp.var, lowers[lp.var], trips[lp.var], lp.step) for lp in grid))
+                     ranges=tuple((lp.var, lowers[lp.var], trips[lp.var], lp.step) for lp in grid), width=width,
+                     vectors=frozenset(vectors), edges=edges)
     found = _accesses(nest, launch, env, set(values["shared"]), ways, kept)
     if found is None:
         return None
@@ -356,39 +372,64 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
                      for lane in lanes]
         inside = {lp.var for lp in inner}
         folded = {a.text for a in st.accesses if in_row and _folded(next(s for s in arrays[a.array] if s.access is a), row_var)}
+        written = {a.text for a in st.accesses if a.write}
         for access in st.accesses:
             sh = next(s for s in arrays[access.array] if s.access is access)
             used = set().union(*(d.names for d in sh.dims)) if sh.dims else set(grid)
             repeats = math.prod(t for v, t in launch.tiles if v not in used)
+            size = ELEMENT_BYTES.get(canonical_type(nest.variables[access.array].ctype.base), 8)
             if access.array in shared:
                 name = f"{access.array}_shared"
-                before = reads.get(access.text, (name, 0, ways.get(access.array, 1), repeats))
-                reads[access.text] = (name, before[1] + launch.per_loop * runs[-1], before[2], repeats)
+                count, width = launch.per_loop * runs[-1], 1
+                if access.text in launch.vectors:  # one load a group, shared by the groups that read it (codegen)
+                    count, width, repeats = count // launch.width // repeats, launch.width, 1
+                phases = -(-min(WARP, launch.threads) * max(4, size * width) // 128)
+                before = reads.get(access.text, (name, 0, ways.get(access.array, 1) * phases, repeats))
+                reads[access.text] = (name, before[1] + count, before[2], repeats)
                 continue
             if held.get(access.text) in inside:
                 continue
+            turns = runs[-1]  # turns of the thread's loops that issue it
             if access.text in folded:  # a share of the row's reduction: in a register, combined once per row
-                requests, lanes_here = 2 * launch.per_loop * runs[[lp.var for lp in inner].index(row_var)], \
+                turns, factor, lanes_here = runs[[lp.var for lp in inner].index(row_var)], 2, \
                     [lane for lane in lanes if lane["threadIdx.x"] == 0]
                 held[access.text] = row_var
             elif kept.get(access.text) in inside:
                 held[access.text] = kept[access.text]
-                outside = next(k for k, lp in enumerate(inner) if lp.var == kept[access.text])
-                requests, lanes_here = 2 * launch.per_loop * runs[outside], lanes
+                turns, factor, lanes_here = runs[next(k for k, lp in enumerate(inner) if lp.var == kept[access.text])], 2, lanes
             else:
-                requests, lanes_here = launch.per_loop * runs[-1], lanes
-            size = ELEMENT_BYTES.get(canonical_type(nest.variables[access.array].ctype.base), 8)
+                factor, lanes_here = 1, lanes
             strides = _strides(nest, sh, here)
             if sh.dims is None or strides is None:
                 return None
             addresses = [_element(sh, strides, {**here, **lane}) for lane in lanes_here]
             if None in addresses:
                 return None
-            sectors = {(a * size + b) // SECTOR for a in addresses for b in (0, launch.vector * size - 1)}
+            width = launch.vector
+            requests = factor * launch.per_loop * turns
+            if _as_vector(st, sh, launch, written, factor == 2 and access.text not in folded) and \
+                    addresses[0] % launch.width == 0 and all(n % launch.width == 0 for n in strides[:-1]):
+                # every row starts a vector where the first does (else each element alone, as codegen's check finds)
+                width = launch.width
+                requests = factor * (launch.per_loop * turns // width + launch.edges * turns) // repeats
+                repeats = 1
+            sectors = {(a * size + b) // SECTOR for a in addresses for b in (0, width * size - 1)}
             before = found.get(access.text)
             found[access.text] = Figure(access.text, len(sectors), requests + (before.requests if before else 0),
                                         access.array, repeats)
     return list(found.values()), list(reads.values()), operations
+
+
+def _as_vector(st, sh, launch: _Launch, written: set[str], kept: bool) -> bool:
+    """Whether codegen/tiled.py moves the access a group at a time: one of the vector accesses,
+    read only in the statement, or the statement's assignment of it, or kept in a register over
+    a loop, moving with every tiled grid loop."""
+    if sh.access.text not in launch.vectors:
+        return False
+    tiled = {v for v, t in launch.tiles if t > 1}
+    if kept:
+        return moves_with(sh, tiled)
+    return sh.access.text not in written or stored_as_vector(st.node, sh, tiled)
 
 
 def _warp_trip(loop: Loop, env: Mapping[str, Any], launch: _Launch, samples: int = 17) -> int | None:

@@ -470,14 +470,18 @@ static void log_bank(const void *site, const void *p, int size, int ways, const 
     in_hook = false;
 }
 
-/* The most distinct words one bank serves in one phase of the request [first, last). */
-static int request_ways(const BankAccess *first, const BankAccess *last)
+/* The most distinct words one bank serves in one phase of the request [first, last); in
+ * `wavefronts`, the shared-memory cycles of the request: each phase's worst bank, summed. */
+static int request_ways(const BankAccess *first, const BankAccess *last, unsigned long long *wavefronts)
 {
     const int bytes = first->size < 4 ? 4 : first->size, per_phase = 128 / bytes;
     uintptr_t words[32][32];  /* per bank, the distinct words of the current phase */
-    int count[32], worst = 1, phase = -1;
+    int count[32], worst = 1, phase = -1, phase_worst = 0;
+    *wavefronts = 0;
     for (const BankAccess *a = first; a != last; a++) {
         if (a->lane / per_phase != phase) {
+            *wavefronts += phase_worst;
+            phase_worst = 1;
             phase = a->lane / per_phase;
             memset(count, 0, sizeof count);
         }
@@ -489,8 +493,10 @@ static int request_ways(const BankAccess *first, const BankAccess *last)
             if (k == count[bank] && count[bank] < 32)
                 words[bank][count[bank]++] = w;
             worst = count[bank] > worst ? count[bank] : worst;
+            phase_worst = count[bank] > phase_worst ? count[bank] : phase_worst;
         }
     }
+    *wavefronts += phase_worst;
     return worst;
 }
 
@@ -594,11 +600,12 @@ static bool check_banks(char *why, size_t size)
         for (end = start + 1; end < bank_log.size() && bank_log[end].site == first.site && bank_log[end].warp == first.warp &&
                               bank_log[end].visit == first.visit; end++)
             ;
-        const int ways = request_ways(&bank_log[start], bank_log.data() + end);
+        unsigned long long wavefronts;
+        const int ways = request_ways(&bank_log[start], bank_log.data() + end, &wavefronts);
         if (counting) {
             SiteCount &c = tile_counts[first.site];
             c.requests++;
-            c.sectors += ways;
+            c.sectors += wavefronts;
         }
         if (ways > first.ways) {
             snprintf(why, size, "shared tile %s in block (%u,%u,%u): a request of warp %d puts %d words in one bank; "
@@ -646,6 +653,14 @@ template <typename A> struct tile {
         return tile_view<A>{&data, ways, name}[i];
     }
 };
+/* A vector of the tile's consecutive elements at `p` (ORCU_TILE_VECTOR): one logged access of
+ * the vector's size. Not inlined: its return address names the access in the kernel. */
+template <typename V, typename A> __attribute__((noinline)) V tile_vector(const tile<A> &t, const void *p)
+{
+    if (banks_on)
+        log_bank(__builtin_return_address(0), p, (int)sizeof(V), t.ways, t.name);
+    return *(const V *)p;
+}
 
 /* Runs one block; false (with the reason in `why`) when its threads cannot all finish. */
 static bool run_block(int threads, char *why, size_t size)
@@ -878,6 +893,7 @@ static inline double max(double a, double b) { return fmax(a, b); }
 #define ORCU_DYNAMIC_SHARED(name) unsigned char *name = orcu_emu::dynamic_shared
 #define ORCU_SHARED_TILE(type, name, dims, ways) static orcu_emu::tile<type dims> name(#name, ways)
 #define ORCU_TILE_DATA(name) ((name).data)  /* the tile's fill: its declared conflicts are those of its reads */
+#define ORCU_TILE_VECTOR(vector, name, index) orcu_emu::tile_vector<vector>(name, &(name).data index)
 
 /* ---- runtime API ------------------------------------------------------------------------ */
 static inline const char *cudaGetErrorString(cudaError_t err)
