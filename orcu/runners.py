@@ -233,13 +233,12 @@ def _of_kernel(build: Build, host: str) -> dict[str, KernelResources]:
 def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, build: Build) -> str | None:
     """Why a register-tiled TSG variant is not kept: ptxas put some of its kernel in local
     memory (a stack frame or spills) where the tile claims registers; None otherwise."""
-    spilled = max((r.stack_bytes + r.spill_bytes for r in build.resources.values()), default=0)
-    if not spilled:
+    worst = max(build.resources.values(), key=lambda r: r.stack_bytes + r.spill_bytes, default=None)
+    if worst is None or not worst.stack_bytes + worst.spill_bytes:
         return None
     values = transform_values(program, program.nests[region], params, inputs)
     if Schedule.parse(values.get("mapping") or "orio") is None or all(n == 1 for n in values["registerTile"].values()):
         return None
-    worst = max(build.resources.values(), key=lambda r: r.stack_bytes + r.spill_bytes)
     return (f"ptxas keeps part of the register tile in local memory ({worst.stack_bytes} bytes of stack frame, "
             f"{worst.spill_bytes} bytes of spill stores and loads, {worst.registers} registers): not kept")
 

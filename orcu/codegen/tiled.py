@@ -76,6 +76,7 @@ class TiledBody:
         counts.update({v: self.depth for v in self.strips})
         self.counts = counts
         self.x, self.shaped = placed.x, shaped
+        self.tiled = {lp.var for lp in grid if self.tiles[lp.var] > 1}  # grid loops with a register tile
         x_loop = next(lp for lp in grid if lp.var == self.x)
         # iterations of x a thread moves as one vector (1: none), the global accesses that do
         self.width, self.vector_texts = placed.vectors(values, element_bytes, poly_of(x_loop.lower), shaped)
@@ -236,8 +237,7 @@ class TiledBody:
     def _vector_register(self, r) -> bool:
         """Whether an element kept in a register over a loop is loaded and stored as vectors:
         it moves so, and with each tiled grid loop (no two iterations hold one element)."""
-        grid = {lp.var for lp in self.grid if self.tiles[lp.var] > 1}
-        return self.width > 1 and r.ref in self.vector_texts and moves_with(self.shaped[r.ref], grid)
+        return self.width > 1 and r.ref in self.vector_texts and moves_with(self.shaped[r.ref], self.tiled)
 
     def _statements(self, node: Stmt, depth: int, active: tuple) -> list[str]:
         """The statement once per iteration of the register tile; with vectors, group by group:
@@ -299,7 +299,6 @@ class TiledBody:
         if self.width == 1:
             return {}
         held = {r.ref for r in active} | set(self._constant_refs)
-        grid = {lp.var for lp in self.grid if self.tiles[lp.var] > 1}
         out = {}
         for a in node.accesses:
             if a.text in held or a.text in out:
@@ -314,7 +313,7 @@ class TiledBody:
                 continue
             if not any(b.text == a.text and b.write for b in node.accesses):
                 out[a.text] = (a.array, None)
-            elif stored_as_vector(node.node, self.shaped[a.text], grid):
+            elif stored_as_vector(node.node, self.shaped[a.text], self.tiled):
                 reads = node.node.op != "=" or sum(b.text == a.text for b in node.accesses) > 1
                 out[a.text] = (a.array, "read" if reads else "write")
         return out

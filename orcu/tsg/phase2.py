@@ -215,8 +215,12 @@ def placement_problem(nest: LoopNest, values: Mapping, schedule: Schedule, shape
     """Why a configuration's placements cannot run on its schedule (Placement.problem), with
     the nest's element sizes; None when they can."""
     placed = next(p for p in nest.recipe.placements if p.schedule == schedule.name)
-    sizes = {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
-    return placed.problem(values, schedule, shape, sizes, shared_limit)
+    return placed.problem(values, schedule, shape, element_sizes(nest), shared_limit)
+
+
+def element_sizes(nest: LoopNest) -> dict[str, int]:
+    """Bytes of an element of each of the nest's variables (8 for a type orcu does not size)."""
+    return {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
 
 
 def kernel_body(nest: LoopNest, schedule: Schedule) -> tuple[list[Loop], tuple]:

@@ -33,7 +33,7 @@ from ..analysis.subscripts import shapes
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, canonical_type
-from .phase2 import Placement, SharedTile, by_text, kernel_body, moves_with, stored_as_vector
+from .phase2 import Placement, SharedTile, by_text, element_sizes, kernel_body, moves_with, stored_as_vector
 from .schedule import Schedule, block_shape
 from .sizes import trip_count, value
 
@@ -174,9 +174,8 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     lowers, trips = {v: lo for v, (lo, _) in box.items()}, {v: t for v, (_, t) in box.items()}
     blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
     warps = -(-(shape[0] * shape[1]) // WARP)
-    sizes = {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
     x = next((lp for lp in grid if lp.var == placed.x), None)
-    width, vectors = placed.vectors(values, sizes, poly_of(x.lower) if x else None, by_text(nest))
+    width, vectors = placed.vectors(values, element_sizes(nest), poly_of(x.lower) if x else None, by_text(nest))
     if width > 1:  # the tiles' reads that move as vectors, and the groups the loop's end cuts
         counts = placed.counts(values, schedule, shape)
         vectors |= {sh.access.text for name in values["shared"] for k, sh in enumerate(placed.tile(name).accesses)
