@@ -115,8 +115,19 @@ def test_multistart_plans_for_its_budget():
     strategy = make("Multistart", space(), seed=2)
     drive(strategy, lambda pts: seen.append(list(pts)) or [cost(p) for p in pts], budget=400)
     assert strategy.budget == 400  # told by the driver
-    assert len(seen[0]) == 20  # the initial design: 5% of the budget, at least two points per parameter
+    assert len(seen[0]) == 20  # the initial design: 5% of the budget, at least one point per parameter
     assert min(strategy.costs.values()) == cost(OPTIMUM)
+
+
+def test_multistart_moves_sizes_first_by_powers_of_two():
+    names, values = ["switch", "size", "tile"], ((0, 1), tuple(range(16)), (1, 2, 3, 4))
+    grid = SearchSpace.from_configs(names, values, [dict(zip(names, c)) for c in itertools.product(*values)])
+    moves = make("Multistart", grid, seed=5)._singles((0, 5, 1))
+    # size: 1, 2, 4 and 8 indices away (not all 15 other values); tile: every other value is
+    # 1 or 2 away; the switch last in its round, as it has the fewest values
+    assert sorted(moves) == sorted([(0, v, 1) for v in (4, 6, 3, 7, 1, 9, 13)] + [(0, 5, 0), (0, 5, 2), (0, 5, 3), (1, 5, 1)])
+    assert moves[:3] == [(0, 4, 1), (0, 5, 0), (1, 5, 1)]  # round 1: each parameter's nearest value
+    assert moves[3:] == [(0, 6, 1), (0, 5, 2), (0, 3, 1), (0, 5, 3), (0, 7, 1), (0, 1, 1), (0, 9, 1), (0, 13, 1)]
 
 
 def test_multistart_reaches_an_optimum_on_a_constraint_bound():

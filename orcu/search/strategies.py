@@ -89,9 +89,14 @@ class Multistart(Strategy):
     """Hill climbing from several starts, planned for the budget (the default strategy).
 
     First a Latin-hypercube design over the value indices (``design`` of the budget, at
-    least two points per parameter that has several values); then first-improvement climbs over one-parameter
-    moves (nearest values first, the parameters interleaved in a random order, moves that
-    break a constraint repaired: SearchSpace.moves). A climb ends at a local optimum, where
+    least one point per parameter that has several values); then first-improvement climbs
+    over one-parameter moves: steps of 1, 2, 4, 8, ... value indices (a parameter of 16
+    values has 4 to 7 moves, not 15: the far values of a size are seldom the next
+    improvement, and a climb pays for every move at its optimum), nearest first, the
+    parameters interleaved in a random order except that in each round those with more
+    values (sizes) come before those with fewer (switches of code path, such as shared
+    memory on or off, whose worth depends on the sizes they are tried with); moves that
+    break a constraint are repaired (SearchSpace.moves). A climb ends at a local optimum, where
     every move has been tried, or where it steps onto an earlier climb's path (it would
     only retrace it). The first climb starts at the design's best point; each later one at
     the unclimbed design point farthest, in parameters changed, from the optima found so
@@ -132,7 +137,7 @@ class Multistart(Strategy):
     def search(self) -> Search:
         space = self.space
         free = int((space.radix > 1).sum())  # a parameter with one value is no dimension of the design
-        size = max(2 * free, 2, math.ceil(self.option("design", 0.05) * (self.budget or 0)))
+        size = max(free, 2, math.ceil(self.option("design", 0.05) * (self.budget or 0)))
         starts = space.design(min(size, len(space)), self.rng, self.costs)
         if not starts:
             return
@@ -193,13 +198,16 @@ class Multistart(Strategy):
             path.append(current)
 
     def _singles(self, p: Point) -> list[Point]:
-        """One-parameter moves: the nearest value of each parameter first, then the next. The
-        parameters' order is drawn from the seed and the point alone, so that asking ahead
-        (for a point the climb may never reach) changes nothing in the search."""
+        """One-parameter moves a power of two value indices away: the nearest of each
+        parameter first (the parameters with more values first), then the next. The order
+        among parameters with as many values is drawn from the seed and the point alone, so
+        that asking ahead (for a point the climb may never reach) changes nothing in the
+        search."""
         if p not in self._singles_of:
             axes = list(range(len(p)))
             random.Random(hash((self.seed, p))).shuffle(axes)
-            per_axis = [self.space.moves(p, d) for d in axes]
+            axes.sort(key=lambda d: -self.space.radix[d])
+            per_axis = [[q for q in self.space.moves(p, d) if _power_of_two(abs(q[d] - p[d]))] for d in axes]
             out = []
             for k in range(max(map(len, per_axis), default=0)):
                 out += [moves[k] for moves in per_axis if k < len(moves)]
@@ -212,6 +220,10 @@ class Multistart(Strategy):
                if (q := p[:d] + (p[d] + a,) + p[d + 1 : e] + (p[e] + b,) + p[e + 1 :]) in self.space.index]
         self.rng.shuffle(out)
         return out
+
+
+def _power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
 
 
 def _changed(p: Point, q: Point) -> int:
