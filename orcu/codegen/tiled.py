@@ -30,7 +30,7 @@ from ..analysis.subscripts import Shaped
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, Stmt, loops_of, statements
 from ..frontend.types import VECTORS
-from ..tsg.phase2 import Placement, SharedTile, moves_with, stored_as_vector
+from ..tsg.phase2 import Placement, SharedTile, moves_as_vector
 from . import printer
 from .banks import bank_ways
 
@@ -237,7 +237,8 @@ class TiledBody:
     def _vector_register(self, r) -> bool:
         """Whether an element kept in a register over a loop is loaded and stored as vectors:
         it moves so, and with each tiled grid loop (no two iterations hold one element)."""
-        return self.width > 1 and r.ref in self.vector_texts and moves_with(self.shaped[r.ref], self.tiled)
+        return self.width > 1 and r.ref in self.vector_texts and moves_as_vector(
+            None, self.shaped[r.ref], True, True, self.tiled)
 
     def _statements(self, node: Stmt, depth: int, active: tuple) -> list[str]:
         """The statement once per iteration of the register tile; with vectors, group by group:
@@ -311,9 +312,12 @@ class TiledBody:
                 continue
             if a.text not in self.vector_texts:
                 continue
-            if not any(b.text == a.text and b.write for b in node.accesses):
+            written = any(b.text == a.text and b.write for b in node.accesses)
+            if not moves_as_vector(node.node, self.shaped[a.text], written, False, self.tiled):
+                continue
+            if not written:
                 out[a.text] = (a.array, None)
-            elif stored_as_vector(node.node, self.shaped[a.text], self.tiled):
+            else:
                 reads = node.node.op != "=" or sum(b.text == a.text for b in node.accesses) > 1
                 out[a.text] = (a.array, "read" if reads else "write")
         return out

@@ -33,7 +33,7 @@ from ..analysis.subscripts import shapes
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, canonical_type
-from .phase2 import Placement, SharedTile, by_text, element_sizes, kernel_body, moves_with, stored_as_vector
+from .phase2 import Placement, SharedTile, by_text, element_sizes, kernel_body, moves_as_vector
 from .schedule import Schedule, block_shape
 from .sizes import trip_count, value
 
@@ -420,15 +420,9 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
 
 
 def _as_vector(st, sh, launch: _Launch, written: set[str], kept: bool) -> bool:
-    """Whether codegen/tiled.py moves the access a group at a time: one of the vector accesses,
-    read only in the statement, or the statement's assignment of it, or kept in a register over
-    a loop, moving with every tiled grid loop."""
-    if sh.access.text not in launch.vectors:
-        return False
-    tiled = {v for v, t in launch.tiles if t > 1}
-    if kept:
-        return moves_with(sh, tiled)
-    return sh.access.text not in written or stored_as_vector(st.node, sh, tiled)
+    """Whether codegen/tiled.py moves the access a group at a time (phase2.moves_as_vector)."""
+    return sh.access.text in launch.vectors and moves_as_vector(
+        st.node, sh, sh.access.text in written, kept, {v for v, t in launch.tiles if t > 1})
 
 
 def _warp_trip(loop: Loop, env: Mapping[str, Any], launch: _Launch, samples: int = 17) -> int | None:
