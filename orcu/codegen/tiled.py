@@ -237,8 +237,7 @@ class TiledBody:
     def _vector_register(self, r) -> bool:
         """Whether an element kept in a register over a loop is loaded and stored as vectors:
         it moves so, and with each tiled grid loop (no two iterations hold one element)."""
-        return self.width > 1 and r.ref in self.vector_texts and moves_as_vector(
-            None, self.shaped[r.ref], True, True, self.tiled)
+        return self.width > 1 and r.ref in self.vector_texts and moves_as_vector(self.shaped[r.ref], self.tiled, kept=True)
 
     def _statements(self, node: Stmt, depth: int, active: tuple) -> list[str]:
         """The statement once per iteration of the register tile; with vectors, group by group:
@@ -313,7 +312,7 @@ class TiledBody:
             if a.text not in self.vector_texts:
                 continue
             written = any(b.text == a.text and b.write for b in node.accesses)
-            if not moves_as_vector(node.node, self.shaped[a.text], written, False, self.tiled):
+            if not moves_as_vector(self.shaped[a.text], self.tiled, node=node.node, written=written):
                 continue
             if not written:
                 out[a.text] = (a.array, None)

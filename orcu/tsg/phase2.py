@@ -293,12 +293,13 @@ def stored_as_vector(node: c_ast.Node, sh: Shaped, tiled: set[str]) -> bool:
     return isinstance(node, c_ast.Assignment) and c_text(node.lvalue) == sh.access.text and moves_with(sh, tiled)
 
 
-def moves_as_vector(node: c_ast.Node | None, sh: Shaped, written: bool, kept: bool, tiled: set[str]) -> bool:
+def moves_as_vector(sh: Shaped, tiled: set[str], *, kept: bool = False, node: c_ast.Node | None = None,
+                    written: bool = False) -> bool:
     """Whether a global access that moves one element a step along x with the vector layout
-    (Placement.vectors) moves a group at a time in a statement: kept in a register over a
-    loop, it must move with each tiled grid loop (loaded before the loop, stored after);
-    otherwise it is read only in the statement, or the statement assigns it (stored_as_vector).
-    The one decision codegen/tiled.py emits and tsg/traffic.py counts."""
+    (Placement.vectors) moves a group at a time: ``kept`` in a register over a loop, it must
+    move with each tiled grid loop (loaded before the loop, stored after); otherwise it is
+    read only in the statement ``node``, or, ``written``, the statement assigns it
+    (stored_as_vector). The one decision codegen/tiled.py emits and tsg/traffic.py counts."""
     if kept:
         return moves_with(sh, tiled)
     return not written or stored_as_vector(node, sh, tiled)

@@ -422,7 +422,7 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
 def _as_vector(st, sh, launch: _Launch, written: set[str], kept: bool) -> bool:
     """Whether codegen/tiled.py moves the access a group at a time (phase2.moves_as_vector)."""
     return sh.access.text in launch.vectors and moves_as_vector(
-        st.node, sh, sh.access.text in written, kept, {v for v, t in launch.tiles if t > 1})
+        sh, {v for v, t in launch.tiles if t > 1}, kept=kept, node=st.node, written=sh.access.text in written)
 
 
 def _warp_trip(loop: Loop, env: Mapping[str, Any], launch: _Launch, samples: int = 17) -> int | None:
