@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -314,11 +315,14 @@ class Runner:
                 yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure) if k in invalid else \
                     Result("ok", params, inputs, message=NOT_RUN, measure=self.measure)
             return
-        later = self._plan(program, region, [config for batch in ahead for config in batch], edit)[1]
+        ahead = list(ahead)
+        planned = {item[0]: item for item in self._plan(program, region, [c for batch in ahead for c in batch], edit)[1]}
+        ends = list(itertools.accumulate(len(batch) for batch in ahead))  # numbered across the batches: one kernel name each
+        later = [[planned[k] for k in range(end - len(batch), end) if k in planned] for batch, end in zip(ahead, ends)]
         with self._lock:
-            wanted = {_variant_key(program, region, item, edit) for item in valid + later}
+            wanted = {_variant_key(program, region, item, edit) for item in valid + [item for batch in later for item in batch]}
             self._drop_ahead(keep=wanted)
-            built = self._submit(program, region, valid, edit)
+            built = self._submit(program, region, [valid], edit)
             self._speculative += self._submit(program, region, later, edit, ahead=True)
         for k, (params, inputs) in enumerate(configs):
             if k in invalid:
@@ -358,20 +362,25 @@ class Runner:
                 waiting.append((future, keys))
         self._speculative = waiting
 
-    def _submit(self, program: Program, region: int, items: list, edit, ahead: bool = False):
-        """Build the variants of ``items`` not built or building yet, up to MAX_BATCH to a
-        harness and the harnesses spread over the builders; (future, variant number) of every
-        item by its number, or with ``ahead``, the (future, variant keys) of each new harness."""
+    def _submit(self, program: Program, region: int, groups: list[list], edit, ahead: bool = False):
+        """Build the variants of ``groups`` (the strategy's batches, in order) not built or
+        building yet, up to MAX_BATCH to a harness and each batch's harnesses spread over the
+        builders; (future, variant number) of every item by its number, or with ``ahead``, the
+        (future, variant keys) of each new harness."""
         def key(item):
             return _variant_key(program, region, item, edit)
 
-        fresh = [item for item in dict((key(item), item) for item in items).values() if key(item) not in self._variants]
-        size = max(1, min(MAX_BATCH, -(-len(fresh) // self.jobs)))
+        fresh: dict[tuple, tuple] = {}  # each variant not built yet: its item, and its batch's harness size
+        for items in groups:
+            new = [item for item in dict((key(item), item) for item in items).values()
+                   if key(item) not in self._variants and key(item) not in fresh]
+            fresh.update((key(item), (item, max(1, min(MAX_BATCH, -(-len(new) // self.jobs))))) for item in new)
         batches: list[list] = []
-        for item in fresh:
+        for item, size in fresh.values():
             last = batches[-1] if batches else None
-            if ahead:  # the first guesses matter most: small harnesses first, built soonest, then larger ones
-                size = min(MAX_BATCH, 2 ** ((len(batches) - 1) // self.jobs)) if last else 1
+            if ahead:  # the first guesses matter most: small harnesses first, built soonest, then larger
+                # ones; a batch that will be asked for whole (Exhaustive's next 16) is split as if asked now
+                size = max(size, min(MAX_BATCH, 2 ** ((len(batches) - 1) // self.jobs)) if last else 1)
             if last and len(last) < size and (last[0][2], last[0][3]) == (item[2], item[3]) \
                     and self._counts(last[0][4]) == self._counts(item[4]):  # a counting build is compiled apart
                 last.append(item)
@@ -385,7 +394,7 @@ class Runner:
             started.append((future, [key(item) for item in batch]))
         if ahead:
             return started
-        return {item[0]: self._variants[key(item)][:2] for item in items}
+        return {item[0]: self._variants[key(item)][:2] for items in groups for item in items}
 
     def _plan(self, program: Program, region: int, configs: list[tuple[dict[str, Any], dict[str, Any]]], edit) -> tuple[dict[int, str], list]:
         """(why each invalid configuration is, by position; the build items of the others, without

@@ -206,15 +206,21 @@ def test_one_broken_variant_in_a_batch_costs_only_its_own_status(in_tmp):
     assert "undeclared" in results[1].message and "was not declared in this scope" in results[1].message
 
 
-def test_batches_ahead_are_built_while_a_batch_runs(in_tmp, monkeypatch):
+def axpy_with_block_counts(in_tmp, monkeypatch, jobs):
+    """An axpy tuned over its block count (1 to 16), its emulated runner, and the sources
+    that runner compiles, as it compiles them."""
     write(in_tmp / "t.c", AXPY.replace("blockCount=8", "blockCount=BC").replace(
-        "def input_params", "def performance_params { param BC[] = [2, 4, 8, 16]; }\n def input_params"))
+        "def input_params", "def performance_params { param BC[] = [1, 2, 4, 8, 16]; }\n def input_params"))
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
     compiled = []
     real = runners.compile_program
     monkeypatch.setattr(runners, "compile_program", lambda *a, **k: compiled.append(Path(a[1]).read_text()) or real(*a, **k))
-    runner = Runner("emulate", H100, in_tmp / "build", jobs=1)
+    return program, inputs, Runner("emulate", H100, in_tmp / "build", jobs=jobs), compiled
+
+
+def test_batches_ahead_are_built_while_a_batch_runs(in_tmp, monkeypatch):
+    program, inputs, runner, compiled = axpy_with_block_counts(in_tmp, monkeypatch, jobs=1)
     ahead = [[({"BC": b}, inputs)] for b in (4, 8, 16)]  # a climb's next moves, one point each
     first = list(runner.evaluate(program, 0, [({"BC": 2}, inputs)], ahead=ahead))
     later = list(runner.evaluate(program, 0, [({"BC": 8}, inputs)])) + list(runner.evaluate(program, 0, [({"BC": 16}, inputs)]))
@@ -222,6 +228,18 @@ def test_batches_ahead_are_built_while_a_batch_runs(in_tmp, monkeypatch):
     assert len(compiled) == 3  # BC=2, then while it ran 4 alone (asked soonest) and 8 and 16 in one harness
     assert all(r.compile_s > 0 for r in later)  # their share of the harness's build time
     runner.drop_ahead()
+
+
+def test_a_whole_batch_ahead_is_built_as_if_asked_now(in_tmp, monkeypatch):
+    """Exhaustive's next 16 are all asked for: their harnesses are split over the builders,
+    not grown from one variant as a climb's guesses are (each harness costs ~1 s of g++)."""
+    program, inputs, runner, compiled = axpy_with_block_counts(in_tmp, monkeypatch, jobs=2)
+    following = [({"BC": b}, inputs) for b in (2, 4, 8, 16)]
+    first = list(runner.evaluate(program, 0, [({"BC": 1}, inputs)], ahead=[following]))
+    later = list(runner.evaluate(program, 0, following))
+    assert [r.status for r in first + later] == ["ok"] * 5
+    # BC=1 alone, then two harnesses of two variants, one a builder (built at once, in any order)
+    assert sorted(text.count("__global__") for text in compiled) == [1, 2, 2]
 
 
 def test_devices_without_a_gpu_shows_the_profile(capsys, monkeypatch):
