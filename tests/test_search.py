@@ -144,22 +144,60 @@ def test_multistart_reaches_an_optimum_on_a_constraint_bound():
     assert found("Multistart") == 20 > found("Random")  # 12 of the 20 shapes: chance alone misses it
 
 
-def test_ahead_names_what_is_asked_next():
+# Block widths of 16 to 256 by 16, rows of 1 to 8 per thread, a switch; 256 threads at most.
+WIDTHS = SearchSpace.from_configs(
+    ["bx", "rows", "cache"], [tuple(range(16, 257, 16)), tuple(range(1, 9)), (0, 1)],
+    [{"bx": x, "rows": r, "cache": c} for x in range(16, 257, 16) for r in range(1, 9) for c in (0, 1) if x * r <= 1024])
+
+
+def width_cost(p):
+    """A bowl around 48 wide, 3 rows, cache on: an optimum off the octaves."""
+    c = WIDTHS.config(p)
+    return 1.0 + abs(c["bx"] - 48) / 32 + abs(c["rows"] - 3) / 2 + (1 - c["cache"])
+
+
+def test_the_coarse_grid_keeps_sizes_at_octaves():
+    grid, lift = WIDTHS.coarse()
+    assert grid.values == ((16, 32, 64, 128, 256), (1, 2, 4, 8), (0, 1))
+    assert all(WIDTHS.config(lift(q)) == dict(zip(grid.names, (v[i] for v, i in zip(grid.values, q)))) for q in grid.points)
+    assert sorted(map(lift, grid.points)) == sorted(
+        p for p in WIDTHS.points if (c := WIDTHS.config(p))["bx"] in (16, 32, 64, 128, 256) and c["rows"] in (1, 2, 4, 8))
+    assert space().coarse() is None and BLOCKS.coarse() is None  # nothing to drop: indices from 0, powers of two
+
+
+def test_multistart_searches_the_coarse_grid_then_the_whole_space():
+    grid, lift = WIDTHS.coarse()
+    on_grid = set(map(lift, grid.points))
+    for seed in range(8):
+        strategy = make("Multistart", WIDTHS, seed)
+        drive(strategy, lambda pts: [width_cost(p) for p in pts], budget=60)
+        asked = list(strategy.costs)
+        share = int(0.2 * len(grid))  # 0.2 of the grid: less than 85% of the budget here
+        assert all(p in on_grid for p in asked[:share]) and asked[share] not in on_grid
+        assert min(strategy.costs.values()) == 1.0  # found off the grid, between octaves
+    alone = make("Multistart", WIDTHS, 0, {"coarse": 0})
+    drive(alone, lambda pts: [width_cost(p) for p in pts], budget=60)
+    assert any(p not in on_grid for p in list(alone.costs)[:share])  # coarse=0: the whole space at once
+
+
+@pytest.mark.parametrize("where", ["grid", "coarse grid first"])
+def test_ahead_names_what_is_asked_next(where):
+    the_space, the_cost = (space(), cost) if where == "grid" else (WIDTHS, width_cost)
     for name in ("Exhaustive", "Random", "Multistart"):
-        strategy = make(name, space(), seed=4)
+        strategy = make(name, the_space, seed=4)
         told, asked = [], []
 
         def evaluate(points):
             asked.append(points)
-            return [cost(p) for p in points]
+            return [the_cost(p) for p in points]
 
         drive(strategy, evaluate, budget=60, prepare=lambda batches: told.append(batches))
         assert len(told) == len(asked)
-        hits = sum(1 for before, now in zip(told, asked[1:]) if before and before[0] == now)
-        assert hits >= len(asked) // 2, (name, hits, len(asked))  # most guesses are right
+        hits = sum(1 for before, now in zip(told, asked[1:]) if now in before)
+        assert hits >= len(asked) // 2, (name, hits, len(asked))  # most batches asked were built ahead
         assert all(p not in strategy.costs or p in sum(asked, []) for b in sum(told, []) for p in b)
-        alone = make(name, space(), seed=4)  # asking ahead changes nothing in the search
-        drive(alone, lambda pts: [cost(p) for p in pts], budget=60)
+        alone = make(name, the_space, seed=4)  # asking ahead changes nothing in the search
+        drive(alone, lambda pts: [the_cost(p) for p in pts], budget=60)
         assert list(alone.costs) == list(strategy.costs)
 
 

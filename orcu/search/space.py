@@ -6,6 +6,7 @@ proposed. Invalid coordinates are snapped to the nearest valid point.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -112,6 +113,22 @@ class SearchSpace:
             self._by_value[d, v] = np.nonzero(self.array[:, d] == v)[0]
         return self._by_value[d, v]
 
+    def coarse(self) -> tuple[SearchSpace, Callable[[Point], Point]] | None:
+        """The space on a coarser grid, and the map from its points to this space's: each
+        size (a parameter of four or more positive numbers) keeps only its values at octaves,
+        those nearest to its smallest value times 1, 2, 4, ..., and its largest (block widths
+        16, 32, ..., 256 keep 16, 32, 64, 128 and 256); other parameters keep every value.
+        None where no parameter has values to drop or no valid point is left."""
+        keep = [_octaves(values) for values in self.values]
+        if all(len(k) == len(v) for k, v in zip(keep, self.values)):
+            return None
+        rank = [{v: k for k, v in enumerate(kept)} for kept in keep]
+        points = [tuple(r[i] for r, i in zip(rank, p)) for p in self.points if all(i in r for r, i in zip(rank, p))]
+        if not points:
+            return None
+        values = tuple(tuple(vals[i] for i in kept) for vals, kept in zip(self.values, keep))
+        return SearchSpace(self.names, values, points), lambda q: tuple(kept[i] for kept, i in zip(keep, q))
+
     def neighbours(self, p: Point) -> list[Point]:
         """Valid points one value step away in one parameter."""
         out = []
@@ -121,3 +138,16 @@ class SearchSpace:
                 if q in self.index:
                     out.append(q)
         return out
+
+
+def _octaves(values: Sequence[Any]) -> list[int]:
+    """Indices of the values a coarse grid keeps (SearchSpace.coarse), in index order."""
+    if len(values) < 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in values):
+        return list(range(len(values)))
+    low, high = min(values), max(values)
+    keep = {values.index(high)}
+    target = low
+    while target <= high:
+        keep.add(min(range(len(values)), key=lambda k: (abs(math.log(values[k] / target)), k)))
+        target *= 2
+    return sorted(keep)
