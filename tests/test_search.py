@@ -193,8 +193,11 @@ def test_ahead_names_what_is_asked_next(where):
 
         drive(strategy, evaluate, budget=60, prepare=lambda batches: told.append(batches))
         assert len(told) == len(asked)
-        hits = sum(1 for before, now in zip(told, asked[1:]) if now in before)
-        assert hits >= len(asked) // 2, (name, hits, len(asked))  # most batches asked were built ahead
+        built = sum(1 for before, now in zip(told, asked[1:]) if now in before)
+        assert built >= len(asked) // 2, (name, built, len(asked))  # most batches asked were built ahead
+        if where == "grid":  # the first guess too; on the bowl most moves improve, so the climb's next move is a miss
+            first = sum(1 for before, now in zip(told, asked[1:]) if before and before[0] == now)
+            assert first >= len(asked) // 2, (name, first, len(asked))
         assert all(p not in strategy.costs or p in sum(asked, []) for b in sum(told, []) for p in b)
         alone = make(name, the_space, seed=4)  # asking ahead changes nothing in the search
         drive(alone, lambda pts: [the_cost(p) for p in pts], budget=60)

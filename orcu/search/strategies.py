@@ -110,9 +110,9 @@ class Multistart(Strategy):
     All this runs twice where the space has sizes of many values: first on its coarse grid
     (SearchSpace.coarse: the sizes at octaves, 16, 32, 64, ... of 16, 32, 48, ...), for at
     most ``coarse`` of that grid's points and 85% of the budget, then on the whole space:
-    a climb from the best point found, then the design and climbs above. On the coarse grid a climb is cheaper (fewer
-    moves to confirm an optimum) and its basins are wider: the fastest GPU configurations
-    sit mostly on octaves, and an optimum whose row runs a hundred times slower off them
+    a climb from the best point found, then the design and climbs above. On the coarse
+    grid a climb is cheaper (fewer moves to confirm an optimum) and its basins are wider:
+    the fastest GPU configurations sit mostly on octaves, and an optimum whose row runs a hundred times slower off them
     (a block width of 48 instead of 32 or 64) is a needle on the whole space. The whole
     space then finds what lies between octaves near the best one, or off them elsewhere.
 
@@ -189,11 +189,12 @@ class Multistart(Strategy):
     def _search_coarse(self) -> Generator[list[Point], list[float], bool]:
         """The search on the space's coarse grid, for its share of the budget; whether it
         evaluated anything."""
-        coarse = self.space.coarse() if self.option("coarse", 0.2) > 0 else None
+        fraction = self.option("coarse", 0.2)
+        coarse = self.space.coarse() if fraction > 0 else None
         if coarse is None:
             return False
         grid, lift = coarse
-        share = int(self.option("coarse", 0.2) * len(grid))
+        share = int(fraction * len(grid))
         if self.budget is not None:  # the whole space keeps 15% of the budget, at least 10 points
             share = min(share, self.budget - max(10, int(0.15 * self.budget)))
         if share < 2:
