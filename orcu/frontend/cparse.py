@@ -20,7 +20,6 @@ _PRELUDE = (
 )
 _DIRECTIVE = re.compile(r"^[ \t]*#.*?(?<!\\)$", re.MULTILINE | re.DOTALL)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*)$", re.MULTILINE)
-_ERROR_AT = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 
 
 def blank_directives(text: str) -> str:
@@ -38,44 +37,45 @@ def object_macros(text: str) -> dict[str, str]:
 
 
 class _Parser(c_parser.CParser):
-    """pycparser 3 reports some errors ("Invalid expression") with only a file name;
-    give them the position of the token the parser stopped at."""
+    """pycparser's words and columns differ between its versions (3.0 trips an internal
+    assertion where 3.12 says "Invalid function definition" at the declarator), so orcu
+    says where the parser stopped in its own words: before the token it could not take."""
 
-    def _parse_error(self, msg, coord):
-        if not hasattr(coord, "line"):
-            try:
-                tok = self._peek()
-                if tok is not None:
-                    coord, msg = self._tok_coord(tok), f"before: {tok.value}"
-            except AttributeError:  # a pycparser without these internals: keep its message
-                pass
-        super()._parse_error(msg, coord)
+    def stop(self) -> tuple[int, int, str] | None:
+        """(line, column, text) of the token the parser stopped at, or of the one its lexer was
+        reading when an internal check tripped; None at the end of the text, or with a
+        pycparser whose internals differ."""
+        try:  # what the parser has looked at and not taken, without lexing further
+            tokens = self._tokens
+            tok = tokens._buffer[tokens._index] if tokens._index < len(tokens._buffer) else None
+        except AttributeError:
+            return None
+        if tok is not None:
+            return (tok.lineno, tok.column, tok.value) if getattr(tok, "lineno", 0) > 0 else None
+        lexer = self.clex
+        try:  # the character the lexer took last
+            line, pos, start, data = lexer._lineno, lexer._pos, lexer._line_start, lexer._lexdata
+        except AttributeError:
+            return None
+        return (line, pos - start, data[pos - 1]) if start < pos <= len(data) and not data[pos - 1].isspace() else None
 
 
 def _parse(src: SourceFile, text: str, fallback_offset: int, end_offset: int | None = None) -> c_ast.FileAST:
+    parser = _Parser()
     try:
-        return _Parser().parse(text, filename=src.path)
-    except c_parser.ParseError as e:
-        message = str(e.args[0]) if e.args else str(e)
-        m = _ERROR_AT.match(message)
-        if m and m.group("file") == src.path:
-            line, col = int(m.group("line")), int(m.group("col"))
-            detail = m.group("msg")
-            near = detail[len("before: "):] if detail.startswith("before: ") else None
-            text = f"C syntax error before '{near}'" if near else f"C syntax error: {detail}"
-            offset = src.offset(line, col)
-            if end_offset is not None and offset >= end_offset:
-                # Stopped at the closing brace orcu added: the code ends too early.
-                code = src.text[fallback_offset:end_offset].rstrip()
-                offset = fallback_offset + len(code)
-                text = "C syntax error at the end of the region's code (missing ';'?)"
-            raise src.error(offset, text, CSyntaxError) from None
-        detail = message.split(": ", 1)[-1]
-        raise src.error(fallback_offset, f"C syntax error: {detail}", CSyntaxError) from None
-    except (AssertionError, IndexError, RecursionError):
-        # pycparser's own consistency checks trip on some malformed input (a function
-        # header without its body, for one): still the user's syntax error.
-        raise src.error(fallback_offset, "C syntax error: this code cannot be parsed as C", CSyntaxError) from None
+        return parser.parse(text, filename=src.path)
+    except (c_parser.ParseError, AssertionError, IndexError, RecursionError):
+        # AssertionError and the like: pycparser's own consistency checks trip on some malformed
+        # input (a function header without its body, for one): still the user's syntax error.
+        stop = parser.stop()
+        offset = src.offset(stop[0], stop[1]) if stop is not None else len(text)
+        if end_offset is not None and offset >= end_offset:  # at the closing brace orcu added
+            code = src.text[fallback_offset:end_offset].rstrip()
+            raise src.error(fallback_offset + len(code), "C syntax error at the end of the region's code (missing ';'?)",
+                            CSyntaxError) from None
+        if stop is None:
+            raise src.error(len(src.text.rstrip()), "C syntax error at the end of the file (missing '}'?)", CSyntaxError) from None
+        raise src.error(offset, f"C syntax error before '{stop[2]}'", CSyntaxError) from None
 
 
 def parse_file(src: SourceFile, text: str) -> c_ast.FileAST:
