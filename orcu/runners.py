@@ -489,6 +489,11 @@ class Runner:
             partial_src.unlink(missing_ok=True)
         return exe, dataclasses.replace(build, message=build.message.replace(str(partial_src), str(src)))
 
+    def _timed_calls(self) -> list[str]:
+        """The harness's argument after the variant's number: no timed calls where the model ranks
+        emulated variants (their CPU times say nothing of the GPU), else the spec's repetitions."""
+        return ["0"] if self.backend == "emulate" and self.measure == "model" else []
+
     def _run(self, exe: Path, which: int, params: dict, inputs: dict) -> Result:
         env = dict(os.environ, ORCU_EMULATION_SEED=EMULATION_SEED)
         if self.address_limit:  # the emulation sets it on itself as it starts
@@ -496,7 +501,8 @@ class Runner:
         limit = self.timeout()
         start = time.perf_counter()
         try:
-            proc = subprocess.run([str(exe), str(which)], capture_output=True, text=True, timeout=limit, env=env)
+            proc = subprocess.run([str(exe), str(which), *self._timed_calls()], capture_output=True, text=True, timeout=limit,
+                                  env=env)
         except subprocess.TimeoutExpired:
             return Result("timeout", params, inputs, message=f"the run took longer than {limit:.1f} s", run_s=limit)
         elapsed = time.perf_counter() - start

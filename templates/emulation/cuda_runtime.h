@@ -335,7 +335,9 @@ struct Fiber {
     int operand;  /* delta, lane mask or source lane */
     int width;
     uint64_t value, result;
-    std::vector<std::pair<const void *, int>> visits;  /* shared-tile accesses per site since the last barrier */
+    /* accesses per call site since the last barrier (shared tiles; global memory in a counting build) */
+    struct SiteVisits { const void *site; int count; } *visits;
+    size_t visit_n, visit_cap;
 };
 static const size_t STACK = 256 * 1024;
 static std::vector<Fiber> fibers;
@@ -446,27 +448,129 @@ struct BankAccess {
         return site != o.site ? site < o.site : warp != o.warp ? warp < o.warp : visit != o.visit ? visit < o.visit : lane < o.lane;
     }
 };
-static std::vector<BankAccess> bank_log;
+
+/* The emulation's own bookkeeping of accesses runs once or more per access of a kernel; a counting
+ * build compiles the kernel at -O0 with instrumentation, so this part is kept free of the
+ * standard library's templates (which would be compiled and instrumented alike) and asks
+ * for neither. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ORCU_EMU_HOT __attribute__((no_sanitize_thread, optimize("O2")))
+#else
+#define ORCU_EMU_HOT __attribute__((no_sanitize_thread))
+#endif
+
+/* A growable array of accesses (malloc'd: no constructor runs on it). */
+struct AccessLog {
+    BankAccess *data;
+    size_t size, capacity;
+};
+ORCU_EMU_HOT static void *grow(void *data, size_t *capacity, size_t needed, size_t element)
+{
+    if (needed <= *capacity)
+        return data;
+    size_t wanted = *capacity ? *capacity : 256;
+    while (wanted < needed)
+        wanted *= 2;
+    void *grown = realloc(data, wanted * element);
+    if (grown == NULL) {
+        fprintf(stderr, "orcu emulation: out of memory for the access log (%zu entries)\n", needed);
+        exit(EXIT_FAILURE);
+    }
+    *capacity = wanted;
+    return grown;
+}
+ORCU_EMU_HOT static void log_push(AccessLog *log, const BankAccess &a)
+{
+    log->data = (BankAccess *)grow(log->data, &log->capacity, log->size + 1, sizeof(BankAccess));
+    log->data[log->size++] = a;
+}
+
+/* Orders log[0, n) so that each request (one site, warp and visit) is contiguous, its lanes in
+ * order, in linear time (a hash of the requests, then a counting sort): the log of a block
+ * holds every access of its threads between two barriers, millions for a grid-stride loop.
+ * Returns the number of requests; (*starts)[r] is where request r begins, (*starts)[count] = n. */
+ORCU_EMU_HOT static size_t group_requests(BankAccess *log, size_t n, size_t **starts)
+{
+    static size_t *slot = NULL, *group = NULL, *first = NULL, *offset = NULL, slots = 0, groups_cap = 0, entries_cap = 0, offsets_cap = 0;
+    static BankAccess *sorted = NULL;
+    static size_t sorted_cap = 0;
+    size_t table = 64;
+    while (table < 2 * n)
+        table *= 2;
+    slot = (size_t *)grow(slot, &slots, table, sizeof(size_t));
+    for (size_t k = 0; k < table; k++)
+        slot[k] = (size_t)-1;
+    group = (size_t *)grow(group, &entries_cap, n, sizeof(size_t));
+    first = (size_t *)grow(first, &groups_cap, n, sizeof(size_t));
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        const BankAccess &a = log[i];
+        uint64_t h = (uint64_t)(uintptr_t)a.site * 0x9e3779b97f4a7c15ull ^ ((uint64_t)(unsigned)a.warp << 32 | (unsigned)a.visit);
+        h *= 0xff51afd7ed558ccdull;
+        size_t k = (size_t)(h >> 20) & (table - 1);
+        for (;; k = (k + 1) & (table - 1)) {
+            if (slot[k] == (size_t)-1) {
+                slot[k] = count;
+                first[count++] = i;
+                break;
+            }
+            const BankAccess &b = log[first[slot[k]]];
+            if (b.site == a.site && b.warp == a.warp && b.visit == a.visit)
+                break;
+        }
+        group[i] = slot[k];
+    }
+    offset = (size_t *)grow(offset, &offsets_cap, count + 1, sizeof(size_t));
+    for (size_t g = 0; g <= count; g++)
+        offset[g] = 0;
+    for (size_t i = 0; i < n; i++)
+        offset[group[i] + 1]++;
+    for (size_t g = 0; g < count; g++)
+        offset[g + 1] += offset[g];
+    sorted = (BankAccess *)grow(sorted, &sorted_cap, n, sizeof(BankAccess));
+    for (size_t i = 0; i < n; i++)
+        sorted[offset[group[i]]++] = log[i];
+    for (size_t g = count; g > 0; g--)  /* each offset now ends its group: shift back to starts */
+        offset[g] = offset[g - 1];
+    offset[0] = 0;
+    for (size_t g = 0; g < count; g++)  /* a request's lanes in order: nearly so already */
+        for (size_t i = offset[g] + 1; i < offset[g + 1]; i++)
+            for (size_t j = i; j > offset[g] && sorted[j].lane < sorted[j - 1].lane; j--) {
+                const BankAccess t = sorted[j];
+                sorted[j] = sorted[j - 1];
+                sorted[j - 1] = t;
+            }
+    for (size_t i = 0; i < n; i++)
+        log[i] = sorted[i];
+    *starts = offset;
+    return count;
+}
+
+static AccessLog bank_log = {NULL, 0, 0};
 static bool banks_on = false;  /* a kernel's first launch is checked; its later ones repeat it */
 static bool in_kernel = false;  /* a block's thread runs (not the scheduler between them) */
 static bool in_hook = false;  /* the emulation's own work inside a kernel, not the kernel's accesses */
 
 /* The running lane's access at `site`: its warp, and its visit there since the last barrier. */
-static BankAccess visit(const void *site, int size, int ways, uintptr_t address, const char *tile)
+ORCU_EMU_HOT static BankAccess visit(const void *site, int size, int ways, uintptr_t address, const char *tile)
 {
-    std::vector<std::pair<const void *, int>> &visits = current->visits;  /* a few sites per kernel */
+    Fiber *f = current;
     size_t k = 0;
-    while (k < visits.size() && visits[k].first != site)
+    while (k < f->visit_n && f->visits[k].site != site)  /* a few sites per kernel */
         k++;
-    if (k == visits.size())
-        visits.push_back(std::make_pair(site, 0));
-    return BankAccess{site, current->linear / 32, visits[k].second++, current->linear % 32, size, ways, address, tile};
+    if (k == f->visit_n) {
+        f->visits = (Fiber::SiteVisits *)grow(f->visits, &f->visit_cap, k + 1, sizeof(Fiber::SiteVisits));
+        f->visits[k].site = site;
+        f->visits[k].count = 0;
+        f->visit_n++;
+    }
+    return BankAccess{site, f->linear / 32, f->visits[k].count++, f->linear % 32, size, ways, address, tile};
 }
 
 static void log_bank(const void *site, const void *p, int size, int ways, const char *tile)
 {
     in_hook = true;
-    bank_log.push_back(visit(site, size, ways, (uintptr_t)p, tile));
+    log_push(&bank_log, visit(site, size, ways, (uintptr_t)p, tile));
     in_hook = false;
 }
 
@@ -509,28 +613,53 @@ static int request_ways(const BankAccess *first, const BankAccess *last, unsigne
  * go to stderr as one JSON line, for orcu/model.py's inputs and the tests of the static figures. */
 struct SiteCount { unsigned long long requests, sectors; int write; };  /* a shared tile's `sectors`: its wavefronts */
 static std::map<const void *, SiteCount> sector_counts, tile_counts;  /* by call site */
-static std::vector<BankAccess> sector_log;
+static AccessLog sector_log = {NULL, 0, 0};
 static bool counting = false;  /* a launch to count runs */
 static bool counted = false;  /* the harness has had the launches of the call it counts */
 static unsigned long long counted_blocks = 0, counted_threads = 0;  /* the counted launches' blocks, the last's block size */
 
+/* The count of a site, found once per site and run of requests (std::map's nodes stay put). */
+static SiteCount *site_count(std::map<const void *, SiteCount> &counts, const void *site)
+{
+    static std::map<const void *, SiteCount> *last_counts = NULL;
+    static const void *last_site = NULL;
+    static SiteCount *last = NULL;
+    if (last == NULL || last_counts != &counts || last_site != site) {
+        last = &counts[site];
+        last_counts = &counts;
+        last_site = site;
+    }
+    return last;
+}
+
+/* The distinct 32-byte sectors of the request [first, last). */
+ORCU_EMU_HOT static unsigned long long request_sectors(const BankAccess *first, const BankAccess *last)
+{
+    uintptr_t sectors[128];
+    int n = 0;
+    for (const BankAccess *a = first; a != last; a++)
+        for (uintptr_t sector = a->address / 32; sector <= (a->address + a->size - 1) / 32; sector++) {
+            int k = 0;
+            while (k < n && sectors[k] != sector)
+                k++;
+            if (k == n && n < 128)
+                sectors[n++] = sector;
+        }
+    return (unsigned long long)n;
+}
+
 static void count_sectors()
 {
-    std::sort(sector_log.begin(), sector_log.end());
-    for (size_t start = 0, end; start < sector_log.size(); start = end) {
-        const BankAccess &first = sector_log[start];
-        std::vector<uintptr_t> sectors;
-        for (end = start; end < sector_log.size() && sector_log[end].site == first.site && sector_log[end].warp == first.warp &&
-                          sector_log[end].visit == first.visit; end++)
-            for (uintptr_t s = sector_log[end].address / 32; s <= (sector_log[end].address + sector_log[end].size - 1) / 32; s++)
-                sectors.push_back(s);
-        std::sort(sectors.begin(), sectors.end());
-        SiteCount &c = sector_counts[first.site];
-        c.requests++;
-        c.sectors += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
-        c.write = first.ways;
+    size_t *starts;
+    const size_t requests = group_requests(sector_log.data, sector_log.size, &starts);
+    for (size_t r = 0; r < requests; r++) {
+        const BankAccess &first = sector_log.data[starts[r]];
+        SiteCount *c = site_count(sector_counts, first.site);
+        c->requests++;
+        c->sectors += request_sectors(&first, sector_log.data + starts[r + 1]);
+        c->write = first.ways;
     }
-    sector_log.clear();
+    sector_log.size = 0;
 }
 
 static void print_memory_counts()
@@ -550,22 +679,39 @@ static void print_memory_counts()
             tile_requests, tile_ways, counted_blocks, counted_threads);
 }
 
+/* The allocations the last accesses fell in: a kernel touches a few arrays, and none is
+ * allocated or freed while it runs (launch() empties this before each counted launch). */
+static struct { uintptr_t start, end; } recent_allocations[4];
+static int recent_next = 0;
+
 #ifdef ORCU_EMULATION_SECTORS
 static const bool memory_counts_at_exit = atexit(print_memory_counts) == 0;
 
-__attribute__((no_sanitize_thread)) static void log_global(const void *site, const void *p, int size, bool write)
+ORCU_EMU_HOT static void log_global(const void *site, const void *p, int size, bool write)
 {
     if (!counting || !in_kernel || in_hook)
         return;
     if ((const char *)p >= current->stack && (const char *)p < current->stack + STACK)
         return;  /* the thread's locals: most accesses at -O0 */
-    in_hook = true;  /* what the log does is instrumented too */
-    std::map<uintptr_t, Allocation> &table = allocations();
-    std::map<uintptr_t, Allocation>::iterator it = table.upper_bound((uintptr_t)p);
-    if (it != table.begin() && (uintptr_t)p < (--it)->first + it->second.bytes + 1) {
+    in_hook = true;
+    const uintptr_t at = (uintptr_t)p;
+    int k = 0;
+    while (k < 4 && !(recent_allocations[k].start <= at && at < recent_allocations[k].end))
+        k++;
+    if (k == 4) {
+        std::map<uintptr_t, Allocation> &table = allocations();
+        std::map<uintptr_t, Allocation>::iterator it = table.upper_bound(at);
+        if (it != table.begin() && at < (--it)->first + it->second.bytes + 1) {
+            k = recent_next;
+            recent_next = (recent_next + 1) % 4;
+            recent_allocations[k].start = it->first;
+            recent_allocations[k].end = it->first + it->second.bytes + 1;
+        }
+    }
+    if (k < 4) {
         /* Allocations here end at a guard page, so they start 16-byte aligned; cudaMalloc's start on
          * 256 bytes: the sectors are counted as if this one did. */
-        sector_log.push_back(visit(site, size, write, (uintptr_t)p - it->first % 256, NULL));  /* `ways`: whether it stores */
+        log_push(&sector_log, visit(site, size, write, at - recent_allocations[k].start % 256, NULL));  /* `ways`: whether it stores */
     }
     in_hook = false;
 }
@@ -593,31 +739,32 @@ namespace orcu_emu {
 static bool check_banks(char *why, size_t size)
 {
     count_sectors();
-    std::sort(bank_log.begin(), bank_log.end());
-    bool ok = true;
-    for (size_t start = 0, end; start < bank_log.size() && ok; start = end) {
-        const BankAccess &first = bank_log[start];
-        for (end = start + 1; end < bank_log.size() && bank_log[end].site == first.site && bank_log[end].warp == first.warp &&
-                              bank_log[end].visit == first.visit; end++)
-            ;
+    size_t *starts;
+    const size_t requests = group_requests(bank_log.data, bank_log.size, &starts);
+    const BankAccess *worst = NULL;  /* the first request over its figure, in the order of BankAccess */
+    int worst_ways = 0;
+    for (size_t r = 0; r < requests; r++) {
+        const BankAccess &first = bank_log.data[starts[r]];
         unsigned long long wavefronts;
-        const int ways = request_ways(&bank_log[start], bank_log.data() + end, &wavefronts);
+        const int ways = request_ways(&first, bank_log.data + starts[r + 1], &wavefronts);
         if (counting) {
-            SiteCount &c = tile_counts[first.site];
-            c.requests++;
-            c.sectors += wavefronts;
+            SiteCount *c = site_count(tile_counts, first.site);
+            c->requests++;
+            c->sectors += wavefronts;
         }
-        if (ways > first.ways) {
-            snprintf(why, size, "shared tile %s in block (%u,%u,%u): a request of warp %d puts %d words in one bank; "
-                     "its declaration says at most %d", first.tile, block_index.x, block_index.y, block_index.z,
-                     first.warp, ways, first.ways);
-            ok = false;
+        if (ways > first.ways && (worst == NULL || first < *worst)) {
+            worst = &first;
+            worst_ways = ways;
         }
     }
-    bank_log.clear();
+    if (worst != NULL)
+        snprintf(why, size, "shared tile %s in block (%u,%u,%u): a request of warp %d puts %d words in one bank; "
+                 "its declaration says at most %d", worst->tile, block_index.x, block_index.y, block_index.z,
+                 worst->warp, worst_ways, worst->ways);
+    bank_log.size = 0;
     for (Fiber &f : fibers)
-        f.visits.clear();
-    return ok;
+        f.visit_n = 0;
+    return worst == NULL;
 }
 
 template <typename A, bool last = std::rank<typename std::remove_extent<A>::type>::value == 0> struct tile_view;
@@ -665,9 +812,9 @@ template <typename V, typename A> __attribute__((noinline)) V tile_vector(const 
 /* Runs one block; false (with the reason in `why`) when its threads cannot all finish. */
 static bool run_block(int threads, char *why, size_t size)
 {
-    bank_log.clear();
+    bank_log.size = 0;
     for (Fiber &f : fibers)
-        f.visits.clear();
+        f.visit_n = 0;
     if ((int)fibers.size() < threads)
         fibers.resize(threads);
     for (int t = 0; t < threads; t++) {
@@ -782,6 +929,7 @@ static void launch(Kernel kernel, dim3 grid, dim3 block, size_t shared_bytes, cu
     if (banks_on)
         launched.push_back((const void *)kernel);
     counting = !counted;
+    memset(recent_allocations, 0, sizeof recent_allocations);
     if (counting) {
         counted_blocks += (unsigned long long)grid.x * grid.y * grid.z;
         counted_threads = (unsigned long long)block.x * block.y * block.z;
