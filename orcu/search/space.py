@@ -129,6 +129,32 @@ class SearchSpace:
         values = tuple(tuple(vals[i] for i in kept) for vals, kept in zip(self.values, keep))
         return SearchSpace(self.names, values, points), lambda q: tuple(kept[i] for kept, i in zip(keep, q))
 
+    def covering(self) -> list[Point]:
+        """Valid points that together hold every pair of values of any two parameters that some
+        valid point holds (a covering array of strength two, over the valid set: a pair that
+        the constraints rule out is not asked for), so every value of every parameter too.
+        Greedy: each next point is the valid one that holds the most pairs not held yet, the
+        first in the space's order among equals; far fewer points than the space where it has
+        several parameters of a few values each (the validation of code generation checks
+        every placement decision against every other this way)."""
+        dims = len(self.names)
+        pairs = [(a, b) for a in range(dims) for b in range(a + 1, dims)]
+        if not pairs:  # one parameter: each of its values
+            return list(dict.fromkeys(self.points[int(np.argmax(self.array[:, 0] == v))] for v in np.unique(self.array[:, 0])))
+        # each point's pairs as numbers: pair k of values (i, j) -> offset[k] + i * radix[b] + j
+        sizes = [int(self.radix[a] * self.radix[b]) for a, b in pairs]
+        offsets = np.cumsum([0] + sizes[:-1])
+        codes = np.stack([offsets[k] + self.array[:, a] * self.radix[b] + self.array[:, b]
+                          for k, (a, b) in enumerate(pairs)], axis=1)
+        wanted = np.zeros(int(sum(sizes)), dtype=bool)
+        wanted[np.unique(codes)] = True
+        chosen: list[Point] = []
+        while wanted.any():
+            k = int(np.argmax(wanted[codes].sum(axis=1)))
+            chosen.append(self.points[k])
+            wanted[codes[k]] = False
+        return chosen
+
     def neighbours(self, p: Point) -> list[Point]:
         """Valid points one value step away in one parameter."""
         out = []
