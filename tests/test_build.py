@@ -54,6 +54,7 @@ def touched_rebuilds_only_its_own(project: Path, build: list[str], tuned: Path) 
     assert after["axpy.tuned.cu"] == before["axpy.tuned.cu"] and after["scale.tuned.cu"] > before["scale.tuned.cu"]
 
 
+@pytest.mark.slow
 def test_cmake_project(project):
     cmake_dir = orcu("--cmake-dir", cwd=project).stdout.strip()
     assert (Path(cmake_dir) / "orcuConfig.cmake").is_file()
@@ -67,6 +68,7 @@ def test_cmake_project(project):
     touched_rebuilds_only_its_own(project, build, project / "build" / "orcu")
 
 
+@pytest.mark.slow
 def test_makefile_with_orcu_mk(project):
     make = ["make", f"ORCU_OPTIONS={BUDGET}"]
     built = subprocess.run(make, cwd=project, capture_output=True, text=True)
@@ -75,6 +77,7 @@ def test_makefile_with_orcu_mk(project):
     touched_rebuilds_only_its_own(project, make, project)
 
 
+@pytest.mark.slow
 def test_orcu_cc_in_place_of_the_compiler(project):
     expected = plain_output(project)
     wrapper = [sys.executable, "-m", "orcu", "cc", "--emulate", "--tune-missing", "--backend", "emulate", *BUDGET.split(), "--"]

@@ -58,6 +58,7 @@ def run(*args, cwd, env=None):
                           env=dict(os.environ, ORCU_HOME=str(Path(cwd) / "home"), **(env or {})))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(INPUTS))
 def test_check_succeeds_exactly_when_tune_gets_to_building(in_tmp, name):
     write(in_tmp / "t.c", INPUTS[name])

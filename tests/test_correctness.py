@@ -103,6 +103,7 @@ int main(void)
 """
 
 
+@pytest.mark.slow
 def test_every_reduction_type_and_operator_builds_and_runs(in_tmp):
     source, names = reduction_matrix()
     write(in_tmp / "matrix.c", source)

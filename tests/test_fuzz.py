@@ -2,6 +2,7 @@
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from orcu.errors import OrcuError
@@ -32,6 +33,7 @@ def mutated(draw):
     return name, text
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_front_end_only_raises_its_own_diagnostics(case):

@@ -140,6 +140,7 @@ def test_tune_in_the_emulation_ranks_by_the_model_and_says_so(in_tmp, monkeypatc
     assert min(r[0] for r in rows) == best["time_ms"]
 
 
+@pytest.mark.slow
 def test_the_model_backend_builds_nothing_and_leaves_out_what_it_cannot_predict(in_tmp, monkeypatch, capsys):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "sgemm.c", example("sgemm.c"))

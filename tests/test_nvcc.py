@@ -14,6 +14,8 @@ from orcu.writeback import Choice, tuned_source
 
 ARCHS = ["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90"]
 SAMPLES = 2  # random configurations per example, besides the first one
+# nvcc for two GPUs, every case: minutes; in one xdist worker, so the builds run once
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nvcc")]
 
 
 def example_configs():

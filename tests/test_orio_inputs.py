@@ -8,12 +8,14 @@ import sys
 
 import pytest
 
-from conftest import EXAMPLES, evaluate, write
+from conftest import EXAMPLES, H100, ROOT, evaluate, write
 from orcu.harness import harness_source
 from orcu.codegen.region import generate
 from orcu.program import load
+from orcu.runners import Runner
 from orcu.space import input_space, performance_space
 from orcu.toolchain import compile_program
+from orcu.tune import region_space
 from orcu.writeback import Choice, tuned_source
 
 ORIO = EXAMPLES / "orio"
@@ -25,6 +27,7 @@ def orcu(*args, cwd):
     return subprocess.run([sys.executable, "-m", "orcu", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", sorted(p.name for p in ORIO.glob("*.c")))
 def test_every_orio_construct_tunes_with_every_variant_ok(in_tmp, monkeypatch, example):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
@@ -36,6 +39,21 @@ def test_every_orio_construct_tunes_with_every_variant_ok(in_tmp, monkeypatch, e
     for region in result["regions"]:
         assert set(region["statuses"]) == {"ok"}, region
     assert len(result["regions"]) == len(load(ORIO / example).nests)
+
+
+@pytest.mark.slow
+def test_a_7_point_dia_product_at_128_cubed_validates_in_emulation(in_tmp):
+    """Orio's matVec3D at its size, 2 million rows of 7 diagonals: each variant of the space's
+    covering array (every pair of values of TC, BC and UIF) is checked whole against the C
+    loop, memory counted for the model (the indirect x[col] has no static figures).
+    bench/bench_emulation.py times it: seconds a variant, where it timed out before."""
+    program = load(ROOT / "bench" / "kernels" / "matvec3d.c")
+    inputs = {"m": 128, "n": 128, "p": 128, "nos": 7, "dof": 1}
+    space = region_space(program, 0, inputs, H100)
+    runner = Runner("emulate", H100, in_tmp / "build", jobs=2, measure="model")
+    results = list(runner.evaluate(program, 0, [(space.config(p), inputs) for p in space.covering()]))
+    assert [r.status for r in results] == ["ok"] * 4, [r.message for r in results]
+    assert all(r.counted["global_sites"] == 5 and r.counted["store_requests"] == 2**21 // 32 for r in results)
 
 
 def test_implicit_iterators_are_int(in_tmp):
@@ -201,6 +219,7 @@ def test_a_transform_must_precede_a_loop(in_tmp):
         "t.c:15:5: error: 'transform CUDA(...)' applies to the statement after it, which must be a 'for' loop")
 
 
+@pytest.mark.slow
 def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(in_tmp, monkeypatch, capsys):
     from conftest import H100
     from orcu.codegen.resident import Resident

@@ -47,6 +47,7 @@ def test_second_identical_tune_evaluates_nothing(in_tmp):
     assert json.loads(second.stdout)["regions"][0]["best"] == json.loads(first.stdout)["regions"][0]["best"]
 
 
+@pytest.mark.slow
 def test_a_genetic_search_retraces_its_steps(in_tmp):
     write(in_tmp / "t.c", EIGHT)
     first = tune("t.c", "--search", "Genetic", "--budget", "5", home=in_tmp / "home", cwd=in_tmp)
@@ -123,6 +124,7 @@ def test_processes_creating_the_database_at_once_all_open_it(in_tmp):
             assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+@pytest.mark.slow
 def test_spec_total_runs_and_time_limit_bound_the_search(in_tmp):
     write(in_tmp / "t.c", EIGHT.replace("def input_params", "def search { arg algorithm = 'Random'; arg total_runs = 3; }\n def input_params"))
     assert evaluated(tune("t.c", home=in_tmp / "home", cwd=in_tmp)) == {"new": 3, "cached": 0, "same_build": 0}
@@ -194,6 +196,7 @@ def test_a_database_of_the_first_schema_gains_the_traffic_column_and_keeps_its_r
     assert [r["figures"] for r in db.rows()] == [None]
 
 
+@pytest.mark.slow
 def test_tune_keeps_each_tsg_variants_traffic_with_its_evaluation(in_tmp, capsys):
     from orcu.results import Database
 
@@ -208,6 +211,7 @@ def test_tune_keeps_each_tsg_variants_traffic_with_its_evaluation(in_tmp, capsys
         assert f"  traffic: {r['figures']['bytes_per_output']:.1f} bytes" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys):
     write(in_tmp / "t.c", EIGHT)
     kernel = json.loads(tune("t.c", "--search", "Exhaustive", "--measure", "kernel", "-o", "k.cu", home=in_tmp / "home",

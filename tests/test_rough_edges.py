@@ -41,6 +41,7 @@ def tune(*args, home, cwd):
                           text=True, cwd=cwd, timeout=600, env=dict(os.environ, ORCU_HOME=str(home)))
 
 
+@pytest.mark.slow
 def test_device_limits_prune_the_space_before_the_budget_is_spent(in_tmp, capsys):
     write(in_tmp / "t.c", source("range(1, 100001)"))
     assert main(["check", "t.c"]) == 0

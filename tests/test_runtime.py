@@ -129,6 +129,10 @@ def build(backend, name, directory):
     return exe, compile_program(backend, directory / "main.cu", exe, flags=("-O2",))
 
 
+# One xdist worker builds the module's executables once.
+pytestmark = pytest.mark.xdist_group("runtime")
+
+
 @pytest.fixture(scope="module", params=["emulate", pytest.param("cuda", marks=pytest.mark.gpu)])
 def executables(request, tmp_path_factory):
     backend = request.param

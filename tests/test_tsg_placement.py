@@ -1,6 +1,7 @@
 """The TSG, part 2: Phase II's placements (register tiles, shared tiles, the read-only path),
 the parameters through which the search chooses them, and the kernels they give."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -216,17 +217,19 @@ def odd_size(program):
 @pytest.mark.slow
 @pytest.mark.parametrize("size", ["odd", "whole"])
 @pytest.mark.parametrize("example", PLACED)
-def test_every_pair_of_placement_decisions_validates_in_emulation(in_tmp, example, size):
+def test_the_placements_of_the_examples_validate_in_emulation(in_tmp, example, size):
     """Each region's covering array of its space (every pair of values of any two parameters
     that a valid configuration holds: register tiles against shared tiles, vectors, strip
     depths and block sizes) at a size no tile divides and at one they all divide, built and
-    checked in emulation: every variant ok. bench/validate_all.py checks every configuration."""
+    checked in emulation: every variant ok. With ORCU_VALIDATE_ALL=1 (bench/validate_all.py,
+    run before a change to code generation lands), every configuration of the space."""
     program = load(EXAMPLES / example)
     inputs = odd_size(program) if size == "odd" else WHOLE[example]
     runner = Runner("emulate", H100, in_tmp / "build", jobs=2, measure="model")
     for k in range(len(program.nests)):
         space = region_space(program, k, inputs, H100)
-        configs = [(space.config(p), inputs) for p in space.covering()]
+        points = space.points if os.environ.get("ORCU_VALIDATE_ALL") == "1" else space.covering()
+        configs = [(space.config(p), inputs) for p in points]
         statuses = {(tuple(sorted(r.params.items())), r.status, r.message) for r in runner.evaluate(program, k, configs)}
         assert {s[1] for s in statuses} == {"ok"}, sorted(s for s in statuses if s[1] != "ok")[:3]
         assert len(statuses) == len(configs)
@@ -245,6 +248,7 @@ def tile_builds(program, inputs, in_tmp):
     return list(runner.evaluate(program, 0, configs))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", ["sgemm.c", "dgemm.c"])
 def test_register_tiled_gemm_kernels_that_tuning_keeps_have_their_tiles_out_of_local_memory(in_tmp, example):
     """ptxas's report of every register tile of gemm: no stack frame, no spills (the tile's
@@ -280,6 +284,7 @@ def test_a_register_tile_that_ptxas_spills_is_not_kept(in_tmp):
         r"and loads, 64 registers\): not kept", tiled.message), tiled.message
 
 
+@pytest.mark.slow
 def test_the_tsg_search_tunes_gemm_in_a_few_dozen_variants(in_tmp, monkeypatch):
     """Phase III: the 60 recipes (3 x 3 register tiles, A and B shared or not, vectors where j has
     a register tile: 36 + 24) at the middle
@@ -358,6 +363,7 @@ void f(int n, int m, const float *A, const float *B, const float *x, float *C) {
 """
 
 
+@pytest.mark.slow
 def test_every_placement_of_a_nest_with_steps_offsets_and_a_triangular_loop_validates(in_tmp, monkeypatch):
     """Grid loops from 1 by 2 and from 2; a loop bounded by i (each iteration of the register
     tile runs its own); a loop alike in every thread whose x[q] is a shared strip."""

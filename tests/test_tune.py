@@ -146,6 +146,7 @@ def tune_example(in_tmp, monkeypatch, example, backend, budget, search=None):
     return proc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.c")))
 def test_every_example_tunes_under_emulation(in_tmp, example, monkeypatch):
     # Small spaces (the TSG's examples) are tuned whole: every variant at every input size.
@@ -175,6 +176,7 @@ def test_every_example_tunes_on_the_gpu(in_tmp, example, monkeypatch):
         assert region["statuses"].get("ok", 0) >= 1 and set(region["statuses"]) <= {"ok", "invalid"}
 
 
+@pytest.mark.slow
 def test_readme_main_job(in_tmp, monkeypatch):
     """The orcu part of the README's first command, as a user runs it without a GPU."""
     line = next(l for l in (EXAMPLES.parent / "README.md").read_text().splitlines() if l.startswith("python3 -m pip install -e . && orcu tune"))
