@@ -1,6 +1,7 @@
 """pycparser behind one door: comment blanking, ``#line`` positions, error conversion."""
 from __future__ import annotations
 
+import functools
 import re
 
 from pycparser import c_ast, c_parser
@@ -100,8 +101,12 @@ def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]
     return list(tree.ext[-1].body.block_items or [])
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_expression(text: str) -> c_ast.Node | None:
-    """A C expression orcu wrote or derived (an array extent, say); None if it does not parse."""
+    """A C expression orcu wrote or derived (an array extent, say); None if it does not parse.
+    The same few expressions come back for every variant of a nest and a parse costs
+    milliseconds (the prelude's typedefs with it), so each text is parsed once and its tree
+    shared: callers read it (codegen/printer.py copies before it renames), never change it."""
     try:
         tree = _Parser().parse(_PRELUDE + f"\nvoid __orcu_expression(void) {{ (void)({text}); }}\n", filename="<expression>")
     except (c_parser.ParseError, AssertionError, IndexError, RecursionError):
