@@ -129,11 +129,11 @@ def build(backend, name, directory):
     return exe, compile_program(backend, directory / "main.cu", exe, flags=("-O2",))
 
 
-# One xdist worker builds the module's executables once.
+# One xdist worker builds the executables, once in the session (tests of other modules may run between these).
 pytestmark = pytest.mark.xdist_group("runtime")
 
 
-@pytest.fixture(scope="module", params=["emulate", pytest.param("cuda", marks=pytest.mark.gpu)])
+@pytest.fixture(scope="session", params=["emulate", pytest.param("cuda", marks=pytest.mark.gpu)])
 def executables(request, tmp_path_factory):
     backend = request.param
     with ThreadPoolExecutor(max_workers=4) as pool:
