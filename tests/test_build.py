@@ -106,6 +106,7 @@ def test_orcu_cc_says_what_has_no_results(project):
                                             "--tune-missing")
 
 
+@pytest.mark.slow
 def test_a_c_caller_links_against_the_nvcc_compiled_tuned_file(project):
     orcu("tune", "axpy.c", "--backend", "emulate", *BUDGET.split(), cwd=project)
     header = (project / "axpy.tuned.h").read_text()
@@ -153,6 +154,7 @@ def test_results_travel_through_export_and_import(project, tmp_path, monkeypatch
     assert (project / "axpy.tuned.cu").read_bytes() == first
 
 
+@pytest.mark.slow
 def test_imports_that_would_mislead_are_refused(project, tmp_path, monkeypatch):
     orcu("tune", "axpy.c", "--backend", "emulate", *BUDGET.split(), cwd=project)
     orcu("export", "axpy.c", "-o", "results.json", cwd=project)

@@ -186,6 +186,7 @@ def test_flags_for_another_gpu_give_way_to_the_devices_with_a_note(in_tmp):
 
 
 # -- fragments ----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_fragment_tunes_into_statements_and_a_cu_that_build_and_agree(in_tmp):
     write(in_tmp / "frag.c", ACCEPTED["fragment"])
     tuned = run("tune", "frag.c", "--backend", "emulate", "--json", cwd=in_tmp)

@@ -185,6 +185,7 @@ def test_emit_explains_the_models_prediction(capsys):
                         r"[\d.e-]+; 1 wave of blocks at 44% occupancy", line), line
 
 
+@pytest.mark.slow
 def test_a_gpu_build_keeps_what_ptxas_says_of_each_kernel_for_the_model(in_tmp, capsys):
     """nvcc builds (no GPU needed) report each variant's registers and shared memory, from a
     harness of two variants and again from the build cache: the figures emit --explain prints."""

@@ -264,6 +264,7 @@ def test_emulated_tuning_compiles_for_the_profile(in_tmp, monkeypatch, capsys):
     assert "Device: Tesla V100-SXM2-32GB (sm_70, emulated on the CPU)." in Path("t.tuned.cu").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", ["dot.c", "spmv_dia.c", "two_regions.c"])
 def test_harness_builds_with_nvcc(in_tmp, example):
     """What a GPU run would execute: the batched harness of each region, built by nvcc for sm_90."""
