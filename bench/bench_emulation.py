@@ -4,7 +4,7 @@ static figures cannot tell). Three kernels at real sizes: a BLAS-1 (axpy, 10^6 d
 DIA sparse product (Orio's 7-point matVec3D at 128^3, bench/kernels/matvec3d.c) and a tiled
 gemm (sgemm at n = 256, TSG placements).
 
-    python3 bench/bench_emulation.py [--variants N] [--no-record]
+    python3 bench/bench_emulation.py [--variants N] [--label TEXT] [--no-record]
 
 Prints each kernel's evaluations, wall seconds and evaluations per second, and appends them
 to bench/results/emulation.json with the day and the machine."""
@@ -49,6 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", type=int, default=8, help="configurations per kernel (default 8)")
     parser.add_argument("--no-record", action="store_true", help="print only")
+    parser.add_argument("--label", default="", help="what was measured, recorded with the figures (e.g. a commit)")
     args = parser.parse_args()
     figures = {}
     for name, path, inputs in KERNELS:
@@ -58,7 +59,7 @@ def main() -> None:
               f"({seconds / n:5.1f} s each), {counts}")
         figures[name] = {"variants": n, "seconds": round(seconds, 2), "per_second": round(n / seconds, 4), "statuses": counts}
     if not args.no_record:
-        append("emulation.json", {"kernels": figures})
+        append("emulation.json", {"label": args.label, "kernels": figures})
 
 
 if __name__ == "__main__":

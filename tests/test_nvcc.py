@@ -2,7 +2,6 @@
 import random
 import shutil
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -14,8 +13,7 @@ from orcu.writeback import Choice, tuned_source
 
 ARCHS = ["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90"]
 SAMPLES = 1  # random configurations per example, besides the first one (the examples tune and nvcc-compile their best in test_tune too)
-# nvcc for two GPUs, every case: minutes; in one xdist worker, so the builds run once
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nvcc")]
+pytestmark = pytest.mark.slow  # nvcc for two GPUs, every case and example: minutes
 
 
 def example_configs():
@@ -35,48 +33,39 @@ def example_configs():
 EXAMPLE_CONFIGS = example_configs()
 
 
-def compile_one(job):
-    name, command = job
+def compiles(command: list[str]) -> None:
     proc = subprocess.run(command, capture_output=True, text=True)
-    return name, proc.returncode, proc.stderr
+    assert proc.returncode == 0, proc.stderr
 
 
-@pytest.fixture(scope="session")
-def builds(tmp_path_factory):
-    """Compile every case and sampled example configuration once, in parallel."""
-    nvcc = shutil.which("nvcc")
-    assert nvcc, "nvcc is not on PATH (this project's machines all have it)"
-    out = tmp_path_factory.mktemp("nvcc")
-    jobs = []
-    for name, text in CASES.items():
-        (out / f"{name}.c").write_text(text)
-        program = load(out / f"{name}.c")
-        tuned, _ = tuned_source(program, [Choice({})] * len(program.nests))
-        (out / f"{name}.cu").write_text(tuned)
-        jobs.append((name, [nvcc, "-c", *ARCHS, str(out / f"{name}.cu"), "-o", str(out / f"{name}.o")]))
-    for name, path, config, inputs in EXAMPLE_CONFIGS:
-        program = load(path)
-        tuned, _ = tuned_source(program, [Choice(config, inputs)] * len(program.nests))
-        (out / f"{name}.cu").write_text(tuned)
-        jobs.append((name, [nvcc, "-c", *ARCHS, str(out / f"{name}.cu"), "-o", str(out / f"{name}.o")]))
-        jobs.append((name + "-original", ["g++", "-x", "c++", "-DORCU_ORIGINAL", "-c", str(out / f"{name}.cu"), "-o", str(out / f"{name}-original.o")]))
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return {name: (rc, err) for name, rc, err in pool.map(compile_one, jobs)}
+def tuned(directory, path, choice: Choice) -> str:
+    """The tuned file of ``path`` with every region at ``choice``, written to ``directory``."""
+    program = load(path)
+    text, _ = tuned_source(program, [choice] * len(program.nests))
+    out = directory / (path.stem + ".cu")
+    out.write_text(text)
+    return str(out)
 
 
+def nvcc():
+    found = shutil.which("nvcc")
+    assert found, "nvcc is not on PATH (this project's machines all have it)"
+    return found
+
+
+# Each test compiles its own file: pytest-xdist spreads them over the workers.
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_transformation_compiles(builds, name):
-    rc, err = builds[name]
-    assert rc == 0, err
+def test_transformation_compiles(tmp_path, name):
+    (tmp_path / f"{name}.c").write_text(CASES[name])
+    compiles([nvcc(), "-c", *ARCHS, tuned(tmp_path, tmp_path / f"{name}.c", Choice({})), "-o", str(tmp_path / f"{name}.o")])
 
 
-@pytest.mark.parametrize("name", [c[0] for c in EXAMPLE_CONFIGS])
-def test_example_configuration_compiles(builds, name):
-    rc, err = builds[name]
-    assert rc == 0, err
+@pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
+def test_example_configuration_compiles(tmp_path, name, path, config, inputs):
+    compiles([nvcc(), "-c", *ARCHS, tuned(tmp_path, path, Choice(config, inputs)), "-o", str(tmp_path / f"{name}.o")])
 
 
-@pytest.mark.parametrize("name", [c[0] for c in EXAMPLE_CONFIGS])
-def test_original_build_needs_no_cuda(builds, name):
-    rc, err = builds[name + "-original"]
-    assert rc == 0, err
+@pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
+def test_original_build_needs_no_cuda(tmp_path, name, path, config, inputs):
+    compiles(["g++", "-x", "c++", "-DORCU_ORIGINAL", "-c", tuned(tmp_path, path, Choice(config, inputs)), "-o",
+              str(tmp_path / f"{name}-original.o")])

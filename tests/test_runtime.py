@@ -6,7 +6,6 @@ seeded data and compares. Under orcu's CPU emulation everywhere; on a GPU where 
 visible (tests marked ``gpu``).
 """
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -129,22 +128,23 @@ def build(backend, name, directory):
     return exe, compile_program(backend, directory / "main.cu", exe, flags=("-O2",))
 
 
-# One xdist worker builds the executables, once in the session (tests of other modules may run between these).
-pytestmark = pytest.mark.xdist_group("runtime")
-
-
 @pytest.fixture(scope="session", params=["emulate", pytest.param("cuda", marks=pytest.mark.gpu)])
 def executables(request, tmp_path_factory):
-    backend = request.param
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        jobs = {name: pool.submit(build, backend, name, tmp_path_factory.mktemp(f"{backend}-{name}")) for name in SHAPES}
-        return {name: job.result() for name, job in jobs.items()}
+    """Each shape's program, built when a test first asks for it: the tests of one shape share
+    it, whichever of pytest-xdist's workers runs them."""
+    backend, built = request.param, {}
+
+    def executable(name):
+        if name not in built:
+            built[name] = build(backend, name, tmp_path_factory.mktemp(f"{backend}-{name}"))
+        return built[name]
+    return executable
 
 
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("name", sorted(SHAPES))
 def test_variant_matches_the_original_loop(executables, name, n):
-    exe, built = executables[name]
+    exe, built = executables(name)
     assert built.ok, built.message
     run = subprocess.run([str(exe), str(n)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
