@@ -243,3 +243,19 @@ def test_tsg_tries_every_recipe_at_default_sizes_then_sizes_the_best_one():
         tsg_space.points[tsg_space.configs.index({"d": 2, "t": 128, "e": True, "w": 1})])
     more = run(30)  # a budget: the next best recipe's sizes follow
     assert more[:20] == asked and len(more) == 30 and {(c["d"], c["e"]) for c in more[20:]} == {(2, False)}
+
+
+def test_the_covering_array_holds_every_pair_the_valid_points_hold():
+    """Four parameters (3 x 3 x 2 x 2 = 36 points), the points where a + b > 3 invalid: every pair
+    of values that some valid point holds is in the covering, and no pair that none holds."""
+    values = ((0, 1, 2), (0, 1, 2), (False, True), (16, 32))
+    configs = [dict(zip("abcd", p)) for p in itertools.product(*values) if p[0] + p[1] <= 3]
+    space = SearchSpace.from_configs("abcd", values, configs)
+    covering = space.covering()
+    assert len(set(covering)) == len(covering) and all(space.valid(p) for p in covering)
+
+    def pairs(points):
+        return {(x, y, p[x], p[y]) for p in points for x, y in itertools.combinations(range(4), 2)}
+    assert pairs(covering) == pairs(space.points)
+    assert (0, 1, 2, 2) not in pairs(covering)  # a + b = 4: ruled out by the constraint
+    assert len(covering) == 8 < len(space)  # the 8 valid pairs of a and b need 8 points; greedy needs no more
