@@ -68,9 +68,3 @@ def planted(old, new):
         code.text = code.text[:at] + new + code.text[at + len(old):]
         return code
     return edit
-
-
-def pytest_xdist_auto_num_workers(config):
-    """-n auto: a worker more than the cores, so that one worker's Python (generation, isl,
-    pytest itself) fills the time another waits for g++ or nvcc."""
-    return (os.cpu_count() or 1) + 1
