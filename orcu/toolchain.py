@@ -133,11 +133,10 @@ def compile_program(backend: str, source: Path, output: Path, arch: str | None =
     try:
         if backend == "emulate" and "ORCU_EMULATION_SECTORS" in (defines or {}):
             commands = counting_commands(source, output, flags, defines, libs)
-            commands[0] = _with_precompiled_header(commands[0])
         else:
             commands = [build_command(backend, source, output, arch, flags, defines, libs)]
-            if backend == "emulate":
-                commands[0] = _with_precompiled_header(commands[0])
+        if backend == "emulate":  # the compile (a counting build's first command; then it links)
+            commands[0] = _with_precompiled_header(commands[0])
         try:
             for command in commands:
                 proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
