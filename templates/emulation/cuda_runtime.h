@@ -485,11 +485,12 @@ ORCU_EMU_HOT static void log_push(AccessLog *log, const BankAccess &a)
     log->data[log->size++] = a;
 }
 
-/* Orders log[0, n) so that each request (one site, warp and visit) is contiguous, its lanes in
+/* log[0, n) ordered so that each request (one site, warp and visit) is contiguous, its lanes in
  * order, in linear time (a hash of the requests, then a counting sort): the log of a block
  * holds every access of its threads between two barriers, millions for a grid-stride loop.
- * Returns the number of requests; (*starts)[r] is where request r begins, (*starts)[count] = n. */
-ORCU_EMU_HOT static size_t group_requests(BankAccess *log, size_t n, size_t **starts)
+ * *count is the number of requests; (*starts)[r] is where request r begins in the array
+ * returned, (*starts)[*count] = n. Both stay valid until the next call. */
+ORCU_EMU_HOT static const BankAccess *group_requests(const BankAccess *log, size_t n, size_t *requests, size_t **starts)
 {
     static size_t *slot = NULL, *group = NULL, *first = NULL, *offset = NULL, slots = 0, groups_cap = 0, entries_cap = 0, offsets_cap = 0;
     static BankAccess *sorted = NULL;
@@ -540,10 +541,9 @@ ORCU_EMU_HOT static size_t group_requests(BankAccess *log, size_t n, size_t **st
                 sorted[j] = sorted[j - 1];
                 sorted[j - 1] = t;
             }
-    for (size_t i = 0; i < n; i++)
-        log[i] = sorted[i];
+    *requests = count;
     *starts = offset;
-    return count;
+    return sorted;
 }
 
 static AccessLog bank_log = {NULL, 0, 0};
@@ -650,13 +650,13 @@ ORCU_EMU_HOT static unsigned long long request_sectors(const BankAccess *first, 
 
 static void count_sectors()
 {
-    size_t *starts;
-    const size_t requests = group_requests(sector_log.data, sector_log.size, &starts);
+    size_t requests, *starts;
+    const BankAccess *grouped = group_requests(sector_log.data, sector_log.size, &requests, &starts);
     for (size_t r = 0; r < requests; r++) {
-        const BankAccess &first = sector_log.data[starts[r]];
+        const BankAccess &first = grouped[starts[r]];
         SiteCount *c = site_count(sector_counts, first.site);
         c->requests++;
-        c->sectors += request_sectors(&first, sector_log.data + starts[r + 1]);
+        c->sectors += request_sectors(&first, grouped + starts[r + 1]);
         c->write = first.ways;
     }
     sector_log.size = 0;
@@ -739,14 +739,14 @@ namespace orcu_emu {
 static bool check_banks(char *why, size_t size)
 {
     count_sectors();
-    size_t *starts;
-    const size_t requests = group_requests(bank_log.data, bank_log.size, &starts);
+    size_t requests, *starts;
+    const BankAccess *grouped = group_requests(bank_log.data, bank_log.size, &requests, &starts);
     const BankAccess *worst = NULL;  /* the first request over its figure, in the order of BankAccess */
     int worst_ways = 0;
     for (size_t r = 0; r < requests; r++) {
-        const BankAccess &first = bank_log.data[starts[r]];
+        const BankAccess &first = grouped[starts[r]];
         unsigned long long wavefronts;
-        const int ways = request_ways(&first, bank_log.data + starts[r + 1], &wavefronts);
+        const int ways = request_ways(&first, grouped + starts[r + 1], &wavefronts);
         if (counting) {
             SiteCount *c = site_count(tile_counts, first.site);
             c->requests++;
