@@ -9,6 +9,7 @@ from orcu.errors import OrcuError
 from orcu.program import load
 from orcu.space import input_space
 from orcu.runners import Runner
+from orcu.tune import region_space
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"
@@ -56,6 +57,16 @@ def evaluate(in_tmp, source, edit=None, backend="emulate", params=None, inputs=N
     runner = Runner(backend, H100, in_tmp / "build", jobs=2, timeout_floor=timeout_floor)
     inputs = inputs or next(iter(input_space(program).configs()))
     return next(runner.evaluate(program, 0, [(params or {}, inputs)], edit))
+
+
+def covering_results(program, region, inputs, workdir, every=False):
+    """Each configuration of the region's covering array (SearchSpace.covering; with ``every``,
+    of its whole space) at ``inputs``, built, checked and counted in emulation as a tune
+    ranked by the model evaluates it."""
+    space = region_space(program, region, inputs, H100)
+    points = space.points if every else space.covering()
+    runner = Runner("emulate", H100, workdir, jobs=2, measure="model")
+    return list(runner.evaluate(program, region, [(space.config(p), inputs) for p in points]))
 
 
 def planted(old, new):

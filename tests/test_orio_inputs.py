@@ -8,14 +8,12 @@ import sys
 
 import pytest
 
-from conftest import EXAMPLES, H100, ROOT, evaluate, write
+from conftest import EXAMPLES, ROOT, covering_results, evaluate, write
 from orcu.harness import harness_source
 from orcu.codegen.region import generate
 from orcu.program import load
-from orcu.runners import Runner
 from orcu.space import input_space, performance_space
 from orcu.toolchain import compile_program
-from orcu.tune import region_space
 from orcu.writeback import Choice, tuned_source
 
 ORIO = EXAMPLES / "orio"
@@ -48,10 +46,7 @@ def test_a_7_point_dia_product_at_128_cubed_validates_in_emulation(in_tmp):
     loop, memory counted for the model (the indirect x[col] has no static figures).
     bench/bench_emulation.py times it: seconds a variant, where it timed out before."""
     program = load(ROOT / "bench" / "kernels" / "matvec3d.c")
-    inputs = {"m": 128, "n": 128, "p": 128, "nos": 7, "dof": 1}
-    space = region_space(program, 0, inputs, H100)
-    runner = Runner("emulate", H100, in_tmp / "build", jobs=2, measure="model")
-    results = list(runner.evaluate(program, 0, [(space.config(p), inputs) for p in space.covering()]))
+    results = covering_results(program, 0, {"m": 128, "n": 128, "p": 128, "nos": 7, "dof": 1}, in_tmp / "build")
     assert [r.status for r in results] == ["ok"] * 4, [r.message for r in results]
     assert all(r.counted["global_sites"] == 5 and r.counted["store_requests"] == 2**21 // 32 for r in results)
 

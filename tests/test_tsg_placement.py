@@ -9,7 +9,7 @@ from itertools import product
 
 import pytest
 
-from conftest import EXAMPLES, H100, diagnose, evaluate, planted, write
+from conftest import EXAMPLES, H100, covering_results, diagnose, evaluate, planted, write
 from orcu.cli import main
 from orcu.codegen.region import generate
 from orcu.preflight import limits
@@ -17,7 +17,6 @@ from orcu.program import load
 from orcu.runners import Runner
 from orcu.space import input_space, performance_space
 from orcu.toolchain import nvcc
-from orcu.tune import region_space
 
 WRITTEN = "the nest writes it (shared copies are for data the block only reads)"
 
@@ -225,14 +224,12 @@ def test_the_placements_of_the_examples_validate_in_emulation(in_tmp, example, s
     run before a change to code generation lands), every configuration of the space."""
     program = load(EXAMPLES / example)
     inputs = odd_size(program) if size == "odd" else WHOLE[example]
-    runner = Runner("emulate", H100, in_tmp / "build", jobs=2, measure="model")
+    every = os.environ.get("ORCU_VALIDATE_ALL") == "1"
     for k in range(len(program.nests)):
-        space = region_space(program, k, inputs, H100)
-        points = space.points if os.environ.get("ORCU_VALIDATE_ALL") == "1" else space.covering()
-        configs = [(space.config(p), inputs) for p in points]
-        statuses = {(tuple(sorted(r.params.items())), r.status, r.message) for r in runner.evaluate(program, k, configs)}
+        results = covering_results(program, k, inputs, in_tmp / "build", every)
+        statuses = {(tuple(sorted(r.params.items())), r.status, r.message) for r in results}
         assert {s[1] for s in statuses} == {"ok"}, sorted(s for s in statuses if s[1] != "ok")[:3]
-        assert len(statuses) == len(configs)
+        assert len(statuses) == len(results)
 
 
 def tile_builds(program, inputs, in_tmp):
