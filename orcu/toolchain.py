@@ -105,6 +105,7 @@ def precompiled_header(command: list[str]) -> Path | None:
     folder = Path(tempfile.gettempdir()) / f"orcu-pch-{os.getuid()}" / key
     target = folder / "cuda_runtime.h.gch"
     if target.exists():
+        os.utime(folder)  # used now: the last to be pruned
         return folder
     folder.mkdir(parents=True, exist_ok=True)
     fd, partial = tempfile.mkstemp(prefix=".gch.", dir=folder)  # several builds may make it at once
@@ -115,11 +116,29 @@ def precompiled_header(command: list[str]) -> Path | None:
         if proc.returncode != 0:
             return None
         os.replace(partial, target)
+        _prune_precompiled_headers(folder)
         return folder
     except (OSError, subprocess.TimeoutExpired):
         return None
     finally:
         Path(partial).unlink(missing_ok=True)
+        if not target.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+KEPT_HEADERS = 8  # of 40 MB each: a few option sets (a spec's -D and -O, counting builds) and orcu versions
+
+
+def _prune_precompiled_headers(new: Path) -> None:
+    """Removes all but the KEPT_HEADERS most recently used precompiled headers, ``new`` (the
+    one being made) among them. A compile that uses one removed under it still works: g++
+    keeps reading an open file, and one it cannot find it replaces with the header itself."""
+    try:
+        others = sorted((f for f in new.parent.iterdir() if f != new), key=lambda f: f.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in others[KEPT_HEADERS - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _with_precompiled_header(command: list[str]) -> list[str]:

@@ -5,13 +5,16 @@ Each case's tuned file is built into one program twice over: once with -DORCU_OR
 seeded data and compares. Under orcu's CPU emulation everywhere; on a GPU where one is
 visible (tests marked ``gpu``).
 """
+import os
 import subprocess
+import tempfile
 
 import pytest
 
 from codegen_cases import CASES
 from orcu.program import load
-from orcu.toolchain import compile_program
+from orcu import toolchain
+from orcu.toolchain import build_command, compile_program, precompiled_header
 from orcu.writeback import Choice, tuned_source
 
 # Sizes that are not multiples of any block x grid used, and the edge cases 0 and 1.
@@ -162,3 +165,20 @@ def test_portable_context_switch(tmp_path, name):
     for n in SIZES:
         run = subprocess.run([str(tmp_path / "main"), str(n)], capture_output=True, text=True, timeout=60)
         assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_precompiled_emulation_header_is_made_once_per_option_set_and_the_cache_stays_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(toolchain, "KEPT_HEADERS", 1)
+    cache = tmp_path / f"orcu-pch-{os.getuid()}"
+
+    def made(sms: str):
+        return precompiled_header(build_command("emulate", tmp_path / "main.cu", tmp_path / "main", flags=(f"-DORCU_EMULATION_SMS={sms}",)))
+
+    first = made("1")
+    built = (first / "cuda_runtime.h.gch").stat().st_mtime_ns
+    assert made("1") == first and (first / "cuda_runtime.h.gch").stat().st_mtime_ns == built
+    second = made("2")  # another option set: the one used longest ago goes
+    assert second != first and list(cache.iterdir()) == [second]
+    assert made("(") is None  # options the header does not compile with leave nothing behind
+    assert list(cache.iterdir()) == [second]
