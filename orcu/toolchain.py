@@ -87,63 +87,97 @@ def counting_commands(source: Path, output: Path, flags: tuple[str, ...], define
     return [compile_[:at] + ["-c"] + compile_[at:-2], [compile_[0], "-o", str(output), str(obj), *libs]]
 
 
-def precompiled_header(command: list[str]) -> Path | None:
-    """A folder holding the emulation's cuda_runtime.h precompiled (cuda_runtime.h.gch) with the
-    options of ``command`` (an emulated compile, build_command's), made once per machine and
-    set of options; None where it cannot be made. g++ parses that header, a thousand lines
-    and the standard containers, in about half of a harness's compile time; with the folder
-    first on the include path it loads the .gch instead, and where the .gch does not fit the
-    options (g++ checks) it reads the header as before."""
-    at = command.index("-o")
-    options = [w for w in command[1:at] if w not in ("-x", "c++", "-c")]
+def emulation_runtime(command: list[str]) -> Path | None:
+    """A folder holding the emulation's runtime compiled for the options of ``command`` (an
+    emulated compile, build_command's): cuda_runtime.h precompiled as a harness includes it
+    (cuda_runtime.h.gch, with ORCU_EMULATION_RUNTIME_APART: types, declarations, templates) and
+    the object of the functions it declares (runtime.o, emulation_runtime.inc). Made once per
+    machine and option set; None where it cannot be made (a build then compiles the whole
+    header). Parsing the header was half of a harness's compile and compiling its functions
+    most of the rest; with the folder first on the include path g++ loads the .gch instead
+    (where the .gch does not fit the options, g++ checks, it reads the header as before)."""
     header = emulation_include() / "cuda_runtime.h"
     try:
-        key = hashlib.sha256("\0".join([os.path.realpath(command[0]), str(os.stat(os.path.realpath(command[0])).st_mtime),
-                                         *options, header.read_text()]).encode()).hexdigest()[:20]
+        text = header.read_text() + (header.parent / "emulation_runtime.inc").read_text()
+        compiler = os.path.realpath(command[0])
+        options = _runtime_options(command[1:command.index("-o")], text)
+        key = hashlib.sha256("\0".join([compiler, str(os.stat(compiler).st_mtime), *options, text]).encode()).hexdigest()[:20]
     except OSError:
         return None
-    folder = Path(tempfile.gettempdir()) / f"orcu-pch-{os.getuid()}" / key
-    target = folder / "cuda_runtime.h.gch"
-    if target.exists():
+    folder = Path(tempfile.gettempdir()) / f"orcu-emulation-{os.getuid()}" / key
+    made = {folder / "cuda_runtime.h.gch": ["-x", "c++-header", "-DORCU_EMULATION_RUNTIME_APART"],
+            folder / "runtime.o": ["-x", "c++", "-DORCU_EMULATION_RUNTIME_OBJECT", "-c"]}
+    if all(target.exists() for target in made):
         os.utime(folder)  # used now: the last to be pruned
         return folder
     folder.mkdir(parents=True, exist_ok=True)
-    fd, partial = tempfile.mkstemp(prefix=".gch.", dir=folder)  # several builds may make it at once
+    try:
+        for target, how in made.items():
+            if not target.exists():
+                _compile_once([command[0], *how, *options, str(header)], target)
+        _prune_emulation_runtimes(folder)
+        return folder
+    except (OSError, subprocess.SubprocessError):
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+
+
+def _runtime_options(options: list[str], text: str) -> list[str]:
+    """The options of a harness's compile that the runtime is compiled with: all but the input
+    language and the user's macros that the runtime's ``text`` does not name (a spec's
+    -DN=..., one value per configuration, would otherwise make a runtime each; g++ accepts a
+    precompiled header where the macros defined since do not appear in it). Macros of the
+    implementation (_GLIBCXX_DEBUG, _FORTIFY_SOURCE, ...) and NDEBUG change the standard
+    headers, so they stay."""
+    kept, k = [], 0
+    while k < len(options):
+        word = options[k]
+        take = 2 if word in ("-x", "-D", "-U") else 1
+        macro = options[k + 1] if take == 2 else word[2:]
+        name = re.split("[=(]", macro)[0]
+        user_macro = word.startswith(("-D", "-U")) and re.fullmatch(r"[A-Za-z]\w*", name) and name != "NDEBUG"
+        if word not in ("-x", "-c") and not (user_macro and not re.search(rf"\b{name}\b", text)):
+            kept += options[k:k + take]
+        k += take
+    return kept
+
+
+def _compile_once(command: list[str], target: Path) -> None:
+    """``command`` writing ``target`` whole or not at all (several builds may make it at once)."""
+    fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     os.close(fd)
     try:
-        proc = subprocess.run([command[0], "-x", "c++-header", *options, str(header), "-o", partial], capture_output=True,
-                              timeout=300)
-        if proc.returncode != 0:
-            return None
+        subprocess.run([*command, "-o", partial], capture_output=True, timeout=300, check=True)
         os.replace(partial, target)
-        _prune_precompiled_headers(folder)
-        return folder
-    except (OSError, subprocess.TimeoutExpired):
-        return None
     finally:
         Path(partial).unlink(missing_ok=True)
-        if not target.exists():
-            shutil.rmtree(folder, ignore_errors=True)
 
 
-KEPT_HEADERS = 8  # of 40 MB each: a few option sets (a spec's -D and -O, counting builds) and orcu versions
+KEPT_RUNTIMES = 8  # of 45 MB each: a few option sets (-O and -f flags, counting builds) and orcu versions
+RUNTIME_IN_USE_S = 3600  # one used since is kept whatever their number: a tune may be linking with it
 
 
-def _prune_precompiled_headers(new: Path) -> None:
-    """Removes all but the KEPT_HEADERS most recently used precompiled headers, ``new`` (the
-    one being made) among them. A compile that uses one removed under it still works: g++
-    keeps reading an open file, and one it cannot find it replaces with the header itself."""
+def _prune_emulation_runtimes(new: Path) -> None:
+    """Removes the runtimes beyond the KEPT_RUNTIMES most recently used (``new`` among them)
+    that no build has used for RUNTIME_IN_USE_S."""
     try:
-        others = sorted((f for f in new.parent.iterdir() if f != new), key=lambda f: f.stat().st_mtime, reverse=True)
+        others = sorted(((f.stat().st_mtime, f) for f in new.parent.iterdir() if f != new), reverse=True)
     except OSError:
         return
-    for old in others[KEPT_HEADERS - 1:]:
-        shutil.rmtree(old, ignore_errors=True)
+    for used, old in others[KEPT_RUNTIMES - 1:]:
+        if used < time.time() - RUNTIME_IN_USE_S:
+            shutil.rmtree(old, ignore_errors=True)
 
 
-def _with_precompiled_header(command: list[str]) -> list[str]:
-    folder = precompiled_header(command)
-    return command if folder is None else [command[0], "-I", str(folder), *command[1:]]
+def _linking_runtime(commands: list[list[str]], folder: Path) -> list[list[str]]:
+    """An emulated build's ``commands`` (build_command's, or counting_commands') compiling the
+    header's declarations (its precompiled form first) and linking the runtime's object."""
+    first = [commands[0][0], "-I", str(folder), "-DORCU_EMULATION_RUNTIME_APART", *commands[0][1:]]
+    out = [first, *commands[1:]]
+    link = out[-1]  # the compile itself, or the link of its object: the runtime goes after the objects
+    at = max(k for k in range(1, len(link)) if link[k - 1:k + 1] == ["-x", "none"]) + 1 if len(out) == 1 else link.index("-o") + 3
+    out[-1] = [*link[:at], str(folder / "runtime.o"), *link[at:]]
+    return out
 
 
 def compile_program(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
@@ -154,8 +188,9 @@ def compile_program(backend: str, source: Path, output: Path, arch: str | None =
             commands = counting_commands(source, output, flags, defines, libs)
         else:
             commands = [build_command(backend, source, output, arch, flags, defines, libs)]
-        if backend == "emulate":  # the compile (a counting build's first command; then it links)
-            commands[0] = _with_precompiled_header(commands[0])
+        folder = emulation_runtime(commands[0]) if backend == "emulate" else None
+        if folder is not None:
+            commands = _linking_runtime(commands, folder)
         try:
             for command in commands:
                 proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)

@@ -14,7 +14,7 @@ import pytest
 from codegen_cases import CASES
 from orcu.program import load
 from orcu import toolchain
-from orcu.toolchain import build_command, compile_program, precompiled_header
+from orcu.toolchain import build_command, compile_program, emulation_runtime
 from orcu.writeback import Choice, tuned_source
 
 # Sizes that are not multiples of any block x grid used, and the edge cases 0 and 1.
@@ -167,18 +167,32 @@ def test_portable_context_switch(tmp_path, name):
         assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_the_precompiled_emulation_header_is_made_once_per_option_set_and_the_cache_stays_bounded(tmp_path, monkeypatch):
+def test_the_emulation_runtime_is_compiled_once_per_option_set_and_the_cache_stays_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(toolchain, "KEPT_HEADERS", 1)
-    cache = tmp_path / f"orcu-pch-{os.getuid()}"
+    monkeypatch.setattr(toolchain, "KEPT_RUNTIMES", 1)
+    cache = tmp_path / f"orcu-emulation-{os.getuid()}"
 
-    def made(sms: str):
-        return precompiled_header(build_command("emulate", tmp_path / "main.cu", tmp_path / "main", flags=(f"-DORCU_EMULATION_SMS={sms}",)))
+    def made(sms: str, *flags: str):
+        return emulation_runtime(build_command("emulate", tmp_path / "main.cu", tmp_path / "main",
+                                               flags=(f"-DORCU_EMULATION_SMS={sms}", *flags)))
 
     first = made("1")
-    built = (first / "cuda_runtime.h.gch").stat().st_mtime_ns
-    assert made("1") == first and (first / "cuda_runtime.h.gch").stat().st_mtime_ns == built
-    second = made("2")  # another option set: the one used longest ago goes
-    assert second != first and list(cache.iterdir()) == [second]
+    files = {f.name: f.stat().st_mtime_ns for f in first.iterdir()}
+    assert set(files) == {"cuda_runtime.h.gch", "runtime.o"}
+    assert made("1") == first and {f.name: f.stat().st_mtime_ns for f in first.iterdir()} == files
+    second = made("2")  # another option set: beyond the one kept, but the first was used within the hour
+    assert second != first and set(cache.iterdir()) == {first, second}
+    os.utime(first, (1, 1))
+    third = made("3")  # the first, unused for an hour, goes
+    assert set(cache.iterdir()) == {second, third}
+    assert made("2", "-DN=4", "-D", "M=5") == second  # macros the runtime does not name: the same runtime
     assert made("(") is None  # options the header does not compile with leave nothing behind
-    assert list(cache.iterdir()) == [second]
+    assert set(cache.iterdir()) == {second, third}
+    # a program built with it: the header's declarations and templates, the runtime's object
+    (tmp_path / "main.cu").write_text(  # the kernel's argument is device memory only if the two share the allocations
+        "#include <cuda_runtime.h>\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+        "int main() { int *p, h[N]; cudaMalloc(&p, sizeof h); ORCU_LAUNCH(k, 1, N, 0, 0, p);\n"
+        "  cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost); return h[N - 1] == 1 && cudaGetLastError() == cudaSuccess ? 0 : 1; }\n")
+    built = compile_program("emulate", tmp_path / "main.cu", tmp_path / "main", flags=("-DORCU_EMULATION_SMS=2", "-DN=4"))
+    assert built.ok, built.message
+    assert subprocess.run([str(tmp_path / "main")]).returncode == 0

@@ -18,6 +18,9 @@
  * bank conflicts their declaration admits. orcu_emu::counters counts allocations and other
  * costly calls, for tests. A build with ORCU_EMULATION_SECTORS counts the memory traffic of the
  * call the harness checks (the 32-byte sectors of each warp request), for orcu's performance model.
+ *
+ * This header holds the types, the shared state, the declarations and the templates;
+ * emulation_runtime.inc holds the definitions of the functions that are no templates.
  */
 #ifndef ORCU_EMULATION_CUDA_RUNTIME_H
 #define ORCU_EMULATION_CUDA_RUNTIME_H
@@ -105,6 +108,19 @@ typedef orcu_emu_event *cudaEvent_t;
 #define cudaEventDefault 0x00
 #define cudaEventDisableTiming 0x02
 
+/* Where the runtime's functions are compiled. By default in each program that includes this
+ * header (static: one copy a program). orcu builds harnesses with ORCU_EMULATION_RUNTIME_APART:
+ * the header then declares them, and one object compiled once with the same options
+ * (ORCU_EMULATION_RUNTIME_OBJECT, toolchain.emulation_runtime) holds them and the state they
+ * share, which halves the compile of each harness. */
+#if defined(ORCU_EMULATION_RUNTIME_APART) || defined(ORCU_EMULATION_RUNTIME_OBJECT)
+#define ORCU_EMU_FN
+#define ORCU_EMU_VAR inline
+#else
+#define ORCU_EMU_FN static
+#define ORCU_EMU_VAR static
+#endif
+
 namespace orcu_emu {
 
 /* The emulated device: limits of the profile orcu chose (H100 unless told otherwise). */
@@ -124,24 +140,13 @@ namespace orcu_emu {
 #define ORCU_EMULATION_CC 90
 #endif
 
-static cudaError_t sticky = cudaSuccess;  /* a kernel fault poisons the context, as on a GPU */
-static cudaError_t last = cudaSuccess;
+ORCU_EMU_VAR cudaError_t sticky = cudaSuccess;  /* a kernel fault poisons the context, as on a GPU */
+ORCU_EMU_VAR cudaError_t last = cudaSuccess;
 
-static cudaError_t fail(cudaError_t err, const char *what)
-{
-    fprintf(stderr, "orcu emulation: %s\n", what);
-    if (err == cudaErrorLaunchFailure || err == cudaErrorIllegalAddress)
-        sticky = err;
-    last = err;
-    return err;
-}
+ORCU_EMU_FN cudaError_t fail(cudaError_t err, const char *what);
 
 /* An error the CUDA runtime returns without printing anything (the caller may handle it). */
-static cudaError_t quiet_error(cudaError_t err)
-{
-    last = err;
-    return err;
-}
+ORCU_EMU_FN cudaError_t quiet_error(cudaError_t err);
 
 /* Calls that cost time on a GPU: a tuned function called again should make none of the first
  * four; the copies between host and device memory, and their bytes. */
@@ -151,113 +156,41 @@ struct Counters {
     unsigned long copies_to_device, copies_to_host;
     unsigned long long bytes_to_device, bytes_to_host;
 };
-static Counters counters = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+ORCU_EMU_VAR Counters counters = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 /* With ORCU_EMULATION_COUNTERS set, the counters go to stderr as one JSON line at exit (benchmarks). */
-static void print_counters()
-{
-    fprintf(stderr, "orcu emulation counters: {\"device_allocations\": %lu, \"pinned_allocations\": %lu, "
-            "\"streams_created\": %lu, \"events_created\": %lu, \"registrations\": %lu, \"launches\": %lu, "
-            "\"copies_to_device\": %lu, \"copies_to_host\": %lu, \"bytes_to_device\": %llu, \"bytes_to_host\": %llu}\n",
-            counters.device_allocations, counters.pinned_allocations, counters.streams_created, counters.events_created,
-            counters.registrations, counters.launches, counters.copies_to_device, counters.copies_to_host,
-            counters.bytes_to_device, counters.bytes_to_host);
-}
-static const bool counters_at_exit = getenv("ORCU_EMULATION_COUNTERS") != NULL && atexit(print_counters) == 0;
+ORCU_EMU_FN void print_counters();
+ORCU_EMU_VAR const bool counters_at_exit = getenv("ORCU_EMULATION_COUNTERS") != NULL && atexit(print_counters) == 0;
 
 /* ORCU_EMULATION_ADDRESS_LIMIT (bytes): the address space this process may take, so that a run
  * allocating without bound fails here, not by the machine's OOM killer. */
-static bool limit_address_space()
-{
-    const char *text = getenv("ORCU_EMULATION_ADDRESS_LIMIT");
-    if (text == NULL)
-        return false;
-    struct rlimit limit;
-    limit.rlim_cur = limit.rlim_max = (rlim_t)strtoull(text, NULL, 10);
-    return setrlimit(RLIMIT_AS, &limit) == 0;
-}
-static const bool address_space_limited = limit_address_space();
+ORCU_EMU_FN bool limit_address_space();
+ORCU_EMU_VAR const bool address_space_limited = limit_address_space();
 
 /* ---- host memory the GPU can reach: cudaMallocHost, and ranges cudaHostRegister pinned -- */
 struct Pinned { size_t bytes; bool registered; };  /* registered: by cudaHostRegister */
-static std::map<uintptr_t, Pinned> &pinned()
-{
-    static std::map<uintptr_t, Pinned> table;
-    return table;
-}
-static const Pinned *find_pinned(const void *p, uintptr_t *start)
-{
-    std::map<uintptr_t, Pinned> &table = pinned();
-    std::map<uintptr_t, Pinned>::iterator it = table.upper_bound((uintptr_t)p);
-    if (it == table.begin())
-        return NULL;
-    --it;
-    *start = it->first;
-    return (uintptr_t)p < it->first + it->second.bytes ? &it->second : NULL;
-}
+ORCU_EMU_FN std::map<uintptr_t, Pinned> &pinned();
+ORCU_EMU_FN const Pinned *find_pinned(const void *p, uintptr_t *start);
 static uintptr_t page_down(uintptr_t p) { return p & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1); }
 static uintptr_t page_up(uintptr_t p) { return page_down(p + (uintptr_t)sysconf(_SC_PAGESIZE) - 1); }
 
 /* ---- ordering between the default (legacy) stream and non-blocking streams -------------- */
 /* Each asynchronous piece of work on the default stream starts a new epoch; `synced` is the
  * last epoch the host has waited for. */
-static unsigned long long legacy_epoch = 0, legacy_synced = 0;
+ORCU_EMU_VAR unsigned long long legacy_epoch = 0, legacy_synced = 0;
 static void legacy_work() { legacy_epoch++; }
 static void legacy_sync() { legacy_synced = legacy_epoch; }
 /* Work about to start on stream s: false, with the reason, when it may overtake the default stream. */
-static bool ordered_after_default_stream(cudaStream_t s, const char *what)
-{
-    if (s == NULL)
-        return true;
-    if (!(s->flags & cudaStreamNonBlocking)) {  /* a blocking stream waits for the default stream */
-        s->seen = legacy_epoch;
-        return true;
-    }
-    if (s->seen >= legacy_epoch || legacy_synced >= legacy_epoch)
-        return true;
-    char why[300];
-    snprintf(why, sizeof why, "%s on non-blocking stream %d may start before earlier work of the default stream "
-             "(a copy from pageable memory, a launch) has finished: nothing orders them (an event, or a blocking stream)",
-             what, s->id);
-    fail(cudaErrorLaunchFailure, why);
-    return false;
-}
+ORCU_EMU_FN bool ordered_after_default_stream(cudaStream_t s, const char *what);
 
 /* ---- device memory: host pages ending at a PROT_NONE guard page -------------------- */
 struct Allocation { char *base; size_t mapped; size_t bytes; };
-static std::map<uintptr_t, Allocation> &allocations()
-{
-    static std::map<uintptr_t, Allocation> table;
-    return table;
-}
-static const Allocation *find_allocation(const void *p)
-{
-    std::map<uintptr_t, Allocation> &table = allocations();
-    std::map<uintptr_t, Allocation>::iterator it = table.upper_bound((uintptr_t)p);
-    if (it == table.begin())
-        return NULL;
-    --it;
-    const uintptr_t start = it->first;
-    return (uintptr_t)p < start + it->second.bytes + 1 ? &it->second : NULL;
-}
+ORCU_EMU_FN std::map<uintptr_t, Allocation> &allocations();
+ORCU_EMU_FN const Allocation *find_allocation(const void *p);
 
 /* Allocations are rounded up to 16 bytes; the kernel that writes into that padding, past
  * the end of an allocation, is caught after it runs (a write further on hits the guard page). */
-static void check_padding()
-{
-    if (sticky != cudaSuccess)
-        return;
-    std::map<uintptr_t, Allocation> &table = allocations();
-    for (std::map<uintptr_t, Allocation>::iterator it = table.begin(); it != table.end(); ++it) {
-        const unsigned char *p = (const unsigned char *)it->first;
-        const size_t rounded = (it->second.bytes + 15) & ~(size_t)15;
-        for (size_t k = it->second.bytes; k < rounded; k++)
-            if (p[k] != 0xa5) {
-                fprintf(stderr, "orcu emulation: a kernel wrote past the end of a %zu-byte allocation\n", it->second.bytes);
-                abort();
-            }
-    }
-}
+ORCU_EMU_FN void check_padding();
 
 /* ---- context switching ------------------------------------------------------------- */
 #if defined(__x86_64__) && !defined(ORCU_EMULATION_UCONTEXT)
@@ -340,96 +273,22 @@ struct Fiber {
     size_t visit_n, visit_cap;
 };
 static const size_t STACK = 256 * 1024;
-static std::vector<Fiber> fibers;
-static Fiber *current = NULL;
-static Context scheduler;
-static const std::function<void()> *body = NULL;
-static uint3 block_index;
-static dim3 block_dim, grid_dim;
-static unsigned char *dynamic_shared = NULL;
+ORCU_EMU_VAR std::vector<Fiber> fibers;
+ORCU_EMU_VAR Fiber *current = NULL;
+ORCU_EMU_VAR Context scheduler;
+ORCU_EMU_VAR const std::function<void()> *body = NULL;
+ORCU_EMU_VAR uint3 block_index;
+ORCU_EMU_VAR dim3 block_dim, grid_dim;
+ORCU_EMU_VAR unsigned char *dynamic_shared = NULL;
 
-static void fiber_main()
-{
-    (*body)();
-    current->state = DONE;
-    context_switch(&current->context, &scheduler);  /* never resumed */
-}
+ORCU_EMU_FN void fiber_main();
 
-static void yield(State state)
-{
-    current->state = state;
-    context_switch(&current->context, &scheduler);
-}
+ORCU_EMU_FN void yield(State state);
 
-static int lanes_in_warp(int warp, int threads)
-{
-    const int left = threads - warp * 32;
-    return left < 32 ? left : 32;
-}
+ORCU_EMU_FN int lanes_in_warp(int warp, int threads);
 
 /* Completes every warp operation whose lanes have all arrived; false on a bad mask. */
-static bool settle_warps(int threads, bool *progress, char *why, size_t size)
-{
-    for (int warp = 0; warp * 32 < threads; warp++) {
-        const int lanes = lanes_in_warp(warp, threads);
-        Fiber *lane_fiber[32];
-        for (int l = 0; l < lanes; l++)
-            lane_fiber[l] = &fibers[warp * 32 + l];
-        for (int l = 0; l < lanes; l++) {
-            Fiber *f = lane_fiber[l];
-            if (f->state != AT_WARP)
-                continue;
-            const unsigned mask = f->mask;
-            if (!(mask >> l & 1u)) {
-                snprintf(why, size, "warp operation in block (%u,%u,%u), thread %d: the mask 0x%08x leaves out the calling lane %d",
-                         block_index.x, block_index.y, block_index.z, f->linear, mask, l);
-                return false;
-            }
-            bool ready = true;
-            for (int m = 0; m < 32; m++) {
-                if (!(mask >> m & 1u))
-                    continue;
-                if (m >= lanes || lane_fiber[m]->state == DONE || lane_fiber[m]->state == AT_BARRIER) {
-                    snprintf(why, size, "warp operation with mask 0x%08x in block (%u,%u,%u), warp %d: lane %d %s",
-                             mask, block_index.x, block_index.y, block_index.z, warp, m,
-                             m >= lanes ? "does not exist (the block is smaller)" :
-                             lane_fiber[m]->state == DONE ? "has exited" : "waits at __syncthreads()");
-                    return false;
-                }
-                if (lane_fiber[m]->state != AT_WARP)
-                    ready = false;
-                else if (lane_fiber[m]->mask != mask || lane_fiber[m]->op != f->op) {
-                    snprintf(why, size, "lanes %d and %d of warp %d in block (%u,%u,%u) meet at different warp operations (masks 0x%08x and 0x%08x)",
-                             l, m, warp, block_index.x, block_index.y, block_index.z, mask, lane_fiber[m]->mask);
-                    return false;
-                }
-            }
-            if (!ready)
-                continue;
-            for (int m = 0; m < 32; m++) {
-                if (!(mask >> m & 1u))
-                    continue;
-                Fiber *g = lane_fiber[m];
-                const int width = g->width, base = m - m % width;
-                int src = m;
-                switch (g->op) {
-                case SHFL_DOWN: src = m % width + g->operand < width ? m + g->operand : m; break;
-                case SHFL_UP: src = m % width - g->operand >= 0 ? m - g->operand : m; break;
-                case SHFL_XOR: src = ((m ^ g->operand) - base) < width && (m ^ g->operand) >= base ? (m ^ g->operand) : m; break;
-                case SHFL_IDX: src = base + ((g->operand % width) + width) % width; break;
-                case SYNC: break;
-                }
-                /* an inactive source lane gives an undefined value on a GPU: here, the caller's own */
-                g->result = (src < lanes && (mask >> src & 1u)) ? lane_fiber[src]->value : g->value;
-            }
-            for (int m = 0; m < 32; m++)
-                if (mask >> m & 1u)
-                    lane_fiber[m]->state = RUNNABLE;
-            *progress = true;
-        }
-    }
-    return true;
-}
+ORCU_EMU_FN bool settle_warps(int threads, bool *progress, char *why, size_t size);
 
 /* ---- bank conflicts of the TSG's shared tiles (ORCU_SHARED_TILE) ---------------------- */
 /* Each access to a tile is logged with its call site; a lane's n-th access at a site since the
@@ -464,308 +323,66 @@ struct AccessLog {
     BankAccess *data;
     size_t size, capacity;
 };
-ORCU_EMU_HOT static void *grow(void *data, size_t *capacity, size_t needed, size_t element)
-{
-    if (needed <= *capacity)
-        return data;
-    size_t wanted = *capacity ? *capacity : 256;
-    while (wanted < needed)
-        wanted *= 2;
-    void *grown = realloc(data, wanted * element);
-    if (grown == NULL) {
-        fprintf(stderr, "orcu emulation: out of memory for the access log (%zu entries)\n", needed);
-        exit(EXIT_FAILURE);
-    }
-    *capacity = wanted;
-    return grown;
-}
-ORCU_EMU_HOT static void log_push(AccessLog *log, const BankAccess &a)
-{
-    log->data = (BankAccess *)grow(log->data, &log->capacity, log->size + 1, sizeof(BankAccess));
-    log->data[log->size++] = a;
-}
+ORCU_EMU_HOT ORCU_EMU_FN void *grow(void *data, size_t *capacity, size_t needed, size_t element);
+ORCU_EMU_HOT ORCU_EMU_FN void log_push(AccessLog *log, const BankAccess &a);
 
 /* log[0, n) ordered so that each request (one site, warp and visit) is contiguous, its lanes in
  * order, in linear time (a hash of the requests, then a counting sort): the log of a block
  * holds every access of its threads between two barriers, millions for a grid-stride loop.
  * *count is the number of requests; (*starts)[r] is where request r begins in the array
  * returned, (*starts)[*count] = n. Both stay valid until the next call. */
-ORCU_EMU_HOT static const BankAccess *group_requests(const BankAccess *log, size_t n, size_t *requests, size_t **starts)
-{
-    static size_t *slot = NULL, *group = NULL, *first = NULL, *offset = NULL, slots = 0, groups_cap = 0, entries_cap = 0, offsets_cap = 0;
-    static BankAccess *sorted = NULL;
-    static size_t sorted_cap = 0;
-    size_t table = 64;
-    while (table < 2 * n)
-        table *= 2;
-    slot = (size_t *)grow(slot, &slots, table, sizeof(size_t));
-    for (size_t k = 0; k < table; k++)
-        slot[k] = (size_t)-1;
-    group = (size_t *)grow(group, &entries_cap, n, sizeof(size_t));
-    first = (size_t *)grow(first, &groups_cap, n, sizeof(size_t));
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++) {
-        const BankAccess &a = log[i];
-        uint64_t h = (uint64_t)(uintptr_t)a.site * 0x9e3779b97f4a7c15ull ^ ((uint64_t)(unsigned)a.warp << 32 | (unsigned)a.visit);
-        h *= 0xff51afd7ed558ccdull;
-        size_t k = (size_t)(h >> 20) & (table - 1);
-        for (;; k = (k + 1) & (table - 1)) {
-            if (slot[k] == (size_t)-1) {
-                slot[k] = count;
-                first[count++] = i;
-                break;
-            }
-            const BankAccess &b = log[first[slot[k]]];
-            if (b.site == a.site && b.warp == a.warp && b.visit == a.visit)
-                break;
-        }
-        group[i] = slot[k];
-    }
-    offset = (size_t *)grow(offset, &offsets_cap, count + 1, sizeof(size_t));
-    for (size_t g = 0; g <= count; g++)
-        offset[g] = 0;
-    for (size_t i = 0; i < n; i++)
-        offset[group[i] + 1]++;
-    for (size_t g = 0; g < count; g++)
-        offset[g + 1] += offset[g];
-    sorted = (BankAccess *)grow(sorted, &sorted_cap, n, sizeof(BankAccess));
-    for (size_t i = 0; i < n; i++)
-        sorted[offset[group[i]]++] = log[i];
-    for (size_t g = count; g > 0; g--)  /* each offset now ends its group: shift back to starts */
-        offset[g] = offset[g - 1];
-    offset[0] = 0;
-    for (size_t g = 0; g < count; g++)  /* a request's lanes in order: nearly so already */
-        for (size_t i = offset[g] + 1; i < offset[g + 1]; i++)
-            for (size_t j = i; j > offset[g] && sorted[j].lane < sorted[j - 1].lane; j--) {
-                const BankAccess t = sorted[j];
-                sorted[j] = sorted[j - 1];
-                sorted[j - 1] = t;
-            }
-    *requests = count;
-    *starts = offset;
-    return sorted;
-}
+ORCU_EMU_HOT ORCU_EMU_FN const BankAccess *group_requests(const BankAccess *log, size_t n, size_t *requests, size_t **starts);
 
-static AccessLog bank_log = {NULL, 0, 0};
-static bool banks_on = false;  /* a kernel's first launch is checked; its later ones repeat it */
-static bool in_kernel = false;  /* a block's thread runs (not the scheduler between them) */
-static bool in_hook = false;  /* the emulation's own work inside a kernel, not the kernel's accesses */
+ORCU_EMU_VAR AccessLog bank_log = {NULL, 0, 0};
+ORCU_EMU_VAR bool banks_on = false;  /* a kernel's first launch is checked; its later ones repeat it */
+ORCU_EMU_VAR bool in_kernel = false;  /* a block's thread runs (not the scheduler between them) */
+ORCU_EMU_VAR bool in_hook = false;  /* the emulation's own work inside a kernel, not the kernel's accesses */
 
 /* The running lane's access at `site`: its warp, and its visit there since the last barrier. */
-ORCU_EMU_HOT static BankAccess visit(const void *site, int size, int ways, uintptr_t address, const char *tile)
-{
-    Fiber *f = current;
-    size_t k = 0;
-    while (k < f->visit_n && f->visits[k].site != site)  /* a few sites per kernel */
-        k++;
-    if (k == f->visit_n) {
-        f->visits = (Fiber::SiteVisits *)grow(f->visits, &f->visit_cap, k + 1, sizeof(Fiber::SiteVisits));
-        f->visits[k].site = site;
-        f->visits[k].count = 0;
-        f->visit_n++;
-    }
-    return BankAccess{site, f->linear / 32, f->visits[k].count++, f->linear % 32, size, ways, address, tile};
-}
+ORCU_EMU_HOT ORCU_EMU_FN BankAccess visit(const void *site, int size, int ways, uintptr_t address, const char *tile);
 
-static void log_bank(const void *site, const void *p, int size, int ways, const char *tile)
-{
-    in_hook = true;
-    log_push(&bank_log, visit(site, size, ways, (uintptr_t)p, tile));
-    in_hook = false;
-}
+ORCU_EMU_FN void log_bank(const void *site, const void *p, int size, int ways, const char *tile);
 
 /* The most distinct words one bank serves in one phase of the request [first, last); in
  * `wavefronts`, the shared-memory cycles of the request: each phase's worst bank, summed. */
-static int request_ways(const BankAccess *first, const BankAccess *last, unsigned long long *wavefronts)
-{
-    const int bytes = first->size < 4 ? 4 : first->size, per_phase = 128 / bytes;
-    uintptr_t words[32][32];  /* per bank, the distinct words of the current phase */
-    int count[32], worst = 1, phase = -1, phase_worst = 0;
-    *wavefronts = 0;
-    for (const BankAccess *a = first; a != last; a++) {
-        if (a->lane / per_phase != phase) {
-            *wavefronts += phase_worst;
-            phase_worst = 1;
-            phase = a->lane / per_phase;
-            memset(count, 0, sizeof count);
-        }
-        for (uintptr_t w = a->address / 4; w <= (a->address + bytes - 1) / 4; w++) {
-            const int bank = (int)(w % 32);
-            int k = 0;
-            while (k < count[bank] && words[bank][k] != w)
-                k++;
-            if (k == count[bank] && count[bank] < 32)
-                words[bank][count[bank]++] = w;
-            worst = count[bank] > worst ? count[bank] : worst;
-            phase_worst = count[bank] > phase_worst ? count[bank] : phase_worst;
-        }
-    }
-    *wavefronts += phase_worst;
-    return worst;
-}
+ORCU_EMU_FN int request_ways(const BankAccess *first, const BankAccess *last, unsigned long long *wavefronts);
 
 /* ---- memory traffic, counted (builds with ORCU_EMULATION_SECTORS) ---------------------- */
 /* Such a build is compiled with -fsanitize=thread, whose instrumentation calls __tsan_readN /
- * __tsan_writeN before each load and store; orcu's hooks below (no runtime is linked) log the
+ * __tsan_writeN before each load and store; orcu's hooks (no runtime is linked) log the
  * accesses that a kernel's threads make to device memory in the harness's checked call, grouped
  * into warp requests as the bank log is, and count each request's distinct 32-byte sectors. The
  * shared tiles' requests and the words of their worst bank are counted too. At exit the totals
  * go to stderr as one JSON line, for orcu/model.py's inputs and the tests of the static figures. */
 struct SiteCount { unsigned long long requests, sectors; int write; };  /* a shared tile's `sectors`: its wavefronts */
-static std::map<const void *, SiteCount> sector_counts, tile_counts;  /* by call site */
-static AccessLog sector_log = {NULL, 0, 0};
-static bool counting = false;  /* a launch to count runs */
-static bool counted = false;  /* the harness has had the launches of the call it counts */
-static unsigned long long counted_blocks = 0, counted_threads = 0;  /* the counted launches' blocks, the last's block size */
+ORCU_EMU_VAR std::map<const void *, SiteCount> sector_counts, tile_counts;  /* by call site */
+ORCU_EMU_VAR AccessLog sector_log = {NULL, 0, 0};
+ORCU_EMU_VAR bool counting = false;  /* a launch to count runs */
+ORCU_EMU_VAR bool counted = false;  /* the harness has had the launches of the call it counts */
+ORCU_EMU_VAR unsigned long long counted_blocks = 0, counted_threads = 0;  /* the counted launches' blocks, the last's block size */
 
 /* The count of a site, found once per site and run of requests (std::map's nodes stay put). */
-static SiteCount *site_count(std::map<const void *, SiteCount> &counts, const void *site)
-{
-    static std::map<const void *, SiteCount> *last_counts = NULL;
-    static const void *last_site = NULL;
-    static SiteCount *last = NULL;
-    if (last == NULL || last_counts != &counts || last_site != site) {
-        last = &counts[site];
-        last_counts = &counts;
-        last_site = site;
-    }
-    return last;
-}
+ORCU_EMU_FN SiteCount *site_count(std::map<const void *, SiteCount> &counts, const void *site);
 
 /* The distinct 32-byte sectors of the request [first, last). */
-ORCU_EMU_HOT static unsigned long long request_sectors(const BankAccess *first, const BankAccess *last)
-{
-    uintptr_t sectors[128];
-    int n = 0;
-    for (const BankAccess *a = first; a != last; a++)
-        for (uintptr_t sector = a->address / 32; sector <= (a->address + a->size - 1) / 32; sector++) {
-            int k = 0;
-            while (k < n && sectors[k] != sector)
-                k++;
-            if (k == n && n < 128)
-                sectors[n++] = sector;
-        }
-    return (unsigned long long)n;
-}
+ORCU_EMU_HOT ORCU_EMU_FN unsigned long long request_sectors(const BankAccess *first, const BankAccess *last);
 
-static void count_sectors()
-{
-    size_t requests, *starts;
-    const BankAccess *grouped = group_requests(sector_log.data, sector_log.size, &requests, &starts);
-    for (size_t r = 0; r < requests; r++) {
-        const BankAccess &first = grouped[starts[r]];
-        SiteCount *c = site_count(sector_counts, first.site);
-        c->requests++;
-        c->sectors += request_sectors(&first, grouped + starts[r + 1]);
-        c->write = first.ways;
-    }
-    sector_log.size = 0;
-}
+ORCU_EMU_FN void count_sectors();
 
-static void print_memory_counts()
-{
-    unsigned long long requests[2] = {0, 0}, sectors[2] = {0, 0}, tile_requests = 0, tile_ways = 0;
-    for (const auto &site : sector_counts) {
-        requests[site.second.write] += site.second.requests;
-        sectors[site.second.write] += site.second.sectors;
-    }
-    for (const auto &site : tile_counts) {
-        tile_requests += site.second.requests;
-        tile_ways += site.second.sectors;
-    }
-    fprintf(stderr, "orcu emulation memory: {\"load_requests\": %llu, \"load_sectors\": %llu, \"store_requests\": %llu, "
-            "\"store_sectors\": %llu, \"global_sites\": %zu, \"shared_requests\": %llu, \"shared_wavefronts\": %llu, "
-            "\"blocks\": %llu, \"threads\": %llu}\n", requests[0], sectors[0], requests[1], sectors[1], sector_counts.size(),
-            tile_requests, tile_ways, counted_blocks, counted_threads);
-}
+ORCU_EMU_FN void print_memory_counts();
 
 /* The allocations the last accesses fell in: a kernel touches a few arrays, and none is
  * allocated or freed while it runs (launch() empties this before each counted launch). */
-static struct { uintptr_t start, end; } recent_allocations[4];
-static int recent_next = 0;
+struct RecentAllocation { uintptr_t start, end; };
+ORCU_EMU_VAR RecentAllocation recent_allocations[4];
+ORCU_EMU_VAR int recent_next = 0;
 
 #ifdef ORCU_EMULATION_SECTORS
-static const bool memory_counts_at_exit = atexit(print_memory_counts) == 0;
-
-ORCU_EMU_HOT static void log_global(const void *site, const void *p, int size, bool write)
-{
-    if (!counting || !in_kernel || in_hook)
-        return;
-    if ((const char *)p >= current->stack && (const char *)p < current->stack + STACK)
-        return;  /* the thread's locals: most accesses at -O0 */
-    in_hook = true;
-    const uintptr_t at = (uintptr_t)p;
-    int k = 0;
-    while (k < 4 && !(recent_allocations[k].start <= at && at < recent_allocations[k].end))
-        k++;
-    if (k == 4) {
-        std::map<uintptr_t, Allocation> &table = allocations();
-        std::map<uintptr_t, Allocation>::iterator it = table.upper_bound(at);
-        if (it != table.begin() && at < (--it)->first + it->second.bytes + 1) {
-            k = recent_next;
-            recent_next = (recent_next + 1) % 4;
-            recent_allocations[k].start = it->first;
-            recent_allocations[k].end = it->first + it->second.bytes + 1;
-        }
-    }
-    if (k < 4) {
-        /* Allocations here end at a guard page, so they start 16-byte aligned; cudaMalloc's start on
-         * 256 bytes: the sectors are counted as if this one did. */
-        log_push(&sector_log, visit(site, size, write, at - recent_allocations[k].start % 256, NULL));  /* `ways`: whether it stores */
-    }
-    in_hook = false;
-}
-}  // namespace orcu_emu
-
-extern "C" {
-#define ORCU_HOOKS(n)                                                                                                        \
-    __attribute__((no_sanitize_thread)) void __tsan_read##n(void *p) { orcu_emu::log_global(__builtin_return_address(0), p, n, false); }  \
-    __attribute__((no_sanitize_thread)) void __tsan_write##n(void *p) { orcu_emu::log_global(__builtin_return_address(0), p, n, true); }  \
-    __attribute__((no_sanitize_thread)) void __tsan_unaligned_read##n(void *p) { orcu_emu::log_global(__builtin_return_address(0), p, n, false); }  \
-    __attribute__((no_sanitize_thread)) void __tsan_unaligned_write##n(void *p) { orcu_emu::log_global(__builtin_return_address(0), p, n, true); }
-ORCU_HOOKS(1) ORCU_HOOKS(2) ORCU_HOOKS(4) ORCU_HOOKS(8) ORCU_HOOKS(16)
-#undef ORCU_HOOKS
-__attribute__((no_sanitize_thread)) void __tsan_init() {}
-__attribute__((no_sanitize_thread)) void __tsan_func_entry(void *) {}
-__attribute__((no_sanitize_thread)) void __tsan_func_exit(void *) {}
-__attribute__((no_sanitize_thread)) void __tsan_vptr_update(void *, void *) {}
-__attribute__((no_sanitize_thread)) void __tsan_read_range(void *, long) {}
-__attribute__((no_sanitize_thread)) void __tsan_write_range(void *, long) {}
-}
-
-namespace orcu_emu {
+ORCU_EMU_VAR const bool memory_counts_at_exit = atexit(print_memory_counts) == 0;
+ORCU_EMU_HOT ORCU_EMU_FN void log_global(const void *site, const void *p, int size, bool write);  /* what the hooks call */
 #endif
 
-static bool check_banks(char *why, size_t size)
-{
-    count_sectors();
-    size_t requests, *starts;
-    const BankAccess *grouped = group_requests(bank_log.data, bank_log.size, &requests, &starts);
-    const BankAccess *worst = NULL;  /* the first request over its figure, in the order of BankAccess */
-    int worst_ways = 0;
-    for (size_t r = 0; r < requests; r++) {
-        const BankAccess &first = grouped[starts[r]];
-        unsigned long long wavefronts;
-        const int ways = request_ways(&first, grouped + starts[r + 1], &wavefronts);
-        if (counting) {
-            SiteCount *c = site_count(tile_counts, first.site);
-            c->requests++;
-            c->sectors += wavefronts;
-        }
-        if (ways > first.ways && (worst == NULL || first < *worst)) {
-            worst = &first;
-            worst_ways = ways;
-        }
-    }
-    if (worst != NULL)
-        snprintf(why, size, "shared tile %s in block (%u,%u,%u): a request of warp %d puts %d words in one bank; "
-                 "its declaration says at most %d", worst->tile, block_index.x, block_index.y, block_index.z,
-                 worst->warp, worst_ways, worst->ways);
-    bank_log.size = 0;
-    for (Fiber &f : fibers)
-        f.visit_n = 0;
-    return worst == NULL;
-}
+ORCU_EMU_FN bool check_banks(char *why, size_t size);
 
 template <typename A, bool last = std::rank<typename std::remove_extent<A>::type>::value == 0> struct tile_view;
 template <typename A> struct tile_view<A, true> {
@@ -810,82 +427,9 @@ template <typename V, typename A> __attribute__((noinline)) V tile_vector(const 
 }
 
 /* Runs one block; false (with the reason in `why`) when its threads cannot all finish. */
-static bool run_block(int threads, char *why, size_t size)
-{
-    bank_log.size = 0;
-    for (Fiber &f : fibers)
-        f.visit_n = 0;
-    if ((int)fibers.size() < threads)
-        fibers.resize(threads);
-    for (int t = 0; t < threads; t++) {
-        Fiber &f = fibers[t];
-        if (f.stack == NULL) {
-            f.stack = (char *)mmap(NULL, STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (f.stack == MAP_FAILED) {
-                perror("orcu emulation: mmap");
-                exit(EXIT_FAILURE);
-            }
-        }
-        context_start(&f.context, f.stack, STACK, fiber_main);
-        f.state = RUNNABLE;
-        f.linear = t;
-        f.index.x = t % block_dim.x;
-        f.index.y = t / block_dim.x % block_dim.y;
-        f.index.z = t / (block_dim.x * block_dim.y);
-    }
-    for (;;) {
-        bool ran = false;
-        for (int t = 0; t < threads; t++) {
-            if (fibers[t].state != RUNNABLE)
-                continue;
-            current = &fibers[t];
-            in_kernel = true;
-            context_switch(&scheduler, &current->context);
-            in_kernel = false;
-            ran = true;
-        }
-        if (ran)
-            continue;
-        int done = 0, barrier = 0;
-        for (int t = 0; t < threads; t++) {
-            done += fibers[t].state == DONE;
-            barrier += fibers[t].state == AT_BARRIER;
-        }
-        if (done == threads)
-            return check_banks(why, size);
-        bool progress = false;
-        if (!settle_warps(threads, &progress, why, size))
-            return false;
-        if (progress)
-            continue;
-        if (barrier == threads - done && done == 0) {
-            if (!check_banks(why, size))
-                return false;
-            for (int t = 0; t < threads; t++)
-                fibers[t].state = RUNNABLE;
-            continue;
-        }
-        if (barrier > 0) {
-            int missing = -1;
-            for (int t = 0; t < threads && missing < 0; t++)
-                if (fibers[t].state != AT_BARRIER)
-                    missing = t;
-            snprintf(why, size, "__syncthreads() in block (%u,%u,%u): %d of %d threads wait there, thread %d never arrives (%s)",
-                     block_index.x, block_index.y, block_index.z, barrier, threads, missing,
-                     fibers[missing].state == DONE ? "it has exited" : "it waits at a warp operation");
-            return false;
-        }
-        snprintf(why, size, "threads of block (%u,%u,%u) wait at warp operations that can never complete",
-                 block_index.x, block_index.y, block_index.z);
-        return false;
-    }
-}
+ORCU_EMU_FN bool run_block(int threads, char *why, size_t size);
 
-static unsigned long long seed_from_environment()
-{
-    const char *text = getenv("ORCU_EMULATION_SEED");
-    return text != NULL ? strtoull(text, NULL, 10) : 0;
-}
+ORCU_EMU_FN unsigned long long seed_from_environment();
 
 /* Whether the GPU can read what a kernel argument points to: device memory, or pinned host memory. */
 template <typename T> static bool reachable(T *p)
@@ -989,12 +533,7 @@ static T warp_exchange(WarpOp op, unsigned mask, T value, int operand, int width
     return out;
 }
 
-static double now_ms()
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+ORCU_EMU_FN double now_ms();
 
 }  // namespace orcu_emu
 
@@ -1044,87 +583,17 @@ static inline double max(double a, double b) { return fmax(a, b); }
 #define ORCU_TILE_VECTOR(vector, name, index) orcu_emu::tile_vector<vector>(name, &(name).data index)
 
 /* ---- runtime API ------------------------------------------------------------------------ */
-static inline const char *cudaGetErrorString(cudaError_t err)
-{
-    switch (err) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorHostMemoryAlreadyRegistered: return "part or all of the requested memory range is already mapped";
-    case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
-    }
-    return "unknown error";
-}
+ORCU_EMU_FN const char *cudaGetErrorString(cudaError_t err);
 static inline cudaError_t cudaGetLastError() { cudaError_t e = orcu_emu::last; orcu_emu::last = orcu_emu::sticky; return e; }
 static inline cudaError_t cudaPeekAtLastError() { return orcu_emu::last; }
 static inline cudaError_t cudaDeviceSynchronize() { orcu_emu::legacy_sync(); return orcu_emu::sticky; }
-static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
-{
-    if (s == NULL)
-        orcu_emu::legacy_sync();
-    return orcu_emu::sticky;
-}
+ORCU_EMU_FN cudaError_t cudaStreamSynchronize(cudaStream_t s);
 
-static inline cudaError_t cudaMalloc(void **p, size_t bytes)
-{
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const size_t rounded = (bytes + 15) & ~(size_t)15;
-    const size_t data_pages = (rounded + page - 1) / page;
-    const size_t mapped = (data_pages + 1) * page;
-    char *base = (char *)mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED)
-        return orcu_emu::fail(cudaErrorMemoryAllocation, "cudaMalloc: out of memory");
-    mprotect(base + data_pages * page, page, PROT_NONE);
-    char *start = base + data_pages * page - rounded;
-    memset(start, 0xa5, rounded);  /* device memory starts as garbage, never as zeros */
-    orcu_emu::Allocation a = {base, mapped, bytes};
-    orcu_emu::allocations()[(uintptr_t)start] = a;
-    orcu_emu::counters.device_allocations++;
-    *p = start;
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaMalloc(void **p, size_t bytes);
 template <typename T> static inline cudaError_t cudaMalloc(T **p, size_t bytes) { return cudaMalloc((void **)p, bytes); }
-static inline cudaError_t cudaFree(void *p)
-{
-    if (p == NULL)
-        return cudaSuccess;
-    std::map<uintptr_t, orcu_emu::Allocation>::iterator it = orcu_emu::allocations().find((uintptr_t)p);
-    if (it == orcu_emu::allocations().end())
-        return orcu_emu::fail(cudaErrorInvalidDevicePointer, "cudaFree of a pointer cudaMalloc did not return");
-    const orcu_emu::Allocation a = it->second;
-    orcu_emu::check_padding();
-    munmap(a.base, a.mapped);
-    orcu_emu::allocations().erase(it);
-    return orcu_emu::sticky;
-}
-static inline bool orcu_emu_pageable(const void *p)
-{
-    uintptr_t start;
-    return orcu_emu::find_allocation(p) == NULL && orcu_emu::find_pinned(p, &start) == NULL;
-}
-static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind, cudaStream_t stream = 0)
-{
-    if (orcu_emu::sticky != cudaSuccess)
-        return orcu_emu::sticky;
-    if (!orcu_emu::ordered_after_default_stream(stream, "a copy"))
-        return orcu_emu::last;
-    if (stream == NULL)
-        orcu_emu::legacy_work();
-    if (orcu_emu::find_allocation(dst) != NULL && orcu_emu::find_allocation(src) == NULL) {
-        orcu_emu::counters.copies_to_device++;
-        orcu_emu::counters.bytes_to_device += bytes;
-    } else if (orcu_emu::find_allocation(src) != NULL && orcu_emu::find_allocation(dst) == NULL) {
-        orcu_emu::counters.copies_to_host++;
-        orcu_emu::counters.bytes_to_host += bytes;
-    }
-    if (bytes)
-        memmove(dst, src, bytes);
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaFree(void *p);
+ORCU_EMU_FN bool orcu_emu_pageable(const void *p);
+ORCU_EMU_FN cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind, cudaStream_t stream = 0);
 template <typename T>
 static inline cudaError_t cudaMemcpyToSymbolAsync(T &symbol, const void *src, size_t bytes, size_t offset = 0,
                                                   cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0)
@@ -1135,118 +604,28 @@ static inline cudaError_t cudaMemcpyToSymbolAsync(T &symbol, const void *src, si
     }
     return cudaMemcpyAsync((char *)&symbol + offset, src, bytes, kind, stream);
 }
-static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
-{
-    /* From pageable memory to the device, cudaMemcpy returns once the data is staged: the copy
-     * to the device may still run. Every other copy returns when it is done. */
-    const cudaError_t err = cudaMemcpyAsync(dst, src, bytes, kind, 0);
-    if (!(orcu_emu_pageable(src) && !orcu_emu_pageable(dst)))
-        orcu_emu::legacy_sync();
-    return err;
-}
+ORCU_EMU_FN cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
 static inline cudaError_t cudaMemset(void *p, int value, size_t bytes) { memset(p, value, bytes); return orcu_emu::sticky; }
 /* Pinned allocations get pages of their own, as on a GPU: no user array shares them. */
-static inline cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned)
-{
-    const size_t mapped = orcu_emu::page_up(bytes ? bytes : 1);
-    *p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (*p == MAP_FAILED) {
-        *p = NULL;
-        return orcu_emu::quiet_error(cudaErrorMemoryAllocation);
-    }
-    orcu_emu::Pinned pin = {mapped, false};
-    orcu_emu::pinned()[(uintptr_t)*p] = pin;
-    orcu_emu::counters.pinned_allocations++;
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned);
 static inline cudaError_t cudaMallocHost(void **p, size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocDefault); }
 template <typename T> static inline cudaError_t cudaMallocHost(T **p, size_t bytes) { return cudaMallocHost((void **)p, bytes); }
-static inline cudaError_t cudaFreeHost(void *p)
-{
-    std::map<uintptr_t, orcu_emu::Pinned>::iterator it = orcu_emu::pinned().find((uintptr_t)p);
-    if (p == NULL)
-        return cudaSuccess;
-    if (it == orcu_emu::pinned().end() || it->second.registered)
-        return orcu_emu::fail(cudaErrorInvalidValue, "cudaFreeHost of a pointer cudaMallocHost did not return");
-    munmap(p, it->second.bytes);
-    orcu_emu::pinned().erase(it);
-    return cudaSuccess;
-}
-static inline cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned)
-{
-    uintptr_t start;
-    if (orcu_emu::find_pinned(host, &start) == NULL)
-        return orcu_emu::quiet_error(cudaErrorInvalidValue);
-    *device = host;
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaFreeHost(void *p);
+ORCU_EMU_FN cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned);
 /* Pins the pages [p, p + bytes) lies on; a page pinned already (by another range) makes it fail. */
-static inline cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned)
-{
-    if (p == NULL || bytes == 0)
-        return orcu_emu::quiet_error(cudaErrorInvalidValue);
-    const uintptr_t first = orcu_emu::page_down((uintptr_t)p), end = orcu_emu::page_up((uintptr_t)p + bytes);
-    for (std::map<uintptr_t, orcu_emu::Pinned>::iterator it = orcu_emu::pinned().begin(); it != orcu_emu::pinned().end(); ++it)
-        if (orcu_emu::page_down(it->first) < end && first < orcu_emu::page_up(it->first + it->second.bytes))
-            return orcu_emu::quiet_error(cudaErrorHostMemoryAlreadyRegistered);
-    orcu_emu::Pinned pin = {bytes, true};
-    orcu_emu::pinned()[(uintptr_t)p] = pin;
-    orcu_emu::counters.registrations++;
-    return cudaSuccess;
-}
-static inline cudaError_t cudaHostUnregister(void *p)
-{
-    std::map<uintptr_t, orcu_emu::Pinned>::iterator it = orcu_emu::pinned().find((uintptr_t)p);
-    if (it == orcu_emu::pinned().end() || !it->second.registered)
-        return orcu_emu::quiet_error(cudaErrorHostMemoryNotRegistered);
-    orcu_emu::pinned().erase(it);
-    return cudaSuccess;
-}
-static inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p)
-{
-    uintptr_t start;
-    a->type = orcu_emu::find_allocation(p) ? cudaMemoryTypeDevice
-            : orcu_emu::find_pinned(p, &start) ? cudaMemoryTypeHost : cudaMemoryTypeUnregistered;
-    a->device = 0;
-    a->devicePointer = a->hostPointer = (void *)p;
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned);
+ORCU_EMU_FN cudaError_t cudaHostUnregister(void *p);
+ORCU_EMU_FN cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p);
 
-static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
-{
-    static int next = 0;
-    *s = new orcu_emu_stream();
-    (*s)->id = ++next;
-    (*s)->flags = flags;
-    (*s)->seen = 0;  /* work the default stream had before is not ordered before this stream's either */
-    orcu_emu::counters.streams_created++;
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
 static inline cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
 static inline cudaError_t cudaStreamDestroy(cudaStream_t s) { delete s; return cudaSuccess; }
-static inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
-{
-    *e = new orcu_emu_event();
-    (*e)->ms = 0;
-    (*e)->epoch = 0;
-    orcu_emu::counters.events_created++;
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned);
 static inline cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
 static inline cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
 /* An event recorded on the default stream marks its work so far; a stream that waits for it is ordered after that work. */
-static inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0)
-{
-    e->ms = orcu_emu::now_ms();
-    e->epoch = s == NULL ? orcu_emu::legacy_epoch : s->seen;
-    return cudaSuccess;
-}
-static inline cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned = 0)
-{
-    if (s != NULL && e->epoch > s->seen)
-        s->seen = e->epoch;
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
+ORCU_EMU_FN cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned = 0);
 static inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return orcu_emu::sticky; }
 static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t stop) { *ms = (float)(stop->ms - start->ms); return cudaSuccess; }
 
@@ -1259,18 +638,9 @@ template <typename F> static inline cudaError_t cudaFuncSetAttribute(F *, cudaFu
 }
 static inline cudaError_t cudaGetDevice(int *device) { *device = 0; return cudaSuccess; }
 static inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
-static inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int)
-{
-    switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = ORCU_EMULATION_MAX_THREADS; break;
-    case cudaDevAttrMaxGridDimX: *value = 2147483647; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = ORCU_EMULATION_SHARED_PER_BLOCK; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = ORCU_EMULATION_SHARED_OPTIN; break;
-    case cudaDevAttrMultiProcessorCount: *value = ORCU_EMULATION_SMS; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = ORCU_EMULATION_CC / 10; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = ORCU_EMULATION_CC % 10; break;
-    }
-    return cudaSuccess;
-}
+ORCU_EMU_FN cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int);
 
+#ifndef ORCU_EMULATION_RUNTIME_APART
+#include "emulation_runtime.inc"
+#endif
 #endif
