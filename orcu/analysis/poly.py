@@ -145,7 +145,15 @@ class Dependences:
 
 
 def dependences(nest: LoopNest) -> Dependences:
-    """The dependences of a nest, per loop."""
+    """The dependences of a nest, per loop (found once a nest: a pair of accesses costs isl a
+    third of a millisecond, and every variant's code generation asks)."""
+    key = ("dependences", id(nest.body))
+    if key not in nest.memo:
+        nest.memo[key] = _dependences(nest)
+    return nest.memo[key]
+
+
+def _dependences(nest: LoopNest) -> Dependences:
     deps = Dependences(nest)
     arrays = shapes(nest)
     order = {id(st): k for k, (st, _) in enumerate(statements(nest.body))}

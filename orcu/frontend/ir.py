@@ -148,6 +148,9 @@ class LoopNest:
     # Where the TSG maps the nest (tsg/plan.py): its dependences and Phase I's recipe.
     deps: Any = field(default=None, repr=False, compare=False)
     recipe: Any = field(default=None, repr=False, compare=False)
+    # What the analyses of this nest found, kept by them (analysis/poly.py's dependences): each
+    # variant's code generation asks again.
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def name(self) -> str:
