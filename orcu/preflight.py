@@ -48,7 +48,15 @@ class Limits:
 def region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, ...]:
     """Constraints on the parameters a region's transform arguments read: each argument's own
     range (preferL1Size 0, 16, 32 or 48...) and the device's limits (threads per block, blocks),
-    so that no search spends its budget on configurations that cannot be built."""
+    so that no search spends its budget on configurations that cannot be built. The same
+    objects for a nest and device (performance_space keeps the spaces they make)."""
+    key = ("limits", device)
+    if key not in nest.memo:
+        nest.memo[key] = _region_limits(nest, device)
+    return nest.memo[key]
+
+
+def _region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, ...]:
     out = []
     for name, expr in nest.transform.args.items():
         if not expr.names:

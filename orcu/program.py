@@ -1,7 +1,7 @@
 """The front end's one entry point: an annotated C file -> a checked tuning problem."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
@@ -53,6 +53,8 @@ class Program:
     # The file's functions that other files may call (not static, not main): where each is
     # named, and its prototype. The tuned file gives them C linkage.
     exported: tuple[tuple[int, str], ...] = ()
+    # What is computed once from the program and kept (space.performance_space's spaces).
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def region_of(self, k: int) -> int:
         """The region that holds nest k."""

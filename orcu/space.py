@@ -227,6 +227,35 @@ class Space:
         for p in self.points():
             yield dict(zip(self.names, p))
 
+    def distinct(self, names: Sequence[str]) -> list[dict[str, Any]]:
+        """The distinct settings of ``names`` over the valid configurations, in the order they
+        first appear, each completed by the first configuration that has it: what iterating
+        configs() would keep, without going through the groups that hold none of ``names``
+        (the other regions' parameters)."""
+        if self.size == 0:
+            return []
+        wanted = {self._position[n] for n in names}
+        per_group = []
+        for g in self._groups:
+            rows = itertools.product(*(range(r) for r in g.radices)) if g.rows is None else map(tuple, g.rows.tolist())
+            seen, firsts = set(), []
+            for row in rows:
+                key = tuple(repr(self.params[i].values[r]) for i, r in zip(g.params, row) if i in wanted)
+                if key not in seen:
+                    seen.add(key)
+                    firsts.append(row)
+                    if not key:
+                        break  # a group without any of the names: its first row
+            per_group.append(firsts)
+        out = []
+        for combo in itertools.product(*per_group):
+            values: list[Any] = [None] * len(self.params)
+            for g, row in zip(self._groups, combo):
+                for i, r in zip(g.params, row):
+                    values[i] = self.params[i].values[r]
+            out.append(dict(zip(self.names, values)))
+        return out
+
     def first_matching(self, fixed: Mapping[str, Any]) -> dict[str, Any] | None:
         """The first valid configuration (in this space's order) with the ``fixed`` values."""
         keys = {name: _key(value) for name, value in fixed.items()}
@@ -270,7 +299,16 @@ def input_space(program: Program) -> Space:
 
 def performance_space(program: Program, inputs: dict[str, Any], limits: tuple[Constraint, ...] = ()) -> Space:
     """The configurations for these input sizes; ``limits``: what a region cannot build
-    (preflight.region_limits)."""
+    (preflight.region_limits). Made once for a program, sizes and limits: a tune asks for
+    each a few dozen times, and placement constraints are checked point by point."""
+    # The limits are kept with the space, so no other object takes their ids while it is.
+    key = ("performance_space", repr(sorted(inputs.items())), tuple(map(id, limits)))
+    if key not in program.memo:
+        program.memo[key] = (limits, _performance_space(program, inputs, limits))
+    return program.memo[key][1]
+
+
+def _performance_space(program: Program, inputs: dict[str, Any], limits: tuple[Constraint, ...]) -> Space:
     spec = program.spec
     where = f" for {settings_text(inputs)}" if inputs else ""
     env = {**spec.lets, **inputs}

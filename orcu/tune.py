@@ -89,16 +89,7 @@ def region_configs(program: Program, region: int, inputs: dict[str, Any], device
     """The distinct settings of the region's parameters over the valid configurations (and
     within ``device``'s limits), each completed by the first valid configuration that has it."""
     nest = program.nests[region]
-    names = region_parameters(program, nest)
-    seen: set[tuple] = set()
-    out = []
-    limits = region_limits(nest, device)
-    for config in performance_space(program, inputs, limits).configs():
-        key = tuple(repr(config[n]) for n in names)
-        if key not in seen:
-            seen.add(key)
-            out.append(config)
-    return out
+    return performance_space(program, inputs, region_limits(nest, device)).distinct(region_parameters(program, nest))
 
 
 # Transform arguments whose parameters choose a TSG recipe (the rest size it): the TSG strategy's phases.

@@ -96,3 +96,26 @@ def test_size_and_order_agree_with_brute_force(sizes, k, op):
     assert sorted(s.points()) == sorted(expected)
     for i, p in enumerate(s.points()):
         assert s.point(i) == p and s.index(dict(zip(names, p))) == i
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(1, 4), min_size=2, max_size=5),
+    st.integers(0, 5),
+    st.sets(st.integers(0, 4), max_size=3),
+)
+def test_distinct_settings_are_the_first_configurations_that_have_them(sizes, k, chosen):
+    """Space.distinct(names) without going through the groups that hold none of the names: the
+    configurations a walk of the whole space keeps, first of each setting, in its order."""
+    names = [f"P{i}" for i in range(len(sizes))]
+    body = " ".join(f"param {n}[] = [{', '.join(str(v % 3) for v in range(s))}];" for n, s in zip(names, sizes))
+    body += f" constraint c = {names[0]} + {names[1]} != {k};"  # one group of two, the others alone
+    s = space_of(body)
+    wanted = [names[i] for i in sorted(chosen) if i < len(names)]
+    expected, seen = [], set()
+    for config in s.configs():
+        key = tuple(repr(config[n]) for n in wanted)
+        if key not in seen:
+            seen.add(key)
+            expected.append(config)
+    assert s.distinct(wanted) == expected
