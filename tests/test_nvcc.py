@@ -12,7 +12,7 @@ from orcu.space import input_space, performance_space
 from orcu.writeback import Choice, tuned_source
 
 ARCHS = ["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90"]
-SAMPLES = 1  # random configurations per example, besides the first one (the examples tune and nvcc-compile their best in test_tune too)
+SAMPLES = 2  # random configurations per example, besides the first one
 pytestmark = pytest.mark.slow  # nvcc for two GPUs, every case and example: minutes
 
 
