@@ -241,8 +241,10 @@ def _mentions(node: c_ast.Node, target: str) -> bool:
 def _scalar_roles(nest: LoopNest) -> dict[str, dict[str, str]]:
     """For each loop, the written scalars it touches: "private" (assigned first in every
     iteration), "reduce:op" (only updated with op inside it), "reduce-global:op"... or "carried"."""
+    # Scalars declared in the nest too: `double s = 0;` in the loop on rows is private to that
+    # loop and reduced by the loop inside it (a row of threads must fold it).
     written = {n for st, _ in statements(nest.body) for n in st.scalar_writes}
-    written = {n for n in written if n in nest.variables and nest.variables[n].origin != "region"}
+    written = {n for n in written if n in nest.variables}
     iterators = {lp.var for lp in nest.loops()}
     written -= iterators
     global_ops = {}

@@ -21,9 +21,11 @@ array's accessed box are zeros that no kept iteration reads.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 from typing import Any, Mapping
+
+from pycparser import c_ast
 
 from ..analysis.affine import Poly, poly_of
 from ..analysis.subscripts import Shaped
@@ -243,6 +245,12 @@ class TiledBody:
         """The statement once per iteration of the register tile; with vectors, group by group:
         its vectors loaded, its iterations on their components, the vectors written stored (one
         group's registers live at a time)."""
+        if isinstance(node.node, c_ast.Decl) and node.node.name in self.placed.accumulators and len(self.iterations) > 1:
+            if node.node.init is None:
+                return []  # each iteration's register is declared with the tile (lines)
+            # a local declared in the nest: each iteration assigns its own register, so that a guard
+            # around the statement does not end the register's scope
+            node = replace(node, node=c_ast.Assignment("=", c_ast.ID(node.node.name), node.node.init, node.node.coord))
         vectors = self._vector_accesses(node, active)
         if not vectors:
             return [line for it in self.iterations for line in self._statement(node, it, depth, active)]

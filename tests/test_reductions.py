@@ -1,0 +1,55 @@
+"""Reductions written as ordinary C: a row's accumulator declared in the nest (`double s = 0;`
+inside the loop on rows), folded across the threads the TSG spreads the row over. Every
+candidate the TSG keeps, every configuration of it, is built and checked in emulation, at a
+size the blocks divide and at one they do not."""
+import pytest
+
+from conftest import covering_results, write
+from orcu.program import load
+
+# (element type, the row's accumulator, its update, what the row writes)
+SHAPES = {
+    "sum_double": ("double", "double s = 0;", "s += A[i*n + j] * x[j];", "y[i] = s;"),
+    "sum_float": ("float", "float s = 0;", "s += A[i*n + j] * x[j];", "y[i] = s;"),
+    "max_fmaxf": ("float", "float best = A[i*n];", "best = fmaxf(best, A[i*n + j]);", "y[i] = best;"),
+    "count_if": ("double", "int c = 0;", "if (A[i*n + j] > 0.9) c++;", "y[i] = c;"),
+    "product": ("double", "double p = 1;", "p *= 0.5 + 0.5 * A[i*n + j];", "y[i] = p;"),
+    "float_dot_in_double": ("float", "double s = 0;", "s += (double)A[i*n + j] * x[j];", "y[i] = (float)s;"),
+}
+
+
+def row_reduction(ctype: str, declaration: str, update: str, result: str) -> str:
+    loop = f"""    for (i = 0; i < n; i++) {{
+        {declaration}
+        for (j = 0; j < n; j++)
+            {update}
+        {result}
+    }}"""
+    return f"""#include <math.h>
+void rows(int n, const {ctype} *A, const {ctype} *x, {ctype} *y) {{
+    int i, j;
+    /*@ begin PerfTuning (
+    def performance_params {{ param TC[] = [64, 256]; }}
+    def input_params {{ param n[] = [77, 256]; }}
+    def input_vars {{
+        decl static {ctype} A[n*n] = random;
+        decl static {ctype} x[n] = random;
+        decl static {ctype} y[n] = 0;
+    }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC, mapping='auto')
+{loop}
+    ) @*/
+{loop}
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_row_accumulator_declared_in_the_nest_is_folded_in_every_variant(in_tmp, shape):
+    program = load(write(in_tmp / "t.c", row_reduction(*SHAPES[shape])))
+    for n in (77, 256):
+        results = covering_results(program, 0, {"n": n}, in_tmp / "build", every=True)
+        assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message) for r in results if r.status != "ok"]
