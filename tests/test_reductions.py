@@ -15,6 +15,7 @@ SHAPES = {
     "count_if": ("double", "int c = 0;", "if (A[i*n + j] > 0.9) c++;", "y[i] = c;"),
     "product": ("double", "double p = 1;", "p *= 0.5 + 0.5 * A[i*n + j];", "y[i] = p;"),
     "float_dot_in_double": ("float", "double s = 0;", "s += (double)A[i*n + j] * x[j];", "y[i] = (float)s;"),
+    "argmax": ("double", "int best = 0;", "if (A[i*n + j] > A[i*n + best]) best = j;", "y[i] = best;"),
 }
 
 
