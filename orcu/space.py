@@ -175,8 +175,12 @@ class Space:
 
     def point(self, index: int) -> tuple:
         """The parameter values (in declaration order) of the ``index``-th valid point."""
+        return self._point_of(self._rows(index))
+
+    def _point_of(self, rows) -> tuple:
+        """The parameter values (in declaration order) of one row of each group."""
         values: list[Any] = [None] * len(self.params)
-        for g, row in zip(self._groups, self._rows(index)):
+        for g, row in zip(self._groups, rows):
             for i, r in zip(g.params, row):
                 values[i] = self.params[i].values[r]
         return tuple(values)
@@ -247,14 +251,7 @@ class Space:
                     if not key:
                         break  # a group without any of the names: its first row
             per_group.append(firsts)
-        out = []
-        for combo in itertools.product(*per_group):
-            values: list[Any] = [None] * len(self.params)
-            for g, row in zip(self._groups, combo):
-                for i, r in zip(g.params, row):
-                    values[i] = self.params[i].values[r]
-            out.append(dict(zip(self.names, values)))
-        return out
+        return [dict(zip(self.names, self._point_of(combo))) for combo in itertools.product(*per_group)]
 
     def first_matching(self, fixed: Mapping[str, Any]) -> dict[str, Any] | None:
         """The first valid configuration (in this space's order) with the ``fixed`` values."""
