@@ -169,13 +169,12 @@ def _prune_emulation_runtimes(new: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def _linking_runtime(commands: list[list[str]], folder: Path) -> list[list[str]]:
+def _linking_runtime(commands: list[list[str]], folder: Path, libs: tuple[str, ...]) -> list[list[str]]:
     """An emulated build's ``commands`` (build_command's, or counting_commands') compiling the
     header's declarations (its precompiled form first) and linking the runtime's object."""
-    first = [commands[0][0], "-I", str(folder), "-DORCU_EMULATION_RUNTIME_APART", *commands[0][1:]]
-    out = [first, *commands[1:]]
-    link = out[-1]  # the compile itself, or the link of its object: the runtime goes after the objects
-    at = max(k for k in range(1, len(link)) if link[k - 1:k + 1] == ["-x", "none"]) + 1 if len(out) == 1 else link.index("-o") + 3
+    out = [[commands[0][0], "-I", str(folder), "-DORCU_EMULATION_RUNTIME_APART", *commands[0][1:]], *commands[1:]]
+    link = out[-1]  # the compile itself, or the link of its object: both end with the libraries
+    at = len(link) - len(libs)
     out[-1] = [*link[:at], str(folder / "runtime.o"), *link[at:]]
     return out
 
@@ -190,7 +189,7 @@ def compile_program(backend: str, source: Path, output: Path, arch: str | None =
             commands = [build_command(backend, source, output, arch, flags, defines, libs)]
         folder = emulation_runtime(commands[0]) if backend == "emulate" else None
         if folder is not None:
-            commands = _linking_runtime(commands, folder)
+            commands = _linking_runtime(commands, folder, libs)
         try:
             for command in commands:
                 proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
