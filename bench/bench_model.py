@@ -60,13 +60,13 @@ def spearman(xs: list[float], ys: list[float]) -> float | None:
     return cov / var if var else None
 
 
-def evaluations(database: Path) -> dict[tuple[str, str], list[tuple[float, float, float]]]:
-    """(predicted ms, measured kernel ms, the slowest term's ms) of each ok GPU evaluation, by
-    (region, input sizes)."""
+def evaluations(database: Path, backend: str = "cuda") -> dict[tuple[str, str], list[tuple[float, float, float]]]:
+    """(predicted ms, measured kernel ms, the slowest term's ms) of each ok evaluation on the
+    backend (the GPU's, unless a dry run reads the emulation's), by (region, input sizes)."""
     out: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     with sqlite3.connect(database) as db:
         rows = db.execute("SELECT region, inputs, kernel_ms, figures FROM evaluations "
-                          "WHERE status = 'ok' AND backend = 'cuda'").fetchall()
+                          "WHERE status = 'ok' AND backend = ?", (backend,)).fetchall()
     for region, inputs, kernel_ms, figures in rows:
         model = (json.loads(figures) or {}).get("model") if figures else None
         samples = json.loads(kernel_ms)

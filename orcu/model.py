@@ -15,12 +15,16 @@ over the multiprocessors the grid keeps busy; the slowest sets the prediction:
   accesses), all resident warps at once, wave after wave.
 
 Deterministic, pure arithmetic: milliseconds per variant. The free constants (achievable
-share of the bandwidth, launch overhead) are CALIBRATION's, to be fitted from GPU runs
-(bench/bench_model.py).
+share of the bandwidth, launch overhead) are CALIBRATION's; where GPU runs of a device were
+fitted (bench/gpu_all.py's calibrate step writes templates/model_calibration.json), the
+slowest term is scaled and the launch cost replaced by that device's fit.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
 from typing import Any, Mapping
 
 from .device import Device, occupancy
@@ -42,9 +46,27 @@ class Calibration:
     latency_ns: float = 600.0  # a global request's round trip
     launch_us: float = 3.0  # a launch's fixed cost, as CUDA events see it
     in_flight: int = 8  # most requests one warp keeps in flight
+    scale: float = 1.0  # measured over predicted time of the slowest term, as fitted on a device
 
 
 CALIBRATION = Calibration()
+FITTED = "model_calibration.json"  # in orcu.templates: device name -> {"scale", "launch_ms", ...}
+
+
+@lru_cache(maxsize=1)
+def fitted_calibrations() -> dict[str, dict[str, Any]]:
+    """The fits of GPU runs that ship with orcu, by device name (empty before any)."""
+    path = resources.files("orcu.templates") / FITTED
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def calibration_for(device: Device) -> Calibration:
+    """CALIBRATION, with the slowest term's scale and the launch cost fitted on this device where
+    there is a fit of it."""
+    fit = fitted_calibrations().get(device.name)
+    if fit is None:
+        return CALIBRATION
+    return replace(CALIBRATION, scale=fit["scale"], launch_us=1e3 * fit["launch_ms"])
 
 
 @dataclass(frozen=True)
@@ -97,7 +119,7 @@ def predict(traffic: Traffic, device: Device, element_bytes: int, footprint: int
     }
     terms = {k: 1e3 * v for k, v in terms.items()}
     bound = max(terms, key=terms.get)
-    return Prediction(terms[bound] + calibration.launch_us * 1e-3, bound, terms, busy, waves)
+    return Prediction(calibration.scale * terms[bound] + calibration.launch_us * 1e-3, bound, terms, busy, waves)
 
 
 def predicted_ms(figures: Mapping[str, Any] | None) -> float | None:
@@ -122,4 +144,5 @@ def of_variant(program, region: int, traffic: Traffic | None, inputs: Mapping[st
                   if canonical_type(v.ctype.base) in ("float", "double")), default=4)
     # figures the emulation counted name no arrays: then the nest's arrays, whole
     touched = footprint(traffic, dict(arrays)) if traffic.bytes_by_array else sum(b for a, b in arrays if a in nest.variables)
-    return predict(traffic, device, widest, touched, *((ptxas.registers, ptxas.shared_bytes) if ptxas else ()))
+    return predict(traffic, device, widest, touched, *((ptxas.registers, ptxas.shared_bytes) if ptxas else ()),
+                   calibration=calibration_for(device))

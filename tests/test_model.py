@@ -119,6 +119,19 @@ def test_the_model_ranks_gemm_tiles_and_coalesced_rows_first(in_tmp):
     assert predicted("gemv.c", None, gemv, {"TC": 128}, in_tmp) < predicted("gemv.c", "x=i", gemv, {"TC": 128}, in_tmp) / 2
 
 
+def test_a_devices_fit_scales_its_predictions_and_no_other(in_tmp, monkeypatch):
+    """bench/gpu_all.py's calibrate step writes a fit per device; the model applies it to that device."""
+    from orcu import model
+
+    inputs, fixed = {"n": 2048}, {"TC": 128, "registers_i_1": 4, "registers_j_1": 4}
+    before = predicted("sgemm.c", None, inputs, fixed, in_tmp)
+    launch = model.CALIBRATION.launch_us * 1e-3
+    monkeypatch.setattr(model, "fitted_calibrations", lambda: {H100.name: {"scale": 2.0, "launch_ms": 0.01}})
+    assert predicted("sgemm.c", None, inputs, fixed, in_tmp) == pytest.approx(2 * (before - launch) + 0.01)
+    monkeypatch.setattr(model, "fitted_calibrations", lambda: {"another GPU": {"scale": 2.0, "launch_ms": 0.01}})
+    assert predicted("sgemm.c", None, inputs, fixed, in_tmp) == before
+
+
 def test_tune_in_the_emulation_ranks_by_the_model_and_says_so(in_tmp, monkeypatch):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "sgemm.c", example("sgemm.c"))
