@@ -361,7 +361,7 @@ def _cmd_apply(args) -> int:
     from dataclasses import replace
 
     from .device import orcu_home
-    from .space import input_space
+    from .space import input_space, settings_text
     from .results import existing_database
     from .runners import MEASURE_NAMES
     from .writeback import Choice, Provenance, tuned_source
@@ -373,7 +373,7 @@ def _cmd_apply(args) -> int:
     _check_writable(_output_path(args), args.file, program)
     db = existing_database()
     sizes = list(input_space(program).configs()) or [{}]
-    per_region, missing, elsewhere = [], [], set()
+    per_region, missing, unchecked, elsewhere = [], [], [], set()
     for k, nest in enumerate(program.nests):
         chosen = []
         # This machine's device and compiler first; else those the results were measured with
@@ -387,6 +387,8 @@ def _cmd_apply(args) -> int:
                 continue
             if found[0] is not candidates[0]:
                 elsewhere.add((found[0].device, found[0].compiler))
+            if not found[1][2]:
+                unchecked.append(f"orcu_{nest.name} {settings_text(inputs)}".strip())
             chosen.append(Choice(found[1][0], dict(inputs), found[1][1], measure))
         per_region.append(chosen)
     db.close()
@@ -399,11 +401,26 @@ def _cmd_apply(args) -> int:
                   f"({MEASURE_NAMES[measure]}); run orcu tune",
                   file=sys.stderr)
         return 1
+    if unchecked and not _may_write_unchecked(unchecked, args.unchecked):
+        return 1
     output = _output_path(args)
-    provenance = Provenance(device=device_text, compiler=compiler)
+    provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(unchecked))
     text, _ = tuned_source(program, per_region, strip=args.strip, provenance=provenance, output=output)
     print(f"orcu: wrote {_write_tuned(program, per_region, output, args, text, provenance)}", file=sys.stderr)
     return 0
+
+
+def _may_write_unchecked(what: list[str], allowed: bool) -> bool:
+    """Results that no run checked (predictions) are written only when asked: said either way."""
+    for where in what:
+        if allowed:
+            print(f"orcu: warning: {where}: the tuned file uses a variant orcu's performance model ranked and no run "
+                  "checked against the original code (--unchecked); its header says so", file=sys.stderr)
+        else:
+            print(f"orcu: error: {where}: the result was predicted by orcu's performance model and never checked "
+                  "against the original code; tune with --backend emulate or cuda, or pass --unchecked to use it "
+                  "anyway", file=sys.stderr)
+    return allowed
 
 
 def _cmd_cc(args) -> int:
@@ -411,7 +428,8 @@ def _cmd_cc(args) -> int:
 
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     tune_options = (["--budget", str(args.budget)] if args.budget else []) if args.tune_missing else None
-    return run(command, args.emulate, ["--backend", args.backend], tune_options, args.arch)
+    return run(command, args.emulate, ["--backend", args.backend, *(["--unchecked"] if args.unchecked else [])], tune_options,
+               args.arch)
 
 
 def _cmd_export(args) -> int:
@@ -454,7 +472,8 @@ def _cmd_tune(args) -> int:
     from .results import Database, database_path
     from .runners import Runner, foreign_arch
     from .space import settings_text
-    from .tune import choices, summary, together, tune
+    from .toolchain import gxx
+    from .tune import check_predictions, choices, summary, together, tune
     from .writeback import Provenance, fragment_path, tuned_source
 
     home = orcu_home()  # before anything: a state directory that cannot be used is said at once
@@ -478,17 +497,27 @@ def _cmd_tune(args) -> int:
         tunings = tune(program, runner, db, context, search=args.search, budget=min(budgets) if budgets else None,
                        time_limit=min(limits) if limits else None, seed=args.seed,
                        progress=progress.update, started=progress.start)
+    if backend == "model" and gxx() is None:
+        for t in tunings:
+            t.checked, t.check_note = False, "no C++ compiler (g++) runs the emulation that checks the model's winners"
+    elif backend == "model":  # the model's winners run in the emulation before anything is written
+        checker = Runner("emulate", device, home / "build", args.jobs, measure="model")
+        check_predictions(program, tunings, checker, db, context, _target(program, args, "emulate", device)[2],
+                          progress=lambda line: print(line, file=sys.stderr))
     db.close()
     _run_spec_command(program, "postbuild_command", args.trust_spec)
     best = choices(program, tunings)
     problems = together(program, runner, best) if best is not None and backend != "model" else []
     if problems:
         best = None
+    unchecked = [f"{t.name} {settings_text(t.inputs)}".strip() for t in tunings if t.checked is False and t.best is not None]
+    if best is not None and unchecked and not _may_write_unchecked(unchecked, args.unchecked):
+        best = None
     result = summary(program, tunings, output if best is not None else None, backend, device_text)
     if program.fragment and best is not None:
         result["fragment"] = fragment_path(output)
     if best is not None:
-        provenance = Provenance(device=device_text, compiler=compiler)
+        provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(unchecked))
         text, _ = tuned_source(program, best, strip=args.strip, provenance=provenance, output=output)
         try:
             written = _write_tuned(program, best, output, args, text, provenance)
@@ -505,6 +534,8 @@ def _cmd_tune(args) -> int:
                   f"{'it' if len(t.no_effect) == 1 else 'them'} out)", file=sys.stderr)
         for note in t.notes:
             print(f"orcu: note: {where}: {note}", file=sys.stderr)
+        if t.check_note:
+            print(f"orcu: note: {where}: {t.check_note}", file=sys.stderr)
         if t.unsteady:
             print(f"orcu: warning: {t.name} {settings_text(t.inputs) or ''}: the winner's times still spread over "
                   f"{100 * t.spread:.0f}% of their median after {t.runs} runs (interquartile range): other work on the "
@@ -513,6 +544,8 @@ def _cmd_tune(args) -> int:
     if best is None:
         for problem in problems:
             print(f"orcu: error: {problem}; no output written", file=sys.stderr)
+        if unchecked and not args.unchecked:
+            print("orcu: error: no output written: the results are in the database", file=sys.stderr)
         for t in tunings:
             if t.best is None:
                 counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
@@ -576,9 +609,12 @@ def _output_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
     command.add_argument("--backend", choices=["auto", "cuda", "emulate", "model"], default="auto",
                          help="cuda: run on the GPU; emulate: orcu's CPU emulation checks every variant and the "
-                              "performance model ranks them; model: the model alone, nothing built or run (a fast "
-                              "first pass, checked by a later tune); auto: cuda when a GPU is visible")
+                              "performance model ranks them; model: the model ranks variants it never builds, and "
+                              "its winners are then checked in the emulation; auto: cuda when a GPU is visible")
     command.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
+    command.add_argument("--unchecked", action="store_true",
+                         help="write the tuned file even from predictions that no run checked against the original "
+                              "code (--backend model); its header and stderr say so")
     _sizes_argument(command)
     command.add_argument("--measure", choices=["kernel", "total", "model"],
                          help="what ranks variants: the kernels' time, the host function's whole time (transfers "
@@ -665,6 +701,8 @@ def build_parser() -> argparse.ArgumentParser:
     cc.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
                     help="whose results to apply (and to tune with --tune-missing)")
     cc.add_argument("--budget", type=int, metavar="N", help="with --tune-missing: at most N evaluations")
+    cc.add_argument("--unchecked", action="store_true",
+                    help="use results that no run checked against the original code (--backend model predictions)")
     cc.add_argument("command", nargs=argparse.REMAINDER, help="the compiler command, after '--'")
     cc.set_defaults(run=_cmd_cc)
 

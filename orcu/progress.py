@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from .runners import RANKED
 from .space import settings_text
 
 
@@ -43,7 +44,7 @@ class Progress:
     def update(self, tuning, result, origin: str = "") -> None:
         """``origin``: "" for a new evaluation, "cached" (the results database) or "same build"."""
         best = tuning.best
-        failures = {s: n for s, n in tuning.statuses.items() if s != "ok"}
+        failures = {s: n for s, n in tuning.statuses.items() if s not in RANKED}
         if self.bar is not None:
             shown = f"best {best.time_ms:.4g} ms{_predicted(best)} [{settings_text(best.params)}]" if best else "no valid variant yet"
             if failures:

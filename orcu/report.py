@@ -12,7 +12,7 @@ from typing import Any
 from .frontend.ir import Loop, c_text
 from .program import Program
 from .preflight import Limits, preflight
-from .runners import MEASURE_NAMES
+from .runners import MEASURE_NAMES, RANKED
 from .space import input_space, performance_space, settings_text
 
 
@@ -177,7 +177,7 @@ def results_table(rows, measure: str = "kernel", stream=None) -> None:
     for column in [k.replace("model_ms", "predicted ms").replace("_", " ") for k in shown] + ["last"]:
         table.add_column(column, no_wrap=True)
     for (file, region, inputs, backend, device), group in _groups(rows).items():
-        ok = [r for r in group if r["status"] == "ok" and r[ranked]]
+        ok = [r for r in group if r["status"] in RANKED and r[ranked]]
         best = min(ok, key=lambda r: _median(r[ranked])) if ok else None
         counts = Counter(r["status"] for r in group)
         times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in shown]

@@ -25,10 +25,10 @@ from typing import Any, Iterator, Mapping
 from . import __version__
 from .errors import UsageError
 from .model import predicted_ms
-from .runners import MEASURES, Result
+from .runners import MEASURES, WRONG, Result
 
 BUSY_TIMEOUT_S = 60  # how long a writer waits for another process to finish its transaction
-SCHEMA_VERSION = 2  # PRAGMA user_version; raise it with every change of the tables below (and say how in MIGRATIONS)
+SCHEMA_VERSION = 3  # PRAGMA user_version; raise it with every change of the tables below (and say how in MIGRATIONS)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS evaluations (
     key TEXT PRIMARY KEY,
@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS evaluations (
     compile_s REAL NOT NULL,
     run_s REAL NOT NULL,
     created TEXT NOT NULL,
-    figures TEXT NOT NULL DEFAULT 'null'  -- JSON: static traffic (tsg/traffic.py) and "model": the prediction, else null
+    figures TEXT NOT NULL DEFAULT 'null',  -- JSON: static traffic (tsg/traffic.py) and "model": the prediction, else null
+    code TEXT NOT NULL DEFAULT ''  -- hash of the region, spec and orcu: one variant's code whatever the backend
 );
 CREATE INDEX IF NOT EXISTS evaluations_by_file ON evaluations (file, region, created);
 CREATE TABLE IF NOT EXISTS choices (
@@ -59,6 +60,7 @@ CREATE TABLE IF NOT EXISTS choices (
     params TEXT NOT NULL,           -- JSON: the configuration tune wrote
     time_ms REAL NOT NULL,
     created TEXT NOT NULL,
+    checked INTEGER NOT NULL DEFAULT 1,  -- 0: a prediction that no run checked against the original code
     PRIMARY KEY (context, region, inputs)
 );
 CREATE TABLE IF NOT EXISTS retimings (
@@ -67,8 +69,6 @@ CREATE TABLE IF NOT EXISTS retimings (
     created TEXT NOT NULL
 );
 """
-# What brings a database of each older schema to the next one.
-MIGRATIONS = {1: "ALTER TABLE evaluations ADD COLUMN figures TEXT NOT NULL DEFAULT 'null'"}
 
 
 def _hash(*parts: Any) -> str:
@@ -105,6 +105,11 @@ class Context:
     def digest(self) -> str:
         return _hash(self.source, self.backend, self.device, self.compiler, _orcu_digest())
 
+    @cached_property
+    def code(self) -> str:
+        """The code the variants are generated from, the same whatever the backend measuring them."""
+        return _hash(self.source, _orcu_digest())
+
     def key(self, params: Mapping[str, Any], inputs: Mapping[str, Any], flags: tuple[str, ...] = ()) -> str:
         # The region too: two regions of a file may be tuned with the same configuration.
         return _hash(self.digest, self.region, dict(params), dict(inputs), list(flags))
@@ -138,7 +143,8 @@ class Database:
                 raise UsageError(f"{self.path} was written by a newer orcu (schema {version}, this one reads {SCHEMA_VERSION})")
             if version and self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'evaluations'").fetchone():
                 for old in range(version, SCHEMA_VERSION):
-                    self.conn.execute(MIGRATIONS[old])
+                    step = MIGRATIONS[old]
+                    step(self.conn) if callable(step) else self.conn.execute(step)
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self.conn.execute(statement)
@@ -180,13 +186,24 @@ class Database:
     def put(self, key: str, context: Context, result: Result) -> None:
         with self.transaction():
             self.conn.execute(
-                "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (key, context.file, context.region, context.line, context.digest, json.dumps(result.params, default=str),
                  json.dumps(result.inputs, default=str), context.backend, context.device, context.compiler, result.status,
                  result.time_ms, json.dumps(result.kernel_ms), json.dumps(result.total_ms), result.message,
                  result.compile_s, result.run_s, datetime.datetime.now().isoformat(timespec="seconds"),
-                 json.dumps(result.figures)),
+                 json.dumps(result.figures), context.code),
             )
+
+    def found_wrong(self, context: Context, params: Mapping[str, Any], inputs: Mapping[str, Any]) -> tuple[str, str, str] | None:
+        """What a run (any backend) found wrong with this variant of this code, the latest: its
+        (status, backend, message); None if no run did."""
+        with closing(self.conn.execute(
+            f"SELECT status, backend, message FROM evaluations WHERE code = ? AND region = ? AND params = ? AND inputs = ? "
+            f"AND status IN ({', '.join('?' * len(WRONG))}) ORDER BY created DESC, rowid DESC LIMIT 1",
+            (context.code, context.region, json.dumps(dict(params), default=str), json.dumps(dict(inputs), default=str), *WRONG),
+        )) as cur:
+            row = cur.fetchone()
+        return tuple(row) if row else None
 
     def get_retiming(self, key: str) -> dict[str, list[float]] | None:
         with closing(self.conn.execute("SELECT samples FROM retimings WHERE key = ?", (key,))) as cur:
@@ -199,21 +216,27 @@ class Database:
                               (key, json.dumps(samples), datetime.datetime.now().isoformat(timespec="seconds")))
 
     def put_choice(self, context: Context, inputs: Mapping[str, Any], params: Mapping[str, Any], time_ms: float,
-                   measure: str) -> None:
+                   measure: str, checked: bool = True) -> None:
         with self.transaction():
-            self.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?)",
+            self.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str),
                                json.dumps(dict(params), default=str), time_ms,
-                               datetime.datetime.now().isoformat(timespec="seconds")))
+                               datetime.datetime.now().isoformat(timespec="seconds"), int(checked)))
 
-    def get_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> tuple[dict[str, Any], float] | None:
-        """The configuration the last tune of this region and input size chose by ``measure``, with its time."""
+    def drop_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> None:
+        with self.transaction():
+            self.conn.execute("DELETE FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+                              (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str)))
+
+    def get_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> tuple[dict[str, Any], float, bool] | None:
+        """The configuration the last tune of this region and input size chose by ``measure``, its
+        time, and whether it was checked against the original code."""
         with closing(self.conn.execute(
-            "SELECT params, time_ms FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+            "SELECT params, time_ms, checked FROM choices WHERE context = ? AND region = ? AND inputs = ?",
             (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str)),
         )) as cur:
             row = cur.fetchone()
-        return (json.loads(row[0]), row[1]) if row else None
+        return (json.loads(row[0]), row[1], bool(row[2])) if row else None
 
     def measured_on(self, region: str) -> list[tuple[str, str, str]]:
         """The (backend, device, compiler) combinations a region of this name was measured with."""
@@ -243,6 +266,22 @@ def _choice_key(digest: str, measure: str) -> str:
     return digest if measure == "total" else _hash(digest, measure)
 
 
+def _to_schema_3(conn: sqlite3.Connection) -> None:
+    """Evaluations get the code they measured (so a prediction can meet what a run found of the
+    same variant); choices whether they were checked: those of earlier --backend model tunes were not."""
+    conn.execute("ALTER TABLE evaluations ADD COLUMN code TEXT NOT NULL DEFAULT ''")
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'choices'").fetchone():
+        return  # the first schema had none: it is created whole
+    conn.execute("ALTER TABLE choices ADD COLUMN checked INTEGER NOT NULL DEFAULT 1")
+    predicted = [row[0] for row in conn.execute("SELECT DISTINCT context FROM evaluations WHERE backend = 'model'")]
+    for key in {_choice_key(digest, measure) for digest in predicted for measure in MEASURES}:
+        conn.execute("UPDATE choices SET checked = 0 WHERE context = ?", (key,))
+
+
+# What brings a database of each older schema to the next one.
+MIGRATIONS = {1: "ALTER TABLE evaluations ADD COLUMN figures TEXT NOT NULL DEFAULT 'null'", 2: _to_schema_3}
+
+
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT: one writer at a time across processes, waiting its turn."""
 
@@ -269,8 +308,8 @@ def export_results(db: Database, files: list[str] | None, every: bool = False) -
     rows = [r for r in db.rows() if files is None or r["file"] in files]
     contexts = {r["context"] for r in rows}
     names = {_choice_key(c, m): c for c in contexts for m in MEASURES}  # a choice's context -> its evaluations'
-    with closing(db.conn.execute("SELECT context, region, inputs, params, time_ms, created FROM choices")) as cur:
-        choices = [dict(zip(("context", "region", "inputs", "params", "time_ms", "created"), row)) for row in cur
+    with closing(db.conn.execute("SELECT context, region, inputs, params, time_ms, created, checked FROM choices")) as cur:
+        choices = [dict(zip(("context", "region", "inputs", "params", "time_ms", "created", "checked"), row)) for row in cur
                    if row[0] in names]
 
     def same(value) -> str:
@@ -309,14 +348,14 @@ def import_results(db: Database, data: Mapping[str, Any]) -> tuple[int, int]:
                              "exported: tune it again")
     with db.transaction():
         for c in data["choices"]:
-            db.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?)",
-                            (c["context"], c["region"], c["inputs"], c["params"], c["time_ms"], c["created"]))
+            db.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (c["context"], c["region"], c["inputs"], c["params"], c["time_ms"], c["created"], c["checked"]))
         for r in data["evaluations"]:
-            db.conn.execute("INSERT OR IGNORE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.conn.execute("INSERT OR IGNORE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (r["key"], r["file"], r["region"], r["line"], r["context"], json.dumps(r["params"], default=str),
                              json.dumps(r["inputs"], default=str), r["backend"], r["device"], r["compiler"], r["status"],
                              r["time_ms"], json.dumps(r["kernel_ms"]), json.dumps(r["total_ms"]), r["message"],
-                             r["compile_s"], r["run_s"], r["created"], json.dumps(r["figures"])))
+                             r["compile_s"], r["run_s"], r["created"], json.dumps(r["figures"]), r["code"]))
     return len(data["choices"]), len(data["evaluations"])
 
 

@@ -38,8 +38,12 @@ from .program import Program
 from .source import ENCODING
 from .toolchain import Build, KernelResources, compile_program, kernel_resources, truncate
 
-NOT_RUN = "not run (--backend model): checked against the C code by a later tune with --backend emulate or cuda"
-STATUSES = ("ok", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
+NOT_RUN = "not run (--backend model): the model predicted its time; nothing was built or checked"
+# "predicted": a --backend model result, ranked by the model's time but never built, run or
+# checked against the original code (only "ok" was).
+STATUSES = ("ok", "predicted", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
+RANKED = ("ok", "predicted")  # the statuses that carry a time a search ranks
+WRONG = ("compile_error", "wrong_result", "crash")  # what a prediction never overrides
 # What ranks variants: the kernels' time (CUDA events around each launch; Orio's measure), the
 # host function's whole time (allocation, transfers, kernels), or the kernels' GPU time as
 # orcu/model.py predicts it (the emulation's default: its CPU times say nothing of the GPU).
@@ -76,7 +80,7 @@ class Result:
     @property
     def time_ms(self) -> float | None:
         """The median of the ranked samples."""
-        return statistics.median(self.samples) if self.status == "ok" and self.samples else None
+        return statistics.median(self.samples) if self.status in RANKED and self.samples else None
 
     def with_samples(self, samples: list[float]) -> "Result":
         """The same result with other samples of its measure (re-timings pooled in)."""
@@ -313,7 +317,7 @@ class Runner:
         if self.backend == "model":  # nothing is built or run: the tune predicts each variant's time
             for k, (params, inputs) in enumerate(configs):
                 yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure) if k in invalid else \
-                    Result("ok", params, inputs, message=NOT_RUN, measure=self.measure)
+                    Result("predicted", params, inputs, message=NOT_RUN, measure=self.measure)
             return
         ahead = list(ahead)
         planned = {item[0]: item for item in self._plan(program, region, [c for batch in ahead for c in batch], edit)[1]}

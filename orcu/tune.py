@@ -20,9 +20,9 @@ from .codegen.region import transform_values
 from .program import Program
 from .device import Device, occupancy
 from .preflight import region_limits
-from .space import input_space, performance_space
+from .space import input_space, performance_space, settings_text
 from .results import Context, Database, _hash
-from .runners import STATUSES, Result, Runner, build_flags, build_identity
+from .runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build_identity
 from .search import DEFAULT, SearchSpace, drive, make
 from .model import of_variant
 from .tsg.sizes import last_wave
@@ -54,6 +54,8 @@ class RegionTuning:
     final: Result | None = None  # the winner after re-timing
     spread: float | None = None  # interquartile range / median of the winner's re-timed samples
     runs: int = 0  # how many samples the winner's time pools
+    checked: bool | None = None  # --backend model: whether its winner ran against the original code (None: not a prediction)
+    check_note: str = ""  # where and how the prediction was checked, when not at its own size
 
     def record(self, result: Result, origin: str, progress=None) -> float:
         """Count one result: ``origin`` "" (evaluated now), "cached" or "same build"; its cost."""
@@ -76,7 +78,7 @@ class RegionTuning:
     def best(self) -> Result | None:
         if self.final is not None:
             return self.final
-        ok = [r for r in self.results if r.status == "ok" and r.time_ms is not None]
+        ok = [r for r in self.results if r.status in RANKED and r.time_ms is not None]
         return min(ok, key=lambda r: r.time_ms) if ok else None
 
     @property
@@ -165,11 +167,12 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         def note(result, origin, tuning=tuning):
             return tuning.record(result, origin, progress)
 
-        def recall(points, key=key, space=space, builds=builds, note=note):
+        def recall(points, key=key, space=space, builds=builds, note=note, ctx=ctx):
             found = {}
             for p in points:
                 result = db.get(key(p), runner.measure)
                 if result is not None:
+                    result = _against_runs(result, ctx, db)
                     builds.know(space.config(p), result)
                     found[p] = note(result, "cached")
             return found
@@ -206,6 +209,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=upcoming)):
                 code = builds.code(configs[j]) if builds.identity(configs[j]) else None
                 _figures(program, k, code, result, runner)
+                result = _against_runs(result, ctx, db)
                 builds.know(configs[j], result)
                 db.put(key(points[j]), ctx, result)
                 costs[j] = note(result, "")
@@ -220,7 +224,8 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         _retime(program, runner, db, tuning, config_key, builds)
         if tuning.best is not None:
             tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, space)
-            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure)  # what orcu apply writes
+            # what orcu apply writes; a prediction only once check_predictions ran it
+            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure, checked=runner.backend != "model")
         out.append(tuning)
     return out
 
@@ -237,10 +242,10 @@ def _figures(program: Program, region: int, code, result: Result, runner: Runner
     if ptxas is not None and code is not None:  # a GPU build: what ptxas made of the kernel, and the occupancy it allows
         blocks, busy, limit = occupancy(runner.device, code.threads, ptxas.registers, ptxas.shared_bytes)
         figures["ptxas"] = {**dataclasses.asdict(ptxas), "blocks_per_sm": blocks, "occupancy": round(busy, 3), "limit": limit}
-    prediction = of_variant(program, region, traffic, result.inputs, runner.device, ptxas) if result.status == "ok" else None
+    prediction = of_variant(program, region, traffic, result.inputs, runner.device, ptxas) if result.status in RANKED else None
     if prediction is not None:
         figures["model"] = prediction.as_dict()
-    elif result.status == "ok" and runner.backend == "model":
+    elif result.status == "predicted":
         result.status = "invalid"
         result.message = ("the model has no figures for this variant: a loop bound or a subscript is not a number at "
                           "these sizes (--backend emulate counts them in a run)")
@@ -287,7 +292,9 @@ class _Builds:
         mine = self.identity(config)
         names, notes = [], list(self.code(config).notes)
         for name, values in zip(space.names, space.values):
-            others = [{**config, name: v} for v in values if repr(v) != repr(config[name])]
+            # the space's own configurations only: another value may break a constraint (a register
+            # tile along a loop another mapping does not put on the grid) and make no build at all
+            others = [other for v in values if repr(v) != repr(config[name]) and space.holds(other := {**config, name: v})]
             others = others[:: max(1, len(others) // tries)][:tries]
             if others and all(self.identity(other) == mine for other in others):
                 names.append(name)
@@ -295,8 +302,103 @@ class _Builds:
         return tuple(names), tuple(dict.fromkeys(notes))
 
 
+def _against_runs(result: Result, context: Context, db: Database) -> Result:
+    """A prediction of a variant that a run (another tune, any backend) found wrong takes that
+    run's status: the model cannot see a wrong result."""
+    if result.status != "predicted":
+        return result
+    wrong = db.found_wrong(context, result.params, result.inputs)
+    if wrong is None:
+        return result
+    status, backend, message = wrong
+    return dataclasses.replace(result, status=status, message=f"a tune with --backend {backend} found it so: {message}")
+
+
+CHECKED_PREDICTIONS = 8  # the model's best variants run in emulation, one after another, before giving up
+EMULATION_WORK = 2e9  # thread operations and accesses past which the emulation checks a smaller size (minutes here)
+
+
+def check_predictions(program: Program, tunings: list[RegionTuning], checker: Runner, db: Database,
+                      context: Callable[[int], Context], check_context: Callable[[int], Context],
+                      progress: Callable[[str], None] = lambda line: None) -> None:
+    """--backend model ranks variants it never built: before anything is written, each region and
+    input size's winner runs in orcu's CPU emulation (``checker``) against the original code. A
+    winner that fails gives way to the next best prediction; one that the emulation cannot run at
+    its size in time (or memory) is checked at the smallest input size instead, and says so. What
+    the checks find goes to the database under the checker's context, as its own tune would put it,
+    and the choices orcu apply reads are marked checked. ``context``: the tune's contexts;
+    ``check_context``: the checker's."""
+    sizes = sorted((dict(c) for c in input_space(program).configs()), key=_work)
+    for t in tunings:
+        ctx = check_context(t.region)
+        ranked = sorted((r for r in t.results if r.status == "predicted" and r.time_ms is not None), key=lambda r: r.time_ms)
+        unique = list({repr(sorted(r.params.items())): r for r in reversed(ranked)}.values())[::-1]
+        t.checked = False
+        for candidate in unique[:CHECKED_PREDICTIONS]:
+            work = _emulation_work(candidate.figures)
+            if work > EMULATION_WORK:  # hours in the emulation: not tried at this size
+                result = Result("timeout", candidate.params, t.inputs,
+                                message=f"about {work:.2g} thread operations and accesses; the emulation takes minutes past {EMULATION_WORK:.0e}")
+            else:
+                result = _checked(program, t.region, candidate.params, t.inputs, checker, db, ctx)
+            where = t.inputs
+            if result.status in ("timeout", "invalid"):  # too slow or too big for the emulation at this size
+                too_big = f"{result.status}: {result.message.splitlines()[0] if result.message else ''}"
+                smaller = [s for s in sizes if _work(s) < _work(t.inputs)]
+                if not smaller:
+                    t.check_note = (f"the emulation could not check it at {settings_text(t.inputs)} ({too_big}) and no "
+                                    "smaller size is tuned")
+                    break
+                where = smaller[0]
+                result = _checked(program, t.region, candidate.params, where, checker, db, ctx)
+            progress(f"orcu: checking the prediction for {t.name} {settings_text(t.inputs)} [{settings_text(candidate.params)}]"
+                     f"{'' if where is t.inputs else f' at {settings_text(where)}'}: {result.status}")
+            if result.status == "ok":
+                t.final, t.checked = candidate, True
+                if where is not t.inputs:
+                    t.check_note = (f"checked at {settings_text(where)} in the emulation: it cannot run "
+                                    f"{settings_text(t.inputs)} here ({too_big})")
+                break
+            if result.status in WRONG:  # the prediction was of a wrong variant: it ranks no more
+                t.results = [dataclasses.replace(r, status=result.status, message=result.message)
+                             if r.params == candidate.params else r for r in t.results]
+        measure = t.best.measure if t.best is not None else checker.measure
+        tuned = context(t.region)
+        if t.checked:
+            db.put_choice(tuned, t.inputs, t.final.params, t.final.time_ms, measure, checked=True)
+        elif t.best is not None:
+            db.put_choice(tuned, t.inputs, t.best.params, t.best.time_ms, measure, checked=False)
+        else:
+            db.drop_choice(tuned, t.inputs, measure)
+
+
+def _emulation_work(figures: dict[str, Any] | None) -> float:
+    """What a variant costs the emulation, from its static figures: its threads' operations and
+    global accesses (a warp request is 32 threads' accesses). 0 where there are no figures."""
+    if not figures:
+        return 0.0
+    requests = sum(f["requests"] for f in figures.get("global", []) + figures.get("fills", []))
+    return figures.get("operations", 0) + 32 * requests
+
+
+def _work(inputs: dict[str, Any]) -> float:
+    """How big an input size is, to find a smaller one: the product of its numbers."""
+    return math.prod(float(v) for v in inputs.values() if isinstance(v, (int, float)) and not isinstance(v, bool))
+
+
+def _checked(program: Program, region: int, params: dict, inputs: dict, checker: Runner, db: Database, ctx: Context) -> Result:
+    """The checker's result for one variant, from the database when it has one."""
+    key = ctx.key(params, inputs, build_flags(program.spec.build_command, params, checker.backend))
+    known = db.get(key, checker.measure)
+    if known is not None and known.status != "timeout":
+        return known
+    result = next(checker.evaluate(program, region, [(params, dict(inputs))]))
+    db.put(key, ctx, result)
+    return result
+
+
 def _cost(result: Result) -> float:
-    return result.time_ms if result.status == "ok" and result.time_ms is not None else math.inf
+    return result.time_ms if result.status in RANKED and result.time_ms is not None else math.inf
 
 
 def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds) -> None:
@@ -414,4 +516,7 @@ def _entry(t: RegionTuning) -> dict[str, Any]:
                          "total_ms": statistics.median(best.total_ms) if best.total_ms else None, "status": best.status,
                          "spread": None if t.spread is None else round(t.spread, 4), "no_effect": list(t.no_effect),
                          "notes": list(t.notes)}
+        if t.checked is not None:  # a prediction: whether a run checked it, and where
+            entry["best"]["checked"] = t.checked
+            entry["best"]["check_note"] = t.check_note
     return entry

@@ -44,6 +44,7 @@ class Provenance:
     device: str = "none (not measured)"
     compiler: str = "not compiled by orcu"
     date: str = field(default_factory=lambda: datetime.date.today().isoformat())
+    unchecked: bool = False  # a variant was only predicted, never run against the original code (--unchecked)
 
 
 def tuned_source(
@@ -299,7 +300,7 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
         "header.cu.j2",
         begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
         version=__version__, date=provenance.date, source=source,
-        regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip,
+        regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip, unchecked=provenance.unchecked,
         includes=sorted(set().union(*(c.includes for c in codes))), macros=_size_macros(program),
     )
 

@@ -16,7 +16,7 @@ from orcu.model import of_variant
 from orcu.program import load
 from orcu.runners import Result, Runner, build_item
 from orcu.tune import _figures
-from orcu.space import input_space, performance_space
+from orcu.space import input_space, performance_space, settings_text
 
 
 def example(name: str, mapping: str | None = None) -> str:
@@ -154,16 +154,22 @@ def test_tune_in_the_emulation_ranks_by_the_model_and_says_so(in_tmp, monkeypatc
 
 
 @pytest.mark.slow
-def test_the_model_backend_builds_nothing_and_leaves_out_what_it_cannot_predict(in_tmp, monkeypatch, capsys):
+def test_the_model_backend_builds_only_its_winners_check_and_leaves_out_what_it_cannot_predict(in_tmp, monkeypatch, capsys):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "sgemm.c", example("sgemm.c"))
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "sgemm.c", "--backend", "model", "--input=n=256", "--json",
                            "-o", "s.cu"], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     (region,) = json.loads(proc.stdout)["regions"]
-    assert set(region["statuses"]) == {"ok"} and region["evaluated"]["new"] == 315 and region["best"]["measure"] == "model"
-    assert not (in_tmp / "home" / "build").exists() or not any((in_tmp / "home" / "build").iterdir())
-    assert "Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model)" in (in_tmp / "s.cu").read_text()
+    assert region["statuses"] == {"predicted": 315} and region["best"]["measure"] == "model"
+    assert region["best"]["status"] == "predicted" and region["best"]["checked"] is True and region["best"]["check_note"] == ""
+    winner = settings_text(region["best"]["params"])
+    assert f"orcu: checking the prediction for orcu_sgemm_1 n=256 [{winner}]: ok" in proc.stderr
+    with sqlite3.connect(in_tmp / "home" / "results.sqlite") as db:  # the one variant built: the winner, in the emulation
+        assert db.execute("SELECT backend, status, params FROM evaluations WHERE backend != 'model'").fetchall() == [
+            ("emulate", "ok", json.dumps(region["best"]["params"]))]
+    text = (in_tmp / "s.cu").read_text()
+    assert "Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model)" in text and "UNCHECKED" not in text
     assert main(["report", "sgemm.c", "--measure", "model"]) == 0
     out = capsys.readouterr().out
     assert "ranked by GPU kernel time predicted by orcu's performance model" in out and "predicted ms" in out

@@ -16,6 +16,16 @@ SHAPES = {
     "product": ("double", "double p = 1;", "p *= 0.5 + 0.5 * A[i*n + j];", "y[i] = p;"),
     "float_dot_in_double": ("float", "double s = 0;", "s += (double)A[i*n + j] * x[j];", "y[i] = (float)s;"),
     "argmax": ("double", "int best = 0;", "if (A[i*n + j] > A[i*n + best]) best = j;", "y[i] = best;"),
+    "argmin": ("float", "int best = 0;", "if (A[i*n + j] < A[i*n + best]) best = j;", "y[i] = best;"),
+}
+# (the scalar's type, its first value, its update over the whole 2-D nest)
+WHOLE = {
+    "sum": ("double", "0.0", "t += A[i*n + j];"),
+    "fmin": ("double", "A[0]", "t = fmin(t, A[i*n + j]);"),
+    "count": ("int", "0", "if (A[i*n + j] > 0.5) t++;"),  # integers, many elements a thread
+    "float_max": ("float", "-1.0f", "if (A[i*n + j] > t) t = A[i*n + j];"),
+    "fmax_if": ("double", "-1.0", "if (A[i*n + j] < 0.7) t = fmax(t, A[i*n + j]);"),
+    "product_if": ("double", "1.0", "if (A[i*n + j] > 0.3) t *= 0.5 + A[i*n + j];"),
 }
 
 
@@ -53,4 +63,38 @@ def test_a_row_accumulator_declared_in_the_nest_is_folded_in_every_variant(in_tm
     program = load(write(in_tmp / "t.c", row_reduction(*SHAPES[shape])))
     for n in (77, 256):
         results = covering_results(program, 0, {"n": n}, in_tmp / "build", every=True)
+        assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message) for r in results if r.status != "ok"]
+
+
+def whole_nest(ctype: str, first: str, update: str) -> str:
+    loop = f"""    t = {first};
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            {update}"""
+    return f"""#include <math.h>
+{ctype} total(int n, const double *A) {{
+    int i, j;
+    {ctype} t;
+    /*@ begin PerfTuning (
+    def performance_params {{ param TC[] = [64, 256]; }}
+    def input_params {{ param n[] = [77, 256]; }}
+    def input_vars {{ decl static double A[n*n] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC, mapping='auto')
+{loop}
+    ) @*/
+{loop}
+    /*@ end @*/
+    /*@ end @*/
+    return t;
+}}
+"""
+
+
+@pytest.mark.parametrize("shape", sorted(WHOLE))
+def test_a_scalar_reduced_over_a_whole_2d_nest_is_folded_across_every_block(in_tmp, shape):
+    program = load(write(in_tmp / "t.c", whole_nest(*WHOLE[shape])))
+    for n in (77, 256):
+        results = covering_results(program, 0, {"n": n}, in_tmp / "build", every=True)
+        assert any("y=" in str(r.params) for r in results)  # the 2-D mapping is among them
         assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message) for r in results if r.status != "ok"]

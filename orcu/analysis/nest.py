@@ -75,7 +75,10 @@ def _mentions(node: c_ast.Node, name: str) -> bool:
 
 
 def calls_c_minmax(node: c_ast.Node) -> bool:
-    """``s = fmax(s, e)`` and the like: C's functions, which skip NaN operands."""
+    """``s = fmax(s, e)`` and the like (also under an ``if``): C's functions, which skip NaN operands."""
+    if isinstance(node, c_ast.If):
+        body = node.iftrue
+        return calls_c_minmax(body.block_items[0] if isinstance(body, c_ast.Compound) and body.block_items else body)
     rhs = node.rvalue if isinstance(node, c_ast.Assignment) else None
     return (isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID)
             and rhs.name.name in ("fmax", "fmaxf", "fmin", "fminf"))
@@ -94,13 +97,15 @@ def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
         ):
             s, e = body.lvalue.name, body.rvalue
             if c_text(e) == c_text(cond.left) and _is_id(cond.right, s):
-                op = "max" if cond.op in (">", ">=") else "min"  # if (e > s) s = e;
-            elif c_text(e) == c_text(cond.right) and _is_id(cond.left, s):
-                op = "max" if cond.op in ("<", "<=") else "min"  # if (s < e) s = e;
-            else:
-                return None
-            return (s, op) if not _mentions(e, s) else None
-        return None
+                return (s, "max" if cond.op in (">", ">=") else "min") if not _mentions(e, s) else None  # if (e > s) s = e;
+            if c_text(e) == c_text(cond.right) and _is_id(cond.left, s):
+                return (s, "max" if cond.op in ("<", "<=") else "min") if not _mentions(e, s) else None  # if (s < e) s = e;
+        # an update under a test that does not read the scalar (`if (a > 0.5) c++;`): a skipped
+        # update leaves the scalar as it was, as the operator's identity would
+        update = match_reduction(body) if not isinstance(body, c_ast.If) else None
+        return update if update is not None and not _mentions(cond, update[0]) else None
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--") and isinstance(node.expr, c_ast.ID):
+        return node.expr.name, "+"  # s++ adds one, s-- adds minus one
     if not (isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID)):
         return None
     s, rhs = node.lvalue.name, node.rvalue

@@ -53,6 +53,16 @@ class SearchSpace:
     def valid(self, p: Point) -> bool:
         return p in self.index
 
+    def holds(self, config: Mapping[str, Any]) -> bool:
+        """Whether the configuration is one of the space's points (its constraints hold)."""
+        point = []
+        for values, name in zip(self.values, self.names):
+            found = next((k for k, v in enumerate(values) if repr(v) == repr(config[name])), None)
+            if found is None:
+                return False
+            point.append(found)
+        return tuple(point) in self.index
+
     def config(self, p: Point) -> dict[str, Any]:
         if self.configs:
             return self.configs[self.index[p]]
