@@ -54,7 +54,7 @@ def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
     assert not (ROOT / "templates" / "model_calibration.json").exists()  # a dry run refits nothing
 
     made = json.loads((out / "plots.json").read_text())["made"]
-    assert made == ["tune.png", "vendor.png", "model.png"] or made == ["tune.png", "model.png"]
+    assert made == ["tune.png", "model.png"]  # no vendor figures in a dry run: nothing to plot against them
     assert all((out / name).stat().st_size > 1000 for name in made)
 
 

@@ -191,7 +191,12 @@ def test_the_emulation_counts_what_the_static_figures_cannot_tell(in_tmp):
     params = next(iter(performance_space(program, inputs).configs()))
     assert generate(program, program.nests[0], params, inputs).traffic(H100.multiprocessors) is None
     result = next(Runner("emulate", H100, in_tmp / "build", jobs=2, measure="model").evaluate(program, 0, [(params, inputs)]))
-    assert result.status == "ok" and result.counted["load_requests"] > 0 and result.counted["blocks"] > 0
+    assert (inputs, params["TC"], params["BC"]) == ({"m": 32, "n": 32, "nos": 5, "dof": 1}, 32, 132)
+    # 1024 rows, 32 warps of them; each warp loads y once and, per diagonal, offsets[j] and, where a lane's
+    # column is inside the matrix, A and x: every warp but the first on the diagonal -m and the last on +m
+    c = result.counted
+    assert result.status == "ok" and c["load_requests"] == 32 * (1 + 5 + 5 * 2) - 2 * 2 and c["store_requests"] == 32
+    assert (c["blocks"], c["threads"]) == (132, 32)
 
 
 def test_emit_explains_the_models_prediction(capsys):

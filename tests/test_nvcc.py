@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from codegen_cases import CASES
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 from orcu.program import load
 from orcu.space import input_space, performance_space
 from orcu.writeback import Choice, tuned_source
@@ -69,3 +69,12 @@ def test_example_configuration_compiles(tmp_path, name, path, config, inputs):
 def test_original_build_needs_no_cuda(tmp_path, name, path, config, inputs):
     compiles(["g++", "-x", "c++", "-DORCU_ORIGINAL", "-c", tuned(tmp_path, path, Choice(config, inputs)), "-o",
               str(tmp_path / f"{name}-original.o")])
+
+
+
+def test_the_golden_tuned_file_compiles_for_the_gpu_and_as_the_original(tmp_path):
+    """tests/golden/two_regions_file.cu, a whole tuned file (the region goldens are the code the
+    tests above compile from the same cases)."""
+    golden = str(ROOT / "tests" / "golden" / "two_regions_file.cu")
+    compiles([nvcc(), "-c", *ARCHS, golden, "-o", str(tmp_path / "golden.o")])
+    compiles(["g++", "-x", "c++", "-DORCU_ORIGINAL", "-c", golden, "-o", str(tmp_path / "golden-original.o")])

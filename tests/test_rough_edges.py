@@ -5,7 +5,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -47,12 +46,11 @@ def test_device_limits_prune_the_space_before_the_budget_is_spent(in_tmp, capsys
     assert main(["check", "t.c"]) == 0
     assert ("  cannot be built: 98976 of 100000 configuration(s) (threadCount <= 1024 (threads per block of NVIDIA H100 80GB HBM3))\n"
             in capsys.readouterr().out)
-    start = time.perf_counter()
     proc = tune("t.c", "--budget", "3", "--json", home=in_tmp / "home", cwd=in_tmp)
     assert proc.returncode == 0, proc.stderr
     region = json.loads(proc.stdout)["regions"][0]
     assert region["statuses"] == {"ok": 3} and region["best"]["params"]["TC"] <= 1024
-    assert time.perf_counter() - start < 60
+    assert region["evaluated"] == {"new": 3, "cached": 0, "same_build": 0}  # the budget spent on buildable ones only
 
 
 def test_bytes_outside_utf8_in_comments_and_strings_are_kept(in_tmp):

@@ -2,7 +2,6 @@
 import os
 import shutil
 import stat
-import time
 
 import pytest
 
@@ -118,9 +117,8 @@ def test_prebuild_and_postbuild_run_only_when_trusted(in_tmp, monkeypatch, capsy
 
 def test_an_input_that_cannot_fit_is_invalid_before_anything_runs(in_tmp):
     source = SPEC.format(command="nvcc -O3", cflags="['']").replace("param n[] = [1000];", "param n[] = [2 ** 40];")
-    start = time.perf_counter()
     result = evaluate(in_tmp, source)
-    assert time.perf_counter() - start < 1.0
+    assert (result.compile_s, result.run_s) == (0.0, 0.0)  # nothing was built or run
     assert (result.status, result.message) == (
         "invalid", "the arrays (y 4.0 TiB) need 4.0 TiB of device memory; NVIDIA H100 80GB HBM3 has 79.0 GiB")
     assert not (in_tmp / "build").exists() or not any((in_tmp / "build").iterdir())

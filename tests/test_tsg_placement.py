@@ -9,7 +9,7 @@ from itertools import product
 
 import pytest
 
-from conftest import EXAMPLES, H100, covering_results, diagnose, evaluate, planted, write
+from conftest import EXAMPLES, H100, covering_results, diagnose, evaluate, has_gpu, planted, write
 from orcu.cli import main
 from orcu.codegen.region import generate
 from orcu.preflight import limits
@@ -275,7 +275,8 @@ def test_a_register_tile_that_ptxas_spills_is_not_kept(in_tmp):
     configs = [(config(program, inputs, registers_i_1=ri, registers_j_1=rj, shared_A_1=True, shared_B_1=True), inputs)
                for ri, rj in ((1, 1), (4, 4))]
     plain, tiled = Runner("cuda", H100, in_tmp / "build", jobs=2).evaluate(program, 0, configs)
-    assert plain.status != "invalid" and plain.resources.spill_bytes == 0
+    # the plain tile is built and run (without a GPU its run cannot create an event), the tiled one never runs
+    assert (plain.status, plain.resources.spill_bytes) == ("ok" if has_gpu() else "crash", 0), plain.message
     assert tiled.status == "invalid" and re.fullmatch(
         r"ptxas keeps part of the register tile in local memory \(\d+ bytes of stack frame, [1-9]\d* bytes of spill stores "
         r"and loads, 64 registers\): not kept", tiled.message), tiled.message

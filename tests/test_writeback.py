@@ -26,13 +26,15 @@ def tuned(path, params=None, strip=False):
     return text
 
 
+def golden_tuned_file() -> str:
+    """The tuned file tests/golden/two_regions_file.cu holds (run where two_regions.c is copied)."""
+    write(Path("two_regions.c"), (EXAMPLES / "two_regions.c").read_text())
+    return tuned("two_regions.c", TWO)
+
+
 def test_golden_tuned_file(in_tmp):
-    write(in_tmp / "two_regions.c", (EXAMPLES / "two_regions.c").read_text())
-    text = tuned("two_regions.c", TWO)
-    expected = GOLDEN / "two_regions_file.cu"
-    if os.environ.get("ORCU_UPDATE_GOLDEN") == "1":
-        expected.write_text(text)
-    assert text == expected.read_text()
+    text = golden_tuned_file()
+    assert text == (GOLDEN / "two_regions_file.cu").read_text(), "after an intended change: python3 tests/regenerate_golden.py"
 
 
 def test_regions_become_calls_with_the_original_kept(in_tmp):

@@ -12,7 +12,6 @@ element.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
 
 from ..frontend.ir import Access, Loop, LoopNest, statements
 from .affine import Bound, Poly, poly_of, value_range
@@ -193,14 +192,3 @@ def _bounds(loops: tuple[Loop, ...]) -> list[Bound] | None:
         out.append(Bound(lp.var, lower, upper - Poly.const(1)))
     return out
 
-
-def last_dimension_loops(nest: LoopNest, arrays: Mapping[str, list[Shaped]] | None = None) -> dict[str, set[str]]:
-    """For each loop, the arrays whose last dimension it walks along."""
-    arrays = arrays if arrays is not None else shapes(nest)
-    out: dict[str, set[str]] = {lp.var: set() for lp in nest.loops()}
-    for name, accesses in arrays.items():
-        for sh in accesses:
-            for var in out:
-                if sh.indexes_last(var):
-                    out[var].add(name)
-    return out

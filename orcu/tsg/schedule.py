@@ -70,10 +70,6 @@ class Schedule:
         return Schedule(tuple(dims))
 
 
-def orio_schedule(outer: str) -> Schedule:
-    return Schedule((Dim("x", outer),), orio=True)
-
-
 def block_shape(schedule: Schedule, threads: int, tiles: Mapping[str, int]) -> tuple[int, int] | str:
     """(threads along x, along y) of a block: ``tile`` where it names the loops, else
     ``threadCount`` with up to a warp along x (where consecutive threads read consecutive
