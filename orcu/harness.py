@@ -8,6 +8,7 @@ JSON line reports the worst element and every timing sample.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import re
@@ -20,9 +21,11 @@ from .frontend.types import ELEMENT_BYTES, canonical_type
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
 from .frontend.cparse import object_macros, parse_statements
+from .frontend.ir import statements as nest_statements
 from .frontend.types import declarations_in, used_names
 from .program import Program
 from .space import settings_text
+from .tsg.sizes import trip_count
 
 _FLOATS = {"float": "FLT_EPSILON", "double": "DBL_EPSILON"}
 MAX_EVENTS = 256  # kernel launches timed per call of the variant
@@ -38,6 +41,7 @@ class Value:
     dims: tuple[int, ...]  # trailing dimensions of a multi-dimensional array
     init: list[str] | None  # C literals (repeated if shorter than count); None: random
     compared: bool
+    terms: int = 1  # the most terms one of its elements combines (its tolerance grows with their square root)
 
     @property
     def is_float(self) -> bool:
@@ -165,6 +169,9 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             )
         values.append(Value(name, canonical_type(var.ctype.base), None, (), ["0"], name in compared))
 
+    counts = _terms(program, env)
+    values = [dataclasses.replace(v, terms=counts.get(v.name, max([w.count for w in values if w.count] + [1])))
+              for v in values]
     by_name = {v.name: v for v in values}
     before = {k: v for k, v in inputs.items() if k not in code.params}
     after = {k: v for k, v in inputs.items() if k in code.params}
@@ -191,8 +198,29 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         else [c.release for c in codes],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
-        terms=max([v.count for v in values if v.count] + [1]),
     )
+
+
+def _terms(program: Program, env: Mapping[str, Any]) -> dict[str, int]:
+    """For each value the loop nests write, the most terms one element combines: the product of
+    the trip counts, at these sizes, of the loops around a write that its subscripts do not
+    walk (for a scalar, every loop around it), and at least the terms of the scalars it reads
+    (`y[i] = s` after `s += ...`). Values whose loops' bounds are not numbers here are left
+    out: they take the largest array's size."""
+    out: dict[str, int] = {}
+    unknown: set[str] = set()
+    for nest in program.nests:
+        for st, loops in nest_statements(nest.body):
+            targets = {a.array: set(used_names(list(a.subscripts))) for a in st.accesses if a.write}
+            targets.update({name: set() for name in st.scalar_writes})
+            carried = [out.get(name, 1) for name in st.scalar_reads]
+            for name, walked in targets.items():
+                trips = [trip_count(lp, env) for lp in loops if lp.var not in walked]
+                if any(t is None for t in trips) or any(r in unknown for r in st.scalar_reads):
+                    unknown.add(name)
+                else:
+                    out[name] = max([out.get(name, 1), math.prod(trips), *carried])
+    return {name: count for name, count in out.items() if name not in unknown}
 
 
 def _variable(program: Program, name: str):
