@@ -4,7 +4,7 @@ candidate the TSG keeps, every configuration of it, is built and checked in emul
 size the blocks divide and at one they do not."""
 import pytest
 
-from conftest import covering_results, write
+from conftest import covering_results, evaluate, write
 from orcu.program import load
 
 # (element type, the row's accumulator, its update, what the row writes)
@@ -98,3 +98,13 @@ def test_a_scalar_reduced_over_a_whole_2d_nest_is_folded_across_every_block(in_t
         results = covering_results(program, 0, {"n": n}, in_tmp / "build", every=True)
         assert any("y=" in str(r.params) for r in results)  # the 2-D mapping is among them
         assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message) for r in results if r.status != "ok"]
+
+
+@pytest.mark.parametrize("ctype", ["int", "long"])
+def test_an_integer_sum_adds_many_elements_in_each_thread_exactly(in_tmp, ctype):
+    """10^6 integers over 132 blocks of 256 threads: about 30 a thread, then the block and grid folds;
+    integers are compared exactly."""
+    from test_mutations import SUM
+
+    result = evaluate(in_tmp, SUM.format(t=ctype, n=10**6), params={"TC": 256, "BC": 132})
+    assert result.status == "ok" and result.worst["error"] == 0.0, (result.message, result.worst)

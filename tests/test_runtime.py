@@ -40,6 +40,7 @@ SHAPES = {
 }
 
 DRIVER = r"""
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,20 @@ static void compare(const T *got, const T *want, long count, double scale)
         if (err > worst || got[k] != got[k])
             worst = got[k] != got[k] ? 1e300 : err;
     }
+}
+
+// A sum or min/max of n of the terms: within the probabilistic bound of a float or double sum's
+// rounding errors in any order, 8 sqrt(n) u sum|terms|; integers exactly.
+static void compare_reduction(T got, T want, long n, const T *terms)
+{
+    double magnitude = 1.0;  // the initial value 1
+    for (long k = 0; k < n; k++)
+        magnitude += fabs((double)terms[k]);
+    const double u = sizeof(T) == 4 ? FLT_EPSILON / 2 : DBL_EPSILON / 2;
+    const double err = {INT} ? (got == want ? 0.0 : 1e300)
+                             : fabs((double)got - (double)want) / (8.0 * sqrt((double)n + 1.0) * u * magnitude);
+    if (err > worst || got != got)
+        worst = got != got ? 1e300 : err;
 }
 
 int main(int argc, char **argv)
@@ -110,8 +125,11 @@ CALLS = {
     "multi": "    f_reference(n, 4, a.data(), X.data(), y_ref.data());\n    f(n, 4, a.data(), X.data(), y.data());\n    compare(y.data(), y_ref.data(), m, eps);",
     "streamed": "    f_reference(n, a.data(), x.data(), y_ref.data());\n    f(n, a.data(), x.data(), y.data());\n    compare(y.data(), y_ref.data(), m, eps);",
     # the initial value 1 is kept, whatever the operator
-    "reduction": "    T want = f_reference(n > 40 && {INT} ? 40 : n, x.data(), (T)1);\n    T got = f(n > 40 && {INT} ? 40 : n, x.data(), (T)1);\n    compare(&got, &want, 1, eps * (n + 1));",
-    "sum_and_max": "    T s = 0.5f, mx = -3.0f, s_ref = 0.5f, mx_ref = -3.0f;\n    f_reference(n, x.data(), &s_ref, &mx_ref);\n    f(n, x.data(), &s, &mx);\n    compare(&s, &s_ref, 1, eps * (n + 1));\n    compare(&mx, &mx_ref, 1, eps);",
+    "reduction": "    const long terms = n > 40 && {INT} ? 40 : n;  // integer products stay exact\n"
+                 "    T want = f_reference(terms, x.data(), (T)1);\n    T got = f(terms, x.data(), (T)1);\n"
+                 "    compare_reduction(got, want, terms, x.data());",
+    "sum_and_max": "    T s = 0.5f, mx = -3.0f, s_ref = 0.5f, mx_ref = -3.0f;\n    f_reference(n, x.data(), &s_ref, &mx_ref);\n"
+                   "    f(n, x.data(), &s, &mx);\n    compare_reduction(s, s_ref, n, x.data());\n    compare(&mx, &mx_ref, 1, eps);",
 }
 
 
@@ -122,10 +140,10 @@ def driver(name: str) -> str:
     return DRIVER.replace("{T}", ctype).replace("{INT}", is_int).replace("{CALL}", call)
 
 
-def build(backend, name, directory):
+def build(backend, name, directory, edit=lambda text: text):
     (directory / "t.c").write_text(CASES[name])
     program = load(directory / "t.c")
-    (directory / "case.cu").write_text(tuned_source(program, [Choice({})])[0])
+    (directory / "case.cu").write_text(edit(tuned_source(program, [Choice({})])[0]))
     (directory / "main.cu").write_text(driver(name))
     exe = directory / "main"
     return exe, compile_program(backend, directory / "main.cu", exe, flags=("-O2",))
@@ -151,6 +169,19 @@ def test_variant_matches_the_original_loop(executables, name, n):
     assert built.ok, built.message
     run = subprocess.run([str(exe), str(n)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_sum_that_drops_5_percent_of_its_terms_fails_the_comparison(tmp_path):
+    """The driver's own check: a float sum of 12347 terms of both signs missing its last 5%."""
+    loop = "i < (orcu_index)orcu_hi;"
+
+    def dropped(text):
+        assert text.count(loop) == 1
+        return text.replace(loop, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 20);")
+    exe, built = build("emulate", "sum_float", tmp_path, dropped)
+    assert built.ok, built.message
+    run = subprocess.run([str(exe), "12347"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and run.stdout.startswith('{"worst": '), run.stdout + run.stderr
 
 
 @pytest.mark.parametrize("name", ["sum_and_max_streams", "cache_blocks"])
