@@ -8,7 +8,7 @@ from orcu.device import profile
 from orcu.errors import OrcuError
 from orcu.program import load
 from orcu.space import input_space
-from orcu.runners import Runner
+from orcu.runners import Runner, build_identity
 from orcu.tune import region_space
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,14 +59,20 @@ def evaluate(in_tmp, source, edit=None, backend="emulate", params=None, inputs=N
     return next(runner.evaluate(program, 0, [(params or {}, inputs)], edit))
 
 
-def covering_results(program, region, inputs, workdir, every=False):
-    """Each configuration of the region's covering array (SearchSpace.covering; with ``every``,
-    of its whole space) at ``inputs``, built, checked and counted in emulation as a tune
-    ranked by the model evaluates it."""
+def covering_results(program, region, inputs, workdir, every=False, measure="model"):
+    """Each build of the region's covering array (SearchSpace.covering; with ``every``, of its
+    whole space) at ``inputs``, built, checked and counted in emulation as a tune ranked by the
+    model evaluates it (``measure``: "kernel" checks without counting the traffic the model
+    needs); one configuration of each build, as a tune evaluates them (configurations that
+    generate the same code with the same flags, nvcc's flags under the emulation, are one)."""
     space = region_space(program, region, inputs, H100)
     points = space.points if every else space.covering()
-    runner = Runner("emulate", H100, workdir, jobs=2, measure="model")
-    return list(runner.evaluate(program, region, [(space.config(p), inputs) for p in points]))
+    builds = {}
+    for p in points:
+        identity = build_identity(program, region, space.config(p), inputs, "emulate", H100.arch)
+        builds.setdefault(identity[0] if identity else p, space.config(p))
+    runner = Runner("emulate", H100, workdir, jobs=2, measure=measure)
+    return list(runner.evaluate(program, region, [(config, inputs) for config in builds.values()]))
 
 
 def planted(old, new):
