@@ -110,7 +110,7 @@ def _left_out(program, limits) -> None:
             if m.removed:
                 where = f" {settings_text(inputs)}" if inputs else ""
                 print(f"orcu: note: orcu_{nest.name}{where}: {m.removed} of {m.of} configurations cannot be built and are left "
-                      f"out ({'; '.join(m.reasons)})", file=sys.stderr)
+                      f"out (they break: {'; '.join(m.reasons)})", file=sys.stderr)
 
 
 def _run_spec_command(program, name: str, trusted: bool) -> None:
@@ -216,15 +216,16 @@ def _search_name(text: str) -> str:
     return text
 
 
-def _backend(requested: str) -> str:
+def _backend(requested: str, quiet: bool = False) -> str:
     from .device import gpu_visible
 
     if requested != "auto":
         return requested
     if gpu_visible():
         return "cuda"
-    print("orcu: warning: no GPU visible: variants run in orcu's CPU emulation, which checks them; orcu's performance "
-          "model ranks them by their predicted GPU time", file=sys.stderr)
+    if not quiet:
+        print("orcu: warning: no GPU visible: variants run in orcu's CPU emulation, which checks them; orcu's performance "
+              "model ranks them by their predicted GPU time", file=sys.stderr)
     return "emulate"
 
 
@@ -297,10 +298,12 @@ def _output_path(args) -> str:
     return args.output or str(Path(args.file).with_suffix(".tuned.cu"))
 
 
-def _load_for_target(args):
-    """(program, backend, device) for tune and apply: the spec may read the device's facts."""
-
-    backend = _backend(args.backend)
+def _load_for_target(args, runs: bool = True):
+    """(program, backend, device) for tune and apply: the spec may read the device's facts.
+    ``runs``: variants will run (tune), so a backend chosen for want of a GPU is said."""
+    if not Path(args.file).exists():  # before anything is said of the GPU
+        raise OrcuError(f"no such file: {args.file}")
+    backend = _backend(args.backend, quiet=not runs)
     device = _device(backend, args.device_profile)
     return _load(args, device), backend, device
 
@@ -367,7 +370,7 @@ def _cmd_apply(args) -> int:
     from .writeback import Choice, Provenance, tuned_source
 
     orcu_home()
-    program, backend, device = _load_for_target(args)
+    program, backend, device = _load_for_target(args, runs=False)
     compiler, device_text, context = _target(program, args, backend, device)
     measure = _measure(program, args, backend)
     _check_writable(_output_path(args), args.file, program)
@@ -604,13 +607,16 @@ def _input_arguments(command: argparse.ArgumentParser) -> None:
                               "for when none is used (default H100)")
 
 
-def _output_arguments(command: argparse.ArgumentParser) -> None:
-    """Where the tuned file goes, and for which backend and device (tune and apply)."""
+def _output_arguments(command: argparse.ArgumentParser, runs: bool = True) -> None:
+    """Where the tuned file goes, and for which backend and device (tune, and apply, which
+    runs nothing: ``runs`` False)."""
     command.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
     command.add_argument("--backend", choices=["auto", "cuda", "emulate", "model"], default="auto",
-                         help="cuda: run on the GPU; emulate: orcu's CPU emulation checks every variant and the "
-                              "performance model ranks them; model: the model ranks variants it never builds, and "
-                              "its winners are then checked in the emulation; auto: cuda when a GPU is visible")
+                         help=("cuda: run on the GPU; emulate: orcu's CPU emulation checks every variant and the "
+                               "performance model ranks them; model: the model ranks variants it never builds, and "
+                               "its winners are then checked in the emulation; auto: cuda when a GPU is visible")
+                         if runs else ("whose results to write: those of a tune with --backend cuda (on the GPU), "
+                                       "emulate or model; auto: cuda's when a GPU is visible, else emulate's"))
     command.add_argument("--strip", action="store_true", help="drop the annotations from the tuned file")
     command.add_argument("--unchecked", action="store_true",
                          help="write the tuned file even from predictions that no run checked against the original "
@@ -621,6 +627,21 @@ def _output_arguments(command: argparse.ArgumentParser) -> None:
                               "included), or the kernels' GPU time as orcu's performance model predicts it (default: "
                               "model with --backend emulate or model, else the spec's performance_counter measure, "
                               "else kernel)")
+
+
+def _positive(kind):
+    """An argparse type: a number above zero (a budget, a time limit, a job count of 0 or less
+    means nothing; argparse says so and exits 2)."""
+    def convert(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0:
+            raise argparse.ArgumentTypeError(f"must be a {'whole ' if kind is int else ''}number above 0, got {text!r}")
+        return value
+    convert.__name__ = kind.__name__
+    return convert
 
 
 def _trust_argument(command: argparse.ArgumentParser) -> None:
@@ -675,21 +696,21 @@ def build_parser() -> argparse.ArgumentParser:
     tune = sub.add_parser("tune", help="evaluate the variants of every region and write the fastest as a .cu file")
     _input_arguments(tune)
     _output_arguments(tune)
-    tune.add_argument("--budget", type=int, metavar="N", help="at most N evaluations, shared evenly by regions and input sizes "
+    tune.add_argument("--budget", type=_positive(int), metavar="N", help="at most N evaluations, shared evenly by regions and input sizes "
                       "(also the spec's total_runs; the smaller wins)")
-    tune.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop searching after this long (also the spec's time_limit, in minutes)")
+    tune.add_argument("--time-limit", type=_positive(float), metavar="SECONDS", help="stop searching after this long (also the spec's time_limit, in minutes)")
     tune.add_argument("--search", metavar="NAME", type=_search_name,
                       help="strategy: Exhaustive, Random, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch or TSG "
                            "(default: the spec's, else Exhaustive when the budget covers the space, else Multistart)")
     tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
-    tune.add_argument("-j", "--jobs", type=int, metavar="N", help="parallel builds (default: the number of CPUs)")
+    tune.add_argument("-j", "--jobs", type=_positive(int), metavar="N", help="parallel builds (default: the number of CPUs)")
     tune.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     _trust_argument(tune)
     tune.set_defaults(run=_cmd_tune)
 
     apply = sub.add_parser("apply", help="write the tuned file from the results database, without tuning")
     _input_arguments(apply)
-    _output_arguments(apply)
+    _output_arguments(apply, runs=False)
     apply.set_defaults(run=_cmd_apply)
 
     cc = sub.add_parser("cc", help="a compiler wrapper: annotated sources in the command become their tuned versions",
@@ -700,7 +721,7 @@ def build_parser() -> argparse.ArgumentParser:
     cc.add_argument("--arch", default="sm_90", help="nvcc's -arch for the tuned files (default sm_90)")
     cc.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
                     help="whose results to apply (and to tune with --tune-missing)")
-    cc.add_argument("--budget", type=int, metavar="N", help="with --tune-missing: at most N evaluations")
+    cc.add_argument("--budget", type=_positive(int), metavar="N", help="with --tune-missing: at most N evaluations")
     cc.add_argument("--unchecked", action="store_true",
                     help="use results that no run checked against the original code (--backend model predictions)")
     cc.add_argument("command", nargs=argparse.REMAINDER, help="the compiler command, after '--'")

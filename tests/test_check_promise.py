@@ -98,7 +98,7 @@ def test_values_out_of_an_arguments_range_leave_those_configurations_out(in_tmp)
     assert "  cannot be built: 4 of 8 configuration(s) (preferL1Size is 0, 16, 32 or 48)\n" in checked.stdout
     tuned = run("tune", "t.c", "--budget", "2", "--backend", "emulate", "--json", cwd=in_tmp)
     assert tuned.returncode == 0, tuned.stderr
-    assert ("orcu: note: orcu_f_1 n=1000: 4 of 8 configurations cannot be built and are left out (preferL1Size is 0, 16, 32 "
+    assert ("orcu: note: orcu_f_1 n=1000: 4 of 8 configurations cannot be built and are left out (they break: preferL1Size is 0, 16, 32 "
             "or 48)\n") in tuned.stderr
     region = json.loads(tuned.stdout)["regions"][0]
     assert region["statuses"] == {"ok": 2} and region["best"]["params"]["PL"] in (0, 16, 32, 48)

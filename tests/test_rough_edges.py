@@ -171,3 +171,34 @@ def test_report_fits_in_100_columns(in_tmp, monkeypatch, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert max(len(line) for line in lines) <= 100
     assert any("H100 80GB" in line for line in lines) and any("emulated" in line for line in lines)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--budget", "0"], "argument --budget: must be a whole number above 0, got '0'"),
+    (["--budget", "-3"], "argument --budget: must be a whole number above 0, got '-3'"),
+    (["--time-limit", "0"], "argument --time-limit: must be a number above 0, got '0'"),
+    (["-j", "0"], "argument -j/--jobs: must be a whole number above 0, got '0'"),
+])
+def test_limits_that_mean_nothing_are_refused_before_anything_runs(in_tmp, arguments, message):
+    write(in_tmp / "t.c", source("[64, 128]"))
+    proc = tune("t.c", *arguments, home=in_tmp / "home", cwd=in_tmp)
+    assert proc.returncode == 2 and proc.stderr.splitlines()[-1] == f"orcu tune: error: {message}"
+    assert not (in_tmp / "home").exists()  # nothing was tuned
+
+
+def test_a_missing_file_is_the_one_thing_said(in_tmp):
+    proc = tune("nosuch.c", home=in_tmp / "home", cwd=in_tmp)
+    assert (proc.returncode, proc.stderr) == (2, "orcu: error: no such file: nosuch.c\n")
+
+
+def test_apply_runs_nothing_and_says_nothing_of_running(in_tmp, capsys, monkeypatch):
+    write(in_tmp / "t.c", source("[64, 128]"))
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    assert tune("t.c", "--backend", "emulate", home=in_tmp / "home", cwd=in_tmp).returncode == 0
+    capsys.readouterr()
+    # auto without a GPU: the emulation's results, with no word of variants running
+    monkeypatch.setattr("orcu.device.gpu_visible", lambda: False)
+    assert main(["apply", "t.c", "-o", "applied.cu"]) == 0
+    assert capsys.readouterr().err == "orcu: wrote applied.cu and applied.h\n"
+    help_text = build_parser().format_help() + build_parser()._subparsers._group_actions[0].choices["apply"].format_help()
+    assert "whose results to write" in help_text and "cuda: run on the GPU" not in help_text.split("usage: orcu apply")[1]
