@@ -18,7 +18,8 @@ ORIGINAL = "ORCU_ORIGINAL"
 _SPAN = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"[^\n]*\n?", re.DOTALL)
 # A region's code in a tuned file: the original loop, else the call of its host function.
 _REGION_CODE = re.compile(
-    r"\A[ \t]*\n#ifdef " + ORIGINAL + r"\n(?P<original>.*?\n)#else\n[ \t]*orcu_\w+\([^;]*\);[^\n]*\n#endif\n[ \t]*\Z",
+    r"\A[ \t]*\n#ifdef " + ORIGINAL + r"\n(?P<original>.*?\n)#else\n[ \t]*orcu_\w+\([^;]*\);[^\n]*\n"
+    r"(?:[ \t]*\(void\)[^\n]*\n)?#endif\n[ \t]*\Z",  # and the (void) of locals only the original uses
     re.DOTALL,
 )
 

@@ -195,9 +195,24 @@ def _region_edits(program: Program, calls: list[str], kept: list, strip: bool) -
             begin, finish = _comment_lines(src.text, region.start, start), _comment_lines(src.text, end, region.end)
             lead, trail = begin is None, finish is None
             start, end = begin[0] if begin else region.start, finish[1] if finish else region.end
-        edits.append((start, end, generated.region_code(original, _host_code(program, host, calls, resident_arrays), lead,
-                                                        trail)))
+        replacement = _host_code(program, host, calls, resident_arrays)
+        idle = _idle_locals(program, host, original, replacement)
+        if idle:  # else nvcc and gcc -Wall warn that they are declared and never used
+            replacement += ("\n" + " ".join(f"(void){name};" for name in idle)
+                            + f"  // only the original loops above use {'it' if len(idle) == 1 else 'them'}")
+        edits.append((start, end, generated.region_code(original, replacement, lead, trail)))
     return edits
+
+
+def _idle_locals(program: Program, host, original: str, replacement: str) -> list[str]:
+    """The enclosing function's locals (the loops' iterators, say) that the region's original
+    code names and its replacement does not (an iterator declared nowhere, as Orio's inputs
+    leave them, has no declaration to mark)."""
+    names = {name for k in host.nests for name, var in program.nests[k].variables.items()
+             if var.origin == "local" and var.loc is not None}
+    mentioned = set(re.findall(r"[A-Za-z_]\w*", blank_comments(original)))
+    kept = set(re.findall(r"[A-Za-z_]\w*", replacement))
+    return sorted(names & mentioned - kept)
 
 
 def _host_code(program: Program, host, calls, resident_arrays) -> str:

@@ -634,11 +634,14 @@ class _Generator:
             self.includes.add("math.h")
 
         locals_: dict[str, list[str]] = {}
+        kernel_text = "\n".join(body) if mapped is not None else None  # Orio's loop header is the template's
         for var in (self.outer.var, *self.a.private):
+            if kernel_text is not None and not re.search(rf"\b{re.escape(var)}\b", kernel_text):
+                continue  # replaced by its register tile's copies (sum_0_0, ...): declared, it would be unused
             ctype = "orcu_index" if var in index_vars else canonical_type(nest.variables[var].ctype.base)
             locals_.setdefault(ctype, []).append(var)
         streams = v["streamCount"]
-        if v["blockCount"] is None:
+        if v["blockCount"] is None and mapped is None:  # a TSG grid is sized by orcu_blocks_along
             self.needs.add("blocks_for")
         if any(a.transferred for a in arrays):
             self.needs.add("count")

@@ -56,10 +56,10 @@ static void orcu_f_1(int n, double *y, const double *c, const double *x)
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)
         return;  // no iteration: nothing to compute or move
-    // The elements each array's accesses reach: [first, end).
-    const long long orcu_y_first = 0LL, orcu_y_end = (long long)n;
+    // The elements each array's accesses reach: [first, end) (an array copied in chunks, per stream, may need only its end).
+    [[maybe_unused]] const long long orcu_y_first = 0LL, orcu_y_end = (long long)n;
     const long long orcu_c_first = 0LL, orcu_c_end = 1LL;
-    const long long orcu_x_first = 0LL, orcu_x_end = (long long)n;
+    [[maybe_unused]] const long long orcu_x_first = 0LL, orcu_x_end = (long long)n;
     // The iterations run at once, each on its own elements: no array may overlap one that is written.
     if (orcu_overlap(y + orcu_y_first, y + orcu_y_end, c + orcu_c_first, c + orcu_c_end)
         || orcu_overlap(y + orcu_y_first, y + orcu_y_end, x + orcu_x_first, x + orcu_x_end)) {

@@ -71,8 +71,8 @@ static void orcu_f_1(int n, float *total, const float *x, float *top)
     const long long orcu_lo = 0LL, orcu_hi = (long long)n;
     if (orcu_hi <= orcu_lo)
         return;  // no iteration: nothing to compute or move
-    // The elements each array's accesses reach: [first, end).
-    const long long orcu_x_first = 0LL, orcu_x_end = (long long)n;
+    // The elements each array's accesses reach: [first, end) (an array copied in chunks, per stream, may need only its end).
+    [[maybe_unused]] const long long orcu_x_first = 0LL, orcu_x_end = (long long)n;
     const long long orcu_trip = orcu_hi - orcu_lo;
     const int orcu_threads = 96;
     const int orcu_blocks = 3;

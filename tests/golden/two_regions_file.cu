@@ -85,8 +85,9 @@ static inline void *orcu_pinned_buffer(orcu_buffer *b, size_t bytes)
     return b->host;
 }
 
-static inline void *orcu_buffer_host(orcu_buffer *b) { return b->host; }
-static inline void *orcu_buffer_device(orcu_buffer *b) { return b->device; }
+// The two sides of a pinned buffer: a region may use either or both.
+[[maybe_unused]] static inline void *orcu_buffer_host(orcu_buffer *b) { return b->host; }
+[[maybe_unused]] static inline void *orcu_buffer_device(orcu_buffer *b) { return b->device; }
 
 static inline void orcu_release_buffers(orcu_buffer *buffers, int count)
 {
@@ -444,6 +445,7 @@ double scale_and_max(int n, double alpha, const double *x, double *z) {
         z[i] = alpha * x[i] + 1.0;
 #else
     orcu_scale_and_max_1(n, z, alpha, x);  // the loop above, run on the GPU by orcu
+    (void)i;  // only the original loops above use it
 #endif
     /*@ end @*/
     zmax = z[0];
@@ -456,6 +458,7 @@ double scale_and_max(int n, double alpha, const double *x, double *z) {
         zmax = fmax(zmax, z[i]);
 #else
     orcu_scale_and_max_2(n, &zmax, z);  // the loop above, run on the GPU by orcu
+    (void)i;  // only the original loops above use it
 #endif
     /*@ end @*/
     /*@ end @*/
