@@ -169,9 +169,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             )
         values.append(Value(name, canonical_type(var.ctype.base), None, (), ["0"], name in compared))
 
-    counts = _terms(program, env)
-    values = [dataclasses.replace(v, terms=counts.get(v.name, max([w.count for w in values if w.count] + [1])))
-              for v in values]
+    counts, largest = _terms(program, env), max([v.count for v in values if v.count] + [1])
+    values = [dataclasses.replace(v, terms=counts.get(v.name, largest)) for v in values]
     by_name = {v.name: v for v in values}
     before = {k: v for k, v in inputs.items() if k not in code.params}
     after = {k: v for k, v in inputs.items() if k in code.params}

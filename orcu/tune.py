@@ -332,7 +332,11 @@ def check_predictions(program: Program, tunings: list[RegionTuning], checker: Ru
     for t in tunings:
         ctx = check_context(t.region)
         ranked = sorted((r for r in t.results if r.status == "predicted" and r.time_ms is not None), key=lambda r: r.time_ms)
-        unique = list({repr(sorted(r.params.items())): r for r in reversed(ranked)}.values())[::-1]
+        unique, seen = [], set()  # a configuration met twice (cached, and evaluated now) is checked once
+        for r in ranked:
+            if (key := repr(sorted(r.params.items()))) not in seen:
+                seen.add(key)
+                unique.append(r)
         t.checked = False
         for candidate in unique[:CHECKED_PREDICTIONS]:
             work = _emulation_work(candidate.figures)

@@ -15,6 +15,11 @@ import numpy as np
 Point = tuple[int, ...]
 
 
+def _value_indices(values: Sequence[Sequence[Any]]) -> list[dict[str, int]]:
+    """Per parameter, each value's index, by its repr (values may be unhashable lists)."""
+    return [{repr(v): k for k, v in enumerate(vals)} for vals in values]
+
+
 @dataclass
 class SearchSpace:
     names: tuple[str, ...]
@@ -33,11 +38,12 @@ class SearchSpace:
         self.array = np.array(self.points, dtype=np.int64).reshape(len(self.points), len(self.names))
         self.radix = np.array([len(v) for v in self.values], dtype=np.int64)
         self._by_value: dict[tuple[int, int], np.ndarray] = {}
+        self._lookup = _value_indices(self.values)
 
     @classmethod
     def from_configs(cls, names: Sequence[str], values: Sequence[Sequence[Any]], configs: Iterable[Mapping[str, Any]]) -> "SearchSpace":
         """The points of ``configs`` (dicts with at least ``names``), first occurrence kept."""
-        lookup = [{repr(v): k for k, v in enumerate(vals)} for vals in values]
+        lookup = _value_indices(values)
         points, kept, seen = [], [], set()
         for c in configs:
             p = tuple(lookup[d][repr(c[n])] for d, n in enumerate(names))
@@ -55,13 +61,8 @@ class SearchSpace:
 
     def holds(self, config: Mapping[str, Any]) -> bool:
         """Whether the configuration is one of the space's points (its constraints hold)."""
-        point = []
-        for values, name in zip(self.values, self.names):
-            found = next((k for k, v in enumerate(values) if repr(v) == repr(config[name])), None)
-            if found is None:
-                return False
-            point.append(found)
-        return tuple(point) in self.index
+        point = tuple(self._lookup[d].get(repr(config[n])) for d, n in enumerate(self.names))
+        return point in self.index
 
     def config(self, p: Point) -> dict[str, Any]:
         if self.configs:
