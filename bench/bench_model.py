@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -115,12 +116,19 @@ def tune_all(home: Path, budget: int | None) -> None:
         print(f"{path.name}: exit {proc.returncode}", file=sys.stderr)
 
 
+def cuda_version() -> str:
+    """nvcc's version line, or why there is none."""
+    nvcc = shutil.which("nvcc")
+    lines = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines() if nvcc else []
+    return lines[-1] if lines else "no nvcc"
+
+
 def gpu_facts() -> dict:
+    """The first visible GPU's name and driver, and the CUDA version."""
     smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], capture_output=True,
                          text=True).stdout.strip()
-    nvcc = subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout.strip().splitlines()
-    name, driver = (smi.split(", ") + ["?", "?"])[:2]
-    return {"device": name, "driver": driver, "cuda": nvcc[-1] if nvcc else "?"}
+    name, driver = (smi.splitlines()[0].split(", ") + ["?", "?"])[:2] if smi else ("?", "?")
+    return {"device": name, "driver": driver, "cuda": cuda_version()}
 
 
 def plot(found: dict, path: Path) -> None:

@@ -96,15 +96,9 @@ def facts(dry: bool) -> dict:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     out = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": commit or "?",
            "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"}
-    nvcc = shutil.which("nvcc")
-    version = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines() if nvcc else []
-    out["cuda"] = version[-1] if version else "no nvcc"
     if dry:
-        return {**out, "device": "none (dry run: orcu's CPU emulation)", "driver": None}
-    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], capture_output=True,
-                         text=True).stdout.strip()
-    name, driver = (smi.splitlines()[0].split(", ") + ["?", "?"])[:2] if smi else ("?", "?")
-    return {**out, "device": name, "driver": driver}
+        return {**out, "device": "none (dry run: orcu's CPU emulation)", "driver": None, "cuda": bench_model.cuda_version()}
+    return {**out, **bench_model.gpu_facts()}
 
 
 class Run:
