@@ -12,34 +12,30 @@ from orcu.results import Context, Database
 from orcu.runners import Result, Runner
 from orcu.tune import check_predictions, tune
 
-MATVEC = """void matvec(int n, const double *A, const double *x, double *y) {
+LOOP = """    for (i = 0; i < n; i++) {
+        double s = 0;
+        for (j = 0; j < n; j++)
+            s += A[i*n + j] * x[j];
+        y[i] = s;
+    }"""
+MATVEC = f"""void matvec(int n, const double *A, const double *x, double *y) {{
     int i, j;
     /*@ begin PerfTuning (
-    def performance_params { param TC[] = [32, 64, 128, 256]; }
-    def input_params { param n[] = [77]; }
-    def input_vars {
+    def performance_params {{ param TC[] = [32, 64, 128, 256]; }}
+    def input_params {{ param n[] = [77]; }}
+    def input_vars {{
         decl dynamic double A[n*n] = random;
         decl dynamic double x[n] = random;
         decl dynamic double y[n] = 0;
-    }
+    }}
     ) @*/
     /*@ begin Loop(transform CUDA(threadCount=TC, mapping='auto')
-    for (i = 0; i < n; i++) {
-        double s = 0;
-        for (j = 0; j < n; j++)
-            s += A[i*n + j] * x[j];
-        y[i] = s;
-    }
+{LOOP}
     ) @*/
-    for (i = 0; i < n; i++) {
-        double s = 0;
-        for (j = 0; j < n; j++)
-            s += A[i*n + j] * x[j];
-        y[i] = s;
-    }
+{LOOP}
     /*@ end @*/
     /*@ end @*/
-}
+}}
 """
 MAIN = """#include <stdio.h>
 void matvec(int n, const double *A, const double *x, double *y);
