@@ -1,6 +1,6 @@
 """Everything orcu does that needs a GPU, in one command, in steps of under ten minutes each.
 
-    bench/gpu_all.sh [--step NAME]... [--again] [--dry-run] [--out DIR] [--budget N]
+    bench/gpu_all.sh [--step NAME]... [--again] [--dry-run] [--out DIR] [--budget N] [--examples F...] [--cases C...]
 
 (bench/gpu_all.sh installs orcu first, from the wheels in .whl/ where the machine has no
 index; this module is what it runs.) The steps, in order, each writing its results under
@@ -104,11 +104,12 @@ def facts(dry: bool) -> dict:
 class Run:
     """One invocation: where results go, the backend, and the bookkeeping of finished steps."""
 
-    def __init__(self, out: Path, dry: bool, budget: int | None, examples: list[str] | None):
+    def __init__(self, out: Path, dry: bool, budget: int | None, examples: list[str] | None,
+                 cases: list[str] | None = None):
         self.out, self.dry = out, dry
         self.budget = budget or (2 if dry else 12)
         self.backend = "emulate" if dry else "cuda"
-        self.examples = examples
+        self.examples, self.cases = examples, cases
         self.out.mkdir(parents=True, exist_ok=True)
         self.scratch = Path(tempfile.mkdtemp(prefix="orcu-gpu-all-"))
         self.env = dict(os.environ, ORCU_HOME=str(self.out / "home"))
@@ -152,9 +153,12 @@ class Run:
 def step_tests(run: Run) -> bool:
     xml = run.scratch / "tests.xml"
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider", "-n", "0",
-                           f"--junitxml={xml}"], cwd=ROOT, capture_output=True, text=True, timeout=500)
-    (run.out / "tests.log").write_text(proc.stdout[-200_000:] + proc.stderr[-20_000:])
+    # the log is written as pytest goes, so that a run cut off still shows how far it came; the GPU
+    # machine's CPUs build the tests' programs side by side (the dry run has nothing to build)
+    workers = "0" if run.dry else str(min(6, os.cpu_count() or 1))
+    with open(run.out / "tests.log", "w") as log:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider", "-n", workers,
+                               f"--junitxml={xml}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, timeout=500)
     counts = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0}
     failures = []
     if xml.exists():
@@ -173,6 +177,10 @@ def step_tests(run: Run) -> bool:
     run.save("tests.json", {**run.facts, **counts, "failures": failures, "exit": proc.returncode,
                             "seconds": round(time.perf_counter() - start, 1)})
     return proc.returncode in (0, 5)  # 5: nothing collected (no test is marked gpu)
+
+
+# Examples without a tuning spec take their sizes from the command line, as their headers say.
+INPUTS = {"orio/no_spec.c": {"n": 100000}}
 
 
 def _examples(run: Run) -> list[Path]:
@@ -199,7 +207,7 @@ def step_tune(run: Run) -> bool:
         start = time.perf_counter()
         tuned = run.scratch / "tuned" / name.replace("/", "_").replace(".c", ".tuned.cu")
         tuned.parent.mkdir(exist_ok=True)
-        code, summary, stderr = run.tune(path, None, run.budget, tuned)
+        code, summary, stderr = run.tune(path, INPUTS.get(name), run.budget, tuned)
         entry = {"exit": code, "seconds": round(time.perf_counter() - start, 1)}
         if summary:
             entry["regions"] = [{"name": r["name"], "statuses": r["statuses"],
@@ -266,7 +274,7 @@ def step_vendor(run: Run) -> bool:
         done["copy"] = json.loads(copy.stdout) if copy.returncode == 0 else copy.stderr[-500:]
     run.save("vendor.json", done)
     for case in _cases(run.dry):
-        if case["name"] in done["cases"]:
+        if case["name"] in done["cases"] or (run.cases and case["name"] not in run.cases):
             continue
         start = time.perf_counter()
         path = _orio_copy(run, case["example"]) if case.get("orio") else EXAMPLES / case["example"]
@@ -400,15 +408,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="every step's code path in orcu's CPU emulation")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where results go (default bench/results/gpu)")
     parser.add_argument("--budget", type=int, help="variants per tuned file (default 12; 2 in a dry run)")
-    parser.add_argument("--examples", nargs="+", help="only these annotated examples (file names)")
+    parser.add_argument("--examples", nargs="+", help="only these annotated examples (file names) in tune")
+    parser.add_argument("--cases", nargs="+", help="only these vendor cases (daxpy, sgemm, orio_dgemv, ...)")
     args = parser.parse_args(argv)
     if not args.dry_run and shutil.which("nvidia-smi") is None:
         print("gpu_all: no GPU visible (nvidia-smi not found); --dry-run walks the steps in emulation", file=sys.stderr)
         return 2
-    run = Run(args.out, args.dry_run, args.budget, args.examples)
+    run = Run(args.out, args.dry_run, args.budget, args.examples, args.cases)
     state = {} if args.again else run.load("steps.json", {})
     if args.again:
-        for name in ("tests.json", "tune.json", "vendor.json", "calibration.json", "plots.json"):
+        for name in ("steps.json", "tests.json", "tune.json", "vendor.json", "calibration.json", "plots.json"):
             (run.out / name).unlink(missing_ok=True)
     todo = args.step or [s for s in STEPS if s not in state]
     if not todo:
@@ -419,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"gpu_all: step {name}", flush=True)
             start = time.perf_counter()
             ok = STEP_FUNCTIONS[name](run)
+            # read again before writing: another step may have finished meanwhile in a second process
+            state = {**run.load("steps.json", {}), **state}
             state[name] = {"finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "clean": ok,
                            "seconds": round(time.perf_counter() - start, 1), "device": run.facts["device"]}
             run.save("steps.json", state)
