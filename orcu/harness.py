@@ -28,6 +28,14 @@ from .space import settings_text
 from .tsg.sizes import trip_count
 
 _FLOATS = {"float": "FLT_EPSILON", "double": "DBL_EPSILON"}
+# A float result is also checked against the C code run in double (the accurate reference): the
+# code as written sums in float in one order, and past about 2^24 terms of similar size its sum
+# stops growing, so that a variant summing in a tree is right and far from it.
+_WIDER = {"float": "double"}
+
+
+def _pointer(ctype: str, dims: tuple[int, ...]) -> str:
+    return f"{ctype} (*)" + "".join(f"[{d}]" for d in dims) if dims else f"{ctype} *"
 MAX_EVENTS = 256  # kernel launches timed per call of the variant
 
 
@@ -49,7 +57,16 @@ class Value:
 
     @property
     def pointer_type(self) -> str:
-        return f"{self.ctype} (*)" + "".join(f"[{d}]" for d in self.dims) if self.dims else f"{self.ctype} *"
+        return _pointer(self.ctype, self.dims)
+
+    @property
+    def accurate_type(self) -> str:
+        """Its type in the accurate reference: float computed in double."""
+        return _WIDER.get(self.ctype, self.ctype)
+
+    @property
+    def accurate_pointer_type(self) -> str:
+        return _pointer(self.accurate_type, self.dims)
 
     @property
     def epsilon(self) -> str:
@@ -169,6 +186,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             )
         values.append(Value(name, canonical_type(var.ctype.base), None, (), ["0"], name in compared))
 
+    reference = _code(program, region_index, None)
     counts, largest = _terms(program, env), max([v.count for v in values if v.count] + [1])
     values = [dataclasses.replace(v, terms=counts.get(v.name, largest)) for v in values]
     by_name = {v.name: v for v in values}
@@ -187,7 +205,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         variants=prelude(codes) + "\n" + "\n".join(c.text for c in codes),
         values=values,
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
-        reference=_code(program, region_index, None),
+        reference=reference,
+        accurate=_widened(reference) if any(v.compared and v.accurate_type != v.ctype for v in values) else None,
         calls=([_code(program, region_index, None, whole)] if whole is not None
                else [_code(program, region_index, _call(c, by_name)) for c in codes]),
         on_device=[] if whole is not None else [
@@ -198,6 +217,11 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
     )
+
+
+def _widened(code: str) -> str:
+    """The C code with each float type (declarations, casts) made its wider type."""
+    return re.sub(r"\b(" + "|".join(_WIDER) + r")\b", lambda m: _WIDER[m.group(1)], code)
 
 
 def _terms(program: Program, env: Mapping[str, Any]) -> dict[str, int]:
@@ -257,12 +281,16 @@ def memory_needs(program: Program, region: int, inputs: Mapping[str, Any]) -> tu
     region uses (an upper bound: the region may touch less)."""
     env = {**program.spec.lets, **inputs}
     used = set(program.nests[region].variables)
-    arrays = []
+    arrays, accurate = [], []
     for decl in program.spec.input_vars:
         if decl.dims:
             count = math.prod(int(d.evaluate(dict(env))) for d in decl.dims)
-            arrays.append((decl.name, count * ELEMENT_BYTES.get(_element(decl), 8)))
+            element = _element(decl)
+            arrays.append((decl.name, count * ELEMENT_BYTES.get(element, 8)))
+            accurate.append((element, count * ELEMENT_BYTES.get(_WIDER.get(element, element), 8)))
     host = HOST_COPIES * sum(b for _, b in arrays)
+    if any(element in _WIDER for element, _ in accurate):  # the accurate reference's copies (an upper bound)
+        host += sum(b for _, b in accurate)
     device = sum(b for name, b in arrays if name in used)
     return host, device, arrays
 

@@ -111,7 +111,7 @@ def memory_reason(program: Program, region: int, inputs: Mapping[str, Any], devi
     if backend == "emulate":
         host += on_device
     if host > physical_memory():
-        return (f"the harness needs {size_text(host)} of host memory for its arrays ({largest}, {HOST_COPIES} copies each"
+        return (f"the harness needs {size_text(host)} of host memory for its arrays ({largest}, {HOST_COPIES} copies each, one more in double where float results are checked"
                 f"{', and the emulated device memory' if backend == 'emulate' else ''}); this machine has {size_text(physical_memory())}")
     return None
 

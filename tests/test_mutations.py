@@ -5,6 +5,7 @@ the check that must catch it does. What each one exercises:
 | ---------------------------------------- | -------------------------- | -------------------------------------- |
 | 1% of a float sum's terms dropped        | 10^3 and 10^6 terms        | the tolerance (8 sqrt(n) u): wrong_result |
 | 1% of a double sum's terms dropped       | 10^7 terms                 | the tolerance: wrong_result            |
+| 1% of a float sum's terms dropped, the C code's own sum stuck (2^25 + 4*10^6 ones: it stays 2^25) | 4*10^6 terms | the accurate (double) reference: wrong_result |
 | the last block's share of a sum skipped  | 10^6 float terms, 132 blocks | the tolerance: wrong_result          |
 | a loop bound one short                   | a sum of 10^3, an axpy     | the tolerance / the exact element: wrong_result |
 | a barrier missing around a shared tile   | the TSG's gemm             | the comparison: wrong_result           |
@@ -46,6 +47,9 @@ SUM = """{t} total(int n, const {t} *x) {{
 AXPY = SUM.replace("{t} total(int n, const {t} *x)", "void axpy(int n, {t} a, const {t} *x, {t} *y)").replace(
     "decl static {t} x[n] = random;", "decl static {t} x[n] = random; decl static {t} y[n] = random; decl {t} a = 2;").replace(
     "r += x[i];", "y[i] = a * x[i] + y[i];").replace("    {t} r;\n", "").replace("    r = 0;\n", "").replace("    return r;\n", "")
+# A float sum that starts at 2^25: the C code adds each term (< 2) to it and rounds back to 2^25,
+# while the variants sum the terms apart first and land within a few units of the true value.
+STUCK = SUM.replace("    r = 0;\n", "    r = 33554432;\n")
 LOOP = "i < (orcu_index)orcu_hi;"
 GEMM_SOURCE = GEMM.format(transform="mapping='auto'", b="k*n + j")
 FILLED = "__syncthreads();  // the tiles are whole before any thread reads them"
@@ -58,6 +62,9 @@ DEFECTS = {
                                   planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"), "wrong_result", "r is "),
     "double_1e7_loses_1_percent": (SUM.format(t="double", n=10**7), {},
                                    planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"), "wrong_result", "r is "),
+    "float_stuck_sum_loses_1_percent": (STUCK.format(t="float", n=4 * 10**6), {},
+                                        planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"), "wrong_result",
+                                        "r is "),
     "last_block_skipped": (SUM.format(t="float", n=10**6), {},
                            planted("        r += x[i];", "        if (blockIdx.x != gridDim.x - 1) r += x[i];"), "wrong_result", "r is "),
     "sum_bound_off_by_one": (SUM.format(t="float", n=1000), {}, planted(LOOP, "i < (orcu_index)orcu_hi - 1;"), "wrong_result", "r is "),
