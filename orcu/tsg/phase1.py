@@ -171,16 +171,20 @@ def recipe(nest: LoopNest, deps: Dependences | None = None) -> Recipe:
     checked = [(s, check(nest, deps, s)) for s in schedules]
     legal = [s for s, why in checked if why is None]
     widest = max((len(s.grid) for s in legal), default=0)
-    coalescing = any(walks[s.dims[0].loop] for s in legal)
+    # The rules prune in turn, each among what the ones before it kept, so that a legal schedule
+    # always remains: the grid's width first, then coalescing among the widest (a reduction's
+    # loop may walk the arrays' last dimension on a narrower grid, and no widest one may).
+    wide = [s for s in legal if not (multi and len(s.grid) < widest)]
+    coalescing = any(walks[s.dims[0].loop] for s in wide)
     candidates = []
     for s, why in checked:
         x = s.dims[0].loop
-        if why is None and coalescing and not walks[x]:
-            others = [f"'{v}'" for v in walks if walks[v]]
-            walkers = f"{others[0]} does" if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]} do"
-            why = f"thread x ('{x}') walks the last dimension of none of {', '.join(sorted(important))} ({walkers})"
         if why is None and multi and len(s.grid) < widest:
             why = f"the data has 2 dimensions and a {widest}-D grid is legal: one grid dimension per data dimension"
+        if why is None and coalescing and not walks[x]:
+            others = [f"'{v}'" for v in walks if walks[v] and any(w.dims[0].loop == v for w in wide)]
+            walkers = f"{others[0]} does" if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]} do"
+            why = f"thread x ('{x}') walks the last dimension of none of {', '.join(sorted(important))} ({walkers})"
         candidates.append(Candidate(s, why))
     kept = [c for c in candidates if c.pruned is None]
     kept.sort(key=lambda c: (-len(walks[c.schedule.dims[0].loop]), -len(c.schedule.dims)))
