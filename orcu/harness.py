@@ -301,7 +301,8 @@ def _call(code: RegionCode, values: Mapping[str, Value]) -> str:
     if not code.values["dataOnDevice"]:
         return code.call
     moved = [values[a] for a in code.arrays if a in values]
-    args = ", ".join(f"orcu_device_{a}" if a in code.arrays and a in values else a for a in code.args)
+    moved_names = [v.name for v in moved]
+    args = ", ".join(re.sub(rf"\b({'|'.join(moved_names)})\b", r"orcu_device_\1", a) if moved_names else a for a in code.args)
     lines = ["{  // dataOnDevice: the arrays are on the device before the call, and come back after it"]
     lines += [f"    ORCU_CHECK(cudaMemcpy(orcu_device_{v.name}, {v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyHostToDevice));"
               for v in moved]

@@ -12,6 +12,7 @@ from .device import DEFAULT_PROFILE, Device, profile
 from .annotations import Region, blank, blank_comments, brace_depth, matching_bracket, scan_regions
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
+from .frontend.cxx import cxx_edits, cxx_prototype
 from .frontend.host import Host, following, in_host_loop, split, statement_text, targets
 from .frontend.ir import LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, effects, read_after
@@ -51,8 +52,12 @@ class Program:
     handoffs: tuple[Handoff | None, ...] = ()  # k: from nest k to nest k + 1
     hosts: tuple[Host, ...] = ()  # per region: what of it runs on the host, around its nests
     # The file's functions that other files may call (not static, not main): where each is
-    # named, and its prototype. The tuned file gives them C linkage.
-    exported: tuple[tuple[int, str], ...] = ()
+    # named, its prototype as C++ takes it and as written (they differ for C99 array
+    # parameters, frontend/cxx.py). The tuned file gives them C linkage.
+    exported: tuple[tuple[int, str, str], ...] = ()
+    # Edits of the file's text that make its function signatures C++ (frontend/cxx.py): the
+    # tuned file applies them, nvcc compiling it as C++.
+    cxx: tuple[tuple[int, int, str], ...] = ()
     # What is computed once from the program and kept (space.performance_space's spaces).
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -141,10 +146,14 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
         if hosts[r].trivial and hosts[r + 1].trivial:
             k = hosts[r].nests[0]
             handoffs[k] = _handoff(src, context[1], loops[r], loops[r + 1], nests[k], nests[k + 1])
-    exported = tuple((src.offset(f.decl.coord.line, f.decl.coord.column), c_text(f.decl)) for _, _, f in context[1]
+    tree, spans, macros = context
+    exported = tuple((src.offset(f.decl.coord.line, f.decl.coord.column), cxx_prototype(f.decl, macros), c_text(f.decl))
+                     for _, _, f in spans
                      if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec)
+    cxx = cxx_edits(src.text, tree, lambda c: src.offset(c.line, c.column) if c is not None and c.file == src.path else None,
+                    macros)
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported)
+                   exported, tuple(cxx))
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:

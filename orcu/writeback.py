@@ -80,12 +80,13 @@ def tuned_source(
         block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, block))
-    for offset, prototype in program.exported:  # C callers link against the tuned file (the .tuned.h declares them)
+    for offset, prototype, _ in program.exported:  # C callers link against the tuned file (the .tuned.h declares them)
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, f'{generated.BEGIN}\n#ifdef __cplusplus\nextern "C" {prototype};  // C linkage: C code '
                                     f'calls it\n#endif\n{generated.END}\n'))
     edits += _region_edits(program, calls, kept, strip)
     edits += _spec_edits(program, strip)
+    edits += program.cxx
     return _apply(src.text, edits), codes
 
 
@@ -99,7 +100,7 @@ def c_header(program: Program, cu_name: str) -> str:
     """The header that declares the tuned file's functions for C and C++ callers."""
     guard = "ORCU_" + re.sub(r"\W", "_", Path(cu_name).stem).upper() + "_H"
     return render("c_header.h.j2", version=__version__, source=Path(program.src.path).name, cu=cu_name, guard=guard,
-                  prototypes=[p for _, p in program.exported])
+                  prototypes=[(cxx, c) for _, cxx, c in program.exported])
 
 
 def _size_macros(program: Program) -> list[tuple[str, str]]:

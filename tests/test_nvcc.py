@@ -1,4 +1,5 @@
-"""Every emitted file compiles with nvcc for sm_80 and sm_90, and with -DORCU_ORIGINAL as plain C++."""
+"""Every emitted file compiles with nvcc for sm_80 and sm_90, and with -DORCU_ORIGINAL as plain C++
+(the C99 array parameters of tests/c99_project included)."""
 import random
 import shutil
 import subprocess
@@ -17,10 +18,14 @@ SAMPLES = 2  # random configurations per example, besides the first one
 pytestmark = pytest.mark.slow  # nvcc for two GPUs, every case and example: minutes
 
 
+# The annotated examples, and the kernels written with C99 array parameters (test_c99_arrays).
+SOURCES = sorted(EXAMPLES.glob("*.c")) + [p for p in sorted((ROOT / "tests" / "c99_project").glob("*.c")) if p.name != "main.c"]
+
+
 def example_configs():
     """(test id, file, configuration, inputs): a seeded sample of each example's space."""
     out = []
-    for path in sorted(EXAMPLES.glob("*.c")):
+    for path in SOURCES:
         program = load(path)
         inputs = next(iter(input_space(program).configs()))
         space = performance_space(program, inputs)

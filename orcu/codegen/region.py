@@ -85,6 +85,12 @@ class ArrayPlan:
     sent: int | None = None  # its slot in the table of arrays left on the device for the next region
     deferred: bool = False  # its copy back to the host is left to the next region
     received: int | None = None  # its slot in the table the previous region filled
+    # A C99 array parameter whose extents after the first are known at run time (double A[n][m]):
+    # no C++ type says that, so the functions take it flat, as `host_name`, and the kernel declares
+    # a view of it under its own name that indexes A[i][j] through explicit strides.
+    view: str | None = None  # the kernel's declaration of that view
+    host_name: str = ""  # the parameter's name in the host function and the kernel
+    argument: str = ""  # what the caller passes
 
     @property
     def transferred(self) -> bool:
@@ -266,7 +272,18 @@ class _Generator:
             dims = "".join(f"[{d}]" for d in var.dims[1:])
             const = "" if info.written else "const "
             restrict = "" if on_device else "__restrict__ "
-            if dims:
+            strided = self._runtime_extents(var.dims[1:])
+            host_name = f"orcu_{info.name}_flat" if strided else info.name
+            view = None
+            if strided:
+                self.needs.add("strided")
+                kernel_param = f"{const}{elem} *{restrict}{host_name}"
+                host_param = f"{const}{elem} *{host_name}"
+                device_type = f"{elem} *"
+                device_decl = f"{elem} *const {{}}"
+                extents = ", ".join(f"(long long)({d})" for d in var.dims[1:])
+                view = f"const orcu_strided<{const}{elem}, {len(var.dims) - 1}> {info.name} = {{{host_name}, {{{extents}}}}};"
+            elif dims:
                 kernel_param = f"{const}{elem} (*{restrict}{info.name}){dims}"
                 host_param = f"{const}{elem} (*{info.name}){dims}"
                 device_type = f"{elem} (*){dims}"
@@ -276,7 +293,7 @@ class _Generator:
                 host_param = f"{const}{elem} *{info.name}"
                 device_type = f"{elem} *"
                 device_decl = f"{elem} *const {{}}"
-            device = info.name if on_device else self.fresh("d_" + info.name)
+            device = host_name if on_device else self.fresh("d_" + info.name)
             plans.append(
                 ArrayPlan(
                     name=info.name,
@@ -296,13 +313,16 @@ class _Generator:
                     host_param=host_param,
                     device_type=device_type,
                     device_decl=device_decl.format(device),
-                    flat=f"(({const}{elem} *){info.name})" if dims else info.name,
-                    device_flat=f"(({elem} *){device})" if dims else device,
+                    flat=f"(({const}{elem} *){info.name})" if dims and not strided else host_name,
+                    device_flat=f"(({elem} *){device})" if dims and not strided else device,
                     buffer=self.buffer() if transferred else None,
                     staging=self.buffer() if chunked else None,
                     sent=sent,
                     deferred=deferred,
                     received=received,
+                    view=view,
+                    host_name=host_name,
+                    argument=f"({const}{elem} *){info.name}" if strided else info.name,
                 )
             )
         if v["pinHostMem"] and on_device:
@@ -310,6 +330,14 @@ class _Generator:
         if v["pinHostMem"] and streams > 1 and plans and all(a.chunked or not a.transferred for a in plans):
             self.notes.append("pinHostMem: no effect, every array moves through the streams' pinned staging buffers")
         return plans
+
+    def _runtime_extents(self, dims: tuple[str, ...]) -> bool:
+        """Whether these extents name a variable (a parameter, a local), not only numbers and macros."""
+        for name in {n for d in dims for n in _IDENT.findall(d)}:
+            var = self.nest.variables.get(name) or self.nest.outside.get(name)
+            if var is None or var.origin != "macro":
+                return True
+        return False
 
     def _extent(self, info: ArrayInfo) -> str:
         if info.extent is None:
@@ -573,13 +601,13 @@ class _Generator:
                     extra.append((canonical_type(var.ctype.base), name))
         return out + extra
 
-    def host_params(self, arrays, scalars, reductions, live) -> list[tuple[str, str]]:
-        """(declaration, argument at the call site) of the host function, in first-use order.
+    def host_params(self, arrays, scalars, reductions, live) -> list[tuple[str, str, str]]:
+        """(declaration, argument at the call site, parameter name) of the host function, in first-use order.
         Reductions and the values the code after the region reads come back through pointers."""
-        by_name: dict[str, tuple[str, str]] = {a.name: (a.host_param, a.name) for a in arrays}
-        by_name.update({n: (f"{t} {n}", n) for t, n in scalars})
-        by_name.update({r.var: (f"{r.ctype} *{r.var}", "&" + r.var) for r in reductions})
-        by_name.update({n: (f"{t} *{n}", "&" + n) for t, n in live})
+        by_name: dict[str, tuple[str, str, str]] = {a.name: (a.host_param, a.argument, a.host_name) for a in arrays}
+        by_name.update({n: (f"{t} {n}", n, n) for t, n in scalars})
+        by_name.update({r.var: (f"{r.ctype} *{r.var}", "&" + r.var, r.var) for r in reductions})
+        by_name.update({n: (f"{t} *{n}", "&" + n, n) for t, n in live})
         order = [n for n in self.nest.variables if n in by_name]
         order += [n for n in by_name if n not in order]
         return [by_name[n] for n in order]
@@ -594,6 +622,7 @@ class _Generator:
         scalars = self.scalars(arrays)
         in_kernel = set(used_names(_ir_nodes(self.nest.body if self.schedule else self.outer.body)))
         staged_extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
+        staged_extents |= {n for a in arrays if a.view for n in _IDENT.findall(a.view)}  # and the strided views' extents
         kernel_scalars = [(t, n) for t, n in scalars if n in in_kernel or n in staged_extents]
         name = nest.name + self.suffix
         host = f"orcu_{name}"
@@ -661,7 +690,7 @@ class _Generator:
 
         returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
         params = self.host_params(arrays, scalars, reductions, returned)
-        names = tuple(arg.lstrip("&") for _, arg in params)
+        names = tuple(name for _, _, name in params)
         kernel_params = [] if mapped else ["long long orcu_lo", "long long orcu_hi"]  # a TSG kernel reads its loops' bounds
         kernel_params += (["long long orcu_vlo", "long long orcu_vhi"] if lanes else []) + [a.kernel_param for a in arrays]
         kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
@@ -716,7 +745,7 @@ class _Generator:
             "narrow": narrow,
             "wide": wide,
             "limit": limit,
-            "locals": [f"{t} {', '.join(names)};" for t, names in locals_.items()],
+            "locals": [a.view for a in arrays if a.view] + [f"{t} {', '.join(names)};" for t, names in locals_.items()],
             "reductions": reductions,
             "arrays": arrays,
             "staged": staged,
@@ -742,8 +771,8 @@ class _Generator:
             "original": self._original(reductions, returned) if overlaps and not v["dataOnDevice"] else None,
             "constants": self.constants,
             "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads})", kernel, kernel_params),
-            "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, _ in params]),
-            "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _ in params]),
+            "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, _, _ in params]),
+            "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _, _ in params]),
             "host_args": ", ".join(names),
             "kernel_args": kernel_args,
             "device_arrays": [a for a in arrays if a.transferred],
@@ -751,10 +780,10 @@ class _Generator:
             "send": self.send,
         }
         text = render("region.cu.j2", r=data)
-        call = f"{host}({', '.join(arg for _, arg in params)});"
-        decls = tuple(decl for decl, _ in params)
+        call = f"{host}({', '.join(arg for _, arg, _ in params)});"
+        decls = tuple(decl for decl, _, _ in params)
         return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
-                          release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg in params),
+                          release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg, _ in params),
                           figures=self.figures, threads=block_threads)
 
     def _original(self, reductions: list[ReductionPlan], returned: list[tuple[str, str]]) -> list[str]:

@@ -19,7 +19,10 @@ def ctype_of(node: c_ast.Node) -> CType | None:
     """The CType of a declaration's type node, or None for types orcu does not handle."""
     pointers, dims, quals = 0, [], []
     while True:
-        if isinstance(node, c_ast.PtrDecl):
+        if isinstance(node, c_ast.PtrDecl) and isinstance(node.type, c_ast.ArrayDecl) and not dims and not pointers:
+            dims.append("")  # a pointer to arrays, double (*A)[m], indexes as the array parameter double A[][m]
+            node = node.type
+        elif isinstance(node, c_ast.PtrDecl):
             pointers += 1
             node = node.type
         elif isinstance(node, c_ast.ArrayDecl):

@@ -1,0 +1,135 @@
+"""C function signatures that CUDA C++ accepts: the tuned file is compiled by nvcc as C++, which
+has no C99 array parameters with run-time extents (``void f(int n, int m, double A[n][m])``).
+
+Each such parameter becomes one C++ takes, with the same calling convention (an array
+parameter is a pointer in C too), and a definition's body gets back the C99 type as a local:
+
+    void f(int n, int m, double A[n][m]) { ... A[i][j] ... }
+    void f(int n, int m, void *orcu_A_flat) { double (*A)[m] = (double (*)[m])orcu_A_flat; ... }
+
+nvcc and g++ accept pointers to arrays of run-time extent in a function body (a GNU extension
+of C++), so the body stays as written. A parameter whose first extent alone is a variable
+(``double x[n]``, ``double A[n][100]``) loses it (``double x[]``): that one C ignores anyway.
+Callers in C pass what they passed before; the prototype orcu declares for them takes
+``void *`` there, which any pointer converts to in C without a cast.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from ..annotations import matching_bracket
+from .ir import c_text
+
+
+@dataclass(frozen=True)
+class Param:
+    """One array parameter as C++ takes it."""
+
+    text: str  # the parameter's declaration in a definition
+    prototype: str  # ... and in a declaration
+    local: str | None  # the body's first statement, which gives the name its C99 type back
+
+
+def _runtime(dim, macros) -> bool:
+    """Whether an extent names a variable (not only numbers and object macros)."""
+
+    class Names(c_ast.NodeVisitor):
+        found = False
+
+        def visit_ID(self, node):
+            if node.name not in macros:
+                Names.found = True
+
+    if dim is None:
+        return False
+    Names().visit(dim)
+    return Names.found
+
+
+def _array_chain(node) -> tuple[list, c_ast.TypeDecl | None]:
+    """The extents of an array type (``A[a][b]``: [a, b]) and the declaration of its element."""
+    dims = []
+    while isinstance(node, c_ast.ArrayDecl):
+        dims.append(node.dim)
+        node = node.type
+    return dims, node if isinstance(node, c_ast.TypeDecl) else None
+
+
+def cxx_param(param: c_ast.Node, macros) -> Param | None:
+    """How C++ takes this parameter, where it is not C++ as written; None where it is."""
+    if not isinstance(param, c_ast.Decl) or param.name is None:
+        return None
+    kind = param.type
+    if isinstance(kind, c_ast.ArrayDecl):
+        dims, element = _array_chain(kind)
+        first, trailing = dims[0], dims[1:]
+    elif isinstance(kind, c_ast.PtrDecl) and isinstance(kind.type, c_ast.ArrayDecl):  # double (*A)[m]
+        trailing, element = _array_chain(kind.type)
+        first = None
+    else:
+        return None
+    if element is None or not isinstance(element.type, c_ast.IdentifierType):
+        return None
+    elem = " ".join([*element.quals, *element.type.names])
+    constant = "const" in element.quals
+    if any(_runtime(d, macros) for d in trailing):
+        flat = f"orcu_{param.name}_flat"
+        shape = "".join(f"[{c_text(d)}]" for d in trailing)
+        pointer = f"{'const ' if constant else ''}void *"
+        return Param(f"{pointer}{flat}", f"{pointer}{param.name}",
+                     f"{elem} (*{param.name}){shape} = ({elem} (*){shape}){flat};")
+    if isinstance(kind, c_ast.ArrayDecl) and _runtime(first, macros):
+        fixed = copy.deepcopy(param)
+        fixed.type.dim, fixed.type.dim_quals = None, []
+        return Param(c_text(fixed), c_text(fixed), None)
+    return None
+
+
+def _params(decl: c_ast.Decl) -> list | None:
+    kind = decl.type
+    if not isinstance(kind, c_ast.FuncDecl) or kind.args is None:
+        return None
+    return list(kind.args.params)
+
+
+def cxx_prototype(decl: c_ast.Decl, macros) -> str:
+    """The declaration of a function as C++ takes it (c_text's form)."""
+    params = _params(decl)
+    changed = [cxx_param(p, macros) for p in params or []]
+    if not any(changed):
+        return c_text(decl)
+    fixed = copy.deepcopy(decl)
+    fixed.type.args.params = [c_ast.ID(c.prototype) if c else p for p, c in zip(params, changed)]
+    return c_text(fixed)
+
+
+def cxx_edits(text: str, tree: c_ast.FileAST, offset, macros) -> list[tuple[int, int, str]]:
+    """Edits of the file's text (start, end, replacement) that make every function definition
+    and declaration of it C++: the parameter lists, and the locals at the top of the bodies.
+    ``offset(coord)`` is where a node's coordinate is in ``text``, None outside the file."""
+    edits = []
+    for ext in tree.ext:
+        definition = isinstance(ext, c_ast.FuncDef)
+        decl = ext.decl if definition else ext
+        if not isinstance(decl, c_ast.Decl):
+            continue
+        params = _params(decl)
+        changed = [cxx_param(p, macros) for p in params or []]
+        at = offset(decl.coord)
+        if not any(changed) or at is None:
+            continue
+        open_at = text.find("(", at)
+        close, _ = matching_bracket(text, open_at, len(text))
+        if open_at < 0 or close < 0:
+            continue
+        written = [(c.text if definition else c.prototype) if c else c_text(p) for p, c in zip(params, changed)]
+        edits.append((open_at + 1, close, ", ".join(written)))
+        if definition:
+            body = text.find("{", offset(ext.body.coord))
+            locals_ = " ".join(c.local for c in changed if c and c.local)
+            if locals_:
+                edits.append((body + 1, body + 1, f"\n    {locals_}  /* orcu: the C99 array parameters, for C++ */"))
+    return edits
