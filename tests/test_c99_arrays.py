@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import covering_results
+from orcu.codegen.region import generate
 from orcu.program import load
 from orcu.space import input_space
 from orcu.toolchain import nvcc
@@ -19,13 +20,22 @@ PROJECT = Path(__file__).parent / "c99_project"
 KERNELS = ["scale2d.c", "gemm.c", "sum3d.c", "rowscale.c"]
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kernel", KERNELS + ["kernel_gemm.c"])
 def test_every_variant_of_a_c99_kernel_is_right(in_tmp, kernel):
+    """The covering array of each space; the whole space of PolyBench's imperfect gemm, whose
+    shared strips of B once went to the first j loop too and read B at an unset k (SIGSEGV)."""
     shutil.copy(PROJECT / kernel, in_tmp / kernel)
     program = load(kernel)
     inputs = next(iter(input_space(program).configs()))
-    results = covering_results(program, 0, inputs, in_tmp / "build", measure="kernel")
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=kernel == "kernel_gemm.c", measure="kernel")
     assert results and {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results]
+    if kernel == "kernel_gemm.c":
+        shared = [r.params for r in results if r.params.get("shared_B_1")]
+        assert len(shared) >= 4
+        # the strips of B go around the j loop that reads B, not the other one (a read of B at an
+        # unset k there is undefined behaviour, which a run need not show)
+        kernel_text = generate(program, program.nests[0], shared[0], inputs).text
+        assert kernel_text.count("B copied to shared memory per strip") == 1
 
 
 def test_the_tuned_files_keep_the_c_signature_and_compile_with_nvcc(in_tmp, monkeypatch):

@@ -193,7 +193,7 @@ class TiledBody:
                 ref = self._at(r.ref, it)
                 out.append(f"{pad}{r.ctype} {r.name}{it.suffix} = {it.guard} ? {ref} : ({r.ctype})0;  "
                            f"// {ref} stays in a register over the loop on {r.loop}")
-        tiles = [t for t in self.shared if t.loop == loop.var]
+        tiles = [t for t in self.shared if t.loop == loop.var and self._holds(loop, t)]
         if tiles:
             v, k0 = loop.var, self.start[loop.var]
             lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
@@ -545,4 +545,11 @@ class TiledBody:
         return "(" + " || ".join(f"({b})" for b in boxes) + ")" if len(boxes) > 1 else f"({boxes[0]})"
 
     def _strip_loops(self) -> list[Loop]:
-        return [lp for lp in loops_of(self.body) if lp.var in self.strips]
+        return [lp for lp in loops_of(self.body) if any(t.loop == lp.var and self._holds(lp, t) for t in self.shared)]
+
+    @staticmethod
+    def _holds(loop: Loop, t: SharedTile) -> bool:
+        """Whether the tile's accesses are inside this loop: an imperfect nest may have another
+        loop on the same name (PolyBench's gemm: C[i][j] *= beta, then the k loop around its own j)."""
+        held = {id(sh.access) for sh in t.accesses}
+        return any(id(a) in held for st, _ in statements(loop.body) for a in st.accesses)
