@@ -294,3 +294,17 @@ void f(int n, float *y) {
     # A spec's own definition wins.
     write(in_tmp / "t.c", (in_tmp / "t.c").read_text().replace(" def performance_params", " let device_sms = 14;\n def performance_params"))
     assert load("t.c", device=profile("A100")).spec.performance_params[0].values == (14, 28)
+
+
+def test_the_c_codes_names_may_be_those_of_built_in_functions(in_tmp):
+    """PolyBench's doitgen has an array called sum: the spec takes the C code's names, and a call
+    of the function of that name still reaches the function."""
+    spec = spec_of("""
+def performance_params { param min[] = [16, 32, 64]; param TC[] = [32, 64, 128]; constraint fits = min(TC, 64) == TC; }
+def input_params { param len[] = [10]; }
+def input_vars { decl dynamic double sum[len] = 0; decl dynamic double max[len] = random; }
+""")
+    assert [p.name for p in spec.performance_params] == ["min", "TC"]
+    assert [d.name for d in spec.input_vars] == ["sum", "max"]
+    fits = spec.performance_constraints[0].expr
+    assert fits.evaluate({"min": 16, "TC": 64}) is True and fits.evaluate({"min": 16, "TC": 128}) is False

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 
 from ..errors import SpecError, did_you_mean
 from ..source import SourceFile
-from .expr import FUNCTIONS, Expr
+from .expr import Expr
 from .model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Option, Param, TuningSpec, _frozen
 
 PARAM_SECTIONS = ("performance_params", "input_params")
@@ -108,11 +108,9 @@ class SpecBuilder:
     def error(self, offset: int, message: str) -> SpecError:
         return self.src.error(offset, message, SpecError)
 
-    def _define(self, name: str, offset: int, what: str) -> None:
+    def _define(self, name: str, offset: int) -> None:
         if name.startswith("__"):
             raise self.error(offset, f"name '{name}' is not allowed: names starting with '__' are reserved")
-        if name in FUNCTIONS:
-            raise self.error(offset, f"{what} '{name}' would hide the built-in function '{name}'")
         if name in self.defined_at:
             line = self.src.location(self.defined_at[name]).line
             raise self.error(offset, f"'{name}' is already defined on line {line}")
@@ -137,12 +135,12 @@ class SpecBuilder:
     # -- statements -----------------------------------------------------------
     def let(self, name: str, offset: int, expr: Expr) -> None:
         value = self.evaluate(expr, f"'let {name}'")
-        self._define(name, offset, "let")
+        self._define(name, offset)
         self.lets[name] = value
 
     def let_value(self, name: str, offset: int, value: Any) -> None:
         """A ``let`` whose value is already known (a YAML literal)."""
-        self._define(name, offset, "let")
+        self._define(name, offset)
         self.lets[name] = value
 
     def param(self, section: str, name: str, offset: int, expr: Expr, axis: bool) -> None:
@@ -160,14 +158,14 @@ class SpecBuilder:
         else:
             values = (value,)
         if section == "cmdline_params":
-            self._define(name, offset, "parameter")
+            self._define(name, offset)
             self.options.append(Option(name, values, self.src.location(offset)))
             return
-        self._define(name, offset, "parameter")
+        self._define(name, offset)
         self.params[section].append(Param(name, values, axis, self.src.location(offset)))
 
     def constraint(self, section: str, name: str, offset: int, expr: Expr) -> None:
-        self._define(name, offset, "constraint")
+        self._define(name, offset)
         self.constraints[section].append(Constraint(name, expr))
 
     def arg(self, section: str, name: str, offset: int, value: Any, value_loc=None) -> None:
@@ -201,7 +199,7 @@ class SpecBuilder:
         for word in decl.ctype.split():
             if word not in ELEMENT_TYPES:
                 raise self.error(offset, f"unknown type '{word}' in declaration of '{decl.name}'{did_you_mean(word, ELEMENT_TYPES)}")
-        self._define(decl.name, self.src.offset(decl.loc.line, decl.loc.col), "variable")
+        self._define(decl.name, self.src.offset(decl.loc.line, decl.loc.col))
         self.decls.append(decl)
 
     def _init_code(self) -> str:
