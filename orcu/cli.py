@@ -280,8 +280,21 @@ def _check_writable(output: str, source: str, program=None) -> None:
 def _write_tuned(program, choices, output: str, args, text: str, provenance=None) -> str:
     """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
     was written, for the closing message."""
-    from .writeback import c_header, c_header_path, fragment_path, fragment_source, write_atomically
+    from .toolchain import tuned_file_problem
+    from .writeback import c_header, c_header_path, fragment_path, fragment_source, size_defines, write_atomically
 
+    # No tuned file is written that its build would refuse: the variants were built alone, the
+    # file around them (the caller's functions, their signatures) only here.
+    try:
+        problem = tuned_file_problem(text, Path(output).name, Path(args.file).resolve().parent,
+                                     getattr(args, "backend", "emulate"), size_defines(program))
+    except FileNotFoundError as missing:
+        problem = None
+        print(f"orcu: note: {output} is written without a compile of its own: {missing}", file=sys.stderr)
+    if problem is not None:
+        raise OrcuError(f"{output} would not compile as CUDA C++, so it was not written (C that C++ refuses outside the "
+                        f"Loop regions, such as malloc's result assigned without a cast, must change; anything else is a "
+                        f"defect of orcu's): the compiler said:\n{problem}")
     write_atomically(output, text, args.file)
     written = [output]
     if program.fragment:

@@ -75,6 +75,20 @@ def build_command(backend: str, source: Path, output: Path, arch: str | None = N
             str(source), "-x", "none", *libs]
 
 
+def tuned_file_problem(text: str, name: str, include: Path, backend: str, defines: Mapping[str, str]) -> str | None:
+    """Why a tuned file does not compile as a build compiles it, None when it does: nvcc for the
+    GPU; otherwise the emulation's compiler, on the same C++ (its syntax only: quick).
+    FileNotFoundError: that compiler is not installed."""
+    with tempfile.TemporaryDirectory(prefix="orcu-tuned-") as folder:
+        source = Path(folder) / name
+        source.write_bytes(text.encode("utf-8", "surrogateescape"))  # the source's bytes, as the tuned file keeps them
+        command = build_command("cuda" if backend == "cuda" else "emulate", source, Path(folder) / "tuned.o", None,
+                                ("-c", "-I", str(include)) if backend == "cuda" else ("-fsyntax-only", "-I", str(include)),
+                                dict(defines))
+        proc = subprocess.run(command, capture_output=True, text=True, errors="replace", cwd=folder, timeout=600)
+    return None if proc.returncode == 0 else truncate(proc.stderr.replace(str(source), name).strip())
+
+
 def counting_commands(source: Path, output: Path, flags: tuple[str, ...], defines: dict[str, str],
                       libs: tuple[str, ...] = ()) -> list[list[str]]:
     """An emulated build that counts memory traffic (ORCU_EMULATION_SECTORS): compiled with the

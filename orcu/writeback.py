@@ -112,6 +112,13 @@ def _size_macros(program: Program) -> list[tuple[str, str]]:
     return [(p.name, " or ".join(map(str, p.values))) for p in program.spec.input_params if p.name in used]
 
 
+def size_defines(program: Program) -> dict[str, str]:
+    """The -D a build of the tuned file needs for the sizes the code uses as macros: the first
+    value each was tuned for."""
+    used = {name for name, _ in _size_macros(program)}
+    return {p.name: str(p.values[0]) for p in program.spec.input_params if p.name in used}
+
+
 def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_path: str | Path, strip: bool = False,
                     provenance: Provenance | None = None) -> str:
     """The tuned fragment of a fragment file (Program.fragment): its statements, each Loop

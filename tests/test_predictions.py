@@ -146,6 +146,7 @@ def test_apply_and_cc_refuse_an_unchecked_prediction_unless_asked(in_tmp):
     assert cc.returncode == 0 and (in_tmp / "app").exists(), cc.stderr
     tuned = orcu("tune", "matvec.c", "--backend", "model", "--unchecked", cwd=in_tmp, home=home, CXX="no-such-compiler")
     assert tuned.returncode == 0 and UNCHECKED in (in_tmp / "matvec.tuned.cu").read_text()
+    assert "orcu: note: matvec.tuned.cu is written without a compile of its own: g++ is not on PATH" in tuned.stderr
 
 
 REFUSED = ("orcu: error: orcu_matvec_1 n=77: the result was predicted by orcu's performance model and never checked "

@@ -140,6 +140,13 @@ def _effect(node: c_ast.Node | None, name: str):
         if node.op != "=":
             return node.lvalue
         return read if read is not None else _KILL
+    if isinstance(node, c_ast.Assignment):  # another target: its subscripts, then the value (a = b = 0 assigns b)
+        read = _first_use(node.lvalue, name)
+        return read if read is not None else _effect(node.rvalue, name)
+    if isinstance(node, c_ast.BinaryOp) and node.op not in ("&&", "||"):  # both operands run: a = (b = x) + 1
+        effects = [_effect(node.left, name), _effect(node.right, name)]
+        read = next((e for e in effects if e is not None and e is not _KILL), None)
+        return read if read is not None else (_KILL if _KILL in effects else None)
     if isinstance(node, c_ast.Decl):  # a new variable of that name hides the old one from here on
         read = _first_use(node.init, name)
         return read if read is not None else (_KILL if node.name == name else None)
