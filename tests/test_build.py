@@ -68,6 +68,20 @@ def test_cmake_project(project):
     touched_rebuilds_only_its_own(project, build, project / "build" / "orcu")
 
 
+def test_cmake_project_of_c_and_cuda_alone(project):
+    """project(... LANGUAGES C CUDA), the usual project of orcu's users: the emulation's C++
+    build of the tuned files gets C++ enabled by orcu's package."""
+    lists = project / "CMakeLists.txt"
+    lists.write_text(lists.read_text().replace("LANGUAGES C CXX", "LANGUAGES C CUDA"))
+    cmake_dir = orcu("--cmake-dir", cwd=project).stdout.strip()
+    configure = subprocess.run(["cmake", "-S", ".", "-B", "build", f"-DCMAKE_PREFIX_PATH={cmake_dir}",
+                                f"-DORCU_OPTIONS={BUDGET.replace(' ', ';')}"], cwd=project, capture_output=True, text=True)
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    built = subprocess.run(["cmake", "--build", "build"], cwd=project, capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert run(project / "build" / "app") == plain_output(project)
+
+
 @pytest.mark.slow
 def test_makefile_with_orcu_mk(project):
     make = ["make", f"ORCU_OPTIONS={BUDGET}"]
