@@ -203,6 +203,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         includes=sorted(set().union(*(c.includes for c in codes)) - {"math.h"}),  # the tuned file's headers
         init=_init_code(spec.init_code),
         variants=prelude(codes) + "\n" + "\n".join(c.text for c in codes),
+        helpers=program.helpers,
         values=values,
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
         reference=reference,

@@ -13,6 +13,7 @@ from .annotations import Region, blank, blank_comments, brace_depth, matching_br
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.cxx import cxx_edits, cxx_prototype
+from .frontend.helpers import Helper, declarations, used_helpers
 from .frontend.host import Host, following, in_host_loop, split, statement_text, targets
 from .frontend.ir import LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, effects, read_after
@@ -58,6 +59,8 @@ class Program:
     # Edits of the file's text that make its function signatures C++ (frontend/cxx.py): the
     # tuned file applies them, nvcc compiling it as C++.
     cxx: tuple[tuple[int, int, str], ...] = ()
+    # The file's functions the kernels call (frontend/helpers.py), callees first.
+    helpers: tuple[Helper, ...] = ()
     # What is computed once from the program and kept (space.performance_space's spaces).
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -147,13 +150,18 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
             k = hosts[r].nests[0]
             handoffs[k] = _handoff(src, context[1], loops[r], loops[r + 1], nests[k], nests[k + 1])
     tree, spans, macros = context
-    exported = tuple((src.offset(f.decl.coord.line, f.decl.coord.column), cxx_prototype(f.decl, macros), c_text(f.decl))
+    # C linkage from the function's first declaration on: a prototype of it may come first
+    first = {f.decl.name: min([d.coord.line, d.coord.column] for d in [*declarations(tree, src, f.decl.name), f.decl])
+             for _, _, f in spans}
+    exported = tuple((src.offset(*first[f.decl.name]), cxx_prototype(f.decl, macros), c_text(f.decl))
                      for _, _, f in spans
                      if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec)
     cxx = cxx_edits(src.text, tree, lambda c: src.offset(c.line, c.column) if c is not None and c.file == src.path else None,
                     macros)
+    helpers = used_helpers(src, blank_comments(generated.blank_spans(src.text)), tree, spans,
+                           [loop for code in parsed for loop in code.loops], set(functions))
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported, tuple(cxx))
+                   exported, tuple(cxx), helpers)
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:

@@ -74,20 +74,30 @@ def tuned_source(
     for function, offset in sorted(program.functions.items(), key=lambda kv: kv[1]):
         parts = [t for nest, t in zip(program.nests, texts) if nest.function == function]
         if first_block:
-            parts.insert(0, prelude(codes))
+            parts.insert(0, prelude(codes) + "".join(_helper_prototype(h) for h in program.helpers))
             first_block = False
         # -DORCU_ORIGINAL builds the original C loops alone: no CUDA needed then.
         block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, block))
-    for offset, prototype, _ in program.exported:  # C callers link against the tuned file (the .tuned.h declares them)
+    on_gpu = {h.prototype for h in program.helpers}
+    for offset, prototype, written in program.exported:  # C callers link against the tuned file (the .tuned.h declares them)
         point = _insertion_point(src.text, blanked, offset)
-        edits.append((point, point, f'{generated.BEGIN}\n#ifdef __cplusplus\nextern "C" {prototype};  // C linkage: C code '
+        hd = "ORCU_HD " if written in on_gpu else ""
+        edits.append((point, point, f'{generated.BEGIN}\n#ifdef __cplusplus\nextern "C" {hd}{prototype};  // C linkage: C code '
                                     f'calls it\n#endif\n{generated.END}\n'))
     edits += _region_edits(program, calls, kept, strip)
     edits += _spec_edits(program, strip)
     edits += program.cxx
+    edits += [(at, at, "ORCU_HD ") for h in program.helpers for at in h.starts]  # the kernels call them
     return _apply(src.text, edits), codes
+
+
+def _helper_prototype(helper) -> str:
+    """The declaration of a function of the file the kernels call, before the kernels (its
+    definition may come later); unused where the host compiler sees no kernel."""
+    linkage = 'extern "C" ' if helper.exported else ""
+    return f"{linkage}[[maybe_unused]] ORCU_HD {helper.prototype};  // called by the kernels\n"
 
 
 def c_header_path(output: str | Path) -> str:
@@ -324,6 +334,7 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
         begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
         version=__version__, date=provenance.date, source=source,
         regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip, unchecked=provenance.unchecked,
+        helpers=bool(program.helpers) and not program.fragment,
         includes=sorted(set().union(*(c.includes for c in codes))), macros=_size_macros(program),
     )
 

@@ -1,15 +1,16 @@
 """Ordinary C that orcu once refused or wrote broken: scalars set by chained assignments and
-assignments inside expressions are private, and a tuned file that its build would refuse is
-never written."""
+assignments inside expressions are private, the file's own functions run in the kernels (or are
+refused where called, saying why), and a tuned file that its build would refuse is never written."""
 import subprocess
 import sys
 
 import pytest
 
-from conftest import covering_results, write
+from conftest import covering_results, diagnose, write
 from orcu.analysis.nest import analyze
 from orcu.program import load
 from orcu.space import input_space
+from orcu.toolchain import nvcc
 
 # MILC's complex matrix-vector product (one of Orio's inputs): each row starts with cr = ci = 0.0.
 CHAINED = """void cmv(int n, const double *ar, const double *ai, const double *x, double *yr, double *yi)
@@ -68,3 +69,92 @@ def test_a_tuned_file_its_build_would_refuse_is_not_written(in_tmp, monkeypatch)
             "orcu's): the compiler said:") in proc.stderr
     said = proc.stderr.replace("\u2018", "'").replace("\u2019", "'")
     assert "t.tuned.cu: In function 'double* scratch(int)':" in said and "error: invalid conversion from 'void*' to 'double*'" in said
+
+
+# Rodinia's shapes: a layer's activation through two helpers of the file (one calling the
+# other, one with exp), and kmeans' nearest centre, an argmin over a helper's result.
+HELPERS = """#include <math.h>
+#define SCALE 2.0
+
+static double squash(double x)
+{
+    return 1.0 / (1.0 + exp(-x));
+}
+
+double activate(double x, double bias) { return SCALE * squash(x + bias); }
+
+static double distance(double a, double b) { double d = a - b; return d * d; }
+
+void layer(int n, int k, const double *in, const double *centres, double *out, int *nearest)
+{
+    int i, j, best;
+    double closest, d;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [32, 128]; param BC[] = [4, 8]; }
+    def input_params { param n[] = [997]; param k[] = [7]; }
+    def input_vars {
+        decl dynamic double in[n] = random; decl dynamic double centres[k] = random;
+        decl dynamic double out[n] = 0; decl dynamic int nearest[n] = 0;
+    }
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC, blockCount=BC)
+    for (i = 0; i < n; i++) {
+        out[i] = activate(in[i], 0.5);
+        best = 0;
+        closest = distance(in[i], centres[0]);
+        for (j = 1; j < k; j++) {
+            d = distance(in[i], centres[j]);
+            if (d < closest) {
+                closest = d;
+                best = j;
+            }
+        }
+        nearest[i] = best;
+    }
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+ACTIVATE = "double activate(double x, double bias) { return SCALE * squash(x + bias); }\n"
+# activate declared first and defined after the loop, as C files often have it
+LATER = HELPERS.replace(ACTIVATE, "double activate(double x, double bias);\n") + "\n" + ACTIVATE
+
+
+@pytest.mark.parametrize("source", [HELPERS, LATER], ids=["defined-before", "defined-after"])
+def test_the_files_own_functions_run_in_the_kernels(in_tmp, monkeypatch, source):
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    assert [h.name for h in program.helpers] == ["squash", "activate", "distance"]
+    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
+                               measure="kernel")
+    assert len(results) == 4 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--budget", "1"], cwd=in_tmp,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    tuned = (in_tmp / "t.tuned.cu").read_text()
+    assert "ORCU_HD static double squash(double x)\n{" in tuned and "ORCU_HD double activate(double x, double bias) {" in tuned
+    assert 'extern "C" ORCU_HD double activate(double x, double bias);  // C linkage: C code calls it' in tuned
+    # the GPU's build (host warnings too), and the original C build with no CUDA at all
+    for command in ([nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
+                    ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"]):
+        built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
+        assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
+
+
+@pytest.mark.parametrize("helper, why", [
+    ("static double first(const double *v) { return v[0]; }", "takes 'v', which is not a scalar (an array, a pointer or a struct)"),
+    ("static double scale = 2.0;\nstatic double first(double v) { return scale * v; }", "uses the global variable 'scale'"),
+    ("static double first(double v) { static double calls; calls += 1; return v; }", "keeps a static variable 'calls'"),
+])
+def test_a_helper_the_gpu_cannot_run_is_refused_where_it_is_called(in_tmp, helper, why):
+    call = "first(x)" if "const double *v" in helper else "first(x[j])"
+    source = helper + "\n" + CHAINED.replace("cr += ar[i*n + j] * x[j];", f"cr += ar[i*n + j] * {call};")
+    message = diagnose(in_tmp, source)
+    line = next(k for k, text in enumerate(source.splitlines(), 1) if "first(" in text and "return" not in text)
+    assert message.startswith(f"t.c:{line}:") and (f"error: 'first', a function of this file, {why}: orcu runs on the GPU only "
+                                                   "functions of scalar arguments and result that use no global variable; "
+                                                   "write its work into the loop") in message
