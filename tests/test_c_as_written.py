@@ -8,6 +8,8 @@ import pytest
 
 from conftest import covering_results, diagnose, write
 from orcu.analysis.nest import analyze
+from orcu.codegen.region import generate
+from orcu.errors import OrcuError
 from orcu.program import load
 from orcu.space import input_space
 from orcu.toolchain import nvcc
@@ -158,3 +160,66 @@ def test_a_helper_the_gpu_cannot_run_is_refused_where_it_is_called(in_tmp, helpe
     assert message.startswith(f"t.c:{line}:") and (f"error: 'first', a function of this file, {why}: orcu runs on the GPU only "
                                                    "functions of scalar arguments and result that use no global variable; "
                                                    "write its work into the loop") in message
+
+
+# Loops counting down: the rows in reverse (any order is right), and in each row the
+# differences of neighbours from the right, which only the order as written gets right
+# (counting up, each element would take the one before it already changed).
+DOWN = """void diffs(int n, int m, double A[n][m])
+{
+    int i, j;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [32, 64]; }
+    def input_params { param n[] = [37]; param m[] = [29]; }
+    def input_vars { decl dynamic double A[n][m] = random; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(TRANSFORM)
+    for (i = n - 1; i >= 0; i--)
+        for (j = m - 1; j > 0; j--)
+            A[i][j] = A[i][j] - A[i][j - 1];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+@pytest.mark.parametrize("transform", ["threadCount=TC", "mapping='auto'"])
+def test_loops_counting_down_keep_their_order_where_it_matters(in_tmp, transform):
+    write(in_tmp / "t.c", DOWN.replace("TRANSFORM", transform))
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    kernel = generate(program, program.nests[0], results[0].params, inputs).text
+    assert "for (j = m - 1; j >= 1; j--) {" in kernel
+
+
+def test_other_loop_forms_count_as_written(in_tmp):
+    """``n > i``, ``i != n`` and a step of two."""
+    source = CHAINED.replace("for (i = 0; i < n; i++) {", "for (i = 0; n > i; i += 2) {").replace(
+        "for (j = 0; j < n; j++) {", "for (j = 0; j != n; j++) {")
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
+                               measure="kernel")
+    assert len(results) == 4 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+
+
+def test_what_a_loop_counting_down_cannot_give_is_refused(in_tmp):
+    live = DOWN.replace("TRANSFORM", "threadCount=TC").replace("void diffs(", "double diffs(").replace(
+        "    /*@ end @*/\n}", "    /*@ end @*/\n    return i;\n}")
+    write(in_tmp / "t.c", live)
+    program = load("t.c")
+    with pytest.raises(OrcuError) as refused:
+        analyze(program.src, program.nests[0], program.spec)
+    assert refused.value.render().startswith(
+        "t.c:16:12: error: 'i' is read here after the loop on 'i', which counts down: orcu runs its iterations in any "
+        "order and keeps what the highest one left, not the last one; count up or assign it after the loop")
+    sweep = DOWN.replace("TRANSFORM", "mapping='auto'").replace("for (i = n - 1; i >= 0; i--)", "for (i = n - 2; i >= 0; i--)").replace(
+        "        for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
+        "        for (j = 0; j < m; j++)\n            A[i][j] = A[i][j] + A[i + 1][j];")
+    assert diagnose(in_tmp, sweep).startswith(
+        "t.c:10:5: error: the TSG cannot map this nest: the loop on 'i' counts down and its iterations depend on each other "
+        "(dependences between its iterations: 'A[i][j]' (line 12) and 'A[i + 1][j]' (line 12)), and orcu cannot yet move "
+        "the loops under it out of it: put the loop to run in parallel outside it")

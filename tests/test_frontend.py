@@ -119,11 +119,18 @@ def test_c_syntax_error_in_original_code(in_tmp):
 
 
 def test_unsupported_loop_forms(in_tmp):
-    assert diagnose(in_tmp, region("  for (i = n; i > 0; i--) a[i] = 0;")) == (
-        "t.c:4:15: error: unsupported loop: the condition must be 'i < upper' or 'i <= upper'\n"
-        "  for (i = n; i > 0; i--) a[i] = 0;\n"
+    assert diagnose(in_tmp, region("  for (i = 0; 2 * i < n; i++) a[i] = 0;")) == (
+        "t.c:4:15: error: unsupported loop: the condition must be 'i < upper', 'i <= upper' or 'i != upper' "
+        "(or, counting down, 'i >= lower' or 'i > lower')\n"
+        "  for (i = 0; 2 * i < n; i++) a[i] = 0;\n"
         "              ^"
     )
+    assert diagnose(in_tmp, region("  for (i = n; i > 0; i -= 2) a[i] = 0;")).startswith(
+        "t.c:4:22: error: unsupported loop: a loop counting down must step by one ('i--')")
+    assert diagnose(in_tmp, region("  for (i = n; i < 0; i--) a[i] = 0;")).startswith(
+        "t.c:4:15: error: unsupported loop: counting down, the condition must be 'i >= lower' or 'i > lower'")
+    assert diagnose(in_tmp, region("  for (i = 0; i != n; i += 2) a[i] = 0;")).startswith(
+        "t.c:4:15: error: unsupported loop: 'i != upper' with a step of 2 may step over the bound")
     assert diagnose(in_tmp, region("  for (i = 0; i < n; i += n) a[i] = 0;")).startswith(
         "t.c:4:22: error: unsupported loop: the increment must be 'i++' or 'i += c' with a positive constant c"
     )

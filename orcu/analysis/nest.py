@@ -169,6 +169,13 @@ def analyze(
     _check_arrays(src, nest, outer, statements, affine_names)
     arrays = _arrays(nest, spec, sizes, statements, affine_names, outer)
     live_private = _live_private(src, nest, outer, inner_vars, set(private))
+    left = ([outer.var] if outer.var in nest.read_after else []) + list(live_private)
+    if outer.descending and left:
+        names = ", ".join(f"'{n}'" for n in left)
+        raise src.error_at(nest.read_after.get(left[0], outer.loc),
+                           f"{names} is read here after the loop on '{outer.var}', which counts down: orcu runs its "
+                           "iterations in any order and keeps what the highest one left, not the last one; count up "
+                           "or assign it after the loop", AnalysisError)
     return NestAnalysis(outer, arrays, tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in,
                         outer.var in nest.read_after, live_private)
 

@@ -98,6 +98,9 @@ class Loop:
     loc: Location
     node: c_ast.For = field(compare=False, repr=False)
     jumps: tuple[Jump, ...] = ()  # the breaks and continues that leave or restart this loop
+    # Written counting down (for (i = n - 1; i >= 0; i--)): the same values, run from upper - 1
+    # down to lower. Mapped to threads the order is moot; run in sequence it is kept.
+    descending: bool = False
 
     def jumps_of(self, kind: str) -> tuple[Jump, ...]:
         return tuple(j for j in self.jumps if j.kind == kind)
@@ -105,7 +108,7 @@ class Loop:
     @property
     def header(self) -> str:
         step = "" if self.step == 1 else f" step {self.step}"
-        return f"for {self.var} in [{c_text(self.lower)}, {c_text(self.upper)}){step}"
+        return f"for {self.var} in [{c_text(self.lower)}, {c_text(self.upper)}){step}{' down' if self.descending else ''}"
 
 
 Node = Union[Loop, Stmt]

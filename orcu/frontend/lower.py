@@ -45,13 +45,47 @@ class Lowering:
 
     # -- loops ----------------------------------------------------------------
     def loop(self, node: c_ast.For) -> Loop:
-        var, lower = self._init(node)
-        upper = self._cond(node, var)
-        step = self._next(node, var)
+        var, start = self._init(node)
+        descending = self._counts_down(node, var)
+        if descending:  # the same values as counting up from the bound to the start
+            lower, upper, step = self._floor(node, var), _plus_one(start), 1
+        else:
+            lower, upper, step = start, self._cond(node, var), self._next(node, var)
+            if step != 1 and node.cond.op == "!=":
+                raise self.error(node.cond, f"unsupported loop: '{var} != upper' with a step of {step} may step over the bound")
         body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
         self.jumps.append([])
         lowered = self.block(body)
-        return Loop(var, lower, upper, step, lowered, loc_of(node), node, tuple(self.jumps.pop()))
+        return Loop(var, lower, upper, step, lowered, loc_of(node), node, tuple(self.jumps.pop()), descending)
+
+    def _counts_down(self, node: c_ast.For, var: str) -> bool:
+        """``i--``, ``--i``, ``i -= 1`` or ``i = i - 1``; other steps down are refused."""
+        nxt = node.next
+        if isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("p--", "--") and _is(nxt.expr, var):
+            return True
+        step = None
+        if isinstance(nxt, c_ast.Assignment) and _is(nxt.lvalue, var):
+            if nxt.op == "-=":
+                step = nxt.rvalue
+            elif nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op == "-" and _is(nxt.rvalue.left, var):
+                step = nxt.rvalue.right
+        if step is None:
+            return False
+        if isinstance(step, c_ast.Constant) and step.type == "int" and int(step.value.rstrip("uUlL"), 0) == 1:
+            return True
+        raise self.error(nxt, f"unsupported loop: a loop counting down must step by one ('{var}--')")
+
+    def _floor(self, node: c_ast.For, var: str) -> c_ast.Node:
+        """The lowest value of a loop counting down: ``i >= lower``, or ``lower + 1`` of ``i > lower``."""
+        cond = node.cond
+        if isinstance(cond, c_ast.BinaryOp):
+            left, right, op = cond.left, cond.right, cond.op
+            if _is(right, var) and op in ("<", "<="):
+                left, right, op = right, left, {"<": ">", "<=": ">="}[op]
+            if _is(left, var) and op in (">", ">="):
+                return right if op == ">=" else _plus_one(right)
+        raise self.error(cond if cond is not None else node,
+                         f"unsupported loop: counting down, the condition must be '{var} >= lower' or '{var} > lower'")
 
     def _init(self, node: c_ast.For) -> tuple[str, c_ast.Node]:
         init = node.init
@@ -67,12 +101,15 @@ class Lowering:
             left, right, op = cond.left, cond.right, cond.op
             if isinstance(right, c_ast.ID) and right.name == var and op in (">", ">="):
                 left, right, op = right, left, {">": "<", ">=": "<="}[op]
-            if isinstance(left, c_ast.ID) and left.name == var and op in ("<", "<="):
-                if op == "<":
+            if isinstance(right, c_ast.ID) and right.name == var and op == "!=":
+                left, right = right, left
+            if isinstance(left, c_ast.ID) and left.name == var and op in ("<", "<=", "!="):
+                if op in ("<", "!="):  # counting up by one, i != n stops where i < n does
                     return right
                 return _plus_one(right)
         where = cond if cond is not None else node
-        raise self.error(where, f"unsupported loop: the condition must be '{var} < upper' or '{var} <= upper'")
+        raise self.error(where, f"unsupported loop: the condition must be '{var} < upper', '{var} <= upper' or '{var} != upper' "
+                                f"(or, counting down, '{var} >= lower' or '{var} > lower')")
 
     def _next(self, node: c_ast.For, var: str) -> int:
         nxt = node.next

@@ -446,6 +446,8 @@ def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: lis
             return f"the loop on '{lp.var}' does not run alike in every thread of a block (its bounds), so no barrier fits it"
     if strip is not None and strip.step != 1:
         return f"the loop on '{strip.var}' steps by {strip.step}"
+    if strip is not None and strip.descending:  # strips run up; the loop's order may matter
+        return f"the loop on '{strip.var}' counts down"
     tiled = {lp.var: lp for lp in grid} | ({strip.var: strip} if strip else {})
     for lp in grid:
         if lp.step != 1 and lp.var in used:

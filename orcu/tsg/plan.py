@@ -24,7 +24,7 @@ from ..frontend.transform import ARGUMENTS
 from ..source import SourceFile
 from ..spec.expr import Expr
 from ..spec.model import Param, TuningSpec
-from .phase1 import check, recipe
+from .phase1 import chain, check, recipe
 from .phase2 import placement
 from .schedule import Dim, Schedule
 
@@ -32,6 +32,19 @@ TSG_ARGUMENTS = ("mapping", "blockLoops", "threadLoops", "tile")
 PLACEMENT_ARGUMENTS = ("registerTile", "shared", "sharedDepth", "constant")
 REGISTER_TILES = (1, 2, 4)  # iterations per thread along a grid loop: up to 16 accumulators in 2-D
 SHARED_DEPTHS = (16, 32)
+
+
+def _refuse_moves_across_descending(src: SourceFile, nest: LoopNest, phase1) -> None:
+    """A loop counting down that carries a dependence, with loops nested under it that the TSG
+    may move out to the grid: its dependences are modelled counting up, which would judge such
+    a move on the wrong order. (Counting down and carrying nothing, any order is right; at the
+    bottom of the chain it stays in sequence, in its own order.)"""
+    carried = {var: why for var, why in phase1.conflicts if why}
+    for lp in chain(nest)[:-1]:
+        if lp.descending and lp.var in carried:
+            raise src.error_at(lp.loc, f"the TSG cannot map this nest: the loop on '{lp.var}' counts down and its iterations "
+                                       f"depend on each other ({carried[lp.var]}), and orcu cannot yet move the loops under "
+                                       "it out of it: put the loop to run in parallel outside it", SpecError)
 
 
 def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...]) -> tuple[TuningSpec, tuple[LoopNest, ...]]:
@@ -52,6 +65,7 @@ def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...]) -> tupl
             raise src.error_at(nest.loc, "a Loop region the TSG maps must hold exactly one outer loop", SpecError)
         deps = dependences(nest)
         phase1 = recipe(nest, deps)
+        _refuse_moves_across_descending(src, nest, phase1)
         fixed = _overrides(src, nest, args)
         if fixed is None and mapping != "auto":
             fixed = (Schedule.parse(mapping), args["mapping"])
