@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from .analysis.nest import analyze
 from .codegen.region import RegionCode, prelude
-from .frontend.types import ELEMENT_BYTES, canonical_type
+from .frontend.types import ELEMENT_BYTES, canonical_type, names_c_bool
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
 from .frontend.cparse import object_macros, parse_statements
@@ -204,6 +204,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         init=_init_code(spec.init_code),
         variants=prelude(codes) + "\n" + "\n".join(c.text for c in codes),
         helpers=program.helpers,
+        c_bool=names_c_bool(program.src.text),
         values=values,
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
         reference=reference,

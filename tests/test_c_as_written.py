@@ -13,6 +13,7 @@ from orcu.errors import OrcuError
 from orcu.program import load
 from orcu.space import input_space
 from orcu.toolchain import nvcc
+from orcu.writeback import Choice, tuned_source
 
 # MILC's complex matrix-vector product (one of Orio's inputs): each row starts with cr = ci = 0.0.
 CHAINED = """void cmv(int n, const double *ar, const double *ai, const double *x, double *yr, double *yi)
@@ -223,3 +224,36 @@ def test_what_a_loop_counting_down_cannot_give_is_refused(in_tmp):
         "t.c:10:5: error: the TSG cannot map this nest: the loop on 'i' counts down and its iterations depend on each other "
         "(dependences between its iterations: 'A[i][j]' (line 12) and 'A[i + 1][j]' (line 12)), and orcu cannot yet move "
         "the loops under it out of it: put the loop to run in parallel outside it")
+
+
+@pytest.mark.parametrize("ctype", ["_Bool", "signed char", "unsigned short", "long long", "unsigned long", "int8_t",
+                                   "uint64_t"])
+def test_every_c_arithmetic_type_as_arrays(in_tmp, ctype):
+    source = f"""#include <stdint.h>
+void f(int n, {ctype} *a, const {ctype} *b)
+{{
+    int i;
+    /*@ begin PerfTuning (
+    def performance_params {{ param TC[] = [32, 64]; param V[] = [False, True]; }}
+    def input_params {{ param n[] = [1001]; }}
+    def input_vars {{ decl dynamic {ctype} a[n] = random; decl dynamic {ctype} b[n] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC, vectorize=V)
+    for (i = 0; i < n; i++)
+        a[i] = a[i] + b[i];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
+                               measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    tuned, _ = tuned_source(program, [Choice(results[0].params, results[0].inputs)])
+    (in_tmp / "t.tuned.cu").write_text(tuned)
+    for command in ([nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
+                    ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"]):
+        built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
+        assert built.returncode == 0 and "warning" not in built.stderr, built.stderr

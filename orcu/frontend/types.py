@@ -6,6 +6,8 @@ object-like macros, in that order.
 """
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
 from ..errors import AnalysisError
@@ -185,11 +187,19 @@ VECTORS = {
 # Bytes of an element of each type (canonical names).
 ELEMENT_BYTES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "unsigned long long": 8, "size_t": 8,
           "float": 4, "int": 4, "unsigned int": 4, "short": 2, "unsigned short": 2, "char": 1,
-          "signed char": 1, "unsigned char": 1}
+          "signed char": 1, "unsigned char": 1, "bool": 1}
+
+
+def names_c_bool(text: str) -> bool:
+    """Whether C code names _Bool, which the generated C++ calls bool (a macro says so)."""
+    return re.search(r"\b_Bool\b", text) is not None
 
 
 def canonical_type(base: str) -> str:
-    """``long int`` -> ``long``, ``unsigned`` -> ``unsigned int``, ``signed int`` -> ``int``."""
+    """``long int`` -> ``long``, ``unsigned`` -> ``unsigned int``, ``signed int`` -> ``int``; C's
+    ``_Bool`` -> ``bool``, its name in the generated C++."""
+    if base == "_Bool":
+        return "bool"
     words = [w for w in base.split() if w != "signed" or base.split() == ["signed", "char"]]
     if "int" in words and len(words) > 1:
         words.remove("int")
