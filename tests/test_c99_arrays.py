@@ -1,5 +1,6 @@
 """C99 array parameters as PolyBench and most numerical C write them (`double A[n][m]`, `const`,
-`restrict`, 3-D, a pointer to rows `double (*A)[n]`, a 1-D `double x[n]`): every variant of each
+`restrict`, 3-D, a pointer to rows `double (*A)[n]`, a 1-D `double x[n]`, a time loop around
+four nests that keep them on the device): every variant of each
 kernel is right in emulation, each tuned file compiles with nvcc warning-free, and a C program
 calling the kernels on its own variable-length arrays gives, built through `orcu cc`, exactly
 what its plain C build gives (tests/c99_project)."""
@@ -17,7 +18,7 @@ from orcu.space import input_space
 from orcu.toolchain import nvcc
 
 PROJECT = Path(__file__).parent / "c99_project"
-KERNELS = ["scale2d.c", "gemm.c", "sum3d.c", "rowscale.c"]
+KERNELS = ["scale2d.c", "gemm.c", "sum3d.c", "rowscale.c", "fdtd2d.c"]
 
 
 @pytest.mark.parametrize("kernel", KERNELS + ["kernel_gemm.c"])

@@ -10,6 +10,8 @@ loops reach into each array is known before the host code runs.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -37,7 +39,7 @@ class Resident:
     def call(self, code: RegionCode, call: str) -> str:
         """``call`` of a loop's host function (generated on_device) with the device copies."""
         kept = {a.name for a in self.arrays} & set(code.arrays)
-        args = [f"(decltype(&{a}[0]))orcu_resident_{a}" if a in kept else a for a in code.args]
+        args = [_resident_arg(a, kept) for a in code.args]
         return f"{call[: call.index('(')]}({', '.join(args)});"
 
     def wrap(self, host_code: str) -> str:
@@ -49,10 +51,21 @@ class Resident:
                          f"sizeof({a.element}));")
         lines += ["    " + line for line in host_code.splitlines()]
         for a in self.arrays:
-            lines.append(f"    orcu_resident_out({a.name}, orcu_resident_{a.name}, orcu_{a.name}_count, sizeof({a.element}), "
+            # (void *): a const array is only freed (a written one cannot be const)
+            lines.append(f"    orcu_resident_out((void *){a.name}, orcu_resident_{a.name}, orcu_{a.name}_count, sizeof({a.element}), "
                          f"{'true' if a.written else 'false'});")
         lines.append("}")
         return "\n".join(lines)
+
+
+def _resident_arg(arg: str, kept: set[str]) -> str:
+    """A call's argument with a kept array's device copy in place of the array: ``x``, or the
+    cast of a C99 array parameter the host function takes flat (``(double *)A``)."""
+    m = re.fullmatch(r"(\([^()]*\*\))?(\w+)", arg)
+    if m is None or m.group(2) not in kept:
+        return arg
+    name = m.group(2)
+    return f"{m.group(1) or f'(decltype(&{name}[0]))'}orcu_resident_{name}"
 
 
 def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any]]]) -> Resident | str | None:
