@@ -21,14 +21,19 @@ PROJECT = Path(__file__).parent / "c99_project"
 KERNELS = ["scale2d.c", "gemm.c", "sum3d.c", "rowscale.c", "fdtd2d.c"]
 
 
-@pytest.mark.parametrize("kernel", KERNELS + ["kernel_gemm.c"])
+WHOLE = ["kernel_gemm.c", "correlation.c"]  # spaces small enough to check whole
+
+
+@pytest.mark.parametrize("kernel", KERNELS + WHOLE)
 def test_every_variant_of_a_c99_kernel_is_right(in_tmp, kernel):
     """The covering array of each space; the whole space of PolyBench's imperfect gemm, whose
-    shared strips of B once went to the first j loop too and read B at an unset k (SIGSEGV)."""
+    shared strips of B once went to the first j loop too and read B at an unset k (SIGSEGV),
+    and of correlation's last nest, whose register tiles once loaded and stored the sum of row
+    i in every copy of the body (i_0 and i_1 alike), a wrong result."""
     shutil.copy(PROJECT / kernel, in_tmp / kernel)
     program = load(kernel)
     inputs = next(iter(input_space(program).configs()))
-    results = covering_results(program, 0, inputs, in_tmp / "build", every=kernel == "kernel_gemm.c", measure="kernel")
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=kernel in WHOLE, measure="kernel")
     assert results and {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results]
     if kernel == "kernel_gemm.c":
         shared = [r.params for r in results if r.params.get("shared_B_1")]

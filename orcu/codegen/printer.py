@@ -11,6 +11,7 @@ from typing import Callable, Mapping
 
 from pycparser import c_ast, c_generator
 
+from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, Node, c_text
 
 INDENT = "    "
@@ -29,6 +30,14 @@ class _Printer(c_generator.CGenerator):
         self.indent_level = depth * 2
         text = self._generate_stmt(node)
         return text.rstrip("\n").split("\n")
+
+
+def _renamed_text(text: str, renames: Mapping[str, str]) -> str:
+    """An access's text with the body's renames applied (the text as is where there are none)."""
+    if not renames:
+        return text
+    node = parse_expression(text)
+    return expression(node, renames) if node is not None else text
 
 
 def expression(node: c_ast.Node, renames: Mapping[str, str] | None = None) -> str:
@@ -126,14 +135,17 @@ def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll
                 lines.extend(own)
             elif isinstance(n, Loop):
                 kept = (registers or {}).get(id(n), [])
+                # the element as this copy of the body names it (a register tile's i_1 for i)
+                at = {r.ref: _renamed_text(r.ref, renames) for r in kept}
                 for r in kept:
-                    lines.append(f"{pad}{r.ctype} {r.name} = {r.ref};  // {r.ref} stays in a register over the loop on {r.loop}")
+                    lines.append(f"{pad}{r.ctype} {r.name} = {at[r.ref]};  // {at[r.ref]} stays in a register over the loop on "
+                                 f"{r.loop}")
                 if unroll > 1 and innermost(n):
                     lines.append(f"{pad}#pragma unroll {unroll}")
                 lines.append(f"{pad}{loop_header(n, renames)} {{")
                 walk(n.body, depth + 1, {**refs, **{r.ref: r.name for r in kept}})
                 lines.append(f"{pad}}}")
-                lines.extend(f"{pad}{r.ref} = {r.name};" for r in kept)
+                lines.extend(f"{pad}{at[r.ref]} = {r.name};" for r in kept)
             else:
                 node = renamed(n.node, renames, refs) if renames or refs else n.node
                 lines.extend(printer.statement(node, depth))
