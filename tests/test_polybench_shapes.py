@@ -1,0 +1,48 @@
+"""Kernels in the shapes of PolyBench/C 4.2.1's (tests/polybench_shapes/, written for orcu from
+its loop structures, with C99 array parameters as PolyBench declares them and one
+`transform CUDA(mapping='auto')` per top-level nest): each tunes in emulation with every
+evaluated variant right, and the tuned file compiles (orcu compiles it before writing it); a
+kernel with no parallel loop is refused by `orcu check` with the dependences named."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SHAPES = Path(__file__).parent / "polybench_shapes"
+# No loop runs in parallel: Floyd-Warshall and Gauss-Seidel as written, and doitgen, whose rows
+# share the temporary array sum (orcu privatizes scalars, not arrays).
+REFUSED = {"floyd.c": "'k': dependences between its iterations: 'path[i][j]' (line 14) and 'path[i][j]' (line 14)",
+           "seidel2d.c": "'i': dependences between its iterations: 'A[i][j]' (line 14) and 'A[i - 1][j - 1]' (line 14)",
+           "doitgen.c": "'r': dependences between its iterations: 'sum[p]' (line 13) and 'sum[p]' (line 13)"}
+TUNED = sorted(p.name for p in SHAPES.glob("*.c") if p.name not in REFUSED)
+
+
+def orcu(*args, cwd, home):
+    return subprocess.run([sys.executable, "-m", "orcu", *args], cwd=cwd, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "ORCU_HOME": str(home)})
+
+
+def test_the_corpus_holds_twenty_kernels():
+    assert len(TUNED) + len(REFUSED) >= 20
+
+
+@pytest.mark.parametrize("name", TUNED)
+def test_each_kernel_tunes_with_every_variant_right(tmp_path, name):
+    (tmp_path / name).write_text((SHAPES / name).read_text())
+    proc = orcu("tune", name, "--backend", "emulate", "--budget", "3", "--json", cwd=tmp_path, home=tmp_path / "home")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for region in json.loads(proc.stdout)["regions"]:
+        statuses = region["statuses"]
+        assert statuses.get("ok", 0) >= 1 and set(statuses) <= {"ok", "invalid"}, (region["name"], statuses)
+    assert (tmp_path / name.replace(".c", ".tuned.cu")).is_file()
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_kernel_with_no_parallel_loop_is_refused_with_its_dependences(tmp_path, name):
+    (tmp_path / name).write_text((SHAPES / name).read_text())
+    proc = orcu("check", name, cwd=tmp_path, home=tmp_path / "home")
+    assert proc.returncode == 2
+    assert f"error: mapping='auto': no loop of this nest can run in parallel ({REFUSED[name]}" in proc.stderr
