@@ -12,7 +12,7 @@ from .device import DEFAULT_PROFILE, Device, profile
 from .annotations import Region, blank, blank_comments, brace_depth, matching_bracket, scan_regions
 from .errors import AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
-from .frontend.cxx import cxx_edits, cxx_prototype
+from .frontend.cxx import cxx_edits, cxx_prototype, declared
 from .frontend.helpers import Helper, declarations, used_helpers
 from .frontend.host import Host, following, in_host_loop, split, statement_text, targets
 from .frontend.ir import LoopNest, c_text, loops_of, statements
@@ -153,7 +153,7 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     # C linkage from the function's first declaration on: a prototype of it may come first
     first = {f.decl.name: min([d.coord.line, d.coord.column] for d in [*declarations(tree, src, f.decl.name), f.decl])
              for _, _, f in spans}
-    exported = tuple((src.offset(*first[f.decl.name]), cxx_prototype(f.decl, macros), c_text(f.decl))
+    exported = tuple((src.offset(*first[f.decl.name]), cxx_prototype(declared(f), macros), c_text(declared(f)))
                      for _, _, f in spans
                      if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec)
     cxx = cxx_edits(src.text, tree, lambda c: src.offset(c.line, c.column) if c is not None and c.file == src.path else None,

@@ -257,3 +257,41 @@ void f(int n, {ctype} *a, const {ctype} *b)
                     ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"]):
         built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
         assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
+
+
+KR = """void scale(n, a, x)
+int n;
+double a;
+double *x;
+{
+    int i;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [32, 64]; }
+    def input_params { param n[] = [1000]; }
+    def input_vars { decl dynamic double x[n] = random; decl double a = 2.0; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC)
+    for (i = 0; i < n; i++)
+        x[i] = a * x[i];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+def test_a_k_and_r_function_gets_a_prototype(in_tmp, monkeypatch):
+    """C89's old-style definition: its parameters are the function's (not the spec's sizes as
+    macros), and the tuned file, which C++ compiles, declares them in the list."""
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    write(in_tmp / "t.c", KR)
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate"], cwd=in_tmp,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    tuned = (in_tmp / "t.tuned.cu").read_text()
+    assert "\nvoid scale(int n, double a, double *x)\n{\n    int i;" in tuned
+    assert "\nvoid scale(int n, double a, double *x);\n" in (in_tmp / "t.tuned.h").read_text()
+    for command in ([nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
+                    ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"]):
+        built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
+        assert built.returncode == 0 and "warning" not in built.stderr, built.stderr

@@ -88,6 +88,19 @@ def cxx_param(param: c_ast.Node, macros) -> Param | None:
     return None
 
 
+def declared(f: c_ast.FuncDef) -> c_ast.Decl:
+    """The function's declaration with its parameters typed: a K&R definition's
+    (``int f(n, x) int n; double *x; {``) as the prototype C++ and C declarations need
+    (a name without a declaration is an int, as in C89)."""
+    if not f.param_decls:
+        return f.decl
+    typed = {d.name: d for d in f.param_decls}
+    fixed = copy.deepcopy(f.decl)
+    fixed.type.args.params = [typed.get(p.name) or c_ast.Decl(p.name, [], [], [], [], c_ast.TypeDecl(
+        p.name, [], None, c_ast.IdentifierType(["int"])), None, None) for p in f.decl.type.args.params]
+    return fixed
+
+
 def _params(decl: c_ast.Decl) -> list | None:
     kind = decl.type
     if not isinstance(kind, c_ast.FuncDecl) or kind.args is None:
@@ -96,7 +109,7 @@ def _params(decl: c_ast.Decl) -> list | None:
 
 
 def cxx_prototype(decl: c_ast.Decl, macros) -> str:
-    """The declaration of a function as C++ takes it (c_text's form)."""
+    """The declaration of a function as C++ takes it (c_text's form; ``decl`` typed, see declared)."""
     params = _params(decl)
     changed = [cxx_param(p, macros) for p in params or []]
     if not any(changed):
@@ -113,20 +126,23 @@ def cxx_edits(text: str, tree: c_ast.FileAST, offset, macros) -> list[tuple[int,
     edits = []
     for ext in tree.ext:
         definition = isinstance(ext, c_ast.FuncDef)
-        decl = ext.decl if definition else ext
+        decl = declared(ext) if definition else ext
         if not isinstance(decl, c_ast.Decl):
             continue
         params = _params(decl)
         changed = [cxx_param(p, macros) for p in params or []]
         at = offset(decl.coord)
-        if not any(changed) or at is None:
+        old_style = definition and bool(ext.param_decls)
+        if not (any(changed) or old_style) or at is None:
             continue
         open_at = text.find("(", at)
         close, _ = matching_bracket(text, open_at, len(text))
         if open_at < 0 or close < 0:
             continue
         written = [(c.text if definition else c.prototype) if c else c_text(p) for p, c in zip(params, changed)]
-        edits.append((open_at + 1, close, ", ".join(written)))
+        # a K&R definition's parameter declarations, up to its body, go with its list
+        end = text.find("{", offset(ext.body.coord)) if old_style else close
+        edits.append((open_at + 1, end, ", ".join(written) + (")\n" if old_style else "")))
         if definition:
             body = text.find("{", offset(ext.body.coord))
             locals_ = " ".join(c.local for c in changed if c and c.local)

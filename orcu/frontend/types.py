@@ -84,7 +84,10 @@ def _outer_scopes(function: c_ast.FuncDef | None, file_ast: c_ast.FileAST | None
     scopes = []
     if function is not None:
         params = function.decl.type.args
-        scopes.append(declarations_in(params, "parameter") if params is not None else {})
+        found = declarations_in(params, "parameter") if params is not None else {}
+        for decl in function.param_decls or ():  # K&R: int f(n, x) int n; double *x; { ... }
+            found.update(declarations_in(decl, "parameter"))
+        scopes.append(found)
         scopes.append(declarations_in(function.body, "local"))
     if file_ast is not None:
         globals_ = {}
