@@ -115,6 +115,7 @@ def cxx_prototype(decl: c_ast.Decl, macros) -> str:
     if not any(changed):
         return c_text(decl)
     fixed = copy.deepcopy(decl)
+    # an ID prints its name as it is: here, a whole parameter declaration written as text
     fixed.type.args.params = [c_ast.ID(c.prototype) if c else p for p, c in zip(params, changed)]
     return c_text(fixed)
 
