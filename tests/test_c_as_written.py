@@ -295,3 +295,39 @@ def test_a_k_and_r_function_gets_a_prototype(in_tmp, monkeypatch):
                     ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"]):
         built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
         assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
+
+
+def test_a_name_of_the_function_and_of_a_c99_loop_in_another_nest(in_tmp):
+    """srad's shape: `int i, j;` at the top of the function for one nest, `for (int i ...)` in
+    the next; the reference and the variants of both nests compile and agree."""
+    write(in_tmp / "t.c", """void srad(int rows, int cols, const double *J, double *dN, double *out)
+{
+    int i, j;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [32, 64]; }
+    def input_params { param rows[] = [20]; param cols[] = [30]; }
+    def input_vars {
+        decl dynamic double J[rows*cols] = random; decl dynamic double dN[rows*cols] = 0;
+        decl dynamic double out[rows*cols] = 0;
+    }
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC)
+    for (i = 1; i < rows; i++)
+        for (j = 0; j < cols; j++)
+            dN[i*cols + j] = J[(i - 1)*cols + j] - J[i*cols + j];
+    ) @*/
+    /*@ end @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC)
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            out[i*cols + j] = 2.0 * dN[i*cols + j];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+""")
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+    for region in range(2):
+        results = covering_results(program, region, inputs, in_tmp / f"build{region}", every=True, measure="kernel")
+        assert len(results) == 2 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]

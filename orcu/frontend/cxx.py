@@ -11,7 +11,8 @@ nvcc and g++ accept pointers to arrays of run-time extent in a function body (a 
 of C++), so the body stays as written. A parameter whose first extent alone is a variable
 (``double x[n]``, ``double A[n][100]``) loses it (``double x[]``): that one C ignores anyway.
 Callers in C pass what they passed before; the prototype orcu declares for them takes
-``void *`` there, which any pointer converts to in C without a cast.
+``void *`` there, which any pointer converts to in C without a cast. A K&R definition
+(``void f(n, x) int n; double *x; {``) gets the prototype C++ requires, its types in its list.
 """
 from __future__ import annotations
 
