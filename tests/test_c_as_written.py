@@ -3,6 +3,7 @@ assignments inside expressions are private, the file's own functions run in the 
 refused where called, saying why), and a tuned file that its build would refuse is never written."""
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -331,3 +332,28 @@ def test_a_name_of_the_function_and_of_a_c99_loop_in_another_nest(in_tmp):
     for region in range(2):
         results = covering_results(program, region, inputs, in_tmp / f"build{region}", every=True, measure="kernel")
         assert len(results) == 2 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+
+
+# Rodinia's srad: the element's index computed once in the body, k = i * cols + j, and the
+# neighbours reached through index arrays.
+SRAD = (Path(__file__).parent / "c_as_written" / "srad.c").read_text()
+
+
+@pytest.mark.parametrize("transform", ["threadCount=TC", "mapping='auto'"])
+def test_a_scalar_subscript_computed_from_the_iterators(in_tmp, transform):
+    write(in_tmp / "t.c", SRAD.replace("threadCount=TC", transform))
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=transform != "mapping='auto'", measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    # the code keeps the subscript as written
+    assert "dN[k] = J[iN[i] * cols + j] - Jc;" in generate(program, program.nests[0], results[0].params, inputs).text
+
+
+def test_a_scalar_subscript_still_shows_a_dependence(in_tmp):
+    source = SRAD.replace("c[k] = 1.0 / (1.0 + G2);", "c[k + cols] = c[k] + 1.0 / (1.0 + G2);")
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    with pytest.raises(OrcuError) as refused:
+        analyze(program.src, program.nests[0], program.spec)
+    assert "loop-carried dependence on 'c'" in refused.value.render()

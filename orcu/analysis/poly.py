@@ -155,7 +155,7 @@ def dependences(nest: LoopNest) -> Dependences:
 
 def _dependences(nest: LoopNest) -> Dependences:
     deps = Dependences(nest)
-    arrays = shapes(nest)
+    arrays = shapes(nest, defined=True)  # k = i*cols + j; ... dN[k]: dN[i*cols + j] for the analysis
     order = {id(st): k for k, (st, _) in enumerate(statements(nest.body))}
     owner = {id(acc): st for st, _ in statements(nest.body) for acc in st.accesses}
     reductions = _array_reductions(nest)

@@ -11,9 +11,12 @@ element.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
-from ..frontend.ir import Access, Loop, LoopNest, statements
+from pycparser import c_ast
+
+from ..frontend.ir import Access, Loop, LoopNest, Stmt, loops_of, statements
 from .affine import Bound, Poly, poly_of, value_range
 
 
@@ -42,8 +45,11 @@ def is_affine(p: Poly, iterators: set[str]) -> bool:
     return all(sum(n in iterators for n in m) <= 1 and (len(m) == 1 or not (set(m) & iterators)) for m, _ in p.terms)
 
 
-def shapes(nest: LoopNest) -> dict[str, list[Shaped]]:
-    """Every access of every array, by array, with its subscripts."""
+def shapes(nest: LoopNest, defined: bool = False) -> dict[str, list[Shaped]]:
+    """Every access of every array, by array, with its subscripts. ``defined``: a scalar the
+    iteration set from the iterators and sizes alone before the access (``k = i*cols + j;
+    ... dN[k]``) stands for its value, as the dependence analysis may take it; code and
+    placements keep the access as written (``dN[k]``: opaque to them)."""
     iterators = {lp.var for lp in nest.loops()}
     by_array: dict[str, list[tuple[Access, tuple[Loop, ...]]]] = {}
     changing = set(iterators)  # what a subscript may not read to be affine: iterators and scalars the nest writes
@@ -51,15 +57,81 @@ def shapes(nest: LoopNest) -> dict[str, list[Shaped]]:
         changing |= st.scalar_writes
         for acc in st.accesses:
             by_array.setdefault(acc.array, []).append((acc, loops))
+    values = _set_values(nest.body, {}, {}) if defined else {}
     out = {}
     for name, accesses in by_array.items():
         declared = nest.variables[name].ctype.dims if name in nest.variables else ()
-        out[name] = _shape_array(accesses, iterators, changing - iterators, len(declared) > 1)
+        out[name] = _shape_array(accesses, iterators, changing - iterators, len(declared) > 1, values)
     return out
 
 
-def _shape_array(accesses, iterators: set[str], written: set[str], declared_multi: bool) -> list[Shaped]:
-    polys = [[_poly(s, written) for s in acc.subscripts] for acc, _ in accesses]
+def _names(node: c_ast.Node) -> set[str]:
+    found = set()
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_ID(self, n):
+            found.add(n.name)
+
+    Finder().visit(node)
+    return found
+
+
+def _plain(node: c_ast.Node) -> bool:
+    """An expression of names and numbers alone: no element, call, assignment or pointer."""
+    if isinstance(node, (c_ast.ArrayRef, c_ast.FuncCall, c_ast.Assignment, c_ast.StructRef)):
+        return False
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--", "&", "*"):
+        return False
+    return all(_plain(child) for _, child in node.children())
+
+
+def _with_values(node: c_ast.Node, values: dict[str, c_ast.Node]) -> c_ast.Node:
+    """A copy of ``node`` with each name of ``values`` replaced by its value."""
+    if isinstance(node, c_ast.ID) and node.name in values:
+        return copy.deepcopy(values[node.name])
+    node = copy.copy(node)
+    for attr in node.__slots__:
+        value = getattr(node, attr, None)
+        if isinstance(value, c_ast.Node):
+            setattr(node, attr, _with_values(value, values))
+        elif isinstance(value, list):
+            setattr(node, attr, [_with_values(v, values) if isinstance(v, c_ast.Node) else v for v in value])
+    return node
+
+
+def _set_values(body, values: dict[str, c_ast.Node], out: dict[int, tuple]) -> dict[int, tuple]:
+    """The subscripts, by access, that read scalars set earlier in the same iteration to plain
+    expressions (``values``, at the start of ``body``), with those values written out."""
+    for n in body:
+        if isinstance(n, Loop):
+            changed = {n.var} | {w for st, _ in statements(n.body) for w in st.scalar_writes} | {
+                lp.var for lp in loops_of(n.body)}
+            _set_values(n.body, {k: v for k, v in values.items() if k not in changed and not _names(v) & changed}, out)
+            values = {k: v for k, v in values.items() if k not in changed and not _names(v) & changed}
+            continue
+        for acc in n.accesses:
+            if any(_names(s) & set(values) for s in acc.subscripts):
+                out[id(acc)] = tuple(_with_values(s, values) for s in acc.subscripts)
+        values = {k: v for k, v in values.items() if k not in n.scalar_writes and not _names(v) & n.scalar_writes}
+        target, value = _definition(n)
+        if target is not None and target not in _names(value):
+            values[target] = _with_values(value, values)
+    return out
+
+
+def _definition(st: Stmt) -> tuple[str | None, c_ast.Node | None]:
+    """``k = e;`` or ``int k = e;`` with ``e`` plain: (k, e)."""
+    node = st.node
+    if isinstance(node, c_ast.Assignment) and node.op == "=" and isinstance(node.lvalue, c_ast.ID) and _plain(node.rvalue):
+        return node.lvalue.name, node.rvalue
+    if isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.TypeDecl) and node.init is not None and _plain(node.init):
+        return node.name, node.init
+    return None, None
+
+
+def _shape_array(accesses, iterators: set[str], written: set[str], declared_multi: bool,
+                 values: dict[int, tuple] | None = None) -> list[Shaped]:
+    polys = [[_poly(s, written) for s in (values or {}).get(id(acc), acc.subscripts)] for acc, _ in accesses]
     if all(ps and all(p is not None and is_affine(p, iterators) for p in ps) for ps in polys) and (
             declared_multi or all(len(ps) > 1 for ps in polys)):
         return [Shaped(acc, loops, tuple(ps), True) for (acc, loops), ps in zip(accesses, polys)]
