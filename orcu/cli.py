@@ -280,14 +280,18 @@ def _check_writable(output: str, source: str, program=None) -> None:
 def _write_tuned(program, choices, output: str, args, text: str, provenance=None) -> str:
     """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
     was written, for the closing message."""
+    from .runners import spec_defines_and_includes
     from .toolchain import tuned_file_problem
     from .writeback import c_header, c_header_path, fragment_path, fragment_source, size_defines, write_atomically
 
     # No tuned file is written that its build would refuse: the variants were built alone, the
     # file around them (the caller's functions, their signatures) only here.
+    first = next(iter(choices), None)
+    first = first[0] if isinstance(first, list) and first else first
     try:
         problem = tuned_file_problem(text, Path(output).name, Path(args.file).resolve().parent,
-                                     getattr(args, "backend", "emulate"), size_defines(program))
+                                     getattr(args, "backend", "emulate"), size_defines(program),
+                                     spec_defines_and_includes(program.spec.build_command, first.params if first else {}))
     except FileNotFoundError as missing:
         problem = None
         print(f"orcu: note: {output} is written without a compile of its own: {missing}", file=sys.stderr)

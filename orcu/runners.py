@@ -149,6 +149,18 @@ def build_flags(command: str | None, params: Mapping[str, Any], backend: str, ar
     return tuple(w for w in words if w.startswith(("-D", "-I", "-O")))
 
 
+def spec_defines_and_includes(command: str | None, params: Mapping[str, Any]) -> tuple[str, ...]:
+    """The -D and -I flags of the spec's build command: what a build of the tuned file needs
+    beside the file itself (its headers, its macros)."""
+    words, out = list(spec_flags(command, params)), []
+    for k, word in enumerate(words):
+        if word in ("-D", "-I") and k + 1 < len(words):
+            out += [word, words[k + 1]]  # the value as the next word
+        elif word.startswith(("-D", "-I")) and word not in ("-D", "-I"):
+            out.append(word)
+    return tuple(out)
+
+
 _ARCH_OPTIONS = ("-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code")
 
 

@@ -75,17 +75,19 @@ def build_command(backend: str, source: Path, output: Path, arch: str | None = N
             str(source), "-x", "none", *libs]
 
 
-def tuned_file_problem(text: str, name: str, include: Path, backend: str, defines: Mapping[str, str]) -> str | None:
+def tuned_file_problem(text: str, name: str, include: Path, backend: str, defines: Mapping[str, str],
+                       flags: tuple[str, ...] = ()) -> str | None:
     """Why a tuned file does not compile as a build compiles it, None when it does: nvcc for the
-    GPU; otherwise the emulation's compiler, on the same C++ (its syntax only: quick).
-    FileNotFoundError: that compiler is not installed."""
+    GPU; otherwise the emulation's compiler, on the same C++ (its syntax only: quick). It is
+    compiled from ``include``, the source's folder, with ``flags`` (the spec's -D and -I, which
+    may name folders relative to it). FileNotFoundError: that compiler is not installed."""
     with tempfile.TemporaryDirectory(prefix="orcu-tuned-") as folder:
         source = Path(folder) / name
         source.write_bytes(text.encode("utf-8", "surrogateescape"))  # the source's bytes, as the tuned file keeps them
+        own = ("-c",) if backend == "cuda" else ("-fsyntax-only",)
         command = build_command("cuda" if backend == "cuda" else "emulate", source, Path(folder) / "tuned.o", None,
-                                ("-c", "-I", str(include)) if backend == "cuda" else ("-fsyntax-only", "-I", str(include)),
-                                dict(defines))
-        proc = subprocess.run(command, capture_output=True, text=True, errors="replace", cwd=folder, timeout=600)
+                                (*own, "-I", str(include), *flags), dict(defines))
+        proc = subprocess.run(command, capture_output=True, text=True, errors="replace", cwd=include, timeout=600)
     return None if proc.returncode == 0 else truncate(proc.stderr.replace(str(source), name).strip())
 
 

@@ -357,3 +357,19 @@ def test_a_scalar_subscript_still_shows_a_dependence(in_tmp):
     with pytest.raises(OrcuError) as refused:
         analyze(program.src, program.nests[0], program.spec)
     assert "loop-carried dependence on 'c'" in refused.value.render()
+
+
+def test_the_tuned_files_compile_takes_the_specs_include_folders(in_tmp, monkeypatch):
+    """The file includes a header of a folder its spec's build command names (-I inc, relative
+    to the file): the compile before writing finds it, run from another directory."""
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    (in_tmp / "project" / "inc").mkdir(parents=True)
+    write(in_tmp / "project" / "inc" / "util.h", "#define TWICE(x) (2.0 * (x))\n")
+    write(in_tmp / "project" / "t.c", '#include "util.h"\ndouble twice(double v) { return TWICE(v); }\n' + CHAINED.replace(
+        "    def performance_params { param TC[] = [32, 64]; param UI[] = [1, 2]; }",
+        "    def performance_params { param TC[] = [32, 64]; param UI[] = [1, 2]; }\n"
+        "    def build { arg build_command = 'nvcc -O3 -I inc'; }"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "project/t.c", "--backend", "emulate", "--budget", "1"],
+                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert (in_tmp / "project" / "t.tuned.cu").is_file()
