@@ -59,6 +59,14 @@ def test_the_tuned_files_keep_the_c_signature_and_compile_with_nvcc(in_tmp, monk
     built = subprocess.run([nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "scale2d.tuned.cu", "-o", "scale2d.o"],
                            cwd=in_tmp, capture_output=True, text=True)
     assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
+    # gemm's arrays may overlap: -DORCU_ALLOW_ALIASING builds its loop as written, on the host
+    shutil.copy(PROJECT / "gemm.c", in_tmp)
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "gemm.c", "--backend", "emulate", "--budget", "1"],
+                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "gemm_1_on_host" in (in_tmp / "gemm.tuned.cu").read_text(), proc.stderr
+    built = subprocess.run([nvcc(), "-arch=sm_90", "-DORCU_ALLOW_ALIASING", "-Xcompiler", "-Wall", "-c", "gemm.tuned.cu", "-o",
+                            "gemm.o"], cwd=in_tmp, capture_output=True, text=True)
+    assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
     # C and C++ callers both take the header
     (in_tmp / "caller.c").write_text('#include "scale2d.tuned.h"\nvoid f(int n, int m, double A[n][m]) { scale2d(n, m, A, 2.0); }\n')
     for compiler in (["gcc", "-std=c99"], ["g++", "-x", "c++"]):

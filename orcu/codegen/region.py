@@ -768,7 +768,7 @@ class _Generator:
             "itype": self.itype,
             "overlaps": overlaps,
             "fallback": overlaps and not v["dataOnDevice"],
-            "original": self._original(reductions, returned) if overlaps and not v["dataOnDevice"] else None,
+            "original": self._original(arrays, reductions, returned) if overlaps and not v["dataOnDevice"] else None,
             "constants": self.constants,
             "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads})", kernel, kernel_params),
             "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, _, _ in params]),
@@ -786,15 +786,18 @@ class _Generator:
                           release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg, _ in params),
                           figures=self.figures, threads=block_threads)
 
-    def _original(self, reductions: list[ReductionPlan], returned: list[tuple[str, str]]) -> list[str]:
+    def _original(self, arrays: list[ArrayPlan], reductions: list[ReductionPlan],
+                  returned: list[tuple[str, str]]) -> list[str]:
         """The loop as written, in a host function of the same parameters: what a call whose
         arrays overlap runs instead (-DORCU_ALLOW_ALIASING). Scalars that come back through
-        pointers are copied in and out, so the loop's own text runs unchanged."""
+        pointers are copied in and out, and C99 array parameters taken flat get the kernel's
+        strided view (its operator[] runs on the host too), so the loop's own text runs unchanged."""
         nest = self.nest
         by_pointer = [(r.ctype, r.var) for r in reductions] + returned
         depth = 2 if by_pointer else 1
         pad = "    " * depth
-        lines = [f"    {t} *const orcu_{n}_at = {n};" for t, n in by_pointer]
+        lines = [f"    {a.view}" for a in arrays if a.view]
+        lines += [f"    {t} *const orcu_{n}_at = {n};" for t, n in by_pointer]
         if by_pointer:
             lines.append("    {  // the scalars under their own names, as the loop uses them")
         lines += [f"{pad}{t} {n} = *orcu_{n}_at;" for t, n in by_pointer]
