@@ -34,9 +34,11 @@ _FLOATS = {"float": "FLT_EPSILON", "double": "DBL_EPSILON"}
 _WIDER = {"float": "double"}
 
 
+MAX_EVENTS = 256  # kernel launches timed per call of the variant
+
+
 def _pointer(ctype: str, dims: tuple[int, ...]) -> str:
     return f"{ctype} (*)" + "".join(f"[{d}]" for d in dims) if dims else f"{ctype} *"
-MAX_EVENTS = 256  # kernel launches timed per call of the variant
 
 
 @dataclass(frozen=True)

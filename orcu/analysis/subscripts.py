@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from ..frontend.ir import Access, Loop, LoopNest, Stmt, loops_of, statements
+from ..frontend.types import used_names
 from .affine import Bound, Poly, poly_of, value_range
 
 
@@ -66,14 +67,7 @@ def shapes(nest: LoopNest, defined: bool = False) -> dict[str, list[Shaped]]:
 
 
 def _names(node: c_ast.Node) -> set[str]:
-    found = set()
-
-    class Finder(c_ast.NodeVisitor):
-        def visit_ID(self, n):
-            found.add(n.name)
-
-    Finder().visit(node)
-    return found
+    return set(used_names([node]))
 
 
 def _plain(node: c_ast.Node) -> bool:
@@ -106,8 +100,8 @@ def _set_values(body, values: dict[str, c_ast.Node], out: dict[int, tuple]) -> d
         if isinstance(n, Loop):
             changed = {n.var} | {w for st, _ in statements(n.body) for w in st.scalar_writes} | {
                 lp.var for lp in loops_of(n.body)}
-            _set_values(n.body, {k: v for k, v in values.items() if k not in changed and not _names(v) & changed}, out)
             values = {k: v for k, v in values.items() if k not in changed and not _names(v) & changed}
+            _set_values(n.body, values, out)  # what the loop leaves unchanged holds inside it and after it
             continue
         for acc in n.accesses:
             if any(_names(s) & set(values) for s in acc.subscripts):

@@ -23,6 +23,7 @@ from pycparser import c_ast
 
 from ..annotations import matching_bracket
 from .ir import c_text
+from .types import used_names
 
 
 @dataclass(frozen=True)
@@ -36,18 +37,7 @@ class Param:
 
 def _runtime(dim, macros) -> bool:
     """Whether an extent names a variable (not only numbers and object macros)."""
-
-    class Names(c_ast.NodeVisitor):
-        found = False
-
-        def visit_ID(self, node):
-            if node.name not in macros:
-                Names.found = True
-
-    if dim is None:
-        return False
-    Names().visit(dim)
-    return Names.found
+    return dim is not None and any(name not in macros for name in used_names([dim]))
 
 
 def _array_chain(node) -> tuple[list, c_ast.TypeDecl | None]:
