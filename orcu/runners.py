@@ -111,7 +111,8 @@ def memory_reason(program: Program, region: int, inputs: Mapping[str, Any], devi
     if backend == "emulate":
         host += on_device
     if host > physical_memory():
-        return (f"the harness needs {size_text(host)} of host memory for its arrays ({largest}, {HOST_COPIES} copies each, one more in double where float results are checked"
+        return (f"the harness needs {size_text(host)} of host memory for its arrays ({largest}, {HOST_COPIES} copies each, "
+                f"one more in double where float results are checked"
                 f"{', and the emulated device memory' if backend == 'emulate' else ''}); this machine has {size_text(physical_memory())}")
     return None
 
@@ -146,17 +147,23 @@ def build_flags(command: str | None, params: Mapping[str, Any], backend: str, ar
     words = spec_flags(command, params)
     if backend == "cuda":
         return tuple(words) if arch is None else _split_arch(words, arch)[0]
-    return tuple(w for w in words if w.startswith(("-D", "-I", "-O")))
+    return _only(words, ("-D", "-I", "-O"))
 
 
 def spec_defines_and_includes(command: str | None, params: Mapping[str, Any]) -> tuple[str, ...]:
     """The -D and -I flags of the spec's build command: what a build of the tuned file needs
     beside the file itself (its headers, its macros)."""
-    words, out = list(spec_flags(command, params)), []
+    return _only(spec_flags(command, params), ("-D", "-I"))
+
+
+def _only(words, options: tuple[str, ...]) -> tuple[str, ...]:
+    """The flags among ``words`` that start with one of ``options``, with the value of -D or -I
+    given as the next word (``-I inc``)."""
+    out = []
     for k, word in enumerate(words):
-        if word in ("-D", "-I") and k + 1 < len(words):
-            out += [word, words[k + 1]]  # the value as the next word
-        elif word.startswith(("-D", "-I")) and word not in ("-D", "-I"):
+        if word in ("-D", "-I") and word in options and k + 1 < len(words):
+            out += [word, words[k + 1]]
+        elif word.startswith(options) and word not in ("-D", "-I"):
             out.append(word)
     return tuple(out)
 

@@ -14,7 +14,7 @@ from orcu.program import load
 from orcu.report import summary
 from orcu.space import input_space
 from orcu import runners
-from orcu.runners import Runner, build_flags, build_item
+from orcu.runners import Runner, build_flags, build_item, spec_defines_and_includes
 from orcu.tune import region_configs
 from orcu.toolchain import nvcc
 
@@ -116,6 +116,9 @@ def test_configuration_above_the_device_limits_is_invalid(in_tmp):
 def test_build_flags_substitute_parameters():
     assert build_flags("nvcc -O3 @CFLAGS -DTILE=@T@", {"CFLAGS": "-use_fast_math", "T": 8}, "cuda") == ("-O3", "-use_fast_math", "-DTILE=8")
     assert build_flags("nvcc -O3 @CFLAGS -DTILE=@T@", {"CFLAGS": "-use_fast_math", "T": 8}, "emulate") == ("-O3", "-DTILE=8")
+    # -I and -D with their value as the next word keep it (the emulation and the tuned file's own compile)
+    assert build_flags("nvcc -O3 -I inc -D N=3 -Xptxas -v", {}, "emulate") == ("-O3", "-I", "inc", "-D", "N=3")
+    assert spec_defines_and_includes("nvcc -O3 -I inc -DM=2 -D N=3", {}) == ("-I", "inc", "-DM=2", "-D", "N=3")
 
 
 def test_body_that_differs_from_the_original_fails_everywhere(in_tmp, capsys):
