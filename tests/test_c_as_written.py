@@ -373,3 +373,12 @@ def test_the_tuned_files_compile_takes_the_specs_include_folders(in_tmp, monkeyp
                           cwd=in_tmp, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert (in_tmp / "project" / "t.tuned.cu").is_file()
+
+
+def test_a_k_and_r_helper_is_declared_with_its_types_for_the_kernels(in_tmp, monkeypatch):
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    write(in_tmp / "t.c", "static double half(v)\ndouble v;\n{\n    return 0.5 * v;\n}\n" + KR.replace("x[i] = a * x[i];", "x[i] = a * half(x[i]);"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate"], cwd=in_tmp,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "[[maybe_unused]] ORCU_HD static double half(double v);  // called by the kernels" in (in_tmp / "t.tuned.cu").read_text()

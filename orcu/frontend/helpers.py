@@ -15,6 +15,7 @@ from pycparser import c_ast
 
 from ..errors import AnalysisError
 from ..source import SourceFile
+from .cxx import declared
 from .ir import c_text
 from .lower import loc_of
 
@@ -25,7 +26,7 @@ class Helper:
 
     name: str
     starts: tuple[int, ...]  # where its definition and each of its prototypes start in the file
-    text: str  # the definition as written
+    text: str  # the definition, for the harness
     prototype: str  # its declaration
     exported: bool  # other files may call it: the tuned file gives it C linkage
 
@@ -48,7 +49,7 @@ def _scalar(kind: c_ast.Node) -> bool:
 
 def _why_not(f: c_ast.FuncDef, globals_: set[str]) -> str | None:
     """Why the function cannot be copied to the GPU as it is (None when it can)."""
-    kind = f.decl.type
+    kind = declared(f).type  # a K&R definition's parameters with their types
     if not _scalar(kind.type):
         return "returns a pointer, an array or a struct"
     params = kind.args.params if kind.args is not None else []
@@ -139,7 +140,9 @@ def used_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodi
         start = _definition_start(blanked, src.offset(f.decl.coord.line, f.decl.coord.column))
         prototypes = [_definition_start(blanked, src.offset(d.coord.line, d.coord.column)) for d in declarations(tree, src, name)]
         exported = name != "main" and "static" not in f.decl.storage and "inline" not in f.decl.funcspec
-        out.append(Helper(name, (*prototypes, start), src.text[start:hi + 1], c_text(f.decl), exported))
+        # the definition as C++ takes it: its declaration typed (a K&R one's too), its body as written
+        out.append(Helper(name, (*prototypes, start), f"{c_text(declared(f))}\n{src.text[lo:hi + 1]}", c_text(declared(f)),
+                          exported))
     return tuple(out)
 
 
