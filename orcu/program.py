@@ -10,12 +10,12 @@ from pycparser import c_ast
 from . import generated
 from .device import DEFAULT_PROFILE, Device, profile
 from .annotations import Region, blank, blank_comments, brace_depth, matching_bracket, scan_regions
-from .errors import AnnotationError
+from .errors import AnalysisError, AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.cxx import cxx_edits, cxx_prototype, declared
 from .frontend.helpers import Helper, declarations, used_helpers
-from .frontend.host import Host, following, in_host_loop, split, statement_text, targets
-from .frontend.ir import LoopNest, c_text, loops_of, statements
+from .frontend.host import Host, enclosing_loops, following, in_host_loop, split, statement_text, targets
+from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, effects, read_after
 from .frontend.lower import Lowering, loc_of
 from .tsg.plan import plan
@@ -284,9 +284,25 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
             reference=parsed.reference if host.trivial else statement_text(loop),
             code=parsed.code if host.trivial else statement_text(loop),
             outside=visible_variables(function, tree),
+            context=_host_context(src, parsed.items, loop),
             read_after=read_after(src, function, region.start, region.end, candidates, following(parsed.items, loop)),
         ))
     return nests, host
+
+
+def _host_context(src: SourceFile, items, loop: c_ast.For) -> tuple[Loop, ...]:
+    """The host loops around a transformed loop that only their headers step: their bounds hold
+    at every launch of its kernel. A loop orcu cannot read the bounds of adds nothing."""
+    out = []
+    for owner in enclosing_loops(items, loop):
+        try:
+            header = Lowering(src).loop(c_ast.For(owner.init, owner.cond, owner.next, c_ast.Compound([]), owner.coord))
+        except AnalysisError:
+            continue
+        done = effects([owner.stmt])
+        if header.var not in done.assigned | done.addressed:
+            out.append(header)
+    return tuple(out)
 
 
 def _host_iterators(items) -> set[str]:

@@ -1,8 +1,9 @@
 """Kernels in the shapes of PolyBench/C 4.2.1's (tests/polybench_shapes/, written for orcu from
 its loop structures, with C99 array parameters as PolyBench declares them and one
-`transform CUDA(mapping='auto')` per top-level nest): each tunes in emulation with every
-evaluated variant right, and the tuned file compiles (orcu compiles it before writing it); a
-kernel with no parallel loop is refused by `orcu check` with the dependences named."""
+`transform CUDA(mapping='auto')` per top-level nest; tests/polybench_shapes/flat/, the same
+kernels on flat pointers indexed row-major by hand, `A[i*n + j]`): each tunes in emulation with
+every evaluated variant right, and the tuned file compiles (orcu compiles it before writing it);
+a kernel with no parallel loop is refused by `orcu check` with the dependences named."""
 import json
 import os
 import subprocess
@@ -16,9 +17,13 @@ SHAPES = Path(__file__).parent / "polybench_shapes"
 # share the temporary array sum (orcu privatizes scalars, not arrays).
 REFUSED = {"floyd.c": "'k': dependences between its iterations: 'path[i][j]' (line 14) and 'path[i][j]' (line 14)",
            "seidel2d.c": "'i': dependences between its iterations: 'A[i][j]' (line 14) and 'A[i - 1][j - 1]' (line 14)",
-           "doitgen.c": "'r': dependences between its iterations: 'sum[p]' (line 13) and 'sum[p]' (line 13)"}
+           "doitgen.c": "'r': dependences between its iterations: 'sum[p]' (line 13) and 'sum[p]' (line 13)",
+           "flat/floyd.c": "'k': dependences between its iterations: 'path[(i * n) + j]' (line 14) and 'path[(i * n) + j]' (line 14)",
+           "flat/seidel2d.c": "'i': dependences between its iterations: 'A[(i * n) + j]' (line 14) and 'A[(((i - 1) * n) + j) - 1]' (line 14)",
+           "flat/doitgen.c": "'r': dependences between its iterations: 'sum[p]' (line 13) and 'sum[p]' (line 13)"}
 # fdtd-2d lives with the C99 program of tests/c99_project, which calls it too
-SOURCES = {p.name: p for p in [*SHAPES.glob("*.c"), SHAPES.parent / "c99_project" / "fdtd2d.c"]}
+SOURCES = {str(p.relative_to(SHAPES)): p for p in [*SHAPES.glob("*.c"), *SHAPES.glob("flat/*.c")]}
+SOURCES["fdtd2d.c"] = SHAPES.parent / "c99_project" / "fdtd2d.c"
 TUNED = sorted(name for name in SOURCES if name not in REFUSED)
 
 
@@ -27,24 +32,27 @@ def orcu(*args, cwd, home):
                           env={**os.environ, "ORCU_HOME": str(home)})
 
 
-def test_the_corpus_holds_twenty_kernels():
-    assert len(TUNED) + len(REFUSED) >= 20
+def test_the_corpus_holds_twenty_kernels_in_both_forms():
+    c99 = {name for name in SOURCES if not name.startswith("flat/")}
+    assert len(c99) >= 20 and {f"flat/{name}" for name in c99} <= set(SOURCES)
 
 
 @pytest.mark.parametrize("name", TUNED)
 def test_each_kernel_tunes_with_every_variant_right(tmp_path, name):
-    (tmp_path / name).write_text(SOURCES[name].read_text())
-    proc = orcu("tune", name, "--backend", "emulate", "--budget", "3", "--json", cwd=tmp_path, home=tmp_path / "home")
+    file = Path(name).name
+    (tmp_path / file).write_text(SOURCES[name].read_text())
+    proc = orcu("tune", file, "--backend", "emulate", "--budget", "3", "--json", cwd=tmp_path, home=tmp_path / "home")
     assert proc.returncode == 0, proc.stderr[-3000:]
     for region in json.loads(proc.stdout)["regions"]:
         statuses = region["statuses"]
         assert statuses.get("ok", 0) >= 1 and set(statuses) <= {"ok", "invalid"}, (region["name"], statuses)
-    assert (tmp_path / name.replace(".c", ".tuned.cu")).is_file()
+    assert (tmp_path / file.replace(".c", ".tuned.cu")).is_file()
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_kernel_with_no_parallel_loop_is_refused_with_its_dependences(tmp_path, name):
-    (tmp_path / name).write_text(SOURCES[name].read_text())
-    proc = orcu("check", name, cwd=tmp_path, home=tmp_path / "home")
+    file = Path(name).name
+    (tmp_path / file).write_text(SOURCES[name].read_text())
+    proc = orcu("check", file, cwd=tmp_path, home=tmp_path / "home")
     assert proc.returncode == 2
     assert f"error: mapping='auto': no loop of this nest can run in parallel ({REFUSED[name]}" in proc.stderr

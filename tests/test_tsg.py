@@ -287,3 +287,69 @@ def test_schedule_text_round_trips():
         assert Schedule.parse(text).name == text
     for text in ("y=i", "x=i x=j", "x=i y=i", "x=i(threads)y=j", "orio"):
         assert Schedule.parse(text) is None
+
+
+FLAT_ROWS = """void f(int n, int rows, double *a) {{
+    int i, j;
+    /*@ begin Loop(transform CUDA()
+    for (i = 0; i < rows; i++)
+        for (j = {lo}; j < n + {hi}; j++)
+            a[i*n + j] = a[i*n + j + {dj}] + 1.0;
+    ) @*/
+    /*@ end @*/
+}}
+"""
+
+
+def flat_brute_force(lo: int, hi: int, dj: int) -> dict[str, bool]:
+    """Whether some sizes make two instances with different i (or j) touch one element of the
+    flat array, one of them writing it."""
+    carried = {"i": False, "j": False}
+    for n, rows in product(range(3, 8), range(1, 5)):
+        points = [(i, j) for i in range(rows) for j in range(lo, n + hi)]
+        for (i, j), (i2, j2) in product(points, repeat=2):
+            if i * n + j in (i2 * n + j2, i2 * n + j2 + dj):  # this write against the other's write or read
+                carried["i"] |= i != i2
+                carried["j"] |= j != j2
+    return carried
+
+
+@pytest.mark.parametrize("lo, hi, dj", list(product((0, 1), (-1, 0, 1, 2), (-1, 0, 1))))
+def test_flat_subscripts_are_delinearized_exactly_where_each_row_stays_in_its_window(in_tmp, lo, hi, dj):
+    # j from 1 to n (SPAPT's covariance writes data[i*m + j] so) stays in a window of n elements:
+    # rows never overlap. Past it, a row's end is the next row's start and the analysis gives up.
+    write(in_tmp / "t.c", FLAT_ROWS.format(lo=lo, hi=hi, dj=dj))
+    deps = dependences(load("t.c").nests[0])
+    got = {v: not deps.loops[v].parallel for v in "ij"}
+    want = flat_brute_force(lo, hi, dj)
+    assert all(got[v] for v in "ij" if want[v])  # never a dependence missed
+    if hi - lo + abs(dj) <= 0:  # every access of a row in one window as wide as the row
+        assert got == want
+
+
+def test_a_host_loops_iterator_in_a_flat_subscript_is_a_bounded_parameter(in_tmp):
+    # PolyBench's lu on a flat array: k is fixed for each launch and runs below n, so A[i*n + k]
+    # stays in row i and the update's two loops are parallel.
+    write(in_tmp / "t.c", """void lu(int n, double *A) {
+    int i, j, k;
+    /*@ begin Loop(
+    for (k = 0; k < n; k++) {
+        transform CUDA()
+        for (i = k + 1; i < n; i++)
+            for (j = k + 1; j < n; j++)
+                A[i*n + j] = A[i*n + j] - A[i*n + k] * A[k*n + j];
+    }
+    ) @*/
+    /*@ end @*/
+}
+""")
+    nest = load("t.c").nests[0]
+    assert [lp.var for lp in nest.context] == ["k"]
+    assert deps_parallel(nest) == {"i": True, "j": True}
+    # k past the rows' ends (k <= n): A[i*n + k] may be the next row's first element
+    write(in_tmp / "t.c", (in_tmp / "t.c").read_text().replace("k < n; k++", "k <= n; k++"))
+    assert deps_parallel(load("t.c").nests[0]) == {"i": False, "j": False}
+
+
+def deps_parallel(nest) -> dict[str, bool]:
+    return {v: facts.parallel for v, facts in dependences(nest).loops.items()}

@@ -102,7 +102,7 @@ class Dependences:
         swapped: no two instances that touch one element, one writing it, run in the other
         order afterwards (updates of one reduction aside); else why not."""
         for pair in self._pairs:
-            if not pair.reduction and _reversed(pair, outer, inner):
+            if not pair.reduction and _reversed(self.nest, pair, outer, inner):
                 return f"{pair.text()} would run in the other order" + (f" ({pair.opaque} is not affine)" if pair.opaque else "")
         for var in (outer, inner):
             for scalar, how in self._scalars.get(var, {}).items():
@@ -277,17 +277,17 @@ def _scalar_roles(nest: LoopNest) -> dict[str, dict[str, str]]:
 def _differs(nest: LoopNest, pair: _Pair, var: str) -> bool:
     """Whether two instances of the pair's accesses touch one element with different values
     of the iterator ``var`` (an ordered pair either way: the same question)."""
-    return _meet(pair, (var,), lambda a, b: [f"{a[var]} != {b[var]}"])
+    return _meet(nest, pair, (var,), lambda a, b: [f"{a[var]} != {b[var]}"])
 
 
-def _reversed(pair: _Pair, outer: str, inner: str) -> bool:
+def _reversed(nest: LoopNest, pair: _Pair, outer: str, inner: str) -> bool:
     """Whether two instances of the pair's accesses touch one element with ``outer`` earlier
     and ``inner`` later in one of them: swapping the loops would swap the two."""
-    return any(_meet(p, (outer, inner), lambda a, b: [f"{a[outer]} < {b[outer]}", f"{a[inner]} > {b[inner]}"])
+    return any(_meet(nest, p, (outer, inner), lambda a, b: [f"{a[outer]} < {b[outer]}", f"{a[inner]} > {b[inner]}"])
                for p in (pair, _Pair(pair.second, pair.first, pair.reduction, pair.opaque)))
 
 
-def _meet(pair: _Pair, loops: tuple[str, ...], relation) -> bool:
+def _meet(nest: LoopNest, pair: _Pair, loops: tuple[str, ...], relation) -> bool:
     """Whether two instances of the pair's accesses, both inside ``loops``, touch one element
     with their iterators in ``relation`` (a function of both sides' isl names giving
     constraints). Non-affine accesses meet whenever both sit in the loops."""
@@ -299,7 +299,7 @@ def _meet(pair: _Pair, loops: tuple[str, ...], relation) -> bool:
     space = _Space()
     left = space.instance(a.loops, "a")
     right = space.instance(b.loops, "b")
-    constraints = left + right
+    constraints = left + right + space.instance(nest.context, "", fixed=True)
     names_a, names_b = _names(a.loops, "a"), _names(b.loops, "b")
     for da, db in zip(a.dims, b.dims):
         ea, eb = space.expr(da, names_a), space.expr(db, names_b)
@@ -340,10 +340,13 @@ class _Space:
             terms.append(f"{coef}*{name}")
         return " + ".join(terms) or "0"
 
-    def instance(self, loops: tuple[Loop, ...], side: str) -> list[str]:
+    def instance(self, loops: tuple[Loop, ...], side: str, fixed: bool = False) -> list[str]:
         """The constraints of the iteration domain of these loops (affine bounds only: the
-        others are left out, which can only add pairs)."""
-        names = _names(loops, side)
+        others are left out, which can only add pairs). ``fixed``: loops around the kernel, whose
+        iterators are parameters (one value for both instances of a pair)."""
+        names = {lp.var: lp.var for lp in loops} if fixed else _names(loops, side)
+        if fixed:
+            self.params.update(names.values())
         outer: dict[str, str] = {}
         out = []
         for lp in loops:

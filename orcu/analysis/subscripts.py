@@ -62,7 +62,7 @@ def shapes(nest: LoopNest, defined: bool = False) -> dict[str, list[Shaped]]:
     out = {}
     for name, accesses in by_array.items():
         declared = nest.variables[name].ctype.dims if name in nest.variables else ()
-        out[name] = _shape_array(accesses, iterators, changing - iterators, len(declared) > 1, values)
+        out[name] = _shape_array(accesses, iterators, changing - iterators, len(declared) > 1, values, nest.context)
     return out
 
 
@@ -124,7 +124,9 @@ def _definition(st: Stmt) -> tuple[str | None, c_ast.Node | None]:
 
 
 def _shape_array(accesses, iterators: set[str], written: set[str], declared_multi: bool,
-                 values: dict[int, tuple] | None = None) -> list[Shaped]:
+                 values: dict[int, tuple] | None = None, context: tuple[Loop, ...] = ()) -> list[Shaped]:
+    """``context``: the host loops around the nest, whose iterators are fixed for a launch and
+    bounded by them (``A[i*n + k]`` stays in its row because ``k`` runs below ``n``)."""
     polys = [[_poly(s, written) for s in (values or {}).get(id(acc), acc.subscripts)] for acc, _ in accesses]
     if all(ps and all(p is not None and is_affine(p, iterators) for p in ps) for ps in polys) and (
             declared_multi or all(len(ps) > 1 for ps in polys)):
@@ -135,20 +137,21 @@ def _shape_array(accesses, iterators: set[str], written: set[str], declared_mult
     if not all(len(ps) == 1 and ps[0] is not None for ps in polys):
         return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
     # One flat subscript each: group the terms by the size factors they carry.
-    groups = [_by_factor(ps[0], iterators) for ps in polys]
+    strides = {tuple(n for n in m if n not in iterators) for ps in polys for m, _ in ps[0].terms if set(m) & iterators}
+    groups = [_by_factor(ps[0], iterators, strides | {()}) for ps in polys]
     chain = None if any(g is None for g in groups) else _chain({key for g in groups for key in g})
     if chain is None:
-        return _by_stride(accesses, [ps[0] for ps in polys], iterators) or [
+        return _by_stride(accesses, [ps[0] for ps in polys], iterators, context) or [
             Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
-    strides = tuple(_product(key) for key in chain)
-    out = []
-    for (acc, loops), group in zip(accesses, groups):
-        dims = tuple(group.get(key, Poly.const(0)) for key in chain)
-        out.append(Shaped(acc, loops, dims, _in_rows(dims, chain, loops), strides))
-    return out
+    dims = [tuple(group.get(key, Poly.const(0)) for key in chain) for group in groups]
+    exact = [_in_rows(d, chain, context + loops) for d, (_, loops) in zip(dims, accesses)]
+    if not all(exact) and _in_window(dims, chain, [context + loops for _, loops in accesses]):
+        exact = [True] * len(dims)
+    return [Shaped(acc, loops, d, e, tuple(_product(key) for key in chain))
+            for (acc, loops), d, e in zip(accesses, dims, exact)]
 
 
-def _by_stride(accesses, polys: list[Poly], iterators: set[str]) -> list[Shaped] | None:
+def _by_stride(accesses, polys: list[Poly], iterators: set[str], context: tuple[Loop, ...]) -> list[Shaped] | None:
     """Rows of one size expression: ``(i + p)*(m + k - 1) + j + q`` -> (i + p, j + q) with rows of
     ``m + k - 1`` elements, when every iterator's coefficient is that expression or a
     constant, the same expression in every access. None when the subscripts are not so."""
@@ -180,7 +183,7 @@ def _by_stride(accesses, polys: list[Poly], iterators: set[str]) -> list[Shaped]
         if part:
             return None
         row, col = row + Poly.const(whole), col + rest - stride * Poly.const(whole)
-        bounds = _bounds(loops)
+        bounds = _bounds(context + loops)
         span = value_range(col, bounds) if bounds is not None else None
         exact = span is not None and span[0].sign() in (0, 1) and (stride - Poly.const(1) - span[1]).sign() in (0, 1)
         out.append(Shaped(acc, loops, (row, col), exact, (stride, Poly.const(1))))
@@ -203,8 +206,9 @@ def _affine_dims(ps, iterators) -> tuple[Poly, ...] | None:
     return tuple(ps) if ps and all(p is not None and is_affine(p, iterators) for p in ps) else None
 
 
-def _by_factor(p: Poly, iterators: set[str]) -> dict[tuple[str, ...], Poly] | None:
-    """``i*n - n + j + 1`` -> {(n,): i - 1, (): j + 1}: each term under the sizes it carries."""
+def _by_factor(p: Poly, iterators: set[str], strides: set[tuple[str, ...]]) -> dict[tuple[str, ...], Poly] | None:
+    """``i*n - n + j + k*n + 1`` -> {(n,): i - 1 + k, (): j + 1}: each term under the sizes it
+    carries, ``strides`` being the sizes iterators are multiplied by in the array's subscripts."""
     out: dict[tuple[str, ...], Poly] = {}
     for monomial, coef in p.terms:
         its = [n for n in monomial if n in iterators]
@@ -212,11 +216,26 @@ def _by_factor(p: Poly, iterators: set[str]) -> dict[tuple[str, ...], Poly] | No
             return None
         sizes = tuple(n for n in monomial if n not in iterators)
         if its:
-            term = Poly.of({(its[0],): coef})
-        else:  # a constant of some dimension: -n in (i - 1)*n, or a plain offset
-            term = Poly.const(coef)
-        out[sizes] = out.get(sizes, Poly.const(0)) + term
+            key, term = sizes, Poly.of({(its[0],): coef})
+        else:
+            # A value of some dimension: -n in (i - 1)*n, k*n with k fixed for the launch (a host
+            # loop's iterator, a parameter), or a plain offset: under the largest stride it carries.
+            key = max((s for s in strides if _holds(sizes, s)), key=len)
+            rest = list(sizes)
+            for n in key:
+                rest.remove(n)
+            term = Poly.of({tuple(rest): coef})
+        out[key] = out.get(key, Poly.const(0)) + term
     return out
+
+
+def _holds(monomial: tuple[str, ...], factors: tuple[str, ...]) -> bool:
+    rest = list(monomial)
+    for n in factors:
+        if n not in rest:
+            return False
+        rest.remove(n)
+    return True
 
 
 def _chain(keys: set[tuple[str, ...]]) -> list[tuple[str, ...]] | None:
@@ -245,6 +264,28 @@ def _in_rows(dims: tuple[Poly, ...], chain: list[tuple[str, ...]], loops: tuple[
             extra.remove(n)
         rng = value_range(dims[k], bounds)  # dimension k must stay in [0, the size the outer one adds)
         if rng is None or rng[0].sign() not in (0, 1) or (Poly.var(extra[0]) - rng[1] - Poly.const(1)).sign() not in (0, 1):
+            return False
+    return True
+
+
+def _in_window(dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops: list[tuple[Loop, ...]]) -> bool:
+    """Whether each delinearized index of every access stays in one window as wide as its
+    dimension (``j`` from 1 to ``m`` in rows of ``m``): then, as digits of a mixed radix, different
+    subscripts are different elements, though not within [0, extent)."""
+    for k in range(1, len(chain)):
+        extra = list(chain[k - 1])
+        for n in chain[k]:
+            extra.remove(n)
+        ranges = []
+        for d, lps in zip(dims, loops):
+            bounds = _bounds(lps)
+            rng = value_range(d[k], bounds) if bounds is not None else None
+            if rng is None:
+                return False
+            ranges.append(rng)
+        low = next((lo for lo, _ in ranges if all((other - lo).sign() in (0, 1) for other, _ in ranges)), None)
+        high = next((hi for _, hi in ranges if all((hi - other).sign() in (0, 1) for _, other in ranges)), None)
+        if low is None or high is None or (Poly.var(extra[0]) - Poly.const(1) - (high - low)).sign() not in (0, 1):
             return False
     return True
 

@@ -102,6 +102,11 @@ def in_host_loop(items: list[c_ast.Node], target: c_ast.Node) -> bool:
     return any(isinstance(owner, _LOOPS) for _, _, owner in _path(items, target, None) or [])
 
 
+def enclosing_loops(items: list[c_ast.Node], target: c_ast.Node) -> list[c_ast.For]:
+    """The host 'for' loops around ``target`` in the region, outermost first."""
+    return [owner for _, _, owner in _path(items, target, None) or [] if isinstance(owner, c_ast.For)]
+
+
 def following(items: list[c_ast.Node], target: c_ast.Node) -> list[c_ast.Node]:
     """The host statements (and loop headers) that may run after ``target`` in one run of the
     region, in program order: the rest of each enclosing block, and for an enclosing loop its

@@ -146,6 +146,9 @@ class LoopNest:
     reference: str  # the loop as written (the region's code, when the loop is all of it)
     code: str  # the C code the transformation starts from
     outside: Mapping[str, Variable] = field(default_factory=dict, repr=False)  # visible from outside the region
+    # The host loops of the region around this one whose headers alone step their iterators,
+    # outermost first: the bounds of values fixed for a launch (lu's k in A[k*n + j]).
+    context: tuple["Loop", ...] = field(default=(), repr=False)
     # Scalars the region writes (iterators included) that the code after it reads, with where.
     read_after: Mapping[str, Location] = field(default_factory=dict, repr=False)
     # Where the TSG maps the nest (tsg/plan.py): its dependences and Phase I's recipe.

@@ -217,6 +217,7 @@ class Effects(c_ast.NodeVisitor):
     def __init__(self) -> None:
         self.names: set[str] = set()
         self.assigned: set[str] = set()  # variables assigned whole (a pointer set anew)
+        self.addressed: set[str] = set()  # variables whose address is taken (&k)
         self.reads_memory = self.writes_memory = self.opaque = False
 
     def visit_ID(self, node: c_ast.ID) -> None:
@@ -250,6 +251,8 @@ class Effects(c_ast.NodeVisitor):
             self._target(node.expr)
         elif node.op == "&":
             self.opaque = True  # an address taken: anything may be written through it later
+            if isinstance(node.expr, c_ast.ID):
+                self.addressed.add(node.expr.name)
         self.generic_visit(node)
 
 
