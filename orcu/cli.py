@@ -281,7 +281,7 @@ def _write_tuned(program, choices, output: str, args, text: str, provenance=None
     """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
     was written, for the closing message."""
     from .runners import spec_defines_and_includes
-    from .toolchain import tuned_file_problem
+    from .toolchain import model_compiler, tuned_file_problem
     from .writeback import c_header, c_header_path, fragment_path, fragment_source, size_defines, write_atomically
 
     # No tuned file is written that its build would refuse: the variants were built alone, the
@@ -289,8 +289,9 @@ def _write_tuned(program, choices, output: str, args, text: str, provenance=None
     first = next(iter(choices), None)
     first = first[0] if isinstance(first, list) and first else first
     try:
+        backend = getattr(args, "backend", "emulate")
         problem = tuned_file_problem(text, Path(output).name, Path(args.file).resolve().parent,
-                                     getattr(args, "backend", "emulate"), size_defines(program),
+                                     model_compiler() if backend == "model" else backend, size_defines(program),
                                      spec_defines_and_includes(program.spec.build_command, first.params if first else {}))
     except FileNotFoundError as missing:
         problem = None
@@ -630,7 +631,7 @@ def _output_arguments(command: argparse.ArgumentParser, runs: bool = True) -> No
     command.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
     command.add_argument("--backend", choices=["auto", "cuda", "emulate", "model"], default="auto",
                          help=("cuda: run on the GPU; emulate: orcu's CPU emulation checks every variant and the "
-                               "performance model ranks them; model: the model ranks variants it never builds, and "
+                               "performance model ranks them; model: the model ranks variants it compiles and never runs, and "
                                "its winners are then checked in the emulation; auto: cuda when a GPU is visible")
                          if runs else ("whose results to write: those of a tune with --backend cuda (on the GPU), "
                                        "emulate or model; auto: cuda's when a GPU is visible, else emulate's"))

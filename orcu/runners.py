@@ -36,11 +36,11 @@ from .harness import HOST_COPIES, harness_source, memory_needs
 from .model import predicted_ms
 from .program import Program
 from .source import ENCODING
-from .toolchain import Build, KernelResources, compile_program, kernel_resources, truncate
+from .toolchain import Build, KernelResources, compile_program, kernel_resources, model_compiler, truncate
 
-NOT_RUN = "not run (--backend model): the model predicted its time; nothing was built or checked"
-# "predicted": a --backend model result, ranked by the model's time but never built, run or
-# checked against the original code (only "ok" was).
+NOT_RUN = "compiled, not run (--backend model): the model predicted its time; it was not checked against the C code"
+# "predicted": a --backend model result, compiled and ranked by the model's time but never run
+# or checked against the original code (only "ok" was).
 STATUSES = ("ok", "predicted", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
 RANKED = ("ok", "predicted")  # the statuses that carry a time a search ranks
 WRONG = ("compile_error", "wrong_result", "crash")  # what a prediction never overrides
@@ -280,6 +280,9 @@ class Runner:
         sectors and shared-memory wavefronts of the call the harness checks (Result.counted;
         instrumented builds at -O0, several times slower)."""
         self.backend = backend
+        # --backend model runs nothing but compiles every variant it ranks, for the GPU where nvcc is
+        # installed (ptxas's registers and spills then reach the model), else as the emulation does.
+        self.compiler = model_compiler() if backend == "model" else backend
         self.measure = measure
         self.address_limit = (address_limit or physical_memory()) if backend == "emulate" else None
         self.device = device
@@ -294,7 +297,7 @@ class Runner:
         self.best_run_s: float | None = None
         # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
         self.count_memory = count_memory
-        self.defines = None if backend != "emulate" else {
+        self.defines = None if self.compiler != "emulate" else {
             "ORCU_EMULATION_SMS": str(device.multiprocessors),
             "ORCU_EMULATION_MAX_THREADS": str(device.max_threads_per_block),
             "ORCU_EMULATION_SHARED_PER_BLOCK": str(device.shared_per_block),
@@ -333,11 +336,6 @@ class Runner:
         was built in. Harnesses ahead that have not started when the next call comes are
         dropped: the strategy has moved on."""
         invalid, valid = self._plan(program, region, configs, edit)
-        if self.backend == "model":  # nothing is built or run: the tune predicts each variant's time
-            for k, (params, inputs) in enumerate(configs):
-                yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure) if k in invalid else \
-                    Result("predicted", params, inputs, message=NOT_RUN, measure=self.measure)
-            return
         ahead = list(ahead)
         planned = {item[0]: item for item in self._plan(program, region, [c for batch in ahead for c in batch], edit)[1]}
         ends = list(itertools.accumulate(len(batch) for batch in ahead))  # numbered across the batches: one kernel name each
@@ -361,7 +359,9 @@ class Runner:
                 yield Result("invalid", params, inputs, message=spilled, compile_s=build.seconds, measure=self.measure,
                              resources=next(iter(build.resources.values())))
                 continue
-            result = self._run(exe, which, params, inputs)
+            # --backend model: compiled, then its time predicted (the tune adds it from its figures)
+            result = Result("predicted", params, inputs, message=NOT_RUN) if self.backend == "model" else \
+                self._run(exe, which, params, inputs)
             result.compile_s = build.seconds
             result.resources = next(iter(build.resources.values()), None)
             result.measure = self.measure
@@ -434,10 +434,10 @@ class Runner:
                 reason = too_large[sizes] or invalid_reason(transform_values(program, nest, params, inputs), self.device, nest)
                 item = None
                 if not reason:
-                    flags = build_flags(program.spec.build_command, params, self.backend, self.device.arch)
+                    flags = build_flags(program.spec.build_command, params, self.compiler, self.device.arch)
                     known = _variant_key(program, region, (k, params, inputs, flags, None), edit) in self._variants
                     item = (k, params, inputs, flags, None) if known else build_item(program, region, k, params, inputs,
-                                                                                       self.backend, self.device.arch)
+                                                                                       self.compiler, self.device.arch)
             except OrcuError as e:
                 reason = f"{e.loc}: {e.message}" if e.loc else e.message
             if reason is not None:
@@ -494,15 +494,16 @@ class Runner:
             return exe, Build(True, 0.0, "", found)
         # Several tunes share the cache: each writes and compiles under a name of its own and
         # renames the result into place, so no process ever runs another's half-written file.
-        arch = None if self.backend != "cuda" or _names_arch(flags) else self.device.arch
+        arch = None if self.compiler != "cuda" or _names_arch(flags) else self.device.arch
         fd, name = tempfile.mkstemp(prefix=f".{key}.", dir=self.workdir)
         os.close(fd)
         partial, partial_src = Path(name), Path(name + ".cu")
         try:
             partial_src.write_text(source, **ENCODING)
             # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
-            verbose = ("-Xptxas", "-v") if self.backend == "cuda" else ()
-            build = compile_program(self.backend, partial_src, partial, arch, flags + verbose, defines, libs=libs)
+            verbose = ("-Xptxas", "-v") if self.compiler == "cuda" else ()
+            only = ("-c",) if self.backend == "model" else ()  # an object: nothing runs it
+            build = compile_program(self.compiler, partial_src, partial, arch, flags + verbose + only, defines, libs=libs)
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
             if build.ok:
                 replace_atomically(report, json.dumps({k: dataclasses.asdict(r) for k, r in build.resources.items()}))

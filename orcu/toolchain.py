@@ -33,6 +33,12 @@ def gxx() -> str | None:
     return shutil.which(os.environ.get("CXX", "g++"))
 
 
+def model_compiler() -> str:
+    """The backend whose compiler checks what --backend model ranks and writes: nvcc's ("cuda")
+    where it is installed, the GPU build being the one that matters; else the emulation's."""
+    return "cuda" if nvcc() is not None else "emulate"
+
+
 def emulation_include() -> Path:
     """The directory whose ``cuda_runtime.h`` is orcu's CPU emulation."""
     return Path(str(resources.files("orcu.templates"))) / "emulation"

@@ -321,7 +321,7 @@ EMULATION_WORK = 2e9  # thread operations and accesses past which the emulation 
 def check_predictions(program: Program, tunings: list[RegionTuning], checker: Runner, db: Database,
                       context: Callable[[int], Context], check_context: Callable[[int], Context],
                       progress: Callable[[str], None] = lambda line: None) -> None:
-    """--backend model ranks variants it never built: before anything is written, each region and
+    """--backend model ranks variants it compiled and never ran: before anything is written, each region and
     input size's winner runs in orcu's CPU emulation (``checker``) against the original code. A
     winner that fails gives way to the next best prediction; one that the emulation cannot run at
     its size in time (or memory) is checked at the smallest input size instead, and says so. What

@@ -1,4 +1,4 @@
-"""--backend model ranks variants it never builds: nothing it predicted reaches a build unchecked.
+"""--backend model ranks variants it compiles and never runs: nothing it predicted reaches a build unchecked.
 Its winners run in the emulation against the original code first; a prediction never overrides
 what a run found wrong; apply and cc refuse unchecked results unless asked (--unchecked)."""
 import json
@@ -6,10 +6,11 @@ import os
 import subprocess
 import sys
 
-from conftest import H100, write
+from conftest import H100, planted, write
 from orcu.program import load
 from orcu.results import Context, Database
-from orcu.runners import Result, Runner
+from orcu.runners import NOT_RUN, Result, Runner
+from orcu.toolchain import model_compiler
 from orcu.tune import check_predictions, tune
 
 LOOP = """    for (i = 0; i < n; i++) {
@@ -75,6 +76,21 @@ def test_a_model_tune_then_cc_builds_what_gcc_builds(in_tmp):
     subprocess.run(["gcc", "main.c", "matvec.c", "-o", "plain"], cwd=in_tmp, check=True)
     expected = subprocess.run(["./plain"], cwd=in_tmp, capture_output=True, text=True, check=True).stdout
     assert subprocess.run(["./app"], cwd=in_tmp, capture_output=True, text=True, check=True).stdout == expected
+
+
+def test_the_model_compiles_every_variant_it_ranks_and_a_compile_error_is_its_status(in_tmp):
+    program = load(write(in_tmp / "matvec.c", MATVEC))
+    configs = [({"TC": tc, "mapping_1": "x=j(threads) y=i"}, {"n": 77}) for tc in (32, 64)]
+    model = Runner("model", H100, in_tmp / "build", measure="model")
+    results = list(model.evaluate(program, 0, configs))
+    assert [r.status for r in results] == ["predicted", "predicted"]
+    assert all(r.message == NOT_RUN for r in results)
+    if model.compiler == "cuda":  # nvcc compiled them: ptxas's report reaches the model
+        assert all(r.resources is not None and r.resources.registers > 0 for r in results)
+    # a variant that does not compile is no prediction
+    broken = list(Runner("model", H100, in_tmp / "build", measure="model").evaluate(
+        program, 0, configs[:1], planted("__global__", "__global__ undeclared_type")))
+    assert broken[0].status == "compile_error" and "undeclared_type" in broken[0].message
 
 
 def test_a_prediction_never_overrides_a_wrong_result_a_run_found(in_tmp):
@@ -146,7 +162,9 @@ def test_apply_and_cc_refuse_an_unchecked_prediction_unless_asked(in_tmp):
     assert cc.returncode == 0 and (in_tmp / "app").exists(), cc.stderr
     tuned = orcu("tune", "matvec.c", "--backend", "model", "--unchecked", cwd=in_tmp, home=home, CXX="no-such-compiler")
     assert tuned.returncode == 0 and UNCHECKED in (in_tmp / "matvec.tuned.cu").read_text()
-    assert "orcu: note: matvec.tuned.cu is written without a compile of its own: g++ is not on PATH" in tuned.stderr
+    # the variants and the tuned file are compiled by nvcc where it is installed (it needs no CXX), else by g++
+    unbuilt = "orcu: note: matvec.tuned.cu is written without a compile of its own: g++ is not on PATH"
+    assert (unbuilt in tuned.stderr) == (model_compiler() == "emulate")
 
 
 REFUSED = ("orcu: error: orcu_matvec_1 n=77: the result was predicted by orcu's performance model and never checked "
