@@ -382,3 +382,21 @@ def test_a_k_and_r_helper_is_declared_with_its_types_for_the_kernels(in_tmp, mon
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "[[maybe_unused]] ORCU_HD static double half(double v);  // called by the kernels" in (in_tmp / "t.tuned.cu").read_text()
+
+
+WRITTEN = Path(__file__).parent / "c_as_written"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel, size", [("gemm_local.c", 105), ("stencil_const.c", 30), ("scale3d.c", 32)])
+def test_every_variant_of_the_whole_space_is_right(in_tmp, kernel, size):
+    """A gemm with its sum in a local declared in the nest (`float s = 0;`: each register-tiled
+    copy gets its own), a stencil with `const double c = 0.2;` in the nest and a 3-D array kernel:
+    every configuration of their spaces, register tiles included, right in the emulation."""
+    (in_tmp / kernel).write_text((WRITTEN / kernel).read_text())
+    program = load(kernel)
+    inputs = next(iter(input_space(program).configs()))
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
+    assert len(results) == size
+    assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results if r.status != "ok"]
+    assert any(r.params.get(name, 1) > 1 for r in results for name in r.params if name.startswith("registers_"))
