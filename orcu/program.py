@@ -14,7 +14,7 @@ from .errors import AnalysisError, AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.cxx import cxx_edits, cxx_prototype, declared
 from .frontend.helpers import Helper, declarations, used_helpers
-from .frontend.host import Host, enclosing_loops, following, in_host_loop, split, statement_text, targets
+from .frontend.host import Host, enclosing_loops, following, in_host_loop, left_to_host, split, statement_text, targets
 from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, effects, read_after
 from .frontend.lower import Lowering, loc_of
@@ -257,12 +257,13 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     host = Host(
         text=text,
         nests=tuple(range(first, first + len(parsed.loops))),
-        writes=frozenset(done.assigned),
+        writes=frozenset(done.assigned - kernel_iterators),  # a kernel's iterator: its nest says if it is read after
         reference=parsed.reference,
         variables=variables,
         changed=frozenset(done.assigned | _host_iterators(host_items)) - kernel_iterators,
         touches_arrays=done.reads_memory or done.writes_memory or bool(done.names & arrays),
         repeated=len(parsed.loops) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
+        left=left_to_host(host_items),
     )
     nests = []
     for j, (transform, loop, body) in enumerate(zip(parsed.transforms, parsed.loops, bodies)):

@@ -62,6 +62,7 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         "repetitions": spec.repetitions,
         "build_command": spec.build_command,
         "loop_regions": len(program.regions),  # annotations; "regions" are their transformed loops
+        "host_loops": [line for host in program.hosts for line in host.left],  # loops no transform names
         "regions": [_region(program, k, checked[k]) for k in range(len(program.nests))],
     }
 
@@ -122,6 +123,9 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
     for d in s["input_vars"]:
         dims = "".join(f"[{x}]" for x in d["dims"])
         out.append(f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}")
+    for line in s["host_loops"]:
+        out.append(f"host loop at line {line}: no 'transform CUDA(...)' names it or a loop inside it, so it runs on the "
+                   "host as written, between the kernels")
     for r in s["regions"]:
         where = f" in {r['function']}()" if r["function"] else ""
         out.append("")

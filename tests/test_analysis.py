@@ -121,14 +121,11 @@ def test_unknown_extent(in_tmp):
     assert a.array("idx").extent == "n"
 
 
-def test_region_must_hold_one_outer_loop(in_tmp):
-    # A second loop needs its own transform (each transformed loop becomes a kernel).
-    with pytest.raises(OrcuError) as info:
-        nest_of(in_tmp, "  for (i = 0; i < n; i++) a[i] = 0;\n  for (i = 0; i < n; i++) b[i] = 0;")
-    assert info.value.render().startswith(
-        "t.c:8:3: error: a Loop region must hold exactly one outer loop to parallelise (this loop has no "
-        "'transform CUDA(...)' of its own)"
-    )
+def test_a_loop_without_a_transform_runs_on_the_host(in_tmp):
+    # Orio leaves a loop no transform names as it is: orcu runs it on the host, after the kernel
+    program, nest = nest_of(in_tmp, "  for (i = 0; i < n; i++) a[i] = 0;\n  for (i = 0; i < n; i++) b[i] = 0;")
+    assert len(program.nests) == 1 and program.hosts[0].left == (8,)
+    assert program.hosts[0].text.splitlines() == ["orcu_loop_0();", "for (i = 0; i < n; i++)", "  b[i] = 0;"]
 
 
 @pytest.mark.parametrize("name", ["axpy.c", "dot.c", "multi_axpy.c", "norm2.c", "two_regions.c", "vecscale.c"])

@@ -1,6 +1,7 @@
 """Ordinary C that orcu once refused or wrote broken: scalars set by chained assignments and
 assignments inside expressions are private, the file's own functions run in the kernels (or are
 refused where called, saying why), and a tuned file that its build would refuse is never written."""
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -400,3 +401,24 @@ def test_every_variant_of_the_whole_space_is_right(in_tmp, kernel, size):
     assert len(results) == size
     assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results if r.status != "ok"]
     assert any(r.params.get(name, 1) > 1 for r in results for name in r.params if name.startswith("registers_"))
+
+
+@pytest.mark.parametrize("kernel", ["lu_rows.c", "hotspot_swap.c"])
+def test_host_code_between_the_kernels_runs_as_written(in_tmp, monkeypatch, kernel):
+    """A loop left to the host between a row's kernels (PolyBench's lu as it ships) and a time loop
+    that computes a weight and swaps its buffers through a pointer declared in the region
+    (hotspot3D's): every variant right, and the tuned file written."""
+    for path in WRITTEN.glob(kernel.replace(".c", "*")):
+        (in_tmp / path.name).write_text(path.read_text())
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", kernel, "--backend", "emulate", "--search", "Exhaustive",
+                           "--json"], cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (region,) = json.loads(proc.stdout)["regions"]
+    assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 6, region["statuses"]
+    tuned = (in_tmp / kernel.replace(".c", ".tuned.cu")).read_text()
+    generated = tuned[tuned.index("#else\n    // Each loop moves its arrays"):]  # the host code around the kernels' calls
+    if kernel == "lu_rows.c":
+        assert "for (j = 0; j < i; j++)\n" in generated and "orcu_kernel_lu_1(i, n, (double *)A);" in generated
+    else:
+        assert "float *temp = tIn;" in generated and "orcu_hotspot_1(cc, " in generated

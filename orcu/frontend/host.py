@@ -37,12 +37,13 @@ class Host:
 
     text: str  # the host code, each transformed loop as placeholder(k)
     nests: tuple[int, ...]  # the program's nests the region holds, in order
-    writes: frozenset[str]  # the scalars its statements assign
+    writes: frozenset[str]  # the scalars its statements assign, the transformed loops' iterators aside
     reference: str  # the region as written: what its generated code must match
     variables: Mapping[str, Variable]  # every name the region uses, typed
     changed: frozenset[str]  # names the host code assigns, its loops' iterators included
     touches_arrays: bool  # its statements read or write array elements, or name the arrays
     repeated: bool  # the region runs kernels more than once (several loops, or one inside a host loop)
+    left: tuple[int, ...] = ()  # lines of the loops without a transformed loop inside: they run on the host
 
     @property
     def trivial(self) -> bool:
@@ -89,12 +90,13 @@ def targets(src: SourceFile, items: list[c_ast.Node], markers: list[tuple[object
 
 def split(src: SourceFile, items: list[c_ast.Node], loops: list[c_ast.For], first: int) -> tuple[str, list[c_ast.Node]]:
     """(the host code, with loop j as placeholder(first + j); its statements, the placeholders
-    as calls), after checking that the host code is code the host can run around kernels."""
+    as calls). Host code may hold anything C allows (loops left to the host, declarations,
+    pointer swaps): it runs as written between the kernels, and where it touches the arrays
+    each kernel moves its own (codegen/resident.py)."""
     memo: dict[int, object] = {}
     copied = copy.deepcopy(items, memo)
     stand_in = {id(memo[id(lp)]): c_ast.FuncCall(c_ast.ID(f"orcu_loop_{first + j}"), None) for j, lp in enumerate(loops)}
     host = _replaced(copied, stand_in)
-    _check(src, host)
     return "\n".join(statement_text(item) for item in host), host
 
 
@@ -176,17 +178,21 @@ def _one(block: list[c_ast.Node], was: c_ast.Node) -> c_ast.Node:
     return block[0]
 
 
-def _check(src: SourceFile, host: list[c_ast.Node]) -> None:
-    """Host code declares nothing (the kernels could not see it) and every loop in it holds
-    a transformed loop (a loop left to the host whole is almost surely a missing transform)."""
-    for node in _statements(host):
-        if isinstance(node, (c_ast.Decl, c_ast.DeclList)):
-            name = node.name if isinstance(node, c_ast.Decl) else node.decls[0].name
-            raise src.error_at(loc_of(node), f"'{name}' is declared in the Loop region outside its transformed loops: "
-                                             "declare it in the enclosing function", AnalysisError)
-        if isinstance(node, c_ast.For) and not any(_stands_in(n) for n in _statements([node])):
-            raise src.error_at(loc_of(node), "a Loop region must hold exactly one outer loop to parallelise (this "
-                                             "loop has no 'transform CUDA(...)' of its own)", AnalysisError)
+def left_to_host(host: list[c_ast.Node]) -> tuple[int, ...]:
+    """The lines of the outermost loops of host code (split's statements) that hold no
+    transformed loop: they run on the host as written (Orio leaves them so too)."""
+    found = []
+
+    def walk(nodes):
+        for node in nodes:
+            if isinstance(node, _LOOPS) and not any(_stands_in(n) for n in _statements([node])):
+                found.append(node.coord.line)
+            else:
+                for block in _blocks(node):
+                    walk(block)
+
+    walk(host)
+    return tuple(found)
 
 
 def _stands_in(node: c_ast.Node) -> bool:
