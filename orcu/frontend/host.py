@@ -21,7 +21,7 @@ from ..errors import AnalysisError
 from ..source import SourceFile
 from .ir import Variable, c_text
 from .liveness import block_items, offset_of
-from .lower import Lowering, loc_of
+from .lower import Lowering
 
 _PLACEHOLDER = re.compile(r"orcu_loop_(\d+)\(\);")
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
