@@ -422,3 +422,24 @@ def test_host_code_between_the_kernels_runs_as_written(in_tmp, monkeypatch, kern
         assert "for (j = 0; j < i; j++)\n" in generated and "orcu_kernel_lu_1(i, n, (double *)A);" in generated
     else:
         assert "float *temp = tIn;" in generated and "orcu_hotspot_1(cc, " in generated
+
+
+def test_srads_time_loop_with_index_arrays_and_a_scalar_subscript(in_tmp, monkeypatch):
+    """Rodinia's srad: three nests in a time loop, a two-scalar reduction, host statements between
+    them, neighbours through index arrays and `k = i*cols + j` as the subscript. The covering array
+    of each nest is right; `J[k] = J[k] + ...` with k from j is no reduction along j (a row of
+    threads once folded the row's updates into one element)."""
+    for path in WRITTEN.glob("srad*"):
+        (in_tmp / path.name).write_text(path.read_text())
+    program = load("srad.c")
+    inputs = next(iter(input_space(program).configs()))
+    for region in range(3):
+        results = covering_results(program, region, inputs, in_tmp / f"build{region}", measure="kernel")
+        assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results if r.status != "ok"]
+    threads = next(r.params for r in results if r.params["mapping_3"] == "x=j(threads) y=i")  # the last nest's
+    kernel = generate(program, program.nests[2], threads, inputs).text
+    assert "orcu_row_reduce" not in kernel and "J[k] = J[k] + 0.25f * lambda * D;" in kernel
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "srad.c", "--backend", "emulate", "--budget", "6"],
+                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and (in_tmp / "srad.tuned.cu").is_file(), proc.stderr[-3000:]

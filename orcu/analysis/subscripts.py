@@ -66,6 +66,17 @@ def shapes(nest: LoopNest, defined: bool = False) -> dict[str, list[Shaped]]:
     return out
 
 
+def varies_along(nest: LoopNest, access: Access, iterators: set[str]) -> bool:
+    """Whether the element ``access`` touches may change with the ``iterators`` (a scalar the
+    iteration set from them before, ``k = i*cols + j; J[k]``, counts as its value): an update
+    of it along those loops is no reduction to one target."""
+    key = ("shapes", "defined")
+    if key not in nest.memo:
+        nest.memo[key] = shapes(nest, defined=True)
+    shaped = next((s for s in nest.memo[key].get(access.array, []) if s.access is access), None)
+    return shaped is None or shaped.dims is None or any(p.names & iterators for p in shaped.dims)
+
+
 def _names(node: c_ast.Node) -> set[str]:
     return set(used_names([node]))
 

@@ -17,7 +17,8 @@ from typing import Mapping
 from ..analysis.nest import calls_c_minmax, match_reduction
 from ..analysis.poly import array_update
 from ..frontend.cparse import parse_expression
-from ..frontend.ir import Loop, LoopNest, statements
+from ..analysis.subscripts import varies_along
+from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from . import printer
 
 
@@ -50,8 +51,11 @@ def targets(nest: LoopNest, loop: Loop, types: Mapping[str, str], identities, fr
     one operator, and scalars reduced along it."""
     out: dict[str, Target] = {}
     scalars = nest.deps.scalar_reductions(loop.var)
+    inner = {lp.var for lp in loops_of([loop])}
     for st, _ in statements(loop.body):
         update = array_update(st.node)
+        if update is not None and varies_along(nest, next(a for a in st.accesses if a.write), inner):
+            continue  # a parallel loop's update of its own elements (J[k], k = i*cols + j): each thread runs it
         if update is not None:
             ref, op = update
             array = next(a.array for a in st.accesses if a.write)

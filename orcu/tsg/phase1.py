@@ -18,7 +18,7 @@ from itertools import combinations
 from ..analysis.affine import poly_of
 from ..analysis.nest import match_reduction
 from ..analysis.poly import Dependences, array_update, dependences
-from ..analysis.subscripts import shapes
+from ..analysis.subscripts import shapes, varies_along
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from .schedule import Dim, Schedule
 
@@ -132,8 +132,7 @@ def _reduction_loop(nest: LoopNest, deps: Dependences, home: Loop, loop: Loop) -
     for st, _ in inside:
         update = array_update(st.node)
         if update is not None:
-            target = next(a for a in st.accesses if a.write)
-            if any((p := poly_of(s)) is None or p.names & inner for s in target.subscripts):
+            if varies_along(nest, next(a for a in st.accesses if a.write), inner):
                 return f"'{update[0]}' (line {st.loc.line}) changes along '{loop.var}': a reduction across threads needs one target"
             continue
         m = match_reduction(st.node)
