@@ -211,6 +211,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
         reference=reference,
         accurate=_widened(reference) if any(v.compared and v.accurate_type != v.ctype for v in values) else None,
+        # the file's functions in double too: the accurate reference passes them its double copies
+        accurate_helpers=[(_widened(h.prototype), _widened(h.text)) for h in program.helpers],
         calls=([_code(program, region_index, None, whole)] if whole is not None
                else [_code(program, region_index, _call(c, by_name)) for c in codes]),
         on_device=[] if whole is not None else [

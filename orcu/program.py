@@ -250,9 +250,9 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, parsed.items, function, tree, spec, macros)
     text, host_items = split(src, parsed.items, parsed.loops, first)
-    bodies = [Lowering(src).block([loop]) for loop in parsed.loops]
+    arrays = {n: v for n, v in variables.items() if v.kind == "array"}
+    bodies = [Lowering(src, arrays, {f.decl.name for _, _, f in spans}).block([loop]) for loop in parsed.loops]
     done = effects(host_items)
-    arrays = {n for n, v in variables.items() if v.kind == "array"}
     kernel_iterators = {lp.var for body in bodies for lp in loops_of(body)}
     host = Host(
         text=text,
@@ -261,7 +261,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         reference=parsed.reference,
         variables=variables,
         changed=frozenset(done.assigned | _host_iterators(host_items)) - kernel_iterators,
-        touches_arrays=done.reads_memory or done.writes_memory or bool(done.names & arrays),
+        touches_arrays=done.reads_memory or done.writes_memory or bool(done.names & set(arrays)),
         repeated=len(parsed.loops) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
         left=left_to_host(host_items),
     )

@@ -12,6 +12,7 @@ from conftest import covering_results, diagnose, write
 from orcu.analysis.nest import analyze
 from orcu.codegen.region import generate
 from orcu.errors import OrcuError
+from orcu.frontend.ir import statements
 from orcu.program import load
 from orcu.space import input_space
 from orcu.toolchain import nvcc
@@ -151,18 +152,20 @@ def test_the_files_own_functions_run_in_the_kernels(in_tmp, monkeypatch, source)
 
 
 @pytest.mark.parametrize("helper, why", [
-    ("static double first(const double *v) { return v[0]; }", "takes 'v', which is not a scalar (an array, a pointer or a struct)"),
+    ("static double first(double *v) { v[0] += 1.0; return v[0]; }",
+     "writes through a pointer (a kernel's function may only read its arrays)"),
+    ("static double first(const double **v) { return v[0][0]; }", "takes 'v', which is neither a scalar nor a pointer to scalars"),
     ("static double scale = 2.0;\nstatic double first(double v) { return scale * v; }", "uses the global variable 'scale'"),
     ("static double first(double v) { static double calls; calls += 1; return v; }", "keeps a static variable 'calls'"),
 ])
 def test_a_helper_the_gpu_cannot_run_is_refused_where_it_is_called(in_tmp, helper, why):
-    call = "first(x)" if "const double *v" in helper else "first(x[j])"
+    call = "first(x)" if "*v" in helper else "first(x[j])"
     source = helper + "\n" + CHAINED.replace("cr += ar[i*n + j] * x[j];", f"cr += ar[i*n + j] * {call};")
     message = diagnose(in_tmp, source)
     line = next(k for k, text in enumerate(source.splitlines(), 1) if "first(" in text and "return" not in text)
     assert message.startswith(f"t.c:{line}:") and (f"error: 'first', a function of this file, {why}: orcu runs on the GPU only "
-                                                   "functions of scalar arguments and result that use no global variable; "
-                                                   "write its work into the loop") in message
+                                                   "functions of scalar result and arguments (or pointers they only read) "
+                                                   "that use no global variable; write its work into the loop") in message
 
 
 # Loops counting down: the rows in reverse (any order is right), and in each row the
@@ -443,3 +446,39 @@ def test_srads_time_loop_with_index_arrays_and_a_scalar_subscript(in_tmp, monkey
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "srad.c", "--backend", "emulate", "--budget", "6"],
                           cwd=in_tmp, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and (in_tmp / "srad.tuned.cu").is_file(), proc.stderr[-3000:]
+
+
+@pytest.mark.parametrize("transform", ["threadCount=TC", "mapping='auto'"])
+def test_a_point_passed_as_a_pointer_to_the_files_function_that_reads_it(in_tmp, monkeypatch, transform):
+    """Rodinia's kmeans: find_nearest_point(feature + i*nfeatures, ...) through two helpers that
+    read the arrays they are given (an argmin over one's result): every variant right, and the
+    helpers are in the tuned file for the GPU."""
+    source = (WRITTEN / "kmeans.c").read_text().replace("threadCount=TC", transform)
+    write(in_tmp / "kmeans.c", source)
+    program = load("kmeans.c")
+    assert [h.name for h in program.helpers] == ["euclid_dist_2", "find_nearest_point"]
+    reads = {a.array: a.text for st, _ in statements(program.nests[0].body) for a in st.accesses if not a.write}
+    assert reads == {"feature": "feature", "clusters": "clusters"}  # read whole, through the call
+    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
+                               measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "kmeans.c", "--backend", "emulate", "--budget", "2"],
+                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "ORCU_HD int find_nearest_point(const float *pt, int nfeatures, const float *pts, int npts)" in (
+        in_tmp / "kmeans.tuned.cu").read_text()
+
+
+@pytest.mark.parametrize("call, message", [
+    ("memcmp(x, ar, 8)", "the array 'x' is passed to 'memcmp': a kernel passes arrays only to functions of this file, "
+                         "whose reads orcu can check"),
+    ("first(A)", "the array 'A' of 2 dimensions is passed to 'first': pass a flat array (one dimension) to a function "
+                 "in a kernel"),
+])
+def test_an_array_passed_where_orcu_cannot_follow_it_is_refused(in_tmp, call, message):
+    source = "static double first(const double *v) { return v[0]; }\n" + CHAINED.replace(
+        "cr += ar[i*n + j] * x[j];", f"cr += ar[i*n + j] * {call};").replace(
+        "const double *x,", "const double *x, const double A[n][n],").replace(
+        "decl dynamic double x[n] = random;", "decl dynamic double x[n] = random; decl dynamic double A[n][n] = random;")
+    assert f"error: {message}" in diagnose(in_tmp, source).split("\n")[0]

@@ -2,10 +2,12 @@
 GPU as they are, declared ``__host__ __device__`` (the macro ORCU_HD) in the tuned file and in
 the harness.
 
-orcu copies a function there when what it does is plain from its text: scalar parameters and
-result, no global variable read or written, no static local, and the functions it calls are
-such functions of the file too (or the C library's, which CUDA's math library provides). A
-call of any other function of the file is refused where it stands, saying which rule it breaks.
+orcu copies a function there when what it does is plain from its text: a scalar result, scalar
+parameters or pointers to scalars that it only reads through (``find_nearest_point(feature +
+i*n, n, clusters, k)``: for the loop's dependences, a read of those arrays), no global variable
+read or written, no static local, and the functions it calls are such functions of the file too
+(or the C library's, which CUDA's math library provides). A call of any other function of the
+file is refused where it stands, saying which rule it breaks.
 """
 from __future__ import annotations
 
@@ -47,6 +49,11 @@ def _scalar(kind: c_ast.Node) -> bool:
     return isinstance(kind, c_ast.TypeDecl) and isinstance(kind.type, c_ast.IdentifierType)
 
 
+def _pointer(kind: c_ast.Node) -> bool:
+    """A pointer to scalars, or a parameter written as a 1-D array (``const float *p``, ``float p[]``)."""
+    return isinstance(kind, (c_ast.PtrDecl, c_ast.ArrayDecl)) and _scalar(kind.type)
+
+
 def _why_not(f: c_ast.FuncDef, globals_: set[str]) -> str | None:
     """Why the function cannot be copied to the GPU as it is (None when it can)."""
     kind = declared(f).type  # a K&R definition's parameters with their types
@@ -54,17 +61,24 @@ def _why_not(f: c_ast.FuncDef, globals_: set[str]) -> str | None:
         return "returns a pointer, an array or a struct"
     params = kind.args.params if kind.args is not None else []
     for p in params:
-        if isinstance(p, c_ast.Decl) and not _scalar(p.type):
-            return f"takes '{p.name}', which is not a scalar (an array, a pointer or a struct)"
+        if isinstance(p, c_ast.Decl) and not (_scalar(p.type) or _pointer(p.type)):
+            return f"takes '{p.name}', which is neither a scalar nor a pointer to scalars"
         if not isinstance(p, (c_ast.Decl, c_ast.Typename)):
             return "has a variable argument list"
     local = {p.name for p in params if isinstance(p, c_ast.Decl)}
+    # Pointers it may read through (its pointer parameters, and local pointers set from them):
+    # a function that only reads its arrays leaves the loop's dependences as they are.
+    pointers = {p.name for p in params if isinstance(p, c_ast.Decl) and _pointer(p.type)}
     problem: list[str] = []
 
     class Walker(c_ast.NodeVisitor):
         def visit_Decl(self, d):
             if "static" in d.storage:
                 problem.append(f"keeps a static variable '{d.name}'")
+            elif _pointer(d.type):
+                pointers.add(d.name)
+            elif not _scalar(d.type):
+                problem.append(f"declares '{d.name}', which is neither a scalar nor a pointer")
             local.add(d.name)
             self.generic_visit(d)
 
@@ -76,16 +90,46 @@ def _why_not(f: c_ast.FuncDef, globals_: set[str]) -> str | None:
             if call.args is not None:
                 self.visit(call.args)  # the called name is no variable
 
-        def visit_ArrayRef(self, node):
-            problem.append("indexes an array")
+        def visit_Assignment(self, node):
+            self._target(node.lvalue)
+            self.generic_visit(node)
 
         def visit_UnaryOp(self, node):
-            if node.op in ("*", "&"):
-                problem.append("uses a pointer")
+            if node.op == "&":
+                problem.append("takes an address ('&')")
+            elif node.op in ("++", "--", "p++", "p--"):
+                self._target(node.expr)
+            elif node.op == "*":
+                self._through(node.expr)
             self.generic_visit(node)
+
+        def visit_ArrayRef(self, node):
+            self._through(node.name)
+            self.generic_visit(node)
+
+        def _target(self, node):
+            if isinstance(node, c_ast.ArrayRef) or (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
+                problem.append("writes through a pointer (a kernel's function may only read its arrays)")
+
+        def _through(self, node):
+            base = node.expr if isinstance(node, c_ast.UnaryOp) and node.op == "*" else node
+            names = {n.name for n in _ids(base)}
+            if not names & pointers:
+                problem.append("indexes an array that is not one of its pointer parameters")
 
     Walker().visit(f.body)
     return problem[0] if problem else None
+
+
+def _ids(node: c_ast.Node) -> list[c_ast.ID]:
+    found = []
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_ID(self, n):
+            found.append(n)
+
+    Finder().visit(node)
+    return found
 
 
 def _definition_start(text: str, name_at: int) -> int:
@@ -123,8 +167,8 @@ def used_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodi
         why = _why_not(f, globals_)
         if why is not None:
             raise src.error_at(where, f"'{name}', a function of this file, {why}: orcu runs on the GPU only functions of "
-                                      "scalar arguments and result that use no global variable; write its work "
-                                      "into the loop", AnalysisError)
+                                      "scalar result and arguments (or pointers they only read) that use no global "
+                                      "variable; write its work into the loop", AnalysisError)
         visiting.append(name)
         for inner in _calls(f.body):
             visit(inner)

@@ -1,11 +1,13 @@
 """pycparser statements of a Loop region -> the loop-nest IR."""
 from __future__ import annotations
 
+from typing import Mapping, Set
+
 from pycparser import c_ast
 
 from ..errors import AnalysisError, Location
 from ..source import SourceFile
-from .ir import Access, Jump, Loop, Node, Stmt
+from .ir import Access, Jump, Loop, Node, Stmt, Variable
 
 _UNSUPPORTED = {
     "While": "'while' loops are",
@@ -23,8 +25,12 @@ def loc_of(node: c_ast.Node) -> Location:
 
 
 class Lowering:
-    def __init__(self, src: SourceFile):
+    def __init__(self, src: SourceFile, arrays: Mapping[str, Variable] | None = None, functions: Set[str] = frozenset()):
+        """``arrays``: the region's arrays, by name; ``functions``: the file's own functions, the
+        ones a loop may pass an array to (frontend/helpers.py checks that they only read it)."""
         self.src = src
+        self.arrays = arrays or {}
+        self.functions = functions
         self.jumps: list[list[Jump]] = []  # per enclosing loop, innermost last: its breaks and continues
 
     def error(self, node: c_ast.Node, message: str) -> AnalysisError:
@@ -181,6 +187,7 @@ class _AccessFinder(c_ast.NodeVisitor):
         self.accesses: list[Access] = []
         self.reads: set[str] = set()
         self.writes: set[str] = set()
+        self.calls: list[str] = []  # the functions whose arguments are being visited, innermost last
 
     def _target(self, node: c_ast.Node, also_read: bool) -> None:
         if isinstance(node, c_ast.ArrayRef):
@@ -219,11 +226,26 @@ class _AccessFinder(c_ast.NodeVisitor):
         self._array(node, write=False)
 
     def visit_ID(self, node: c_ast.ID) -> None:
-        self.reads.add(node.name)
+        array = self.lowering.arrays.get(node.name)
+        if array is None or not self.calls:
+            self.reads.add(node.name)
+            return
+        # An array passed to a function (find_nearest_point(feature + i*n, ...)): a read of any of
+        # its elements, by a function of the file that only reads them.
+        callee = self.calls[-1]
+        if callee not in self.lowering.functions:
+            raise self.lowering.error(node, f"the array '{node.name}' is passed to '{callee}': a kernel passes arrays only "
+                                            "to functions of this file, whose reads orcu can check")
+        if len(array.ctype.dims) > 1:
+            raise self.lowering.error(node, f"the array '{node.name}' of {len(array.ctype.dims)} dimensions is passed to "
+                                            f"'{callee}': pass a flat array (one dimension) to a function in a kernel")
+        self.accesses.append(Access(node.name, (), False, loc_of(node)))
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
         if node.args is not None:
+            self.calls.append(node.name.name if isinstance(node.name, c_ast.ID) else "?")
             self.visit(node.args)
+            self.calls.pop()
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         self.writes.add(node.name)
