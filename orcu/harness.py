@@ -20,7 +20,7 @@ from .codegen.region import RegionCode, prelude
 from .frontend.types import ELEMENT_BYTES, canonical_type, names_c_bool
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
-from .frontend.cparse import object_macros, parse_statements
+from .frontend.cparse import function_macros, object_macros, parse_statements
 from .frontend.ir import statements as nest_statements
 from .frontend.types import declarations_in, used_names
 from .program import Program
@@ -148,12 +148,14 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     for st in statements:
         declared |= set(declarations_in(st, "region"))
     macros = {k: v for k, v in object_macros(program.src.text).items() if k not in spec.input_names}
+    macros.update(function_macros(program.src.text))  # MIN(a, b): the reference and the kernels use them
     # Scalars compared with the reference: sums the GPU computes, and what host statements in a region assign.
     compared = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions}
     compared |= {name for host in program.hosts for name in host.writes}
     rng = random.Random(seed)
 
     values: list[Value] = []
+    pointers: list[tuple[str, str]] = []  # (name, element type) of local pointers the code sets to the inputs
     for name in used:
         if name in declared or name in spec.input_names or name in macros:
             continue
@@ -178,6 +180,9 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             continue
         var = _variable(program, name)
         if var is None or var.origin in ("macro", "input_params", "region"):
+            continue
+        if any(name in host.aliases for host in program.hosts):  # src = buffer; in the code: a pointer, set there
+            pointers.append((name, canonical_type(var.ctype.base)))
             continue
         if var.ctype.is_array:
             loc = var.loc or nest.loc
@@ -208,6 +213,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         helpers=program.helpers,
         c_bool=names_c_bool(program.src.text),
         values=values,
+        pointers=[(name, ctype, _WIDER.get(ctype, ctype)) for name, ctype in pointers],
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
         reference=reference,
         accurate=_widened(reference) if any(v.compared and v.accurate_type != v.ctype for v in values) else None,

@@ -16,7 +16,7 @@ from .frontend.cxx import cxx_edits, cxx_prototype, declared
 from .frontend.helpers import Helper, declarations, used_helpers
 from .frontend.host import Host, enclosing_loops, following, in_host_loop, left_to_host, split, statement_text, targets
 from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
-from .frontend.liveness import between, effects, read_after
+from .frontend.liveness import between, effects, pointer_copies, read_after
 from .frontend.lower import Lowering, loc_of
 from .tsg.plan import plan
 from .frontend.transform import CudaTransform, find_transforms
@@ -253,6 +253,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
     bodies = [Lowering(src, arrays, {f.decl.name for _, _, f in spans}).block([loop]) for loop in parsed.loops]
     done = effects(host_items)
+    aliases = _aliases(function, parsed.items, {**visible_variables(function, tree), **variables})
     kernel_iterators = {lp.var for body in bodies for lp in loops_of(body)}
     host = Host(
         text=text,
@@ -264,6 +265,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         touches_arrays=done.reads_memory or done.writes_memory or bool(done.names & set(arrays)),
         repeated=len(parsed.loops) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
         left=left_to_host(host_items),
+        aliases=aliases,
     )
     nests = []
     for j, (transform, loop, body) in enumerate(zip(parsed.transforms, parsed.loops, bodies)):
@@ -286,9 +288,32 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
             code=parsed.code if host.trivial else statement_text(loop),
             outside=visible_variables(function, tree),
             context=_host_context(src, parsed.items, loop),
+            aliases=aliases,
             read_after=read_after(src, function, region.start, region.end, candidates, following(parsed.items, loop)),
         ))
     return nests, host
+
+
+def _aliases(function: c_ast.FuncDef | None, items, variables) -> dict[str, tuple[str, ...]]:
+    """The arrays each local pointer of a region may point at: those it is set to (``src =
+    buffer;`` before the region, ``temp = src; src = dst; dst = temp;`` in it), through other
+    local pointers too. A pointer set to anything else (an element's address, an allocation)
+    is in no group."""
+    def local_pointer(name):
+        v = variables.get(name)
+        return v is not None and v.kind == "array" and not v.ctype.dims and v.origin in ("local", "region")
+
+    group = {name: {name} for name, v in variables.items() if v.kind == "array"}
+    copies = pointer_copies([function.body if function is not None else None, *items])
+    if any(local_pointer(p) and q not in group for p, q in copies):  # set to something else (buffer + 1)
+        return {}
+    for p, q in copies:
+        if p in group and q in group and group[p] is not group[q]:
+            merged = group[p] | group[q]
+            for name in merged:
+                group[name] = merged
+    return {name: tuple(sorted(n for n in group[name] if not local_pointer(n)))
+            for name in group if local_pointer(name) and any(not local_pointer(n) for n in group[name])}
 
 
 def _host_context(src: SourceFile, items, loop: c_ast.For) -> tuple[Loop, ...]:

@@ -482,3 +482,30 @@ def test_an_array_passed_where_orcu_cannot_follow_it_is_refused(in_tmp, call, me
         "const double *x,", "const double *x, const double A[n][n],").replace(
         "decl dynamic double x[n] = random;", "decl dynamic double x[n] = random; decl dynamic double A[n][n] = random;")
     assert f"error: {message}" in diagnose(in_tmp, source).split("\n")[0]
+
+
+def test_a_row_update_through_pointers_to_the_inputs_swapped_each_step(in_tmp, monkeypatch):
+    """Rodinia's pathfinder: src and dst are set to the inputs before the region and swapped
+    through a third pointer each step; the kernel reads src's neighbours through MIN, a macro
+    with parameters. The pointers move as far as the arrays they point at; every variant right."""
+    write(in_tmp / "pathfinder.c", (WRITTEN / "pathfinder.c").read_text())
+    program = load("pathfinder.c")
+    assert program.nests[0].aliases == {name: ("buffer", "result") for name in ("dst", "src", "temp")}
+    analysis = analyze(program.src, program.nests[0], program.spec, mapped=True)
+    assert {a.name: a.extent for a in analysis.arrays if a.name in ("src", "dst")} == {"src": "cols", "dst": "cols"}
+    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
+                               measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "pathfinder.c", "--backend", "emulate", "--budget", "2"],
+                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and (in_tmp / "pathfinder.tuned.cu").is_file(), proc.stderr[-3000:]
+
+
+def test_a_local_pointer_set_to_anything_but_the_inputs_is_no_alias(in_tmp):
+    source = (WRITTEN / "pathfinder.c").read_text().replace("src = buffer;", "src = buffer + 1;")
+    write(in_tmp / "pathfinder.c", source)
+    assert load("pathfinder.c").nests[0].aliases == {}
+    proc = subprocess.run([sys.executable, "-m", "orcu", "check", "pathfinder.c"], cwd=in_tmp, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 2 and proc.stderr.startswith("pathfinder.c:21:19: error: cannot tell how many elements of 'src'")

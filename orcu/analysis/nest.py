@@ -437,6 +437,11 @@ def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str], sizes) -
     decl = spec.decl(name) if spec is not None else None
     if decl is not None and decl.dims:
         return _product(d.text.strip() for d in decl.dims), "input_vars", "0"
+    # A local pointer set to inputs (pathfinder's src = buffer;): their extent, when they agree.
+    targets = [spec.decl(a) if spec is not None else None for a in nest.aliases.get(name, ())]
+    ends = {_product(d.text.strip() for d in t.dims) if t is not None and t.dims else None for t in targets}
+    if len(ends) == 1 and None not in ends:
+        return ends.pop(), "input_vars", "0"
     return None, None, "0"
 
 

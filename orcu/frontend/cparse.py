@@ -37,6 +37,15 @@ def object_macros(text: str) -> dict[str, str]:
     return {m.group(1): m.group(2).strip() for m in _DEFINE.finditer(blank_comments(text))}
 
 
+_FUNCTION_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*\([^)\n]*\))([^\n]*)$", re.MULTILINE)
+
+
+def function_macros(text: str) -> dict[str, str]:
+    """``#define MIN(a, b) ...`` lines (continued lines joined): ``MIN(a, b)`` -> its body."""
+    joined = re.sub(r"\\\n", " ", blank_comments(text))
+    return {m.group(1): m.group(2).strip() for m in _FUNCTION_DEFINE.finditer(joined)}
+
+
 class _Parser(c_parser.CParser):
     """pycparser's words and columns differ between its versions (3.0 trips an internal
     assertion where 3.12 says "Invalid function definition" at the declarator), so orcu

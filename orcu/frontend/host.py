@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from pycparser import c_ast
@@ -44,6 +44,8 @@ class Host:
     touches_arrays: bool  # its statements read or write array elements, or name the arrays
     repeated: bool  # the region runs kernels more than once (several loops, or one inside a host loop)
     left: tuple[int, ...] = ()  # lines of the loops without a transformed loop inside: they run on the host
+    # The arrays each local pointer it uses may point at (``src = buffer;``): program._aliases.
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def trivial(self) -> bool:

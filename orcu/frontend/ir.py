@@ -149,6 +149,8 @@ class LoopNest:
     # The host loops of the region around this one whose headers alone step their iterators,
     # outermost first: the bounds of values fixed for a launch (lu's k in A[k*n + j]).
     context: tuple["Loop", ...] = field(default=(), repr=False)
+    # The arrays each local pointer of the region may point at (``src = buffer;``): their extent is its.
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     # Scalars the region writes (iterators included) that the code after it reads, with where.
     read_after: Mapping[str, Location] = field(default_factory=dict, repr=False)
     # Where the TSG maps the nest (tsg/plan.py): its dependences and Phase I's recipe.

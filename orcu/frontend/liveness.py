@@ -261,3 +261,32 @@ def effects(items: Iterable[c_ast.Node]) -> Effects:
     for item in items:
         found.visit(item)
     return found
+
+
+def pointer_copies(nodes: Iterable[c_ast.Node | None]) -> list[tuple[str, str | None]]:
+    """Every assignment of a whole variable in ``nodes`` (``p = q;``, ``T *p = q;``, ``p += 1``):
+    (p, q) where it copies the name q, (p, None) otherwise. Which of them are pointers is the
+    caller's to say."""
+    found: list[tuple[str, str | None]] = []
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_Assignment(self, node: c_ast.Assignment) -> None:
+            if isinstance(node.lvalue, c_ast.ID):
+                copied = node.op == "=" and isinstance(node.rvalue, c_ast.ID)
+                found.append((node.lvalue.name, node.rvalue.name if copied else None))
+            self.generic_visit(node)
+
+        def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+            if node.op in ("++", "--", "p++", "p--") and isinstance(node.expr, c_ast.ID):
+                found.append((node.expr.name, None))
+            self.generic_visit(node)
+
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            if node.name and node.init is not None:
+                found.append((node.name, node.init.name if isinstance(node.init, c_ast.ID) else None))
+            self.generic_visit(node)
+
+    for node in nodes:
+        if node is not None:
+            Finder().visit(node)
+    return found
