@@ -509,3 +509,26 @@ def test_a_local_pointer_set_to_anything_but_the_inputs_is_no_alias(in_tmp):
     proc = subprocess.run([sys.executable, "-m", "orcu", "check", "pathfinder.c"], cwd=in_tmp, capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 2 and proc.stderr.startswith("pathfinder.c:21:19: error: cannot tell how many elements of 'src'")
+
+
+def test_an_array_of_row_pointers_is_refused_saying_how_to_pass_a_flat_one(in_tmp):
+    write(in_tmp / "rows.c", """void scale(int n, int m, double **A, double s)
+{
+    int i, j;
+    /*@ begin PerfTuning (
+    def input_params { param n[] = [9]; param m[] = [11]; }
+    def input_vars { decl dynamic double A[n][m] = random; decl double s = 2.0; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            A[i][j] *= s;
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+""")
+    proc = subprocess.run([sys.executable, "-m", "orcu", "check", "rows.c"], cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2 and proc.stderr.splitlines()[0] == (
+        "rows.c:11:13: error: 'A' is an array of row pointers (double**); orcu moves flat arrays only: pass the rows as "
+        "one block, a C99 array (double A[rows][cols]) or a flat pointer (double *A, indexed A[i*cols + j])")

@@ -255,7 +255,10 @@ class _Generator:
             extent = self._extent(info)
             var = self.nest.variables[info.name].ctype
             if var.pointers > 1 or (var.pointers and var.dims):
-                raise self._error(info.name, f"'{info.name}' is an array of pointers; orcu transfers flat arrays only")
+                raise self._error(info.name, f"'{info.name}' is an array of row pointers ({var}); orcu moves flat "
+                                             f"arrays only: pass the rows as one block, a C99 array "
+                                             f"({var.base} {info.name}[rows][cols]) or a flat pointer "
+                                             f"({var.base} *{info.name}, indexed {info.name}[i*cols + j])")
             copy_in = not on_device and (info.read or not info.dense_write)
             copy_out = not on_device and info.written
             chunked = streams > 1 and info.chunkable and not on_device
