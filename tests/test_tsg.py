@@ -7,7 +7,7 @@ from itertools import product
 
 import pytest
 
-from conftest import EXAMPLES, diagnose, evaluate, write
+from conftest import EXAMPLES, covering_results, diagnose, evaluate, write
 from orcu.analysis.poly import dependences
 from orcu.analysis.subscripts import shapes
 from orcu.cli import main
@@ -353,3 +353,20 @@ def test_a_host_loops_iterator_in_a_flat_subscript_is_a_bounded_parameter(in_tmp
 
 def deps_parallel(nest) -> dict[str, bool]:
     return {v: facts.parallel for v, facts in dependences(nest).loops.items()}
+
+
+def test_a_subscript_a_conditional_chooses_is_each_choice_under_its_condition(in_tmp):
+    # hotspot3D's clamp, w = (x == 0) ? c : c - 1, in a row recurrence: under x != 0, c - 1 is the
+    # element before in the same row, so the rows are independent and only x runs in order
+    source = (EXAMPLES.parent / "tests" / "c_as_written" / "row_recurrence.c").read_text()
+    write(in_tmp / "t.c", source.replace("mapping='auto'", ""))
+    deps = dependences(load("t.c").nests[0])
+    assert (deps.loops["y"].parallel, deps.loops["x"].parallel) == (True, False)
+    assert [s.name for s in load(write(in_tmp / "t.c", source)).nests[0].recipe.kept] == ["x=y"]
+    results = covering_results(load("t.c"), 0, {"ny": 37, "nx": 29}, in_tmp / "build", every=True, measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}
+    # the previous row instead: the rows run in order, the columns are independent
+    write(in_tmp / "t.c", source.replace("mapping='auto'", "").replace("c - 1;", "c - nx;"))
+    deps = dependences(load("t.c").nests[0])
+    assert (deps.loops["y"].parallel, deps.loops["x"].parallel) == (False, True)
+    assert "'A[c]' (line 15) and 'A[w]' (line 15)" in deps.parallel_together(["y"])

@@ -301,6 +301,7 @@ def _meet(nest: LoopNest, pair: _Pair, loops: tuple[str, ...], relation) -> bool
     right = space.instance(b.loops, "b")
     constraints = left + right + space.instance(nest.context, "", fixed=True)
     names_a, names_b = _names(a.loops, "a"), _names(b.loops, "b")
+    constraints += space.guards(a.guards, names_a) + space.guards(b.guards, names_b)
     for da, db in zip(a.dims, b.dims):
         ea, eb = space.expr(da, names_a), space.expr(db, names_b)
         if ea is None or eb is None:
@@ -339,6 +340,16 @@ class _Space:
                 self.params.add(name)
             terms.append(f"{coef}*{name}")
         return " + ".join(terms) or "0"
+
+    def guards(self, guards, names: dict[str, str]) -> list[str]:
+        """The constraints of the conditions that chose an access's subscript (x != 0)."""
+        out = []
+        for var, op, value in guards:
+            rhs = self.expr(value, names)
+            if var in names and rhs is not None:
+                x = names[var]
+                out.append(f"({x} < {rhs} or {x} > {rhs})" if op == "!=" else f"{x} {'=' if op == '==' else op} {rhs}")
+        return out
 
     def instance(self, loops: tuple[Loop, ...], side: str, fixed: bool = False) -> list[str]:
         """The constraints of the iteration domain of these loops (affine bounds only: the

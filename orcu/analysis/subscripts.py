@@ -12,6 +12,7 @@ element.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -32,6 +33,9 @@ class Shaped:
     # Elements between consecutive indexes of each dimension, where one flat subscript was
     # delinearized (``A[i*n + k]``: n and 1); None where the array is indexed ``A[i][k]``.
     strides: tuple[Poly, ...] | None = None
+    # Where a conditional chose this subscript (w = (x == 0) ? c : c - 1): what holds of the
+    # iterators then, each (iterator, operator, value) for ``iterator operator value``.
+    guards: tuple[tuple[str, str, Poly], ...] = ()
 
     def indexes_last(self, var: str) -> bool:
         """Whether ``var`` moves the access along its last (contiguous) dimension, one element a step."""
@@ -58,7 +62,7 @@ def shapes(nest: LoopNest, defined: bool = False) -> dict[str, list[Shaped]]:
         changing |= st.scalar_writes
         for acc in st.accesses:
             by_array.setdefault(acc.array, []).append((acc, loops))
-    values = _set_values(nest.body, {}, {}) if defined else {}
+    values = _set_values(nest.body, {}, {}) if defined else None
     out = {}
     for name, accesses in by_array.items():
         declared = nest.variables[name].ctype.dims if name in nest.variables else ()
@@ -73,8 +77,8 @@ def varies_along(nest: LoopNest, access: Access, iterators: set[str]) -> bool:
     key = ("shapes", "defined")
     if key not in nest.memo:
         nest.memo[key] = shapes(nest, defined=True)
-    shaped = next((s for s in nest.memo[key].get(access.array, []) if s.access is access), None)
-    return shaped is None or shaped.dims is None or any(p.names & iterators for p in shaped.dims)
+    shaped = [s for s in nest.memo[key].get(access.array, []) if s.access is access]  # each choice of a conditional
+    return not shaped or any(s.dims is None or any(p.names & iterators for p in s.dims) for s in shaped)
 
 
 def _names(node: c_ast.Node) -> set[str]:
@@ -124,6 +128,63 @@ def _set_values(body, values: dict[str, c_ast.Node], out: dict[int, tuple]) -> d
     return out
 
 
+MAX_CHOICES = 8  # subscripts a conditional may stand for before the access counts as opaque
+
+
+def _choices(subscripts: tuple, iterators: set[str]) -> list[tuple[tuple, tuple]]:
+    """(the subscripts with each conditional ``c ? a : b`` replaced by either side, what holds of
+    the iterators then) for every combination; the subscripts as they are past MAX_CHOICES
+    (poly_of then finds them opaque)."""
+    out = [((), ())]
+    for sub in subscripts:
+        out = [(done + (alt,), guards + more) for done, guards in out for alt, more in _sides(sub, iterators)]
+        if len(out) > MAX_CHOICES:
+            return [(tuple(subscripts), ())]
+    return out
+
+
+def _sides(node: c_ast.Node, iterators: set[str]) -> list[tuple[c_ast.Node, tuple]]:
+    if isinstance(node, c_ast.TernaryOp):
+        test = _guard(node.cond, iterators)
+        yes, no = ((test,), (_negated(test),)) if test is not None else ((), ())
+        return ([(n, yes + g) for n, g in _sides(node.iftrue, iterators)]
+                + [(n, no + g) for n, g in _sides(node.iffalse, iterators)])
+    out = [(node, ())]
+    for attr in node.__slots__:
+        child = getattr(node, attr, None)
+        if isinstance(child, c_ast.Node) and attr != "cond":
+            alts = _sides(child, iterators)
+            if len(alts) > 1:
+                out = [(_replaced(n, attr, a), g + more) for n, g in out for a, more in alts]
+    return out[: MAX_CHOICES + 1]
+
+
+_FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _guard(cond: c_ast.Node, iterators: set[str]) -> tuple[str, str, Poly] | None:
+    """``x == 0``, ``nx - 1 > x``...: (iterator, operator, value), the iterator on the left."""
+    if not (isinstance(cond, c_ast.BinaryOp) and cond.op in _FLIPPED):
+        return None
+    for this, other, op in ((cond.left, cond.right, cond.op), (cond.right, cond.left, _FLIPPED[cond.op])):
+        value = poly_of(other)
+        if isinstance(this, c_ast.ID) and this.name in iterators and value is not None and not value.names & iterators:
+            return this.name, op, value
+    return None
+
+
+def _negated(test: tuple[str, str, Poly]) -> tuple[str, str, Poly]:
+    var, op, value = test
+    return var, _NEGATED[op], value
+
+
+def _replaced(node: c_ast.Node, attr: str, value: c_ast.Node) -> c_ast.Node:
+    new = copy.copy(node)
+    setattr(new, attr, value)
+    return new
+
+
 def _definition(st: Stmt) -> tuple[str | None, c_ast.Node | None]:
     """``k = e;`` or ``int k = e;`` with ``e`` plain: (k, e)."""
     node = st.node
@@ -138,7 +199,20 @@ def _shape_array(accesses, iterators: set[str], written: set[str], declared_mult
                  values: dict[int, tuple] | None = None, context: tuple[Loop, ...] = ()) -> list[Shaped]:
     """``context``: the host loops around the nest, whose iterators are fixed for a launch and
     bounded by them (``A[i*n + k]`` stays in its row because ``k`` runs below ``n``)."""
-    polys = [[_poly(s, written) for s in (values or {}).get(id(acc), acc.subscripts)] for acc, _ in accesses]
+    # For the dependences (``values`` given), a subscript that a conditional chooses (w = (x == 0)
+    # ? c : c - 1) is each of its choices: one entry per choice, the access touching their union.
+    # Code and placements keep one entry per access, such a subscript opaque.
+    chosen = [(entry, [(subs, ())]) if values is None else (entry, _choices(values.get(id(entry[0]), subs), iterators))
+              for entry in accesses for subs in [entry[0].subscripts]]
+    chosen = [(entry, subs, guards) for entry, choices in chosen for subs, guards in choices]
+    accesses = [entry for entry, _, _ in chosen]
+    guards = [g for _, _, g in chosen]
+    polys = [[_poly(s, written) for s in subs] for _, subs, _ in chosen]
+    return [dataclasses.replace(sh, guards=g) if g else sh
+            for sh, g in zip(_shaped(accesses, polys, guards, iterators, declared_multi, context), guards)]
+
+
+def _shaped(accesses, polys, guards, iterators: set[str], declared_multi: bool, context: tuple[Loop, ...]) -> list[Shaped]:
     if all(ps and all(p is not None and is_affine(p, iterators) for p in ps) for ps in polys) and (
             declared_multi or all(len(ps) > 1 for ps in polys)):
         return [Shaped(acc, loops, tuple(ps), True) for (acc, loops), ps in zip(accesses, polys)]
@@ -152,17 +226,17 @@ def _shape_array(accesses, iterators: set[str], written: set[str], declared_mult
     groups = [_by_factor(ps[0], iterators, strides | {()}) for ps in polys]
     chain = None if any(g is None for g in groups) else _chain({key for g in groups for key in g})
     if chain is None:
-        return _by_stride(accesses, [ps[0] for ps in polys], iterators, context) or [
+        return _by_stride(accesses, [ps[0] for ps in polys], iterators, context, guards) or [
             Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
     dims = [tuple(group.get(key, Poly.const(0)) for key in chain) for group in groups]
-    exact = [_in_rows(d, chain, context + loops) for d, (_, loops) in zip(dims, accesses)]
-    if not all(exact) and _in_window(dims, chain, [context + loops for _, loops in accesses]):
+    exact = [_in_rows(d, chain, context + loops, g) for d, (_, loops), g in zip(dims, accesses, guards)]
+    if not all(exact) and _in_window(dims, chain, [context + loops for _, loops in accesses], guards):
         exact = [True] * len(dims)
     return [Shaped(acc, loops, d, e, tuple(_product(key) for key in chain))
             for (acc, loops), d, e in zip(accesses, dims, exact)]
 
 
-def _by_stride(accesses, polys: list[Poly], iterators: set[str], context: tuple[Loop, ...]) -> list[Shaped] | None:
+def _by_stride(accesses, polys: list[Poly], iterators: set[str], context: tuple[Loop, ...], guards) -> list[Shaped] | None:
     """Rows of one size expression: ``(i + p)*(m + k - 1) + j + q`` -> (i + p, j + q) with rows of
     ``m + k - 1`` elements, when every iterator's coefficient is that expression or a
     constant, the same expression in every access. None when the subscripts are not so."""
@@ -181,7 +255,7 @@ def _by_stride(accesses, polys: list[Poly], iterators: set[str], context: tuple[
         return None
     lead, lead_coef = max(((m, c) for m, c in stride.terms if m), key=lambda t: len(t[0]))
     out = []
-    for (acc, loops), p in zip(accesses, polys):
+    for (acc, loops), p, g in zip(accesses, polys, guards):
         row, col = Poly.const(0), Poly.const(0)
         for v in sorted(p.names & iterators):
             coef = p.split(v)[0]
@@ -194,7 +268,7 @@ def _by_stride(accesses, polys: list[Poly], iterators: set[str], context: tuple[
         if part:
             return None
         row, col = row + Poly.const(whole), col + rest - stride * Poly.const(whole)
-        bounds = _bounds(context + loops)
+        bounds = _bounds(context + loops, g)
         span = value_range(col, bounds) if bounds is not None else None
         exact = span is not None and span[0].sign() in (0, 1) and (stride - Poly.const(1) - span[1]).sign() in (0, 1)
         out.append(Shaped(acc, loops, (row, col), exact, (stride, Poly.const(1))))
@@ -263,10 +337,10 @@ def _chain(keys: set[tuple[str, ...]]) -> list[tuple[str, ...]] | None:
     return ordered[::-1]
 
 
-def _in_rows(dims: tuple[Poly, ...], chain: list[tuple[str, ...]], loops: tuple[Loop, ...]) -> bool:
+def _in_rows(dims: tuple[Poly, ...], chain: list[tuple[str, ...]], loops: tuple[Loop, ...], guards=()) -> bool:
     """Whether each delinearized index stays within its dimension's extent (the size the next
     outer factor adds), so that different subscripts are different elements."""
-    bounds = _bounds(loops)
+    bounds = _bounds(loops, guards)
     if bounds is None:
         return False
     for k in range(1, len(chain)):
@@ -279,7 +353,7 @@ def _in_rows(dims: tuple[Poly, ...], chain: list[tuple[str, ...]], loops: tuple[
     return True
 
 
-def _in_window(dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops: list[tuple[Loop, ...]]) -> bool:
+def _in_window(dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops: list[tuple[Loop, ...]], guards) -> bool:
     """Whether each delinearized index of every access stays in one window as wide as its
     dimension (``j`` from 1 to ``m`` in rows of ``m``): then, as digits of a mixed radix, different
     subscripts are different elements, though not within [0, extent)."""
@@ -288,8 +362,8 @@ def _in_window(dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops
         for n in chain[k]:
             extra.remove(n)
         ranges = []
-        for d, lps in zip(dims, loops):
-            bounds = _bounds(lps)
+        for d, lps, g in zip(dims, loops, guards):
+            bounds = _bounds(lps, g)
             rng = value_range(d[k], bounds) if bounds is not None else None
             if rng is None:
                 return False
@@ -301,12 +375,25 @@ def _in_window(dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops
     return True
 
 
-def _bounds(loops: tuple[Loop, ...]) -> list[Bound] | None:
+def _bounds(loops: tuple[Loop, ...], guards=()) -> list[Bound] | None:
+    """The loops' bounds, narrowed by ``guards`` where they say more (x != 0 with x from 0: x
+    from 1)."""
     out = []
     for lp in loops:
         lower, upper = poly_of(lp.lower), poly_of(lp.upper)
         if lower is None or upper is None:
             return None
-        out.append(Bound(lp.var, lower, upper - Poly.const(1)))
+        last = upper - Poly.const(1)
+        for var, op, value in guards:
+            if var != lp.var:
+                continue
+            if op == "==":  # narrowed where the value is known to lie inside
+                lower = value if (value - lower).sign() in (0, 1) else lower
+                last = value if (last - value).sign() in (0, 1) else last
+            elif op == "!=" and value == lower:
+                lower = lower + Poly.const(1)
+            elif op == "!=" and value == last:
+                last = last - Poly.const(1)
+        out.append(Bound(lp.var, lower, last))
     return out
 
