@@ -16,7 +16,7 @@ from .frontend.cxx import cxx_edits, cxx_prototype, declared
 from .frontend.helpers import Helper, declarations, used_helpers
 from .frontend.host import Host, enclosing_loops, following, in_host_loop, left_to_host, split, statement_text, targets
 from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
-from .frontend.liveness import between, effects, pointer_copies, read_after
+from .frontend.liveness import between, effects, named_elsewhere, pointer_copies, read_after
 from .frontend.lower import Lowering, loc_of
 from .tsg.plan import plan
 from .frontend.transform import CudaTransform, find_transforms
@@ -266,6 +266,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         repeated=len(parsed.loops) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
         left=left_to_host(host_items),
         aliases=aliases,
+        swaps=_swaps(host_items, done, {**visible_variables(function, tree), **variables}),
     )
     nests = []
     for j, (transform, loop, body) in enumerate(zip(parsed.transforms, parsed.loops, bodies)):
@@ -314,6 +315,20 @@ def _aliases(function: c_ast.FuncDef | None, items, variables) -> dict[str, tupl
                 group[name] = merged
     return {name: tuple(sorted(n for n in group[name] if not local_pointer(n)))
             for name in group if local_pointer(name) and any(not local_pointer(n) for n in group[name])}
+
+
+def _swaps(host_items, done, variables) -> tuple[tuple[str, str], ...] | None:
+    """The pointer copies of the host code when they are all it does with the arrays (double
+    buffering: the device copies can follow them); None otherwise."""
+    arrays = {n for n, v in variables.items() if v.kind == "array"}
+    if done.reads_memory or done.writes_memory or not done.names & arrays:
+        return None
+    copies = [(p, q) for p, q in pointer_copies(host_items) if p in arrays or q in arrays]
+    if any(q is None or p not in arrays or q not in arrays for p, q in copies):
+        return None
+    if named_elsewhere(host_items, arrays):  # passed to a function, say
+        return None
+    return tuple(copies)
 
 
 def _host_context(src: SourceFile, items, loop: c_ast.For) -> tuple[Loop, ...]:

@@ -420,11 +420,16 @@ def test_host_code_between_the_kernels_runs_as_written(in_tmp, monkeypatch, kern
     (region,) = json.loads(proc.stdout)["regions"]
     assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 6, region["statuses"]
     tuned = (in_tmp / kernel.replace(".c", ".tuned.cu")).read_text()
-    generated = tuned[tuned.index("#else\n    // Each loop moves its arrays"):]  # the host code around the kernels' calls
-    if kernel == "lu_rows.c":
+    generated = tuned[tuned.index("#else\n"):]  # the host code around the kernels' calls
+    if kernel == "lu_rows.c":  # the host's loop reads and writes A: each kernel moves it
+        assert generated.startswith("#else\n    // Each loop moves its arrays to the device and back: the region's host "
+                                    "statements touch its arrays.")
         assert "for (j = 0; j < i; j++)\n" in generated and "orcu_kernel_lu_1(i, n, (double *)A);" in generated
-    else:
-        assert "float *temp = tIn;" in generated and "orcu_hotspot_1(cc, " in generated
+    else:  # the buffers stay on the device, their device copies swapped with them
+        assert "tOut, tIn stay on the device while the region's loops run" in generated
+        assert [line.strip() for line in generated.splitlines() if "temp" in line] == [
+            "void *orcu_resident_temp = nullptr;", "float *temp = tIn;", "orcu_resident_temp = orcu_resident_tIn;",
+            "tOut = temp;", "orcu_resident_tOut = orcu_resident_temp;"]
 
 
 def test_srads_time_loop_with_index_arrays_and_a_scalar_subscript(in_tmp, monkeypatch):
@@ -500,6 +505,11 @@ def test_a_row_update_through_pointers_to_the_inputs_swapped_each_step(in_tmp, m
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "pathfinder.c", "--backend", "emulate", "--budget", "2"],
                           cwd=in_tmp, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and (in_tmp / "pathfinder.tuned.cu").is_file(), proc.stderr[-3000:]
+    # the rows stay on the device across the steps, the swaps followed; wall as far as the last step reads
+    tuned = (in_tmp / "pathfinder.tuned.cu").read_text()
+    assert "src, dst, wall stay on the device while the region's loops run" in tuned
+    assert "const long long orcu_wall_count = (long long)(cols*rows);" in tuned
+    assert "orcu_resident_src = orcu_resident_dst;" in tuned
 
 
 def test_a_local_pointer_set_to_anything_but_the_inputs_is_no_alias(in_tmp):

@@ -5,16 +5,18 @@ after another, or loops inside a host loop of time steps) would move its arrays 
 and back around every kernel. Instead the tuned file copies each array the loops use to the
 device once before the region's host code, calls the loops' host functions with the device
 copies (as with dataOnDevice), and copies back once after it the arrays a loop writes. That is
-sound where the host code between the kernels leaves the arrays alone, and where how far the
-loops reach into each array is known before the host code runs.
+sound where the host code between the kernels leaves the arrays alone, or only swaps them
+(double buffering: ``temp = a; a = b; b = temp;``, which the device copies then follow), and
+where how far the loops reach into each array is known before the host code runs.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
-
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..analysis.affine import Bound, Poly, poly_of, value_range
 from ..analysis.nest import analyze
 from ..frontend.cparse import parse_expression
 from ..frontend.types import used_names
@@ -35,6 +37,10 @@ class ResidentArray:
 @dataclass(frozen=True)
 class Resident:
     arrays: tuple[ResidentArray, ...]
+    # The host code's pointer copies among them (double buffering), which the device copies
+    # follow, and the pointers it copies through that no loop uses (temp in a swap).
+    swaps: tuple[tuple[str, str], ...] = ()
+    temps: tuple[str, ...] = ()
 
     def call(self, code: RegionCode, call: str) -> str:
         """``call`` of a loop's host function (generated on_device) with the device copies."""
@@ -47,15 +53,25 @@ class Resident:
         lines = [f"{{   // {names} stay on the device while the region's loops run: copied in once, back once"]
         for a in self.arrays:
             lines.append(f"    const long long orcu_{a.name}_count = {a.end};")
-            lines.append(f"    void *const orcu_resident_{a.name} = orcu_resident_in({a.name}, orcu_{a.name}_count, "
-                         f"sizeof({a.element}));")
-        lines += ["    " + line for line in host_code.splitlines()]
+            swapped = any(a.name in pair for pair in self.swaps)  # then it follows the host code's copies
+            lines.append(f"    void *{'' if swapped else 'const '}orcu_resident_{a.name} = orcu_resident_in({a.name}, "
+                         f"orcu_{a.name}_count, sizeof({a.element}));")
+        lines += [f"    void *orcu_resident_{t} = nullptr;" for t in self.temps]
+        for line in host_code.splitlines():
+            lines.append("    " + line)
+            copy = _COPY.fullmatch(line.strip())
+            if copy is not None and (copy.group(1), copy.group(2)) in self.swaps:  # the device copies swap alike
+                pad = line[: len(line) - len(line.lstrip())]
+                lines.append(f"    {pad}orcu_resident_{copy.group(1)} = orcu_resident_{copy.group(2)};")
         for a in self.arrays:
             # (void *): a const array is only freed (a written one cannot be const)
             lines.append(f"    orcu_resident_out((void *){a.name}, orcu_resident_{a.name}, orcu_{a.name}_count, sizeof({a.element}), "
                          f"{'true' if a.written else 'false'});")
         lines.append("}")
         return "\n".join(lines)
+
+
+_COPY = re.compile(r"(?:[\w ]+\*\s*)?(\w+) = (\w+);")  # a pointer copy as the host code prints it
 
 
 def _resident_arg(arg: str, kept: set[str]) -> str:
@@ -76,7 +92,7 @@ def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, 
         return None
     if program.fragment:
         return "a fragment's statements are C: they cannot hold the device copies"
-    if host.touches_arrays:
+    if host.touches_arrays and host.swaps is None:
         return "the region's host statements touch its arrays"
     found: dict[str, dict[str, Any]] = {}
     for k in host.nests:
@@ -91,13 +107,62 @@ def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, 
             if info.extent is None:
                 return f"how far the loops reach into '{info.name}' is not known"
             parsed = parse_expression(info.extent)
+            end = info.extent
             if parsed is None or set(used_names([parsed])) & host.changed:
-                return f"how far the loops reach into '{info.name}' changes as the region's host code runs"
+                end = _furthest(parsed, nest.context, host.changed)
+                if end is None:
+                    return f"how far the loops reach into '{info.name}' changes as the region's host code runs"
             entry = found.setdefault(info.name, {"element": canonical_type(info.element), "ends": [], "written": False})
-            if info.extent not in entry["ends"]:
-                entry["ends"].append(info.extent)
+            if end not in entry["ends"]:
+                entry["ends"].append(end)
             entry["written"] |= info.written
-    return Resident(tuple(ResidentArray(name, e["element"], _largest(e["ends"]), e["written"]) for name, e in found.items()))
+    arrays = {name: ResidentArray(name, e["element"], _largest(e["ends"]), e["written"]) for name, e in found.items()}
+    extents = {name: frozenset(_normal(end) for end in e["ends"]) for name, e in found.items()}
+    return _swapped(arrays, extents, host.swaps or ())
+
+
+def _furthest(extent, context, changed) -> str | None:
+    """The largest an extent gets as the host loops around the kernel run (pathfinder's
+    ``(t + 1)*cols + cols`` with t below rows - 1: ``rows*cols``), where that no longer changes
+    as the host code runs; else None."""
+    poly = poly_of(extent) if extent is not None else None
+    bounds = []
+    for lp in context:
+        lower, upper = poly_of(lp.lower), poly_of(lp.upper)
+        if lower is None or upper is None:
+            return None
+        bounds.append(Bound(lp.var, lower, upper - Poly.const(1)))
+    span = value_range(poly, bounds) if poly is not None else None
+    return None if span is None or span[1].names & changed else span[1].c_expr()
+
+
+def _normal(end: str):
+    """An extent as a polynomial where it is one (nx*ny and ny*nx alike), else its text."""
+    parsed = parse_expression(end)
+    poly = poly_of(parsed) if parsed is not None else None
+    return poly if poly is not None else end
+
+
+def _swapped(arrays: dict[str, ResidentArray], extents: Mapping[str, frozenset],
+             swaps: tuple[tuple[str, str], ...]) -> Resident | str:
+    """The arrays kept, where the host code swaps some of them: each swapped pair of one type and
+    extent (a host buffer gets back as many elements as it gave), written back if either is."""
+    group = {name: {name} for pair in swaps for name in pair}
+    for a, b in swaps:
+        if group[a] is not group[b]:
+            merged = group[a] | group[b]
+            for name in merged:
+                group[name] = merged
+    temps = sorted(name for name in group if name not in arrays)
+    for members in {id(g): g for g in group.values()}.values():
+        kept = [arrays[n] for n in sorted(members) if n in arrays]
+        if not kept:
+            return f"the host code copies '{sorted(members)[0]}', which no loop uses, among the arrays"
+        if len({(a.element, extents[a.name]) for a in kept}) > 1:
+            return f"the host code swaps {', '.join(repr(a.name) for a in kept)}, which differ in type or extent"
+        written = any(a.written for a in kept)
+        arrays.update({a.name: dataclasses.replace(a, written=written) for a in kept})
+    return Resident(tuple(arrays.values()), swaps, tuple(temps))
 
 
 def _largest(ends: list[str]) -> str:

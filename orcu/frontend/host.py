@@ -46,6 +46,10 @@ class Host:
     left: tuple[int, ...] = ()  # lines of the loops without a transformed loop inside: they run on the host
     # The arrays each local pointer it uses may point at (``src = buffer;``): program._aliases.
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Where the arrays are named only to swap them (``T *temp = a; a = b; b = temp;``, double
+    # buffering): each such copy, (to, from); None where the host code does anything else with
+    # them (reads or writes elements, passes them on).
+    swaps: tuple[tuple[str, str], ...] | None = None
 
     @property
     def trivial(self) -> bool:

@@ -290,3 +290,26 @@ def pointer_copies(nodes: Iterable[c_ast.Node | None]) -> list[tuple[str, str | 
         if node is not None:
             Finder().visit(node)
     return found
+
+
+def named_elsewhere(nodes: Iterable[c_ast.Node], names: set[str]) -> set[str]:
+    """The ``names`` that ``nodes`` mention outside whole copies of one name into another
+    (``p = q;``, ``T *p = q;``)."""
+    found: set[str] = set()
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_Assignment(self, node: c_ast.Assignment) -> None:
+            if not (node.op == "=" and isinstance(node.lvalue, c_ast.ID) and isinstance(node.rvalue, c_ast.ID)):
+                self.generic_visit(node)
+
+        def visit_Decl(self, node: c_ast.Decl) -> None:
+            if not isinstance(node.init, c_ast.ID):
+                self.generic_visit(node)
+
+        def visit_ID(self, node: c_ast.ID) -> None:
+            if node.name in names:
+                found.add(node.name)
+
+    for node in nodes:
+        Finder().visit(node)
+    return found
