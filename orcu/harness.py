@@ -52,6 +52,9 @@ class Value:
     init: list[str] | None  # C literals (repeated if shorter than count); None: random
     compared: bool
     terms: int = 1  # the most terms one of its elements combines (its tolerance grows with their square root)
+    # An array of structs: each field (name, type, whether random values are integers, epsilon),
+    # filled and compared on its own.
+    fields: tuple[tuple[str, str, bool, str], ...] = ()
 
     @property
     def is_float(self) -> bool:
@@ -164,6 +167,16 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             ctype = _element(decl)
             dims = [int(d.evaluate(dict(env))) for d in decl.dims]
             count = math.prod(dims)
+            struct = program.structs.get(ctype)
+            if struct is not None or (ctype not in ELEMENT_BYTES and ctype not in _FLOATS):
+                zero = decl.init == "none" or (decl.init == "value" and decl.init_expr.evaluate(dict(env)) == 0)
+                if struct is None or not dims or not (decl.init == "random" or zero):
+                    raise program.src.error_at(decl.loc, f"'{name}' of the struct type '{ctype}': orcu takes arrays of "
+                                                         "structs of scalar fields, filled at random or with zeros", SpecError)
+                fields = tuple((f, t, t not in _FLOATS, _FLOATS.get(t, "0")) for f, t in struct.fields)
+                values.append(Value(name, ctype, count, tuple(dims[1:]), None if decl.init == "random" else [],
+                                    True, fields=fields))
+                continue
             if decl.init == "random":
                 init = None
             elif decl.init in ("value", "list"):
@@ -213,6 +226,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         helpers=program.helpers,
         c_bool=names_c_bool(program.src.text),
         values=values,
+        structs=[s.definition for s in program.structs.values()],
         pointers=[(name, ctype, _WIDER.get(ctype, ctype)) for name, ctype in pointers],
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
         reference=reference,

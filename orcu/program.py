@@ -14,6 +14,7 @@ from .errors import AnalysisError, AnnotationError
 from .frontend.cparse import object_macros, parse_file, parse_statements
 from .frontend.cxx import cxx_edits, cxx_prototype, declared
 from .frontend.helpers import Helper, declarations, used_helpers
+from .frontend.structs import Struct, structs
 from .frontend.host import Host, enclosing_loops, following, in_host_loop, left_to_host, split, statement_text, targets
 from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, effects, named_elsewhere, pointer_copies, read_after
@@ -61,6 +62,8 @@ class Program:
     cxx: tuple[tuple[int, int, str], ...] = ()
     # The file's functions the kernels call (frontend/helpers.py), callees first.
     helpers: tuple[Helper, ...] = ()
+    # The file's structs of scalar fields, by the name declarations use (frontend/structs.py).
+    structs: Mapping[str, Struct] = field(default_factory=dict)
     # What is computed once from the program and kept (space.performance_space's spaces).
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -161,7 +164,7 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     helpers = used_helpers(src, blank_comments(generated.blank_spans(src.text)), tree, spans,
                            [loop for code in parsed for loop in code.loops], set(functions))
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported, tuple(cxx), helpers)
+                   exported, tuple(cxx), helpers, structs(tree, src.path))
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:

@@ -164,6 +164,8 @@ def _dependences(nest: LoopNest) -> Dependences:
         for a, b in combinations_with_replacement(located, 2):
             if not (a[0].access.write or b[0].access.write):
                 continue
+            if None not in (a[0].access.member, b[0].access.member) and a[0].access.member != b[0].access.member:
+                continue  # pos[i].x and pos[j].y: other fields of the elements never overlap
             opaque = next((s.access.text for s, _ in (a, b) if not s.exact), None)
             same_update = {reductions.get(id(owner[id(s.access)])) for s, _ in (a, b)}
             reduction = (len(same_update) == 1 and None not in same_update

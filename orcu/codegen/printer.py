@@ -83,6 +83,9 @@ def renamed(node: c_ast.Node, renames: Mapping[str, str], refs: Mapping[str, str
             if n.args is not None:  # a called function's name is not a variable
                 self.visit(n.args)
 
+        def visit_StructRef(self, n: c_ast.StructRef) -> None:
+            self.visit(n.name)  # pos[x].x: the field keeps its name
+
     Renamer().visit(node)
     return node
 

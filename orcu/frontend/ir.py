@@ -61,10 +61,11 @@ class Access:
     subscripts: tuple[c_ast.Node, ...] = field(compare=False)  # outermost [] first
     write: bool
     loc: Location
+    member: str | None = None  # a field of a struct element (pos[i].x): other fields are other data
 
     @property
     def text(self) -> str:
-        return self.array + "".join(f"[{c_text(s)}]" for s in self.subscripts)
+        return self.array + "".join(f"[{c_text(s)}]" for s in self.subscripts) + (f".{self.member}" if self.member else "")
 
 
 @dataclass(frozen=True)

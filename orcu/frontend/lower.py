@@ -190,7 +190,11 @@ class _AccessFinder(c_ast.NodeVisitor):
         self.calls: list[str] = []  # the functions whose arguments are being visited, innermost last
 
     def _target(self, node: c_ast.Node, also_read: bool) -> None:
-        if isinstance(node, c_ast.ArrayRef):
+        if isinstance(node, c_ast.StructRef):
+            self._member(node, write=True)
+            if also_read:
+                self._member(node, write=False, subscripts=False)
+        elif isinstance(node, c_ast.ArrayRef):
             self._array(node, write=True)
             if also_read:
                 self._array(node, write=False, subscripts=False)
@@ -253,4 +257,16 @@ class _AccessFinder(c_ast.NodeVisitor):
             self.visit(node.init)
 
     def visit_StructRef(self, node: c_ast.StructRef) -> None:
-        raise self.lowering.error(node, "struct members are not supported in a Loop region")
+        self._member(node, write=False)
+
+    def _member(self, node: c_ast.StructRef, write: bool, subscripts: bool = True) -> None:
+        """``pos[i].x``: an access of the element pos[i], field x."""
+        if node.type != "." or not isinstance(node.name, c_ast.ArrayRef):
+            raise self.lowering.error(node, "only a field of an array's element (a[i].x) is supported in a Loop region")
+        base, subs = array_base(node.name)
+        if not isinstance(base, c_ast.ID):
+            raise self.lowering.error(node, "only named arrays can be indexed in a Loop region")
+        self.accesses.append(Access(base.name, tuple(subs), write, loc_of(node), node.field.name))
+        if subscripts:
+            for s in subs:
+                self.visit(s)

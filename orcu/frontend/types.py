@@ -35,6 +35,8 @@ def ctype_of(node: c_ast.Node) -> CType | None:
             node = node.type
         elif isinstance(node, c_ast.IdentifierType):
             return CType(" ".join(node.names), pointers, tuple(dims), "const" in quals)
+        elif isinstance(node, c_ast.Struct) and node.name:  # an array of the file's structs (frontend/structs.py)
+            return CType(f"struct {node.name}", pointers, tuple(dims), "const" in quals)
         else:
             return None
 
@@ -67,6 +69,9 @@ def used_names(items) -> dict[str, c_ast.Node]:
         def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
             if node.args is not None:
                 self.visit(node.args)
+
+        def visit_StructRef(self, node: c_ast.StructRef) -> None:
+            self.visit(node.name)  # pos[i].x: the field is no variable
 
         def visit_Decl(self, node: c_ast.Decl) -> None:
             names.setdefault(node.name, node)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ..errors import SpecError, did_you_mean
+from ..frontend.structs import struct_names
 from ..source import SourceFile
 from .expr import Expr
 from .model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Option, Param, TuningSpec, _frozen
@@ -196,7 +197,8 @@ class SpecBuilder:
         self.options.append(Option(flag, values, self.src.location(offset)))
 
     def decl(self, decl: Decl, offset: int) -> None:
-        for word in decl.ctype.split():
+        structs = struct_names(self.src.text)  # arrays of the file's structs (pos[i].x)
+        for word in [] if decl.ctype.replace("const ", "") in structs else decl.ctype.split():
             if word not in ELEMENT_TYPES:
                 raise self.error(offset, f"unknown type '{word}' in declaration of '{decl.name}'{did_you_mean(word, ELEMENT_TYPES)}")
         self._define(decl.name, self.src.offset(decl.loc.line, decl.loc.col))

@@ -260,7 +260,11 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
     shared, rejected = [], []
     x = schedule.dims[0].loop
     conditional = conditional_reads(nest)
+    structs = {name for name in arrays if _of_structs(nest, name)}
     for name in sorted(arrays):
+        if name in structs:
+            rejected.append((name, "its elements are structs, each thread reading the fields it uses"))
+            continue
         tile = _shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional)
         if isinstance(tile, str):
             rejected.append((name, tile))
@@ -268,7 +272,7 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
             shared.append(tile)
     constant, not_constant = [], []
     for name in read_only:
-        why = _constant(nest, name, arrays[name], grid, body, scalars)
+        why = "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
         if why is None:
             constant.append(name)
         else:
@@ -278,6 +282,12 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
              and sh.access.text not in conditional and contiguous(sh, x) and _has_vectors(nest, name)]
     return Placement(schedule.name, None, tuple(lp.var for lp in grid), tuple(shared), tuple(rejected), tuple(scalars),
                      read_only, tuple(constant), tuple(not_constant), x, tuple(dict.fromkeys(along)))
+
+
+def _of_structs(nest: LoopNest, name: str) -> bool:
+    """Whether the array's elements are structs (frontend/structs.py): no tile, vector or
+    constant-memory copy takes them."""
+    return name in nest.variables and canonical_type(nest.variables[name].ctype.base) not in ELEMENT_BYTES
 
 
 def moves_with(sh: Shaped, loops: set[str]) -> bool:
