@@ -391,6 +391,20 @@ def test_a_k_and_r_helper_is_declared_with_its_types_for_the_kernels(in_tmp, mon
 WRITTEN = Path(__file__).parent / "c_as_written"
 
 
+def right_and_tuned(in_tmp, monkeypatch, name: str) -> str:
+    """Every variant of the first loop of ``name`` (in in_tmp) right in the emulation, then the
+    file tuned: the tuned file's text."""
+    program = load(name)
+    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
+                               measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", name, "--backend", "emulate", "--budget", "2"],
+                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return (in_tmp / name.replace(".c", ".tuned.cu")).read_text()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kernel, size", [("gemm_local.c", 105), ("stencil_const.c", 30), ("scale3d.c", 32)])
 def test_every_variant_of_the_whole_space_is_right(in_tmp, kernel, size):
@@ -464,15 +478,8 @@ def test_a_point_passed_as_a_pointer_to_the_files_function_that_reads_it(in_tmp,
     assert [h.name for h in program.helpers] == ["euclid_dist_2", "find_nearest_point"]
     reads = {a.array: a.text for st, _ in statements(program.nests[0].body) for a in st.accesses if not a.write}
     assert reads == {"feature": "feature", "clusters": "clusters"}  # read whole, through the call
-    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
-                               measure="kernel")
-    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
-    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "kmeans.c", "--backend", "emulate", "--budget", "2"],
-                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "ORCU_HD int find_nearest_point(const float *pt, int nfeatures, const float *pts, int npts)" in (
-        in_tmp / "kmeans.tuned.cu").read_text()
+    tuned = right_and_tuned(in_tmp, monkeypatch, "kmeans.c")
+    assert "ORCU_HD int find_nearest_point(const float *pt, int nfeatures, const float *pts, int npts)" in tuned
 
 
 @pytest.mark.parametrize("call, message", [
@@ -498,15 +505,8 @@ def test_a_row_update_through_pointers_to_the_inputs_swapped_each_step(in_tmp, m
     assert program.nests[0].aliases == {name: ("buffer", "result") for name in ("dst", "src", "temp")}
     analysis = analyze(program.src, program.nests[0], program.spec, mapped=True)
     assert {a.name: a.extent for a in analysis.arrays if a.name in ("src", "dst")} == {"src": "cols", "dst": "cols"}
-    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
-                               measure="kernel")
-    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
-    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "pathfinder.c", "--backend", "emulate", "--budget", "2"],
-                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0 and (in_tmp / "pathfinder.tuned.cu").is_file(), proc.stderr[-3000:]
+    tuned = right_and_tuned(in_tmp, monkeypatch, "pathfinder.c")
     # the rows stay on the device across the steps, the swaps followed; wall as far as the last step reads
-    tuned = (in_tmp / "pathfinder.tuned.cu").read_text()
     assert "src, dst, wall stay on the device while the region's loops run" in tuned
     assert "const long long orcu_wall_count = (long long)(cols*rows);" in tuned
     assert "orcu_resident_src = orcu_resident_dst;" in tuned
@@ -555,8 +555,7 @@ def test_an_array_of_structs_particle_update(in_tmp, monkeypatch):
         "struct body": (("m", "double"), ("vx", "float"), ("vy", "float"))}
     assert program.nests[0].recipe.kept[0].name == "x=i"
     inputs = next(iter(input_space(program).configs()))
-    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
-    assert len(results) == 3 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    assert "float4_t *pos" in right_and_tuned(in_tmp, monkeypatch, "particles.c")
     # an iterator named as a field: register tiles rename the iterator, not the field
     named_x = (WRITTEN / "particles.c").read_text().replace("int i;", "int x;").replace(
         "for (i = 0; i < n; i++)", "for (x = 0; x < n; x++)").replace("[i]", "[x]")
@@ -564,12 +563,8 @@ def test_an_array_of_structs_particle_update(in_tmp, monkeypatch):
     results_x = covering_results(load("px.c"), 0, inputs, in_tmp / "build_x", every=True, measure="kernel")
     assert len(results_x) == 3 and {r.status for r in results_x} == {"ok"}, [r.message[:300] for r in results_x]
     wrong = evaluate(in_tmp, (WRITTEN / "particles.c").read_text(), edit=planted("pos[i].y += vel[i].y", "pos[i].y += vel[i].z"),
-                     params=results[0].params, inputs=inputs)
+                     params={"mapping_1": "x=i", "registers_i_1": 1}, inputs=inputs)
     assert wrong.status == "wrong_result" and wrong.message.startswith("pos.y["), wrong.message
-    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "particles.c", "--backend", "emulate", "--budget", "2"],
-                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0 and (in_tmp / "particles.tuned.cu").is_file(), proc.stderr[-3000:]
 
 
 def test_a_struct_array_filled_with_values_is_refused(in_tmp):
