@@ -168,9 +168,9 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             dims = [int(d.evaluate(dict(env))) for d in decl.dims]
             count = math.prod(dims)
             struct = program.structs.get(ctype)
-            if struct is not None or (ctype not in ELEMENT_BYTES and ctype not in _FLOATS):
+            if struct is not None:
                 zero = decl.init == "none" or (decl.init == "value" and decl.init_expr.evaluate(dict(env)) == 0)
-                if struct is None or not dims or not (decl.init == "random" or zero):
+                if not dims or not (decl.init == "random" or zero):
                     raise program.src.error_at(decl.loc, f"'{name}' of the struct type '{ctype}': orcu takes arrays of "
                                                          "structs of scalar fields, filled at random or with zeros", SpecError)
                 fields = tuple((f, t, t not in _FLOATS, _FLOATS.get(t, "0")) for f, t in struct.fields)

@@ -446,16 +446,12 @@ class Runner:
                 valid.append(item)
         return invalid, valid
 
-    def together(self, program: Program, r: int, choices: Mapping[int, Any]) -> Result:
-        """Region ``r`` run as the tuned file runs it (each loop at its choice, data kept on the
-        device across them), checked against the region as written."""
-        from .writeback import composed_region  # it builds on this module's neighbours
-
-        first = program.hosts[r].nests[0]
-        inputs = dict(choices[first].inputs)
-        whole, codes = composed_region(program, r, choices)
-        flags = build_flags(program.spec.build_command, choices[first].params, self.backend, self.device.arch)
-        exe, build = self._build(harness_source(program, first, codes, inputs, whole=whole), flags,
+    def whole_region(self, program: Program, r: int, params: Mapping[str, Any], inputs: Mapping[str, Any], whole: str,
+                     codes: list[RegionCode]) -> Result:
+        """Region ``r`` run as ``whole`` (its host code calling ``codes``, built with the flags of
+        ``params``), checked against the region as written (tune.run_together)."""
+        flags = build_flags(program.spec.build_command, params, self.compiler, self.device.arch)
+        exe, build = self._build(harness_source(program, program.hosts[r].nests[0], codes, inputs, whole=whole), flags,
                                  build_libs(program))
         if not build.ok:
             return Result("compile_error", {}, inputs, message=build.message)

@@ -14,7 +14,7 @@ import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .codegen.region import transform_values
 from .program import Program
@@ -27,7 +27,7 @@ from .search import DEFAULT, SearchSpace, drive, make
 from .model import of_variant
 from .tsg.sizes import last_wave
 from .tsg.traffic import counted_traffic
-from .writeback import Choice, region_parameters
+from .writeback import Choice, composed_region, region_parameters
 
 RETIME_CANDIDATES = 3
 RETIME_ROUNDS = 3
@@ -469,6 +469,14 @@ def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]]
     return per_region
 
 
+def run_together(program: Program, runner: Runner, r: int, choices: Mapping[int, Choice]) -> Result:
+    """Region ``r`` run as the tuned file runs it (each loop at its choice, data kept on the
+    device across them), checked against the region as written."""
+    first = program.hosts[r].nests[0]
+    whole, codes = composed_region(program, r, choices)
+    return runner.whole_region(program, r, choices[first].params, dict(choices[first].inputs), whole, codes)
+
+
 def together(program: Program, runner, best: list[list[Choice]]) -> list[str]:
     """Each loop was checked alone; a region that runs several (or one in a host loop) runs
     them together in the tuned file, its arrays kept on the device across them: run it so,
@@ -478,7 +486,7 @@ def together(program: Program, runner, best: list[list[Choice]]) -> list[str]:
         if not host.repeated:
             continue
         for j in range(len(best[host.nests[0]])):
-            result = runner.together(program, r, {k: best[k][j] for k in host.nests})
+            result = run_together(program, runner, r, {k: best[k][j] for k in host.nests})
             if result.status != "ok":
                 line = program.src.location(program.regions[r].start).line
                 problems.append(f"the loops of the Loop region at line {line} each passed alone, but not together as the "

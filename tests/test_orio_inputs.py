@@ -220,16 +220,17 @@ def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(
     from conftest import H100
     from orcu.codegen.resident import Resident
     from orcu.runners import Runner
+    from orcu.tune import run_together
 
     program = load(ORIO / "time_steps.c")
     inputs = next(iter(input_space(program).configs()))
     chosen = {k: Choice({"TC": 32}, inputs) for k in program.hosts[0].nests}
     runner = Runner("emulate", H100, in_tmp / "build", jobs=2)
-    assert runner.together(program, 0, chosen).status == "ok"
+    assert run_together(program, runner, 0, chosen).status == "ok"
     # Arrays left on the device (never copied back): each loop alone is right, the region is not.
     wrap = Resident.wrap
     monkeypatch.setattr(Resident, "wrap", lambda self, code: wrap(self, code).replace(", true);", ", false);"))
-    result = runner.together(program, 0, chosen)
+    result = run_together(program, runner, 0, chosen)
     assert result.status == "wrong_result" and " expected " in result.message
     # tune says so, and writes nothing.
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))

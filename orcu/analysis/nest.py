@@ -15,15 +15,14 @@ from typing import Mapping
 from pycparser import c_ast
 
 from ..errors import AnalysisError, Location
-from ..frontend.ir import Access, Loop, LoopNest, Stmt, c_text
+from ..frontend.ir import Access, Loop, LoopNest, Stmt
 from ..frontend.ir import statements as ir_statements
-from ..frontend.liveness import upward_exposed
 from ..frontend.types import used_names
 from ..source import SourceFile
 from ..spec.model import TuningSpec
 from .affine import Bound, Poly, poly_of, value_range
-
-_MINMAX_CALLS = {"fmax": "max", "fmaxf": "max", "max": "max", "fmin": "min", "fminf": "min", "min": "min"}
+from .poly import array_update, dependences
+from .scalars import assigned_before_read, calls_c_minmax, is_name, match_reduction, mentions
 
 
 @dataclass(frozen=True)
@@ -64,75 +63,6 @@ class NestAnalysis:
 
     def array(self, name: str) -> ArrayInfo:
         return next(a for a in self.arrays if a.name == name)
-
-
-def _is_id(node, name: str) -> bool:
-    return isinstance(node, c_ast.ID) and node.name == name
-
-
-def _mentions(node: c_ast.Node, name: str) -> bool:
-    return name in used_names([node])
-
-
-def calls_c_minmax(node: c_ast.Node) -> bool:
-    """``s = fmax(s, e)`` and the like (also under an ``if``): C's functions, which skip NaN operands."""
-    if isinstance(node, c_ast.If):
-        body = node.iftrue
-        return calls_c_minmax(body.block_items[0] if isinstance(body, c_ast.Compound) and body.block_items else body)
-    rhs = node.rvalue if isinstance(node, c_ast.Assignment) else None
-    return (isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID)
-            and rhs.name.name in ("fmax", "fmaxf", "fmin", "fminf"))
-
-
-def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
-    """(scalar, operator) if ``node`` is a reduction update of a scalar, else None."""
-    if isinstance(node, c_ast.If) and node.iffalse is None:
-        body = node.iftrue
-        if isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
-            body = body.block_items[0]
-        cond = node.cond
-        if (
-            isinstance(body, c_ast.Assignment) and body.op == "=" and isinstance(body.lvalue, c_ast.ID)
-            and isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=", ">", ">=")
-        ):
-            s, e = body.lvalue.name, body.rvalue
-            if c_text(e) == c_text(cond.left) and _is_id(cond.right, s):
-                return (s, "max" if cond.op in (">", ">=") else "min") if not _mentions(e, s) else None  # if (e > s) s = e;
-            if c_text(e) == c_text(cond.right) and _is_id(cond.left, s):
-                return (s, "max" if cond.op in ("<", "<=") else "min") if not _mentions(e, s) else None  # if (s < e) s = e;
-        # an update under a test that does not read the scalar (`if (a > 0.5) c++;`): a skipped
-        # update leaves the scalar as it was, as the operator's identity would
-        update = match_reduction(body) if not isinstance(body, c_ast.If) else None
-        return update if update is not None and not _mentions(cond, update[0]) else None
-    if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--") and isinstance(node.expr, c_ast.ID):
-        return node.expr.name, "+"  # s++ adds one, s-- adds minus one
-    if not (isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID)):
-        return None
-    s, rhs = node.lvalue.name, node.rvalue
-    if node.op in ("+=", "-=", "*="):
-        return (s, "*" if node.op == "*=" else "+") if not _mentions(rhs, s) else None
-    if node.op != "=":
-        return None
-    if isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*", "-"):
-        if _is_id(rhs.left, s) and not _mentions(rhs.right, s):
-            return s, "*" if rhs.op == "*" else "+"
-        if rhs.op != "-" and _is_id(rhs.right, s) and not _mentions(rhs.left, s):
-            return s, rhs.op
-        return None
-    if isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID) and rhs.name.name in _MINMAX_CALLS:
-        args = rhs.args.exprs if rhs.args is not None else []
-        if len(args) == 2:
-            for a, b in (args, args[::-1]):
-                if _is_id(a, s) and not _mentions(b, s):
-                    return s, _MINMAX_CALLS[rhs.name.name]
-        return None
-    if isinstance(rhs, c_ast.TernaryOp) and isinstance(rhs.cond, c_ast.BinaryOp) and rhs.cond.op in ("<", "<=", ">", ">="):
-        cond, t, f = rhs.cond, rhs.iftrue, rhs.iffalse
-        if _is_id(f, s) and c_text(t) == c_text(cond.left) and _is_id(cond.right, s) and not _mentions(t, s):
-            return s, "max" if cond.op in (">", ">=") else "min"  # (e > s) ? e : s
-        if _is_id(t, s) and c_text(f) == c_text(cond.left) and _is_id(cond.right, s) and not _mentions(f, s):
-            return s, "min" if cond.op in (">", ">=") else "max"  # (e > s) ? s : e
-    return None
 
 
 def analyze(
@@ -261,13 +191,13 @@ def _assigns_first(node: c_ast.Node, name: str) -> bool:
     """``name = e;`` with ``name`` not in ``e``; or an ``if`` whose test does not read ``name``
     and whose branches both do so before anything else touches it (every path assigns it)."""
     if isinstance(node, c_ast.Compound):
-        first = next((item for item in node.block_items or () if _mentions(item, name)), None)
+        first = next((item for item in node.block_items or () if mentions(item, name)), None)
         return first is not None and _assigns_first(first, name)
     if isinstance(node, c_ast.If):
-        return (node.iffalse is not None and not _mentions(node.cond, name)
+        return (node.iffalse is not None and not mentions(node.cond, name)
                 and _assigns_first(node.iftrue, name) and _assigns_first(node.iffalse, name))
-    return (isinstance(node, c_ast.Assignment) and node.op == "=" and _is_id(node.lvalue, name)
-            and not _mentions(node.rvalue, name))
+    return (isinstance(node, c_ast.Assignment) and node.op == "=" and is_name(node.lvalue, name)
+            and not mentions(node.rvalue, name))
 
 
 def _reductions(src, nest, outer, statements) -> list[Reduction]:
@@ -292,12 +222,6 @@ def _reductions(src, nest, outer, statements) -> list[Reduction]:
                     AnalysisError,
                 )
     return list(found.values())
-
-
-def assigned_before_read(loop: Loop, s: str) -> bool:
-    """Whether no iteration of ``loop`` may read ``s`` before assigning it (on any path), so
-    that its iterations share nothing in ``s``."""
-    return not upward_exposed(loop.node.stmt, s)
 
 
 def _private_scalars(src, nest, statements, excluded, outer: Loop) -> list[str]:
@@ -334,8 +258,6 @@ def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, name
     """Orio's mapping runs each iteration of the outer loop on a thread of its own: they may
     touch no element in common that one of them writes. Decided exactly where the subscripts
     are affine (analysis/poly.py, over the loops' bounds), conservatively elsewhere."""
-    from .poly import array_update, dependences  # the module builds on this one
-
     i = outer.var
     for st, _ in statements:
         if array_update(st.node) is not None:

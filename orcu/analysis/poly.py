@@ -28,7 +28,7 @@ from pycparser import c_ast
 
 from ..frontend.ir import Access, Loop, LoopNest, c_text, statements
 from .affine import Poly, poly_of
-from .nest import assigned_before_read, match_reduction
+from .scalars import assigned_before_read, match_reduction
 from .subscripts import Shaped, is_affine, shapes
 
 

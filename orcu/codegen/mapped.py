@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..analysis.nest import calls_c_minmax, match_reduction
+from ..analysis.scalars import calls_c_minmax, match_reduction
 from ..analysis.poly import array_update
 from ..frontend.cparse import parse_expression
 from ..analysis.subscripts import varies_along

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ..analysis.affine import poly_of
-from ..analysis.nest import match_reduction
+from ..analysis.scalars import match_reduction
 from ..analysis.poly import Dependences, array_update, dependences
 from ..analysis.subscripts import shapes, varies_along
 from ..frontend.ir import Loop, LoopNest, loops_of, statements

@@ -1,0 +1,89 @@
+"""How a statement uses a scalar: as a reduction (``s += e``, ``s = fmax(s, e)``, ``if (e > s)
+s = e``) or as a value each iteration assigns before reading it (private). The analyses of
+nests (analysis/nest.py), of dependences (analysis/poly.py) and the code generators ask."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..frontend.ir import Loop, c_text
+from ..frontend.liveness import upward_exposed
+from ..frontend.types import used_names
+
+_MINMAX_CALLS = {"fmax": "max", "fmaxf": "max", "max": "max", "fmin": "min", "fminf": "min", "min": "min"}
+
+
+def is_name(node, name: str) -> bool:
+    """Whether ``node`` is the variable ``name``."""
+    return isinstance(node, c_ast.ID) and node.name == name
+
+
+def mentions(node: c_ast.Node, name: str) -> bool:
+    """Whether ``node`` reads or writes the variable ``name``."""
+    return name in used_names([node])
+
+
+def calls_c_minmax(node: c_ast.Node) -> bool:
+    """``s = fmax(s, e)`` and the like (also under an ``if``): C's functions, which skip NaN operands."""
+    if isinstance(node, c_ast.If):
+        body = node.iftrue
+        return calls_c_minmax(body.block_items[0] if isinstance(body, c_ast.Compound) and body.block_items else body)
+    rhs = node.rvalue if isinstance(node, c_ast.Assignment) else None
+    return (isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID)
+            and rhs.name.name in ("fmax", "fmaxf", "fmin", "fminf"))
+
+
+def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
+    """(scalar, operator) if ``node`` is a reduction update of a scalar, else None."""
+    if isinstance(node, c_ast.If) and node.iffalse is None:
+        body = node.iftrue
+        if isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
+            body = body.block_items[0]
+        cond = node.cond
+        if (
+            isinstance(body, c_ast.Assignment) and body.op == "=" and isinstance(body.lvalue, c_ast.ID)
+            and isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=", ">", ">=")
+        ):
+            s, e = body.lvalue.name, body.rvalue
+            if c_text(e) == c_text(cond.left) and is_name(cond.right, s):
+                return (s, "max" if cond.op in (">", ">=") else "min") if not mentions(e, s) else None  # if (e > s) s = e;
+            if c_text(e) == c_text(cond.right) and is_name(cond.left, s):
+                return (s, "max" if cond.op in ("<", "<=") else "min") if not mentions(e, s) else None  # if (s < e) s = e;
+        # an update under a test that does not read the scalar (`if (a > 0.5) c++;`): a skipped
+        # update leaves the scalar as it was, as the operator's identity would
+        update = match_reduction(body) if not isinstance(body, c_ast.If) else None
+        return update if update is not None and not mentions(cond, update[0]) else None
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--") and isinstance(node.expr, c_ast.ID):
+        return node.expr.name, "+"  # s++ adds one, s-- adds minus one
+    if not (isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID)):
+        return None
+    s, rhs = node.lvalue.name, node.rvalue
+    if node.op in ("+=", "-=", "*="):
+        return (s, "*" if node.op == "*=" else "+") if not mentions(rhs, s) else None
+    if node.op != "=":
+        return None
+    if isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*", "-"):
+        if is_name(rhs.left, s) and not mentions(rhs.right, s):
+            return s, "*" if rhs.op == "*" else "+"
+        if rhs.op != "-" and is_name(rhs.right, s) and not mentions(rhs.left, s):
+            return s, rhs.op
+        return None
+    if isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID) and rhs.name.name in _MINMAX_CALLS:
+        args = rhs.args.exprs if rhs.args is not None else []
+        if len(args) == 2:
+            for a, b in (args, args[::-1]):
+                if is_name(a, s) and not mentions(b, s):
+                    return s, _MINMAX_CALLS[rhs.name.name]
+        return None
+    if isinstance(rhs, c_ast.TernaryOp) and isinstance(rhs.cond, c_ast.BinaryOp) and rhs.cond.op in ("<", "<=", ">", ">="):
+        cond, t, f = rhs.cond, rhs.iftrue, rhs.iffalse
+        if is_name(f, s) and c_text(t) == c_text(cond.left) and is_name(cond.right, s) and not mentions(t, s):
+            return s, "max" if cond.op in (">", ">=") else "min"  # (e > s) ? e : s
+        if is_name(t, s) and c_text(f) == c_text(cond.left) and is_name(cond.right, s) and not mentions(f, s):
+            return s, "min" if cond.op in (">", ">=") else "max"  # (e > s) ? s : e
+    return None
+
+
+def assigned_before_read(loop: Loop, s: str) -> bool:
+    """Whether no iteration of ``loop`` may read ``s`` before assigning it (on any path), so
+    that its iterations share nothing in ``s``."""
+    return not upward_exposed(loop.node.stmt, s)
