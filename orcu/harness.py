@@ -20,7 +20,7 @@ from .codegen.region import RegionCode, prelude
 from .frontend.types import ELEMENT_BYTES, canonical_type, names_c_bool
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
-from .frontend.cparse import function_macros, object_macros, parse_statements
+from .frontend.cparse import file_macros, parse_statements
 from .frontend.ir import statements as nest_statements
 from .frontend.types import declarations_in, used_names
 from .program import Program
@@ -150,8 +150,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     declared = set()
     for st in statements:
         declared |= set(declarations_in(st, "region"))
-    macros = {k: v for k, v in object_macros(program.src.text).items() if k not in spec.input_names}
-    macros.update(function_macros(program.src.text))  # MIN(a, b): the reference and the kernels use them
+    # the file's macros and its headers' (MIN(a, b) too): the reference and the kernels use them
+    macros = {k: v for k, v in file_macros(program.src, parameters=True).items() if k not in spec.input_names}
     # Scalars compared with the reference: sums the GPU computes, and what host statements in a region assign.
     compared = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions}
     compared |= {name for host in program.hosts for name in host.writes}

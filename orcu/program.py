@@ -11,7 +11,7 @@ from . import generated
 from .device import DEFAULT_PROFILE, Device, profile
 from .annotations import Region, blank, blank_comments, brace_depth, matching_bracket, scan_regions
 from .errors import AnalysisError, AnnotationError
-from .frontend.cparse import object_macros, parse_file, parse_statements
+from .frontend.cparse import file_macros, local_headers, parse_file, parse_statements
 from .frontend.cxx import cxx_edits, cxx_prototype, declared
 from .frontend.helpers import Helper, declarations, used_helpers
 from .frontend.structs import Struct, structs
@@ -163,8 +163,9 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
                     macros)
     helpers = used_helpers(src, blank_comments(generated.blank_spans(src.text)), tree, spans,
                            [loop for code in parsed for loop in code.loops], set(functions))
+    headers = {h for h, _ in local_headers(src.path, src.text)}
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported, tuple(cxx), helpers, structs(tree, src.path))
+                   exported, tuple(cxx), helpers, structs(tree, {src.path} | headers))
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:
@@ -201,7 +202,7 @@ def _file_context(src: SourceFile, loops: list[Region]):
     fragments = [(r.code_start, r.code_end) for r in loops if brace_depth(blanked, 0, r.start) == 0]  # at file scope
     text = blank(blanked, fragments)
     tree = parse_file(src, text)
-    return tree, _function_spans(text, tree, src), object_macros(src.text)
+    return tree, _function_spans(text, tree, src), file_macros(src)
 
 
 @dataclass(frozen=True)

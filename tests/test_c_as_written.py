@@ -575,3 +575,16 @@ def test_a_struct_array_filled_with_values_is_refused(in_tmp):
                           timeout=600)
     assert proc.returncode == 2 and ("error: 'vel' of the struct type 'float4_t': orcu takes arrays of structs of scalar "
                                      "fields, filled at random or with zeros") in proc.stderr.splitlines()[0]
+
+
+def test_a_struct_and_a_macro_from_a_header_the_file_includes(in_tmp, monkeypatch):
+    """float4_t and SOFTENING in particles.h, which the file includes with quotes: the spec
+    declares arrays of the header's struct, the kernels use its macro, every variant right."""
+    (in_tmp / "particles.h").write_text((WRITTEN / "particles.h").read_text())
+    write(in_tmp / "particles.c", (WRITTEN / "particles.c").read_text().replace(
+        "typedef struct { float x, y, z, w; } float4_t;", '#include "particles.h"').replace(
+        "pos[i].y * pos[i].y;", "pos[i].y * pos[i].y + SOFTENING;"))
+    program = load("particles.c")
+    assert program.structs["float4_t"].fields == (("x", "float"), ("y", "float"), ("z", "float"), ("w", "float"))
+    tuned = right_and_tuned(in_tmp, monkeypatch, "particles.c")
+    assert '#include "particles.h"' in tuned and "SOFTENING;" in tuned

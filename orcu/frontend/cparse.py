@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
 
 from pycparser import c_ast, c_parser
 
@@ -88,10 +89,51 @@ def _parse(src: SourceFile, text: str, fallback_offset: int, end_offset: int | N
         raise src.error(offset, f"C syntax error before '{stop[2]}'", CSyntaxError) from None
 
 
+_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+
+
+def local_headers(path: str, text: str, seen: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(path, text) of the headers ``text`` includes with quotes (``#include "particles.h"``)
+    that exist beside ``path``, and of those they include, each once, innermost first: their
+    typedefs, structs and macros are the file's too. A header that cannot be read is left to the
+    compiler."""
+    out: list[tuple[str, str]] = []
+    for name in _LOCAL_INCLUDE.findall(blank_comments(text)):
+        header = str(Path(path).parent / name)
+        if header in seen or any(header == h for h, _ in out):
+            continue
+        try:
+            found = Path(header).read_text(encoding="utf-8", errors="surrogateescape")
+        except OSError:
+            continue
+        out += local_headers(header, found, seen | {header, path}) + [(header, found)]
+    return list(dict(out).items())
+
+
+def file_macros(src: SourceFile, parameters: bool = False) -> dict[str, str]:
+    """The object-like macros of the file and of the headers it includes with quotes, the file's
+    last (with ``parameters``, those with parameters too: ``MIN(a, b)`` -> its body)."""
+    out: dict[str, str] = {}
+    for _, text in [*local_headers(src.path, src.text), (src.path, src.text)]:
+        out.update(object_macros(text))
+        if parameters:
+            out.update(function_macros(text))
+    return out
+
+
 def parse_file(src: SourceFile, text: str) -> c_ast.FileAST:
-    """Parse the whole file (already blanked of comments) with true line numbers."""
-    code = _PRELUDE + f'\n#line 1 "{src.path}"\n' + blank_directives(text)
-    return _parse(src, code, 0)
+    """Parse the whole file (already blanked of comments) with true line numbers, after the
+    headers it includes with quotes (their types are its types); without them where they do
+    not parse on their own terms (a header of another dialect: the file's own errors are then
+    reported as they are)."""
+    file = f'\n#line 1 "{src.path}"\n' + blank_directives(text)
+    headers = "".join(f'\n#line 1 "{h}"\n' + blank_directives(blank_comments(t)) for h, t in local_headers(src.path, src.text))
+    if headers:
+        try:
+            return _parse(src, _PRELUDE + headers + file, 0)
+        except CSyntaxError:
+            pass
+    return _parse(src, _PRELUDE + file, 0)
 
 
 def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]:

@@ -36,11 +36,12 @@ def struct_names(text: str) -> set[str]:
     return {m.group(1) for m in _TYPEDEF.finditer(blanked)} | {f"struct {m.group(1)}" for m in _TAGGED.finditer(blanked)}
 
 
-def structs(tree: c_ast.FileAST, path: str) -> dict[str, Struct]:
-    """The file's structs whose fields are all scalars, by the name declarations use."""
+def structs(tree: c_ast.FileAST, paths: set[str]) -> dict[str, Struct]:
+    """The structs of the file and its headers (``paths``) whose fields are all scalars, by
+    the name declarations use."""
     out: dict[str, Struct] = {}
     for node in tree.ext:
-        if node.coord is None or node.coord.file != path:
+        if node.coord is None or node.coord.file not in paths:
             continue  # orcu's own prelude of standard typedefs
         if isinstance(node, c_ast.Typedef) and isinstance(node.type, c_ast.TypeDecl) and isinstance(node.type.type, c_ast.Struct):
             found = _struct(node.name, node.type.type, c_text(node) + ";")

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from ..analysis.affine import poly_of
 from ..analysis.nest import analyze
 from ..errors import AnalysisError, UsageError
-from ..frontend.cparse import object_macros
+from ..frontend.cparse import file_macros
 from ..source import SourceFile
 from .language import parse_perftuning
 from .model import TuningSpec
@@ -63,7 +63,7 @@ def input_values(pairs: list[str]) -> dict[str, list[Any]]:
 def assumed_spec(program, inputs: Mapping[str, list[Any]], predefined: Mapping[str, Any]) -> Assumed:
     """The spec of a file without one (``program`` loaded without a spec)."""
     src = program.src
-    macros = object_macros(src.text)
+    macros = file_macros(src)
     decls: dict[str, str] = {}
     random_scalars: list[str] = []
     sizes: dict[str, str] = {}

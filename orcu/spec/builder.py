@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ..errors import SpecError, did_you_mean
+from ..frontend.cparse import local_headers
 from ..frontend.structs import struct_names
 from ..source import SourceFile
 from .expr import Expr
@@ -197,7 +198,7 @@ class SpecBuilder:
         self.options.append(Option(flag, values, self.src.location(offset)))
 
     def decl(self, decl: Decl, offset: int) -> None:
-        structs = struct_names(self.src.text)  # arrays of the file's structs (pos[i].x)
+        structs = struct_names("\n".join([self.src.text, *(t for _, t in local_headers(self.src.path, self.src.text))]))
         for word in [] if decl.ctype.replace("const ", "") in structs else decl.ctype.split():
             if word not in ELEMENT_TYPES:
                 raise self.error(offset, f"unknown type '{word}' in declaration of '{decl.name}'{did_you_mean(word, ELEMENT_TYPES)}")
