@@ -257,7 +257,8 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
     bodies = [Lowering(src, arrays, {f.decl.name for _, _, f in spans}).block([loop]) for loop in parsed.loops]
     done = effects(host_items)
-    aliases = _aliases(function, parsed.items, {**visible_variables(function, tree), **variables})
+    scope = {**visible_variables(function, tree), **variables}
+    aliases = _aliases(function, parsed.items, scope)
     kernel_iterators = {lp.var for body in bodies for lp in loops_of(body)}
     host = Host(
         text=text,
@@ -270,7 +271,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         repeated=len(parsed.loops) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
         left=left_to_host(host_items),
         aliases=aliases,
-        swaps=_swaps(host_items, done, {**visible_variables(function, tree), **variables}),
+        swaps=_swaps(host_items, done, scope),
     )
     nests = []
     for j, (transform, loop, body) in enumerate(zip(parsed.transforms, parsed.loops, bodies)):
@@ -330,9 +331,26 @@ def _swaps(host_items, done, variables) -> tuple[tuple[str, str], ...] | None:
     copies = [(p, q) for p, q in pointer_copies(host_items) if p in arrays or q in arrays]
     if any(q is None or p not in arrays or q not in arrays for p, q in copies):
         return None
-    if named_elsewhere(host_items, arrays):  # passed to a function, say
+    if named_elsewhere(host_items, arrays) or _unbraced(host_items):  # passed to a function, say
         return None
     return tuple(copies)
+
+
+def _unbraced(items) -> bool:
+    """Whether a statement is the whole body of an ``if`` or a loop without braces (``if (c)
+    a = b;``): a statement added after it would not be under its test."""
+    found = []
+
+    class Finder(c_ast.NodeVisitor):
+        def generic_visit(self, node):
+            bodies = [node.iftrue, node.iffalse] if isinstance(node, c_ast.If) else [
+                node.stmt] if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)) else []
+            found.extend(b for b in bodies if b is not None and not isinstance(b, c_ast.Compound))
+            super().generic_visit(node)
+
+    for item in items:
+        Finder().visit(item)
+    return bool(found)
 
 
 def _host_context(src: SourceFile, items, loop: c_ast.For) -> tuple[Loop, ...]:

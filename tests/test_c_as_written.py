@@ -588,3 +588,16 @@ def test_a_struct_and_a_macro_from_a_header_the_file_includes(in_tmp, monkeypatc
     assert program.structs["float4_t"].fields == (("x", "float"), ("y", "float"), ("z", "float"), ("w", "float"))
     tuned = right_and_tuned(in_tmp, monkeypatch, "particles.c")
     assert '#include "particles.h"' in tuned and "SOFTENING;" in tuned
+
+
+def test_a_swap_under_a_test_without_braces_keeps_each_loop_moving_its_arrays(in_tmp, monkeypatch):
+    # the device copies' swap would land after the if, not under it: each kernel moves its own arrays
+    write(in_tmp / "swap.c", (WRITTEN / "hotspot_swap.c").read_text().replace(
+        "        tIn = tOut;\n", "        if (steps > 0)\n            tIn = tOut;\n"))
+    assert load("swap.c").hosts[0].swaps is None
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "swap.c", "--backend", "emulate", "--budget", "1"],
+                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert ("// Each loop moves its arrays to the device and back: the region's host statements touch its arrays."
+            in (in_tmp / "swap.tuned.cu").read_text())
