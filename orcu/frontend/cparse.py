@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pycparser import c_ast, c_parser
 
+from .. import generated
 from ..annotations import blank_comments
 from ..errors import CSyntaxError
 from ..source import SourceFile
@@ -114,7 +115,8 @@ def file_macros(src: SourceFile, parameters: bool = False) -> dict[str, str]:
     """The object-like macros of the file and of the headers it includes with quotes, the file's
     last (with ``parameters``, those with parameters too: ``MIN(a, b)`` -> its body)."""
     out: dict[str, str] = {}
-    for _, text in [*local_headers(src.path, src.text), (src.path, src.text)]:
+    # a tuned file's own blocks define orcu's macros (ORCU_CHECK...): the harness has its own
+    for _, text in [*local_headers(src.path, src.text), (src.path, generated.blank_spans(src.text))]:
         out.update(object_macros(text))
         if parameters:
             out.update(function_macros(text))
