@@ -201,6 +201,21 @@ def test_loops_counting_down_keep_their_order_where_it_matters(in_tmp, transform
     assert "for (j = m - 1; j >= 1; j--) {" in kernel
 
 
+@pytest.mark.parametrize("transform", ["threadCount=TC", "mapping='auto'"])
+def test_a_loop_counting_down_by_a_constant_step(in_tmp, transform):
+    # every other element from the right, each from the one two to its left as it was: only the
+    # order as written gets it right; the rows run downwards by three, from wherever n - 1 falls
+    write(in_tmp / "t.c", DOWN.replace("TRANSFORM", transform).replace("for (i = n - 1; i >= 0; i--)", "for (i = n - 1; i >= 0; i -= 3)")
+          .replace("for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
+                   "for (j = m - 1; j > 1; j -= 2)\n            A[i][j] = A[i][j] - A[i][j - 2];"))
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    kernel = generate(program, program.nests[0], results[0].params, inputs).text
+    assert "for (j = m - 1; j >= 2 + ((m - 1 - 2) % 2 + 2) % 2; j -= 2) {" in kernel
+
+
 def test_other_loop_forms_count_as_written(in_tmp):
     """``n > i``, ``i != n`` and a step of two."""
     source = CHAINED.replace("for (i = 0; i < n; i++) {", "for (i = 0; n > i; i += 2) {").replace(

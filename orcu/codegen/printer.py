@@ -113,7 +113,8 @@ def loop_header(loop: Loop, renames: Mapping[str, str]) -> str:
     lower, upper = expression(loop.lower, renames), expression(loop.upper, renames)
     if loop.descending:  # in its own order: a loop run in sequence may depend on it
         start = upper[:-4] if upper.endswith(" + 1") else f"{upper} - 1"
-        return f"for ({loop.var} = {start}; {loop.var} >= {lower}; {loop.var}--)"
+        down = f"{loop.var}--" if loop.step == 1 else f"{loop.var} -= {loop.step}"
+        return f"for ({loop.var} = {start}; {loop.var} >= {lower}; {down})"
     step = f"{loop.var}++" if loop.step == 1 else f"{loop.var} += {loop.step}"
     return f"for ({loop.var} = {lower}; {loop.var} < {upper}; {step})"
 

@@ -52,9 +52,10 @@ class Lowering:
     # -- loops ----------------------------------------------------------------
     def loop(self, node: c_ast.For) -> Loop:
         var, start = self._init(node)
-        descending = self._counts_down(node, var)
-        if descending:  # the same values as counting up from the bound to the start
-            lower, upper, step = self._floor(node, var), _plus_one(start), 1
+        down = self._counts_down(node, var)
+        descending = down is not None
+        if descending:  # the same values as counting up from the lowest one to the start
+            lower, upper, step = _aligned(self._floor(node, var), start, down), _plus_one(start), down
         else:
             lower, upper, step = start, self._cond(node, var), self._next(node, var)
             if step != 1 and node.cond.op == "!=":
@@ -64,11 +65,12 @@ class Lowering:
         lowered = self.block(body)
         return Loop(var, lower, upper, step, lowered, loc_of(node), node, tuple(self.jumps.pop()), descending)
 
-    def _counts_down(self, node: c_ast.For, var: str) -> bool:
-        """``i--``, ``--i``, ``i -= 1`` or ``i = i - 1``; other steps down are refused."""
+    def _counts_down(self, node: c_ast.For, var: str) -> int | None:
+        """The step of ``i--``, ``--i``, ``i -= c`` or ``i = i - c`` (c a positive constant); None
+        for a loop counting up. A step down by anything else is refused."""
         nxt = node.next
         if isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("p--", "--") and _is(nxt.expr, var):
-            return True
+            return 1
         step = None
         if isinstance(nxt, c_ast.Assignment) and _is(nxt.lvalue, var):
             if nxt.op == "-=":
@@ -76,10 +78,11 @@ class Lowering:
             elif nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op == "-" and _is(nxt.rvalue.left, var):
                 step = nxt.rvalue.right
         if step is None:
-            return False
-        if isinstance(step, c_ast.Constant) and step.type == "int" and int(step.value.rstrip("uUlL"), 0) == 1:
-            return True
-        raise self.error(nxt, f"unsupported loop: a loop counting down must step by one ('{var}--')")
+            return None
+        if isinstance(step, c_ast.Constant) and step.type == "int" and int(step.value.rstrip("uUlL"), 0) > 0:
+            return int(step.value.rstrip("uUlL"), 0)
+        raise self.error(nxt, f"unsupported loop: a loop counting down must step by a positive constant ('{var}--', "
+                              f"'{var} -= 2')")
 
     def _floor(self, node: c_ast.For, var: str) -> c_ast.Node:
         """The lowest value of a loop counting down: ``i >= lower``, or ``lower + 1`` of ``i > lower``."""
@@ -155,6 +158,28 @@ class Lowering:
             self.jumps[-1].append(Jump(kind.lower(), loc_of(node)))
         for _, child in node.children():
             self._control(child, in_loop or kind == "For")
+
+
+def _aligned(floor: c_ast.Node, start: c_ast.Node, step: int) -> c_ast.Node:
+    """The lowest value of a loop counting down from ``start`` by ``step`` to ``floor``:
+    ``floor`` itself for a step of one, else ``floor + ((start - floor) % step + step) % step``
+    (above the start where the loop runs not at all, so that it stays empty)."""
+    if step == 1:
+        return floor
+    numbers = [_number(start), _number(floor)]
+    if None not in numbers:  # known: a number
+        return c_ast.Constant("int", str(numbers[1] + (numbers[0] - numbers[1]) % step))
+    c = c_ast.Constant("int", str(step))
+    mod = c_ast.BinaryOp("%", c_ast.BinaryOp("-", start, floor), c)
+    return c_ast.BinaryOp("+", floor, c_ast.BinaryOp("%", c_ast.BinaryOp("+", mod, c), c))
+
+
+def _number(node: c_ast.Node) -> int | None:
+    if isinstance(node, c_ast.Constant) and node.type == "int":
+        return int(node.value.rstrip("uUlL"), 0)
+    if isinstance(node, c_ast.UnaryOp) and node.op == "-" and _number(node.expr) is not None:
+        return -_number(node.expr)
+    return None
 
 
 def _is(node: c_ast.Node, var: str) -> bool:
