@@ -616,3 +616,17 @@ def test_a_swap_under_a_test_without_braces_keeps_each_loop_moving_its_arrays(in
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert ("// Each loop moves its arrays to the device and back: the region's host statements touch its arrays."
             in (in_tmp / "swap.tuned.cu").read_text())
+
+
+def test_struct_variables_in_the_nest(in_tmp, monkeypatch):
+    """`float4_t p = pos[i]; p.x += ...; pos[i] = p;`: the file's typedef parses in the region,
+    p and v are private to an iteration (one per register-tiled copy, fields kept), every variant
+    right."""
+    write(in_tmp / "local.c", (WRITTEN / "particles_local.c").read_text())
+    program = load("local.c")
+    assert {n: str(v.ctype) for n, v in program.nests[0].variables.items() if n in "pv"} == {
+        "p": "float4_t", "v": "const float4_t"}
+    tuned = right_and_tuned(in_tmp, monkeypatch, "local.c")
+    assert "p.x += v.x * dt;" in tuned
+    kernel = generate(program, program.nests[0], {"mapping_1": "x=i", "registers_i_1": 2}, {"n": 301}).text
+    assert "p_1.w = p_1.x * p_1.x + p_1.y * p_1.y;" in kernel

@@ -138,12 +138,25 @@ def parse_file(src: SourceFile, text: str) -> c_ast.FileAST:
     return _parse(src, _PRELUDE + file, 0)
 
 
+_TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*(?:\{[^{}]*\})?[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*;")
+
+
+def typedef_names(src: SourceFile) -> list[str]:
+    """The names the file and its quoted headers define with ``typedef``: a region's statements
+    may declare variables of those types (``float4_t p = pos[i];``)."""
+    texts = [t for _, t in local_headers(src.path, src.text)] + [src.text]
+    found = [m.group(1) for text in texts for m in _TYPEDEF_NAME.finditer(blank_comments(text))]
+    return [n for n in dict.fromkeys(found) if not re.search(rf"\b{n};", _PRELUDE)]
+
+
 def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]:
-    """Parse C statements found at ``start`` in ``src``; their coords are the file's."""
+    """Parse C statements found at ``start`` in ``src``; their coords are the file's. The
+    file's type names are known as such (only that they name types matters to the parser)."""
     loc = src.location(start)
     body = blank_directives(blank_comments(text))
     code = (
         _PRELUDE
+        + "".join(f" typedef int {name};" for name in typedef_names(src))
         + "\nvoid __orcu_region(void) {\n"
         + f'#line {loc.line} "{src.path}"\n'
         + " " * (loc.col - 1)

@@ -285,9 +285,16 @@ class _AccessFinder(c_ast.NodeVisitor):
         self._member(node, write=False)
 
     def _member(self, node: c_ast.StructRef, write: bool, subscripts: bool = True) -> None:
-        """``pos[i].x``: an access of the element pos[i], field x."""
+        """``pos[i].x``: an access of the element pos[i], field x. ``p.x`` of a struct variable
+        is the variable (a field written is the variable updated: read and written)."""
+        if node.type == "." and isinstance(node.name, c_ast.ID):
+            self.reads.add(node.name.name)
+            if write:
+                self.writes.add(node.name.name)
+            return
         if node.type != "." or not isinstance(node.name, c_ast.ArrayRef):
-            raise self.lowering.error(node, "only a field of an array's element (a[i].x) is supported in a Loop region")
+            raise self.lowering.error(node, "only a field of an array's element (a[i].x) or of a struct variable (p.x) is "
+                                            "supported in a Loop region")
         base, subs = array_base(node.name)
         if not isinstance(base, c_ast.ID):
             raise self.lowering.error(node, "only named arrays can be indexed in a Loop region")
