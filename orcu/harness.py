@@ -204,7 +204,10 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
                 f"'{name}' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it",
                 AnalysisError,
             )
-        values.append(Value(name, canonical_type(var.ctype.base), None, (), ["0"], name in compared))
+        ctype = canonical_type(var.ctype.base)
+        struct = program.structs.get(ctype)
+        fields = () if struct is None else tuple((f, t, t not in _FLOATS, _FLOATS.get(t, "0")) for f, t in struct.fields)
+        values.append(Value(name, ctype, None, (), ["0"], name in compared, fields=fields))  # a struct: its fields zero
 
     reference = _code(program, region_index, None)
     counts, largest = _terms(program, env), max([v.count for v in values if v.count] + [1])

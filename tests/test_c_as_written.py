@@ -618,11 +618,15 @@ def test_a_swap_under_a_test_without_braces_keeps_each_loop_moving_its_arrays(in
             in (in_tmp / "swap.tuned.cu").read_text())
 
 
-def test_struct_variables_in_the_nest(in_tmp, monkeypatch):
+@pytest.mark.parametrize("declared", ["in the nest", "in the function"])
+def test_struct_variables_in_the_nest(in_tmp, monkeypatch, declared):
     """`float4_t p = pos[i]; p.x += ...; pos[i] = p;`: the file's typedef parses in the region,
     p and v are private to an iteration (one per register-tiled copy, fields kept), every variant
-    right."""
-    write(in_tmp / "local.c", (WRITTEN / "particles_local.c").read_text())
+    right; declared in the function, the harness declares p too (its fields zero)."""
+    source = (WRITTEN / "particles_local.c").read_text()
+    if declared == "in the function":
+        source = source.replace("    int i;\n", "    int i;\n    float4_t p;\n").replace("float4_t p = pos[i];", "p = pos[i];")
+    write(in_tmp / "local.c", source)
     program = load("local.c")
     assert {n: str(v.ctype) for n, v in program.nests[0].variables.items() if n in "pv"} == {
         "p": "float4_t", "v": "const float4_t"}
