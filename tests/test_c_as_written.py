@@ -190,30 +190,29 @@ DOWN = """void diffs(int n, int m, double A[n][m])
 """
 
 
+# By a constant step: every other element from the right, each from the one two to its left as
+# it was (only the order as written gets it right), the rows downwards by three from wherever
+# n - 1 falls.
+STEPS = {"by one": ([], "for (j = m - 1; j >= 1; j--) {"),
+         "by a constant step": ([("for (i = n - 1; i >= 0; i--)", "for (i = n - 1; i >= 0; i -= 3)"),
+                                 ("for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
+                                  "for (j = m - 1; j > 1; j -= 2)\n            A[i][j] = A[i][j] - A[i][j - 2];")],
+                                "for (j = m - 1; j >= 2 + ((m - 1 - 2) % 2 + 2) % 2; j -= 2) {")}
+
+
 @pytest.mark.parametrize("transform", ["threadCount=TC", "mapping='auto'"])
-def test_loops_counting_down_keep_their_order_where_it_matters(in_tmp, transform):
-    write(in_tmp / "t.c", DOWN.replace("TRANSFORM", transform))
+@pytest.mark.parametrize("step", sorted(STEPS))
+def test_loops_counting_down_keep_their_order_where_it_matters(in_tmp, transform, step):
+    source = DOWN.replace("TRANSFORM", transform)
+    for old, new in STEPS[step][0]:
+        source = source.replace(old, new)
+    write(in_tmp / "t.c", source)
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
     results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
     assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
     kernel = generate(program, program.nests[0], results[0].params, inputs).text
-    assert "for (j = m - 1; j >= 1; j--) {" in kernel
-
-
-@pytest.mark.parametrize("transform", ["threadCount=TC", "mapping='auto'"])
-def test_a_loop_counting_down_by_a_constant_step(in_tmp, transform):
-    # every other element from the right, each from the one two to its left as it was: only the
-    # order as written gets it right; the rows run downwards by three, from wherever n - 1 falls
-    write(in_tmp / "t.c", DOWN.replace("TRANSFORM", transform).replace("for (i = n - 1; i >= 0; i--)", "for (i = n - 1; i >= 0; i -= 3)")
-          .replace("for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
-                   "for (j = m - 1; j > 1; j -= 2)\n            A[i][j] = A[i][j] - A[i][j - 2];"))
-    program = load("t.c")
-    inputs = next(iter(input_space(program).configs()))
-    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
-    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
-    kernel = generate(program, program.nests[0], results[0].params, inputs).text
-    assert "for (j = m - 1; j >= 2 + ((m - 1 - 2) % 2 + 2) % 2; j -= 2) {" in kernel
+    assert STEPS[step][1] in kernel
 
 
 def test_other_loop_forms_count_as_written(in_tmp):
