@@ -330,8 +330,9 @@ def _call(code: RegionCode, values: Mapping[str, Value]) -> str:
     if not code.values["dataOnDevice"]:
         return code.call
     moved = [values[a] for a in code.arrays if a in values]
-    moved_names = [v.name for v in moved]
-    args = ", ".join(re.sub(rf"\b({'|'.join(moved_names)})\b", r"orcu_device_\1", a) if moved_names else a for a in code.args)
+    moved_names = {v.name for v in moved}
+    args = ", ".join(f"{passed[1]}orcu_device_{passed[0]}" if passed is not None and passed[0] in moved_names else arg
+                     for arg, passed in zip(code.args, code.passes))
     lines = ["{  // dataOnDevice: the arrays are on the device before the call, and come back after it"]
     lines += [f"    ORCU_CHECK(cudaMemcpy(orcu_device_{v.name}, {v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyHostToDevice));"
               for v in moved]

@@ -90,7 +90,12 @@ class ArrayPlan:
     # a view of it under its own name that indexes A[i][j] through explicit strides.
     view: str | None = None  # the kernel's declaration of that view
     host_name: str = ""  # the parameter's name in the host function and the kernel
-    argument: str = ""  # what the caller passes
+    cast: str = ""  # what the caller casts the array to (a C99 array parameter is taken flat)
+
+    @property
+    def argument(self) -> str:
+        """What the caller passes."""
+        return self.cast + self.name
 
     @property
     def transferred(self) -> bool:
@@ -141,6 +146,10 @@ class RegionCode:
     release: str = ""  # the function that frees what the host function keeps between calls
     arrays: tuple[str, ...] = ()  # the host function's array parameters (device pointers with dataOnDevice)
     args: tuple[str, ...] = ()  # the call's arguments (&s for a scalar that comes back)
+    # For each argument, the array it passes and the cast the host function needs ("" or
+    # "(double *)" for a C99 array parameter taken flat); None for the others. Callers that pass
+    # another copy of the array (its device copy) rebuild the argument from it.
+    passes: tuple[tuple[str, str] | None, ...] = ()
     figures: Callable[[int], Traffic | None] | None = None  # the static traffic at the input size, by the device's SMs
     threads: int = 0  # per block
 
@@ -325,7 +334,7 @@ class _Generator:
                     received=received,
                     view=view,
                     host_name=host_name,
-                    argument=f"({const}{elem} *){info.name}" if strided else info.name,
+                    cast=f"({const}{elem} *)" if strided else "",
                 )
             )
         if v["pinHostMem"] and on_device:
@@ -604,13 +613,14 @@ class _Generator:
                     extra.append((canonical_type(var.ctype.base), name))
         return out + extra
 
-    def host_params(self, arrays, scalars, reductions, live) -> list[tuple[str, str, str]]:
-        """(declaration, argument at the call site, parameter name) of the host function, in first-use order.
-        Reductions and the values the code after the region reads come back through pointers."""
-        by_name: dict[str, tuple[str, str, str]] = {a.name: (a.host_param, a.argument, a.host_name) for a in arrays}
-        by_name.update({n: (f"{t} {n}", n, n) for t, n in scalars})
-        by_name.update({r.var: (f"{r.ctype} *{r.var}", "&" + r.var, r.var) for r in reductions})
-        by_name.update({n: (f"{t} *{n}", "&" + n, n) for t, n in live})
+    def host_params(self, arrays, scalars, reductions, live) -> list[tuple[str, str, str, tuple[str, str] | None]]:
+        """(declaration, argument at the call site, parameter name, the array it passes and its
+        cast, or None) of the host function, in first-use order. Reductions and the values the
+        code after the region reads come back through pointers."""
+        by_name: dict[str, tuple] = {a.name: (a.host_param, a.argument, a.host_name, (a.name, a.cast)) for a in arrays}
+        by_name.update({n: (f"{t} {n}", n, n, None) for t, n in scalars})
+        by_name.update({r.var: (f"{r.ctype} *{r.var}", "&" + r.var, r.var, None) for r in reductions})
+        by_name.update({n: (f"{t} *{n}", "&" + n, n, None) for t, n in live})
         order = [n for n in self.nest.variables if n in by_name]
         order += [n for n in by_name if n not in order]
         return [by_name[n] for n in order]
@@ -693,7 +703,7 @@ class _Generator:
 
         returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
         params = self.host_params(arrays, scalars, reductions, returned)
-        names = tuple(name for _, _, name in params)
+        names = tuple(name for _, _, name, _ in params)
         kernel_params = [] if mapped else ["long long orcu_lo", "long long orcu_hi"]  # a TSG kernel reads its loops' bounds
         kernel_params += (["long long orcu_vlo", "long long orcu_vhi"] if lanes else []) + [a.kernel_param for a in arrays]
         kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
@@ -774,8 +784,8 @@ class _Generator:
             "original": self._original(arrays, reductions, returned) if overlaps and not v["dataOnDevice"] else None,
             "constants": self.constants,
             "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads})", kernel, kernel_params),
-            "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, _, _ in params]),
-            "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, _, _ in params]),
+            "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, *_ in params]),
+            "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, *_ in params]),
             "host_args": ", ".join(names),
             "kernel_args": kernel_args,
             "device_arrays": [a for a in arrays if a.transferred],
@@ -783,11 +793,11 @@ class _Generator:
             "send": self.send,
         }
         text = render("region.cu.j2", r=data)
-        call = f"{host}({', '.join(arg for _, arg, _ in params)});"
-        decls = tuple(decl for decl, _, _ in params)
+        call = f"{host}({', '.join(arg for _, arg, _, _ in params)});"
+        decls = tuple(decl for decl, *_ in params)
         return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
-                          release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg, _ in params),
-                          figures=self.figures, threads=block_threads)
+                          release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg, _, _ in params),
+                          passes=tuple(passed for *_, passed in params), figures=self.figures, threads=block_threads)
 
     def _original(self, arrays: list[ArrayPlan], reductions: list[ReductionPlan],
                   returned: list[tuple[str, str]]) -> list[str]:

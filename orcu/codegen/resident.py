@@ -45,7 +45,10 @@ class Resident:
     def call(self, code: RegionCode, call: str) -> str:
         """``call`` of a loop's host function (generated on_device) with the device copies."""
         kept = {a.name for a in self.arrays} & set(code.arrays)
-        args = [_resident_arg(a, kept) for a in code.args]
+        # a kept array's device copy in its place, cast as the host function takes it (a C99 array
+        # parameter flat: its cast; else the array's own pointer type)
+        args = [f"{passed[1] or f'(decltype(&{passed[0]}[0]))'}orcu_resident_{passed[0]}"
+                if passed is not None and passed[0] in kept else arg for arg, passed in zip(code.args, code.passes)]
         return f"{call[: call.index('(')]}({', '.join(args)});"
 
     def wrap(self, host_code: str) -> str:
@@ -72,16 +75,6 @@ class Resident:
 
 
 _COPY = re.compile(r"(?:[\w ]+\*\s*)?(\w+) = (\w+);")  # a pointer copy as the host code prints it
-
-
-def _resident_arg(arg: str, kept: set[str]) -> str:
-    """A call's argument with a kept array's device copy in place of the array: ``x``, or the
-    cast of a C99 array parameter the host function takes flat (``(double *)A``)."""
-    m = re.fullmatch(r"(\([^()]*\*\))?(\w+)", arg)
-    if m is None or m.group(2) not in kept:
-        return arg
-    name = m.group(2)
-    return f"{m.group(1) or f'(decltype(&{name}[0]))'}orcu_resident_{name}"
 
 
 def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any]]]) -> Resident | str | None:
