@@ -135,7 +135,8 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
         for m, inputs in zip(r["limits"], s["input_space"]["combinations"] or [{}]):
             if m["removed"]:
                 where = f" for {settings_text(inputs)}" if inputs and len(r["limits"]) > 1 else ""
-                out.append(f"  cannot be built{where}: {m['removed']} of {m['of']} configuration(s) ({'; '.join(m['reasons'])})")
+                out.append(f"  cannot be built{where}: {m['removed']} of {m['of']} configuration(s) (they break: "
+                           f"{'; '.join(m['reasons'])})")
         arrays = [v for v in r["variables"] if v["kind"] == "array"]
         scalars = [v for v in r["variables"] if v["kind"] != "array"]
         out.append("  arrays:  " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in arrays))

@@ -95,7 +95,7 @@ def test_refusals_say_why_where(in_tmp):
 def test_values_out_of_an_arguments_range_leave_those_configurations_out(in_tmp):
     write(in_tmp / "t.c", ACCEPTED["some_invalid_values"])
     checked = run("check", "t.c", cwd=in_tmp)
-    assert "  cannot be built: 4 of 8 configuration(s) (preferL1Size is 0, 16, 32 or 48)\n" in checked.stdout
+    assert "  cannot be built: 4 of 8 configuration(s) (they break: preferL1Size is 0, 16, 32 or 48)\n" in checked.stdout
     tuned = run("tune", "t.c", "--budget", "2", "--backend", "emulate", "--json", cwd=in_tmp)
     assert tuned.returncode == 0, tuned.stderr
     assert ("orcu: note: orcu_f_1 n=1000: 4 of 8 configurations cannot be built and are left out (they break: preferL1Size is 0, 16, 32 "

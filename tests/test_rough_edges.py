@@ -44,7 +44,8 @@ def tune(*args, home, cwd):
 def test_device_limits_prune_the_space_before_the_budget_is_spent(in_tmp, capsys):
     write(in_tmp / "t.c", source("range(1, 100001)"))
     assert main(["check", "t.c"]) == 0
-    assert ("  cannot be built: 98976 of 100000 configuration(s) (threadCount <= 1024 (threads per block of NVIDIA H100 80GB HBM3))\n"
+    assert ("  cannot be built: 98976 of 100000 configuration(s) (they break: threadCount <= 1024 (threads per block of "
+            "NVIDIA H100 80GB HBM3))\n"
             in capsys.readouterr().out)
     proc = tune("t.c", "--budget", "3", "--json", home=in_tmp / "home", cwd=in_tmp)
     assert proc.returncode == 0, proc.stderr
