@@ -64,6 +64,8 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         "loop_regions": len(program.regions),  # annotations; "regions" are their transformed loops
         "host_loops": [line for host in program.hosts for line in host.left],  # loops no transform names
         "regions": [_region(program, k, checked[k]) for k in range(len(program.nests))],
+        # of each region, those that can be built (the rest are left out before the search)
+        "buildable_variants": [sum(m.of - m.removed for m in per_input) for per_input in checked],
     }
 
 
@@ -119,7 +121,12 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
     for combo in s["input_space"]["combinations"]:
         if combo:
             out.append("    " + " ".join(f"{k}={v}" for k, v in combo.items()))
-    out.append(f"variants to evaluate: {s['total_variants']} (search: {s['search']['algorithm']})")
+    # what a tune evaluates at most: the configurations that can be built, of each region
+    buildable, total = s["buildable_variants"], s["total_variants"]
+    each = " per region" if len(buildable) > 1 else ""
+    counts = f"{total}{each}" if all(b == total for b in buildable) else (
+        f"{', '.join(str(b) for b in buildable)} of {total}{each}, the rest cannot be built")
+    out.append(f"variants to evaluate: {counts} (search: {s['search']['algorithm']})")
     for d in s["input_vars"]:
         dims = "".join(f"[{x}]" for x in d["dims"])
         out.append(f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}")

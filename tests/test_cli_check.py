@@ -131,3 +131,13 @@ def test_readme_commands_are_the_ci_commands():
     readme = (ROOT / "README.md").read_text().splitlines()
     assert "python3 -m pip install -e '.[test]' && python3 -m pytest -q" in readme
     assert "python3 -m pip install -e . && orcu tune annotated_examples/spmv_dia.c --budget 10" in readme
+
+
+def test_variants_to_evaluate_leave_out_what_cannot_be_built(capsys):
+    # jacobi2d's space at two sizes: 216 configurations, 18 at each size whose tiles do not fit
+    s = check_json(EXAMPLES / "jacobi2d.c", capsys)
+    assert (s["total_variants"], s["buildable_variants"]) == (216, [180])
+    assert main(["check", str(EXAMPLES / "jacobi2d.c")]) == 0
+    assert "variants to evaluate: 180 of 216, the rest cannot be built (search: Exhaustive)\n" in capsys.readouterr().out
+    assert main(["check", str(EXAMPLES / "two_regions.c")]) == 0
+    assert "variants to evaluate: 20 per region (search: Exhaustive)\n" in capsys.readouterr().out
