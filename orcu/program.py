@@ -152,7 +152,7 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
         if hosts[r].trivial and hosts[r + 1].trivial:
             k = hosts[r].nests[0]
             handoffs[k] = _handoff(src, context[1], loops[r], loops[r + 1], nests[k], nests[k + 1])
-    tree, spans, macros = context
+    tree, spans, macros, catalogue = context
     # C linkage from the function's first declaration on: a prototype of it may come first
     first = {f.decl.name: min([d.coord.line, d.coord.column] for d in [*declarations(tree, src, f.decl.name), f.decl])
              for _, _, f in spans}
@@ -163,9 +163,8 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
                     macros)
     helpers = used_helpers(src, blank_comments(generated.blank_spans(src.text)), tree, spans,
                            [loop for code in parsed for loop in code.loops], set(functions))
-    headers = {h for h, _ in local_headers(src.path, src.text)}
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported, tuple(cxx), helpers, structs(tree, {src.path} | headers))
+                   exported, tuple(cxx), helpers, catalogue)
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:
@@ -202,7 +201,8 @@ def _file_context(src: SourceFile, loops: list[Region]):
     fragments = [(r.code_start, r.code_end) for r in loops if brace_depth(blanked, 0, r.start) == 0]  # at file scope
     text = blank(blanked, fragments)
     tree = parse_file(src, text)
-    return tree, _function_spans(text, tree, src), file_macros(src)
+    headers = {h for h, _ in local_headers(src.path, src.text)}
+    return tree, _function_spans(text, tree, src), file_macros(src), structs(tree, {src.path} | headers)
 
 
 @dataclass(frozen=True)
@@ -250,7 +250,7 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
 def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Parsed, context, first: int,
                   unset: Mapping[int, Mapping[str, str]]) -> tuple[list[LoopNest], Host]:
     """The region's transformed loops as nests (numbered from ``first``) and its host side."""
-    tree, spans, macros = context
+    tree, spans, macros, catalogue = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, parsed.items, function, tree, spec, macros)
     text, host_items = split(src, parsed.items, parsed.loops, first)
@@ -295,6 +295,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
             outside=visible_variables(function, tree),
             context=_host_context(src, parsed.items, loop),
             aliases=aliases,
+            structs=frozenset(catalogue),
             read_after=read_after(src, function, region.start, region.end, candidates, following(parsed.items, loop)),
         ))
     return nests, host

@@ -14,6 +14,7 @@ from orcu.codegen.region import generate
 from orcu.errors import OrcuError
 from orcu.frontend.ir import statements
 from orcu.program import load
+from orcu.tsg.phase2 import placement
 from orcu.space import input_space
 from orcu.toolchain import nvcc
 from orcu.writeback import Choice, tuned_source
@@ -633,3 +634,31 @@ def test_struct_variables_in_the_nest(in_tmp, monkeypatch, declared):
     assert "p.x += v.x * dt;" in tuned
     kernel = generate(program, program.nests[0], {"mapping_1": "x=i", "registers_i_1": 2}, {"n": 301}).text
     assert "p_1.w = p_1.x * p_1.x + p_1.y * p_1.y;" in kernel
+
+
+def test_only_the_files_structs_are_struct_elements(in_tmp):
+    """A placement leaves out arrays of the file's structs, and only those: an int8_t array (a
+    type that has no size in orcu's table of element types) keeps its shared tile."""
+    write(in_tmp / "particles.c", (WRITTEN / "particles.c").read_text())
+    nest = load("particles.c").nests[0]
+    rejected = dict(placement(nest, nest.recipe.kept[0]).rejected)
+    assert rejected["pos"] == rejected["vel"] == "its elements are structs, each thread reading the fields it uses"
+    write(in_tmp / "t.c", """#include <stdint.h>
+void f(int n, int m, const int8_t *a, int8_t *b)
+{
+    /*@ begin PerfTuning (
+    def input_params { param n[] = [33]; param m[] = [35]; }
+    def input_vars { decl dynamic int8_t a[n*m] = random; decl dynamic int8_t b[n*m] = 0; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (int i = 1; i < n - 1; i++)
+        for (int j = 1; j < m - 1; j++)
+            b[i*m + j] = a[(i - 1)*m + j] + a[(i + 1)*m + j];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+""")
+    nest = load("t.c").nests[0]
+    found = placement(nest, nest.recipe.kept[0])
+    assert [t.array for t in found.shared] == ["a"] and "structs" not in dict(found.rejected)["b"]

@@ -152,6 +152,9 @@ class LoopNest:
     context: tuple["Loop", ...] = field(default=(), repr=False)
     # The arrays each local pointer of the region may point at (``src = buffer;``): their extent is its.
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    # The struct types of the file and its headers (frontend/structs.py): arrays of them are no
+    # arrays of scalars (no tile, vector or constant copy takes them).
+    structs: frozenset[str] = field(default=frozenset(), repr=False)
     # Scalars the region writes (iterators included) that the code after it reads, with where.
     read_after: Mapping[str, Location] = field(default_factory=dict, repr=False)
     # Where the TSG maps the nest (tsg/plan.py): its dependences and Phase I's recipe.

@@ -287,7 +287,7 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
 def _of_structs(nest: LoopNest, name: str) -> bool:
     """Whether the array's elements are structs (frontend/structs.py): no tile, vector or
     constant-memory copy takes them."""
-    return name in nest.variables and canonical_type(nest.variables[name].ctype.base) not in ELEMENT_BYTES
+    return name in nest.variables and canonical_type(nest.variables[name].ctype.base) in nest.structs
 
 
 def moves_with(sh: Shaped, loops: set[str]) -> bool:
