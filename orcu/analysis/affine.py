@@ -147,6 +147,18 @@ class Bound:
     last: Poly  # inclusive: upper - 1 for a unit step
 
 
+def loop_bounds(loops) -> list[Bound] | None:
+    """The bounds of loops (frontend.ir.Loop: ``var``, ``lower``, ``upper`` exclusive), outermost
+    first; None where one is not a polynomial."""
+    out = []
+    for lp in loops:
+        lower, upper = poly_of(lp.lower), poly_of(lp.upper)
+        if lower is None or upper is None:
+            return None
+        out.append(Bound(lp.var, lower, upper - Poly.const(1)))
+    return out
+
+
 def value_range(p: Poly, bounds: Iterable[Bound]) -> tuple[Poly, Poly] | None:
     """(min, max) of ``p`` over the loop bounds, innermost loop eliminated first.
 

@@ -20,7 +20,7 @@ from ..frontend.ir import statements as ir_statements
 from ..frontend.types import used_names
 from ..source import SourceFile
 from ..spec.model import TuningSpec
-from .affine import Bound, Poly, poly_of, value_range
+from .affine import Poly, loop_bounds, poly_of, value_range
 from .poly import array_update, dependences
 from .scalars import assigned_before_read, calls_c_minmax, is_name, match_reduction, mentions
 
@@ -294,16 +294,6 @@ def _is_outer_index(a: Access, var: str) -> bool:
     return len(a.subscripts) == 1 and poly_of(a.subscripts[0]) == Poly.var(var)
 
 
-def _bounds(loops) -> list[Bound]:
-    out = []
-    for lp in loops:
-        lower, upper = poly_of(lp.lower), poly_of(lp.upper)
-        if lower is None or upper is None:
-            return []
-        out.append(Bound(lp.var, lower, upper - Poly.const(1)))
-    return out
-
-
 def _product(dims) -> str:
     """C text for the product of dimensions, each compound one parenthesised."""
     return "*".join(d if d.isidentifier() or d.isdigit() else f"({d})" for d in dims)
@@ -343,7 +333,7 @@ def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str], sizes) -
         p = _affine(a.subscripts[0], names) if len(a.subscripts) == 1 else None
         if p is not None and any(lp.jumps_of("break") and lp.var in p.names for lp in loops):
             p = None  # the loop may stop anywhere: its bounds say nothing of the elements touched
-        bounds = _bounds(loops) if p is not None else []
+        bounds = (loop_bounds(loops) or []) if p is not None else []
         rng = value_range(p, bounds) if p is not None and (bounds or not (p.names & {lp.var for lp in loops})) else None
         if rng is None or (rng[0].sign() or 0) < 0:
             affine = False

@@ -19,7 +19,7 @@ from pycparser import c_ast
 
 from ..frontend.ir import Access, Loop, LoopNest, Stmt, loops_of, statements
 from ..frontend.types import used_names
-from .affine import Bound, Poly, poly_of, value_range
+from .affine import Bound, Poly, loop_bounds, poly_of, value_range
 
 
 @dataclass(frozen=True)
@@ -305,34 +305,29 @@ def _by_factor(p: Poly, iterators: set[str], strides: set[tuple[str, ...]]) -> d
         else:
             # A value of some dimension: -n in (i - 1)*n, k*n with k fixed for the launch (a host
             # loop's iterator, a parameter), or a plain offset: under the largest stride it carries.
-            key = max((s for s in strides if _holds(sizes, s)), key=len)
-            rest = list(sizes)
-            for n in key:
-                rest.remove(n)
-            term = Poly.of({tuple(rest): coef})
+            key = max((s for s in strides if _without(sizes, s) is not None), key=len)
+            term = Poly.of({_without(sizes, key): coef})
         out[key] = out.get(key, Poly.const(0)) + term
     return out
 
 
-def _holds(monomial: tuple[str, ...], factors: tuple[str, ...]) -> bool:
+def _without(monomial: tuple[str, ...], factors: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The names of ``monomial`` left once ``factors`` are taken out (a product divided by
+    another), None where it does not hold them all."""
     rest = list(monomial)
     for n in factors:
         if n not in rest:
-            return False
+            return None
         rest.remove(n)
-    return True
+    return tuple(rest)
 
 
 def _chain(keys: set[tuple[str, ...]]) -> list[tuple[str, ...]] | None:
     """The size factors as dimensions, outermost first: () < (n,) < (m, n)... each one more size."""
     ordered = sorted(keys | {()}, key=len)
     for inner, outer in zip(ordered, ordered[1:]):
-        rest = list(outer)
-        for n in inner:
-            if n not in rest:
-                return None
-            rest.remove(n)
-        if len(rest) != 1:
+        rest = _without(outer, inner)
+        if rest is None or len(rest) != 1:
             return None
     return ordered[::-1]
 
@@ -344,9 +339,7 @@ def _in_rows(dims: tuple[Poly, ...], chain: list[tuple[str, ...]], loops: tuple[
     if bounds is None:
         return False
     for k in range(1, len(chain)):
-        extra = list(chain[k - 1])
-        for n in chain[k]:
-            extra.remove(n)
+        extra = _without(chain[k - 1], chain[k])  # the size dimension k spans
         rng = value_range(dims[k], bounds)  # dimension k must stay in [0, the size the outer one adds)
         if rng is None or rng[0].sign() not in (0, 1) or (Poly.var(extra[0]) - rng[1] - Poly.const(1)).sign() not in (0, 1):
             return False
@@ -358,9 +351,7 @@ def _in_window(dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops
     dimension (``j`` from 1 to ``m`` in rows of ``m``): then, as digits of a mixed radix, different
     subscripts are different elements, though not within [0, extent)."""
     for k in range(1, len(chain)):
-        extra = list(chain[k - 1])
-        for n in chain[k]:
-            extra.remove(n)
+        extra = _without(chain[k - 1], chain[k])  # the size dimension k spans
         ranges = []
         for d, lps, g in zip(dims, loops, guards):
             bounds = _bounds(lps, g)
@@ -378,14 +369,11 @@ def _in_window(dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops
 def _bounds(loops: tuple[Loop, ...], guards=()) -> list[Bound] | None:
     """The loops' bounds, narrowed by ``guards`` where they say more (x != 0 with x from 0: x
     from 1)."""
-    out = []
-    for lp in loops:
-        lower, upper = poly_of(lp.lower), poly_of(lp.upper)
-        if lower is None or upper is None:
-            return None
-        last = upper - Poly.const(1)
+    bounds = loop_bounds(loops)
+    for k, b in enumerate(bounds or ()):
+        lower, last = b.lower, b.last
         for var, op, value in guards:
-            if var != lp.var:
+            if var != b.var:
                 continue
             if op == "==":  # narrowed where the value is known to lie inside
                 lower = value if (value - lower).sign() in (0, 1) else lower
@@ -394,6 +382,6 @@ def _bounds(loops: tuple[Loop, ...], guards=()) -> list[Bound] | None:
                 lower = lower + Poly.const(1)
             elif op == "!=" and value == last:
                 last = last - Poly.const(1)
-        out.append(Bound(lp.var, lower, last))
-    return out
+        bounds[k] = Bound(b.var, lower, last)
+    return bounds
 

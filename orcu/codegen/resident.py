@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..analysis.affine import Bound, Poly, poly_of, value_range
+from ..analysis.affine import loop_bounds, poly_of, value_range
 from ..analysis.nest import analyze
 from ..frontend.cparse import parse_expression
 from ..frontend.types import used_names
@@ -119,13 +119,8 @@ def _furthest(extent, context, changed) -> str | None:
     ``(t + 1)*cols + cols`` with t below rows - 1: ``rows*cols``), where that no longer changes
     as the host code runs; else None."""
     poly = poly_of(extent) if extent is not None else None
-    bounds = []
-    for lp in context:
-        lower, upper = poly_of(lp.lower), poly_of(lp.upper)
-        if lower is None or upper is None:
-            return None
-        bounds.append(Bound(lp.var, lower, upper - Poly.const(1)))
-    span = value_range(poly, bounds) if poly is not None else None
+    bounds = loop_bounds(context)
+    span = value_range(poly, bounds) if poly is not None and bounds is not None else None
     return None if span is None or span[1].names & changed else span[1].c_expr()
 
 
