@@ -17,7 +17,7 @@ from .frontend.helpers import Helper, declarations, used_helpers
 from .frontend.structs import Struct, structs
 from .frontend.host import Host, enclosing_loops, following, in_host_loop, left_to_host, split, statement_text, targets
 from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
-from .frontend.liveness import between, effects, named_elsewhere, pointer_copies, read_after
+from .frontend.liveness import between, copy_groups, effects, named_elsewhere, pointer_copies, read_after
 from .frontend.lower import Lowering, loc_of
 from .tsg.plan import plan
 from .frontend.transform import CudaTransform, find_transforms
@@ -304,21 +304,17 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
 def _aliases(function: c_ast.FuncDef | None, items, variables) -> dict[str, tuple[str, ...]]:
     """The arrays each local pointer of a region may point at: those it is set to (``src =
     buffer;`` before the region, ``temp = src; src = dst; dst = temp;`` in it), through other
-    local pointers too. A pointer set to anything else (an element's address, an allocation)
-    is in no group."""
+    local pointers too. Where a local pointer is set to anything else (an element's address, an
+    allocation), none is taken for an alias."""
     def local_pointer(name):
         v = variables.get(name)
         return v is not None and v.kind == "array" and not v.ctype.dims and v.origin in ("local", "region")
 
-    group = {name: {name} for name, v in variables.items() if v.kind == "array"}
+    arrays = {name for name, v in variables.items() if v.kind == "array"}
     copies = pointer_copies([function.body if function is not None else None, *items])
-    if any(local_pointer(p) and q not in group for p, q in copies):  # set to something else (buffer + 1)
+    if any(local_pointer(p) and q not in arrays for p, q in copies):  # set to something else (buffer + 1)
         return {}
-    for p, q in copies:
-        if p in group and q in group and group[p] is not group[q]:
-            merged = group[p] | group[q]
-            for name in merged:
-                group[name] = merged
+    group = copy_groups(copies, arrays)
     return {name: tuple(sorted(n for n in group[name] if not local_pointer(n)))
             for name in group if local_pointer(name) and any(not local_pointer(n) for n in group[name])}
 

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from ..analysis.affine import loop_bounds, poly_of, value_range
 from ..analysis.nest import analyze
 from ..frontend.cparse import parse_expression
+from ..frontend.liveness import copy_groups
 from ..frontend.types import used_names
 from ..program import Program
 from ..tsg.schedule import Schedule
@@ -135,12 +136,7 @@ def _swapped(arrays: dict[str, ResidentArray], extents: Mapping[str, frozenset],
              swaps: tuple[tuple[str, str], ...]) -> Resident | str:
     """The arrays kept, where the host code swaps some of them: each swapped pair of one type and
     extent (a host buffer gets back as many elements as it gave), written back if either is."""
-    group = {name: {name} for pair in swaps for name in pair}
-    for a, b in swaps:
-        if group[a] is not group[b]:
-            merged = group[a] | group[b]
-            for name in merged:
-                group[name] = merged
+    group = copy_groups(swaps, {name for pair in swaps for name in pair})
     temps = sorted(name for name in group if name not in arrays)
     for members in {id(g): g for g in group.values()}.values():
         kept = [arrays[n] for n in sorted(members) if n in arrays]

@@ -292,6 +292,19 @@ def pointer_copies(nodes: Iterable[c_ast.Node | None]) -> list[tuple[str, str | 
     return found
 
 
+def copy_groups(pairs: Iterable[tuple[str, str | None]], names: Iterable[str]) -> dict[str, set[str]]:
+    """Each of ``names`` with the names that copies join it to (``p = q`` joins p and q, and
+    whatever either is joined to), one set shared by a group; pairs naming other names join
+    nothing."""
+    group = {name: {name} for name in names}
+    for p, q in pairs:
+        if p in group and q in group and group[p] is not group[q]:
+            merged = group[p] | group[q]
+            for name in merged:
+                group[name] = merged
+    return group
+
+
 def named_elsewhere(nodes: Iterable[c_ast.Node], names: set[str]) -> set[str]:
     """The ``names`` that ``nodes`` mention outside whole copies of one name into another
     (``p = q;``, ``T *p = q;``)."""
