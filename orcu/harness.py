@@ -173,9 +173,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
                 if not dims or not (decl.init == "random" or zero):
                     raise program.src.error_at(decl.loc, f"'{name}' of the struct type '{ctype}': orcu takes arrays of "
                                                          "structs of scalar fields, filled at random or with zeros", SpecError)
-                fields = tuple((f, t, t not in _FLOATS, _FLOATS.get(t, "0")) for f, t in struct.fields)
                 values.append(Value(name, ctype, count, tuple(dims[1:]), None if decl.init == "random" else [],
-                                    True, fields=fields))
+                                    True, fields=_fields(struct)))
                 continue
             if decl.init == "random":
                 init = None
@@ -206,8 +205,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             )
         ctype = canonical_type(var.ctype.base)
         struct = program.structs.get(ctype)
-        fields = () if struct is None else tuple((f, t, t not in _FLOATS, _FLOATS.get(t, "0")) for f, t in struct.fields)
-        values.append(Value(name, ctype, None, (), ["0"], name in compared, fields=fields))  # a struct: its fields zero
+        values.append(Value(name, ctype, None, (), ["0"], name in compared,  # a struct: its fields zero
+                            fields=_fields(struct) if struct is not None else ()))
 
     reference = _code(program, region_index, None)
     counts, largest = _terms(program, env), max([v.count for v in values if v.count] + [1])
@@ -341,6 +340,11 @@ def _call(code: RegionCode, values: Mapping[str, Value]) -> str:
     lines += [f"    ORCU_CHECK(cudaMemcpy({v.name}, orcu_device_{v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyDeviceToHost));"
               for v in moved]
     return "\n".join(lines + ["}"])
+
+
+def _fields(struct) -> tuple[tuple[str, str, bool, str], ...]:
+    """A struct's fields as a Value fills and compares them (Value.fields)."""
+    return tuple((f, t, t not in _FLOATS, _FLOATS.get(t, "0")) for f, t in struct.fields)
 
 
 def _random_literals(value: Value, rng: random.Random) -> dict[str, Any]:

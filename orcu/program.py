@@ -257,7 +257,8 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
     bodies = [Lowering(src, arrays, {f.decl.name for _, _, f in spans}).block([loop]) for loop in parsed.loops]
     done = effects(host_items)
-    scope = {**visible_variables(function, tree), **variables}
+    outside = visible_variables(function, tree)
+    scope = {**outside, **variables}
     aliases = _aliases(function, parsed.items, scope)
     kernel_iterators = {lp.var for body in bodies for lp in loops_of(body)}
     host = Host(
@@ -292,7 +293,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
             transform=transform,
             reference=parsed.reference if host.trivial else statement_text(loop),
             code=parsed.code if host.trivial else statement_text(loop),
-            outside=visible_variables(function, tree),
+            outside=outside,
             context=_host_context(src, parsed.items, loop),
             aliases=aliases,
             structs=frozenset(catalogue),

@@ -19,6 +19,7 @@ from ..errors import AnalysisError
 from ..source import SourceFile
 from .cxx import declared
 from .ir import c_text
+from .types import used_names
 from .lower import loc_of
 
 
@@ -113,23 +114,11 @@ def _why_not(f: c_ast.FuncDef, globals_: set[str]) -> str | None:
 
         def _through(self, node):
             base = node.expr if isinstance(node, c_ast.UnaryOp) and node.op == "*" else node
-            names = {n.name for n in _ids(base)}
-            if not names & pointers:
+            if not set(used_names([base])) & pointers:
                 problem.append("indexes an array that is not one of its pointer parameters")
 
     Walker().visit(f.body)
     return problem[0] if problem else None
-
-
-def _ids(node: c_ast.Node) -> list[c_ast.ID]:
-    found = []
-
-    class Finder(c_ast.NodeVisitor):
-        def visit_ID(self, n):
-            found.append(n)
-
-    Finder().visit(node)
-    return found
 
 
 def _definition_start(text: str, name_at: int) -> int:

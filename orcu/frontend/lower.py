@@ -230,11 +230,13 @@ class _AccessFinder(c_ast.NodeVisitor):
         else:
             raise self.lowering.error(node, "unsupported assignment target in a Loop region")
 
-    def _array(self, node: c_ast.ArrayRef, write: bool, subscripts: bool = True) -> None:
+    def _array(self, node: c_ast.ArrayRef, write: bool, subscripts: bool = True, member: c_ast.StructRef | None = None) -> None:
+        """``a[i]``, or with ``member`` its field ``a[i].x`` (located at the field's access)."""
         base, subs = array_base(node)
+        at = member if member is not None else node
         if not isinstance(base, c_ast.ID):
-            raise self.lowering.error(node, "only named arrays can be indexed in a Loop region")
-        self.accesses.append(Access(base.name, tuple(subs), write, loc_of(node)))
+            raise self.lowering.error(at, "only named arrays can be indexed in a Loop region")
+        self.accesses.append(Access(base.name, tuple(subs), write, loc_of(at), member.field.name if member is not None else None))
         if subscripts:
             for s in subs:
                 self.visit(s)
@@ -295,10 +297,4 @@ class _AccessFinder(c_ast.NodeVisitor):
         if node.type != "." or not isinstance(node.name, c_ast.ArrayRef):
             raise self.lowering.error(node, "only a field of an array's element (a[i].x) or of a struct variable (p.x) is "
                                             "supported in a Loop region")
-        base, subs = array_base(node.name)
-        if not isinstance(base, c_ast.ID):
-            raise self.lowering.error(node, "only named arrays can be indexed in a Loop region")
-        self.accesses.append(Access(base.name, tuple(subs), write, loc_of(node), node.field.name))
-        if subscripts:
-            for s in subs:
-                self.visit(s)
+        self._array(node.name, write, subscripts, member=node)
