@@ -79,8 +79,8 @@ class Lowering:
                 step = nxt.rvalue.right
         if step is None:
             return None
-        if isinstance(step, c_ast.Constant) and step.type == "int" and int(step.value.rstrip("uUlL"), 0) > 0:
-            return int(step.value.rstrip("uUlL"), 0)
+        if (_number(step) or 0) > 0:
+            return _number(step)
         raise self.error(nxt, f"unsupported loop: a loop counting down must step by a positive constant ('{var}--', "
                               f"'{var} -= 2')")
 
@@ -131,10 +131,8 @@ class Lowering:
             elif nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op == "+":
                 a, b = nxt.rvalue.left, nxt.rvalue.right
                 step = b if _is(a, var) else a if _is(b, var) else None
-        if isinstance(step, c_ast.Constant) and step.type == "int":
-            value = int(step.value.rstrip("uUlL"), 0)
-            if value > 0:
-                return value
+        if step is not None and (_number(step) or 0) > 0:
+            return _number(step)
         where = nxt if nxt is not None else node
         raise self.error(where, f"unsupported loop: the increment must be '{var}++' or '{var} += c' with a positive constant c")
 
