@@ -68,21 +68,13 @@ class Lowering:
     def _counts_down(self, node: c_ast.For, var: str) -> int | None:
         """The step of ``i--``, ``--i``, ``i -= c`` or ``i = i - c`` (c a positive constant); None
         for a loop counting up. A step down by anything else is refused."""
-        nxt = node.next
-        if isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("p--", "--") and _is(nxt.expr, var):
-            return 1
-        step = None
-        if isinstance(nxt, c_ast.Assignment) and _is(nxt.lvalue, var):
-            if nxt.op == "-=":
-                step = nxt.rvalue
-            elif nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op == "-" and _is(nxt.rvalue.left, var):
-                step = nxt.rvalue.right
+        step = _step(node.next, var, up=False)
         if step is None:
             return None
         if (_number(step) or 0) > 0:
             return _number(step)
-        raise self.error(nxt, f"unsupported loop: a loop counting down must step by a positive constant ('{var}--', "
-                              f"'{var} -= 2')")
+        raise self.error(node.next, f"unsupported loop: a loop counting down must step by a positive constant ('{var}--', "
+                                    f"'{var} -= 2')")
 
     def _floor(self, node: c_ast.For, var: str) -> c_ast.Node:
         """The lowest value of a loop counting down: ``i >= lower``, or ``lower + 1`` of ``i > lower``."""
@@ -122,15 +114,7 @@ class Lowering:
 
     def _next(self, node: c_ast.For, var: str) -> int:
         nxt = node.next
-        if isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("p++", "++") and _is(nxt.expr, var):
-            return 1
-        step = None
-        if isinstance(nxt, c_ast.Assignment) and _is(nxt.lvalue, var):
-            if nxt.op == "+=":
-                step = nxt.rvalue
-            elif nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op == "+":
-                a, b = nxt.rvalue.left, nxt.rvalue.right
-                step = b if _is(a, var) else a if _is(b, var) else None
+        step = _step(nxt, var, up=True)
         if step is not None and (_number(step) or 0) > 0:
             return _number(step)
         where = nxt if nxt is not None else node
@@ -170,6 +154,25 @@ def _aligned(floor: c_ast.Node, start: c_ast.Node, step: int) -> c_ast.Node:
     c = c_ast.Constant("int", str(step))
     mod = c_ast.BinaryOp("%", c_ast.BinaryOp("-", start, floor), c)
     return c_ast.BinaryOp("+", floor, c_ast.BinaryOp("%", c_ast.BinaryOp("+", mod, c), c))
+
+
+def _step(nxt: c_ast.Node | None, var: str, up: bool) -> c_ast.Node | None:
+    """The step of a loop's increment in one direction (``up``: ``i++``, ``i += c``, ``i = i + c``
+    or ``c + i``; else ``i--``, ``i -= c``, ``i = i - c``); None where it is none of those."""
+    sign = "+" if up else "-"
+    if isinstance(nxt, c_ast.UnaryOp) and nxt.op in (f"p{sign * 2}", sign * 2) and _is(nxt.expr, var):
+        return c_ast.Constant("int", "1")
+    if not (isinstance(nxt, c_ast.Assignment) and _is(nxt.lvalue, var)):
+        return None
+    if nxt.op == sign + "=":
+        return nxt.rvalue
+    rhs = nxt.rvalue
+    if nxt.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op == sign:
+        if _is(rhs.left, var):
+            return rhs.right
+        if up and _is(rhs.right, var):
+            return rhs.left
+    return None
 
 
 def _number(node: c_ast.Node) -> int | None:
