@@ -184,10 +184,17 @@ INPUTS = {"orio/no_spec.c": {"n": 100000}}
 
 
 def _examples(run: Run) -> list[Path]:
+    """The annotated examples, or those named: by file name, or by a path from the repository's
+    root for an annotated file elsewhere (the tests' kernels as people write them, say)."""
     found = sorted(EXAMPLES.glob("*.c")) + sorted((EXAMPLES / "orio").glob("*.c"))
     if run.examples:
         found = [p for p in found if p.name in run.examples]
+        found += [ROOT / e for e in run.examples if "/" in e and (ROOT / e).is_file()]
     return found
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(EXAMPLES if path.is_relative_to(EXAMPLES) else ROOT))
 
 
 def _compiles(run: Run, tuned: Path) -> str:
@@ -201,7 +208,7 @@ def _compiles(run: Run, tuned: Path) -> str:
 def step_tune(run: Run) -> bool:
     done = run.load("tune.json", {"facts": run.facts, "budget": run.budget, "examples": {}})
     for path in _examples(run):
-        name = str(path.relative_to(EXAMPLES))
+        name = _name(path)
         if name in done["examples"]:
             continue
         start = time.perf_counter()
@@ -408,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="every step's code path in orcu's CPU emulation")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where results go (default bench/results/gpu)")
     parser.add_argument("--budget", type=int, help="variants per tuned file (default 12; 2 in a dry run)")
-    parser.add_argument("--examples", nargs="+", help="only these annotated examples (file names) in tune")
+    parser.add_argument("--examples", nargs="+",
+                        help="only these annotated examples in tune (file names, or paths from the repository's root)")
     parser.add_argument("--cases", nargs="+", help="only these vendor cases (daxpy, sgemm, orio_dgemv, ...)")
     args = parser.parse_args(argv)
     if not args.dry_run and shutil.which("nvidia-smi") is None:
