@@ -106,7 +106,7 @@ class Run:
 
     def __init__(self, out: Path, dry: bool, budget: int | None, examples: list[str] | None,
                  cases: list[str] | None = None):
-        self.out, self.dry = out, dry
+        self.out, self.dry = out.resolve(), dry  # absolute: orcu runs in a scratch folder, with ORCU_HOME under out
         self.budget = budget or (2 if dry else 12)
         self.backend = "emulate" if dry else "cuda"
         self.examples, self.cases = examples, cases

@@ -10,9 +10,9 @@ from conftest import ROOT
 SCRIPT = ROOT / "bench" / "gpu_all.py"
 
 
-def gpu_all(out, *arguments):
-    return subprocess.run([sys.executable, str(SCRIPT), "--dry-run", "--out", str(out), "--examples", "vecscale.c",
-                           "two_regions.c", *arguments], capture_output=True, text=True, timeout=900)
+def gpu_all(out, *arguments, examples=("vecscale.c", "two_regions.c"), cwd=None):
+    return subprocess.run([sys.executable, str(SCRIPT), "--dry-run", "--out", str(out), "--examples", *examples, *arguments],
+                          capture_output=True, text=True, timeout=900, cwd=cwd)
 
 
 def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
@@ -72,3 +72,16 @@ def test_a_step_cut_off_goes_on_where_it_stopped(tmp_path):
     proc = gpu_all(out, "--again", "--step", "tests")  # --again forgets what was done
     assert proc.returncode == 0 and not (out / "tune.json").exists()
     assert list(json.loads((out / "steps.json").read_text())) == ["tests"]
+
+
+def test_results_land_under_a_relative_out_and_a_file_anywhere_in_the_repository_is_tuned(tmp_path):
+    # the first GPU run on an H100 passed --out bench/results/gpu/h100: orcu ran in its scratch
+    # folder and kept the evaluations under it, so calibrate found none
+    proc = gpu_all("gpu", "--step", "tune", "--step", "calibrate", examples=("tests/c_as_written/scale3d.c",),
+                   cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    tune = json.loads((tmp_path / "gpu" / "tune.json").read_text())
+    assert list(tune["examples"]) == ["tests/c_as_written/scale3d.c"] and tune["not_clean"] == []
+    assert (tmp_path / "gpu" / "home" / "results.sqlite").is_file()
+    calibration = json.loads((tmp_path / "gpu" / "calibration.json").read_text())
+    assert [example["region"] for example in calibration["examples"]] == ["orcu_scale3d_1"]
