@@ -11,8 +11,10 @@ the check that must catch it does. What each one exercises:
 | a barrier missing around a shared tile   | the TSG's gemm             | the comparison: wrong_result           |
 | a shared-memory race (a tile written while read) | the TSG's gemm     | the comparison: wrong_result           |
 | a wrong entry of the per-size dispatch   | a tuned file of two sizes  | the launches each size makes: wrong    |
+| one update of an LU 10^-6 off, or a bound one short | LU without pivoting, n=40 | the tolerance, widened to the reference's own spread: wrong_result |
 
-The same code unplanted passes every one of these checks (the first assertion of each case).
+The same code unplanted passes every one of these checks (the first assertion of each case), and
+so does an LU whose updates are fused multiply-adds, as nvcc makes them on a GPU.
 """
 import subprocess
 
@@ -50,6 +52,31 @@ AXPY = SUM.replace("{t} total(int n, const {t} *x)", "void axpy(int n, {t} a, co
 # A float sum that starts at 2^25: the C code adds each term (< 2) to it and rounds back to 2^25,
 # while the variants sum the terms apart first and land within a few units of the true value.
 STUCK = SUM.replace("    r = 0;\n", "    r = 33554432;\n")
+# PolyBench's LU without pivoting: random inputs in [0.5, 1.5) grow to thousands, and a rounding
+# difference in one update moves the factors by far more than a sum's bound allows.
+LU = """void lu(int n, double A[n][n])
+{
+    int i, j, k;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [64]; }
+    def input_params { param n[] = [%d]; }
+    def input_vars { decl dynamic double A[n][n] = random; }
+    ) @*/
+    /*@ begin Loop(
+    for (k = 0; k < n; k++) {
+        for (j = k + 1; j < n; j++)
+            A[k][j] = A[k][j] / A[k][k];
+        transform CUDA(threadCount=TC)
+        for (i = k + 1; i < n; i++)
+            for (j = k + 1; j < n; j++)
+                A[i][j] = A[i][j] - A[i][k] * A[k][j];
+    }
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+UPDATE = "A[i][j] = A[i][j] - A[i][k] * A[k][j];"
 LOOP = "i < (orcu_index)orcu_hi;"
 GEMM_SOURCE = GEMM.format(transform="mapping='auto'", b="k*n + j")
 FILLED = "__syncthreads();  // the tiles are whole before any thread reads them"
@@ -73,7 +100,18 @@ DEFECTS = {
     "missing_barrier": (GEMM_SOURCE, SHARED, planted(FILLED, ";"), "wrong_result", "C["),
     "shared_tile_race": (GEMM_SOURCE, SHARED, planted(FILLED, FILLED + "\n if (threadIdx.x == 1 && threadIdx.y == 0) "
                                                                 "ORCU_TILE_DATA(A_shared)[0][0] = 0.0f;"), "wrong_result", "C["),
+    "lu_update_1e-6_off": (LU % 40, {"TC": 64},
+                           planted(UPDATE, "A[i][j] = (A[i][j] - A[i][k] * A[k][j]) * (i == n - 1 && j == n - 1 && k == 0 ? 1 + 1e-6 : 1);"),
+                           "wrong_result", "A[1599] is "),
+    "lu_bound_one_short": (LU % 40, {"TC": 64}, planted(LOOP, "i < (orcu_index)orcu_hi - 1;"), "wrong_result", "A["),
 }
+
+
+def test_an_lu_whose_updates_are_fused_multiply_adds_is_right(in_tmp):
+    # nvcc fuses a - b * c into one rounding; at n = 20 this LU's factors then stood 20.9 times
+    # the sum's tolerance from the C code's on the first H100 run (tests/polybench_shapes/lu.c)
+    found = evaluate(in_tmp, LU % 20, planted(UPDATE, "A[i][j] = fma(-A[i][k], A[k][j], A[i][j]);"), params={"TC": 64})
+    assert found.status == "ok", found.message
 
 
 @pytest.mark.parametrize("name", sorted(DEFECTS))
