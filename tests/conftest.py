@@ -51,10 +51,10 @@ def diagnose(in_tmp, text: str, name: str = "t.c", **files) -> str:
     return info.value.render()
 
 
-def evaluate(in_tmp, source, edit=None, backend="emulate", params=None, inputs=None, timeout_floor=60.0):
+def evaluate(in_tmp, source, edit=None, backend="emulate", params=None, inputs=None, timeout_floor=60.0, reference_limit=3600.0):
     write(in_tmp / "t.c", source)
     program = load("t.c")
-    runner = Runner(backend, H100, in_tmp / "build", jobs=2, timeout_floor=timeout_floor)
+    runner = Runner(backend, H100, in_tmp / "build", jobs=2, timeout_floor=timeout_floor, reference_limit=reference_limit)
     inputs = inputs or next(iter(input_space(program).configs()))
     return next(runner.evaluate(program, 0, [(params or {}, inputs)], edit))
 

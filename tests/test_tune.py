@@ -80,6 +80,21 @@ def test_infinite_loop_is_a_timeout(in_tmp):
     assert (result.status, result.message) == ("timeout", "the run took longer than 2.0 s")
 
 
+# Inputs that take the C code seconds to fill, as the CPU's reference of a large problem takes them
+SLOW_INPUTS = (EXAMPLES / "orio" / "init_file_inputs.inc").read_text().replace(
+    "#include <math.h>", "#include <math.h>\n#include <unistd.h>").replace("    int k;\n", "    int k;\n    sleep(3);\n")
+
+
+def test_the_watchdog_guards_the_variant_not_the_original_c_code(in_tmp):
+    # on the H100, SGEMM of 2048 timed out: the CPU's two references took longer than the minute
+    (in_tmp / "init_file_inputs.inc").write_text(SLOW_INPUTS)
+    source = (EXAMPLES / "orio" / "init_file.c").read_text()
+    result = evaluate(in_tmp, source, params={"TC": 32}, timeout_floor=1.0)
+    assert result.status == "ok", result.message
+    result = evaluate(in_tmp, source, params={"TC": 32}, timeout_floor=1.0, reference_limit=1.0)
+    assert (result.status, result.message) == ("timeout", "the original C code took longer than 1 s at these sizes")
+
+
 def test_barrier_some_threads_skip_is_a_launch_error(in_tmp):
     # blocks run in the order seed 1 gives, which starts with block 7
     result = evaluate(in_tmp, MULTI, planted("    __syncthreads();\n", "    if (threadIdx.x == 7) return;\n    __syncthreads();\n"))
