@@ -20,7 +20,7 @@ from recording import append
 from orcu.device import profile
 from orcu.program import load
 from orcu.runners import Runner
-from orcu.tune import region_space
+from orcu.tuning import region_space
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = [  # (name, file, input sizes)

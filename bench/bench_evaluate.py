@@ -19,7 +19,7 @@ from orcu.device import profile
 from orcu.program import load
 from orcu.space import input_space
 from orcu.runners import Runner, build_item
-from orcu.tune import region_configs
+from orcu.tuning import region_configs
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = 16

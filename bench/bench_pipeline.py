@@ -30,7 +30,7 @@ SOURCE = OVERHEAD_SOURCE.replace("param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; }", "pa
 
 def tune_once(pipeline: bool, budget: int, jobs: int, search: str) -> float:
     """Wall seconds of one tune from scratch (it spends its whole budget)."""
-    from orcu import tune as module
+    from orcu import tuning as module
     from orcu.cli import main as orcu
 
     real = module.tune

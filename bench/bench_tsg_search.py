@@ -25,7 +25,7 @@ from orcu.device import profile
 from orcu.program import load
 from orcu.search import drive, make
 from orcu.space import input_space
-from orcu.tune import region_space
+from orcu.tuning import region_space
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recording import append  # noqa: E402

@@ -1,3 +1,13 @@
-"""orcu: an annotation-based source-to-source autotuner of C loops for CUDA."""
+"""orcu: an annotation-based source-to-source autotuner of C loops for CUDA.
+
+From Python: ``orcu.check``, ``orcu.emit``, ``orcu.tune``, ``orcu.apply`` and ``orcu.results``
+(orcu/api.py, which the command line is a layer over); errors are ``orcu.OrcuError``.
+"""
 
 __version__ = "0.1.0"  # the one place: pyproject.toml reads it, `orcu --version` prints it
+
+from .api import Check, Evaluation, RegionResult, Results, Tuning, apply, check, emit, export, import_from, results, tune  # noqa: E402
+from .errors import NotWritten, OrcuError  # noqa: E402
+
+__all__ = ["Check", "Evaluation", "NotWritten", "OrcuError", "RegionResult", "Results", "Tuning", "apply", "check", "emit",
+           "export", "import_from", "results", "tune"]

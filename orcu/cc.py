@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import UsageError
-from .results import database_path
+from .database import database_path
 from .toolchain import build_command, nvcc
 
 SOURCES = (".c", ".cc", ".cpp", ".cxx", ".C")

@@ -8,204 +8,41 @@ import sys
 import traceback
 
 from pathlib import Path
-from typing import Any
 
-from . import __version__
-from .errors import OrcuError, UsageError, did_you_mean
-
-
-def _profile_device(args):
-    """The device profile check and emit read: --device-profile, else the default."""
-    from .device import DEFAULT_PROFILE, profile
-
-    return profile(args.device_profile or DEFAULT_PROFILE)
+from . import __version__, api
+from .errors import NotWritten, OrcuError, UsageError
 
 
 def _cmd_check(args) -> int:
-    from .report import check_text, summary
-
-    device = _profile_device(args)
-    program = _load(args, device)
-    _check_spec_commands(program, args.trust_spec)
-    s = summary(program, device)
-    if args.json:
-        print(json.dumps(s, indent=2, default=str))
-    else:
-        print(check_text(s, explain=args.explain))
+    result = api.check(args.file, spec=args.spec, inputs=args.input, device_profile=args.device_profile,
+                       trust_spec=args.trust_spec)
+    print(json.dumps(result.summary, indent=2, default=str) if args.json else result.text(explain=args.explain))
     return 0
 
 
-def _assignments(pairs: list[str], params, option: str, other: tuple[str, list[str]]) -> dict[str, Any]:
-    """``NAME=VALUE`` pairs -> values, each one of its parameter's listed values."""
-    by_name = {p.name: p for p in params}
-    out: dict[str, Any] = {}
+def _settings(pairs: list[str], option: str) -> dict[str, str]:
+    """``NAME=VALUE`` pairs -> {name: value text}; the API matches each to its parameter's values."""
+    out = {}
     for pair in pairs:
         name, eq, text = pair.partition("=")
-        name, text = name.strip(), text.strip()
-        if not eq or not name:
+        if not eq or not name.strip():
             raise UsageError(f"{option} expects NAME=VALUE, got '{pair}'")
-        if name not in by_name:
-            hint = f" (it is set with {other[0]})" if name in other[1] else did_you_mean(name, by_name)
-            raise UsageError(f"{option}: '{name}' is not a parameter here{hint}")
-        values = by_name[name].values
-        matches = [v for v in values if text in (str(v), repr(v))]
-        if not matches:
-            shown = ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values[:12])
-            more = ", ..." if len(values) > 12 else ""
-            raise UsageError(f"{option}: {text!r} is not one of the values of '{name}': {shown}{more}")
-        out[name] = matches[0]
+        out[name.strip()] = text.strip()
     return out
 
 
-def _chosen(program, sets: list[str], inputs: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The configuration and input sizes ``emit`` writes: unset ones take the first valid value."""
-    from .space import input_space, performance_space
-
-    spec = program.spec
-    fixed_inputs = _assignments(inputs, spec.input_params, "--input", ("--set", spec.performance_names))
-    fixed = _assignments(sets, spec.performance_params, "--set", ("--input", spec.input_names))
-    space = input_space(program)
-    chosen_inputs = space.first_matching(fixed_inputs)
-    if chosen_inputs is None:
-        raise UsageError(f"no input combination with {_pairs(fixed_inputs)} satisfies the input constraints")
-    perf = performance_space(program, chosen_inputs)
-    params = perf.first_matching(fixed)
-    if params is None:
-        names = ", ".join(f"{c.name} ({c.expr.text.strip()})" for c in spec.performance_constraints)
-        raise UsageError(f"no configuration with {_pairs(fixed)} satisfies the constraints: {names}")
-    return params, chosen_inputs
-
-
-def _pairs(values: dict[str, Any]) -> str:
-    from .space import settings_text
-
-    return settings_text(values) or "these values"
-
-
-def _check_spec_commands(program, trusted: bool) -> None:
-    """The spec's build flags and libs pass orcu's allowlist unless the user trusts the spec;
-    its prebuild and postbuild commands run only then (said once otherwise). Arguments orcu
-    does not act on are said too."""
-    from .flags import check_build_flags
-    from .spec.unused import unused_notes
-
-    for line in unused_notes(program.spec):
-        print(line, file=sys.stderr)
-    if trusted:
-        return
-    check_build_flags(program.spec, program.src)
-    commands = [name for name in ("prebuild_command", "postbuild_command") if program.spec.arg("build", name)]
-    if commands:
-        print(f"orcu: warning: the spec's {' and '.join(commands)} {'was' if len(commands) == 1 else 'were'} not run: "
-              "commands from a spec run only with --trust-spec", file=sys.stderr)
-
-
-def _left_out(program, limits) -> None:
-    """A note per region and input size whose configurations some cannot be built (preflight)."""
-    from .space import input_space, settings_text
-
-    sizes = list(input_space(program).configs()) or [{}]
-    for nest, per_input in zip(program.nests, limits):
-        for inputs, m in zip(sizes, per_input):
-            if m.removed:
-                where = f" {settings_text(inputs)}" if inputs else ""
-                print(f"orcu: note: orcu_{nest.name}{where}: {m.removed} of {m.of} configurations cannot be built and are left "
-                      f"out (they break: {'; '.join(m.reasons)})", file=sys.stderr)
-
-
-def _run_spec_command(program, name: str, trusted: bool) -> None:
-    """Orio's prebuild_command (before the builds) or postbuild_command (after them), through a
-    shell in the file's directory, for a trusted spec."""
-    import subprocess
-
-    command = program.spec.arg("build", name)
-    if not trusted or not command:
-        return
-    proc = subprocess.run(command, shell=True, cwd=Path(program.src.path).resolve().parent)
-    if proc.returncode != 0:
-        raise UsageError(f"the spec's {name} failed (exit code {proc.returncode}): {command}")
-
-
 def _cmd_emit(args) -> int:
-    from .program import load
     from .source import ENCODING
-    from .space import settings_text
-    from .writeback import Choice, tuned_source
 
-    program = load(args.file, args.spec, _profile_device(args))
-    params, inputs = _chosen(program, args.set, args.input)
-    output = None if args.output in (None, "-") else args.output
-    if program.fragment and output is None:
-        raise UsageError(f"{args.file} is a fragment (its Loop regions stand outside functions): it becomes the tuned "
-                         "statements and a .cu with their GPU code; give -o FILE.cu")
-    choices = [Choice(params, inputs)] * len(program.nests)
-    text, codes = tuned_source(program, choices, strip=args.strip, output=output)
-    if args.explain:
-        from .model import of_variant
-
-        device = _profile_device(args)
-        resources = _kernel_resources(program, text, device)
-        for k, code in enumerate(codes):
-            settings = settings_text({k: v for k, v in code.values.items() if v not in (None, {})})
-            print(f"{code.host}: {settings}", file=sys.stderr)
-            for note in code.notes or ["every requested transformation applies"]:
-                print(f"  note: {note}", file=sys.stderr)
-            traffic = code.traffic(device.multiprocessors)
-            for line in traffic.lines() if traffic else []:
-                print(f"  {line}", file=sys.stderr)
-            kernel = resources(code)
-            print(f"  {_resources_line(code, kernel, device)}", file=sys.stderr)
-            prediction = of_variant(program, k, traffic, inputs, device, None if isinstance(kernel, str) else kernel)
-            print(f"  {prediction.line()}" if prediction else "  model: no prediction (a loop bound or a subscript is not "
-                  "a number at these sizes)", file=sys.stderr)
-    if args.output in (None, "-"):
+    to_stdout = args.output in (None, "-")
+    text = api.emit(args.file, _settings(args.set, "--set"), inputs=_settings(args.input, "--input"),
+                    output=None if to_stdout else args.output, spec=args.spec, strip=args.strip,
+                    device_profile=args.device_profile, explain=args.explain)
+    if to_stdout:
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode(**ENCODING))  # the source's bytes, UTF-8 or not
         sys.stdout.buffer.flush()
-    else:
-        _check_writable(output, args.file, program)
-        print(f"orcu: wrote {_write_tuned(program, choices, output, args, text)}", file=sys.stderr)
     return 0
-
-
-def _kernel_resources(program, text: str, device):
-    """A function of a region's code: what ptxas reports of its kernel (32-bit indices) compiled
-    for ``device``, or the words that say there is no report."""
-    import tempfile
-
-    from .source import ENCODING
-    from .toolchain import kernel_resources, ptxas_report
-
-    if program.fragment:
-        found = "a fragment's kernels are in a .cu of their own: compile it with -Xptxas -v"
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            source = Path(tmp) / "tuned.cu"
-            source.write_bytes(text.encode(**ENCODING))
-            found = ptxas_report(source, device.arch)
-
-    def lookup(code):
-        if isinstance(found, str):
-            return f"no report ({found})"
-        kernel = kernel_resources(found, code.host)
-        return "no report of this kernel" if kernel is None else kernel
-
-    return lookup
-
-
-def _resources_line(code, kernel, device) -> str:
-    """What ptxas reports of a region's kernel, and the occupancy that allows."""
-    from .device import occupancy
-
-    if isinstance(kernel, str):
-        return f"ptxas: {kernel}"
-    threads = code.threads
-    blocks, busy, limit = occupancy(device, threads, kernel.registers, kernel.shared_bytes)
-    local = "no stack frame or spills" if not (kernel.stack_bytes or kernel.spill_bytes) else \
-        f"{kernel.stack_bytes} bytes of stack frame, {kernel.spill_bytes} bytes spilled"
-    return (f"ptxas ({device.arch}): {kernel.registers} registers a thread, {kernel.shared_bytes} bytes of shared memory a "
-            f"block, {local}; {blocks} blocks of {threads} threads per multiprocessor ({limit} bound): occupancy "
-            f"{busy:.0%}")
 
 
 def _search_name(text: str) -> str:
@@ -216,232 +53,10 @@ def _search_name(text: str) -> str:
     return text
 
 
-def _backend(requested: str, quiet: bool = False) -> str:
-    from .device import gpu_visible
-
-    if requested != "auto":
-        return requested
-    if gpu_visible():
-        return "cuda"
-    if not quiet:
-        print("orcu: warning: no GPU visible: variants run in orcu's CPU emulation, which checks them; orcu's performance "
-              "model ranks them by their predicted GPU time", file=sys.stderr)
-    return "emulate"
-
-
-def _device(backend: str, profile_name: str | None):
-    from .device import DEFAULT_PROFILE, profile, query
-
-    if backend == "cuda":
-        device = query()
-        if device is None:
-            raise UsageError("--backend cuda: no GPU answered the device query (is the driver loaded?)")
-        return device
-    return profile(profile_name or DEFAULT_PROFILE)
-
-
-def _compiler(backend: str) -> str:
-    import subprocess
-
-    from .toolchain import gxx, nvcc
-
-    if backend == "model":
-        return "none (orcu's performance model)"
-    tool = nvcc() if backend == "cuda" else gxx()
-    if tool is None:
-        return "not found"
-    lines = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
-    version = (lines[-1] if backend == "cuda" else lines[0]) if lines else tool
-    return version if backend == "cuda" else f"{version} with orcu's CUDA emulation"
-
-
-def _device_text(device, backend: str) -> str:
-    where = {"emulate": ", emulated on the CPU", "model": ", predicted by orcu's performance model"}.get(backend, "")
-    return f"{device.name} ({device.arch}{where})"
-
-
-def _check_writable(output: str, source: str, program=None) -> None:
-    """Before any work: the tuned file (and a fragment's tuned statements) can be written where it goes."""
-    from .writeback import fragment_path
-
-    if program is not None and program.fragment:
-        _check_writable(fragment_path(output), source)
-    path = Path(output)
-    if path.resolve() == Path(source).resolve():
-        raise UsageError(f"refusing to overwrite the input file {source}: choose another output path with -o")
-    if not path.parent.is_dir():
-        raise UsageError(f"cannot write {output}: there is no directory {path.parent}")
-    if path.is_dir():
-        raise UsageError(f"cannot write {output}: it is a directory")
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UsageError(f"cannot write {output}: permission denied")
-
-
-def _write_tuned(program, choices, output: str, args, text: str, provenance=None) -> str:
-    """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
-    was written, for the closing message."""
-    from .runners import spec_defines_and_includes
-    from .toolchain import model_compiler, tuned_file_problem
-    from .writeback import c_header, c_header_path, fragment_path, fragment_source, size_defines, write_atomically
-
-    # No tuned file is written that its build would refuse: the variants were built alone, the
-    # file around them (the caller's functions, their signatures) only here.
-    first = next(iter(choices), None)
-    first = first[0] if isinstance(first, list) and first else first
-    try:
-        backend = getattr(args, "backend", "emulate")
-        problem = tuned_file_problem(text, Path(output).name, Path(args.file).resolve().parent,
-                                     model_compiler() if backend == "model" else backend, size_defines(program),
-                                     spec_defines_and_includes(program.spec.build_command, first.params if first else {}))
-    except FileNotFoundError as missing:
-        problem = None
-        print(f"orcu: note: {output} is written without a compile of its own: {missing}", file=sys.stderr)
-    if problem is not None:
-        raise OrcuError(f"{output} would not compile as CUDA C++, so it was not written (C that C++ refuses outside the "
-                        f"Loop regions, such as malloc's result assigned without a cast, must change; anything else is a "
-                        f"defect of orcu's): the compiler said:\n{problem}")
-    write_atomically(output, text, args.file)
-    written = [output]
-    if program.fragment:
-        written.append(fragment_path(output))
-        write_atomically(written[1], fragment_source(program, choices, output, args.strip, provenance), args.file)
-    elif program.exported:  # C callers include it to call the tuned file's functions
-        written.append(c_header_path(output))
-        write_atomically(written[1], c_header(program, Path(output).name), args.file)
-    return " and ".join(written)
-
-
-def _output_path(args) -> str:
-    """The tuned file of tune and apply: -o, else FILE with the suffix .tuned.cu."""
-    return args.output or str(Path(args.file).with_suffix(".tuned.cu"))
-
-
-def _load_for_target(args, runs: bool = True):
-    """(program, backend, device) for tune and apply: the spec may read the device's facts.
-    ``runs``: variants will run (tune), so a backend chosen for want of a GPU is said."""
-    if not Path(args.file).exists():  # before anything is said of the GPU
-        raise OrcuError(f"no such file: {args.file}")
-    backend = _backend(args.backend, quiet=not runs)
-    device = _device(backend, args.device_profile)
-    return _load(args, device), backend, device
-
-
-def _load(args, device):
-    """The program of check, tune and apply: --input's sizes in place of the spec's, and for a
-    file without a spec, the one orcu assumes (spec/assumed.py), said on stderr."""
-    from .program import load
-    from .spec.assumed import assumed_spec, input_values
-
-    program = load(args.file, args.spec, device)
-    inputs = input_values(args.input)
-    if program.spec_kind is None:  # no spec at all: one is assumed
-        assumed = assumed_spec(program, inputs, device.spec_names())
-        for note in assumed.notes:
-            print(f"orcu: note: {note}", file=sys.stderr)
-        return load(args.file, None, device, assumed)
-    return _with_inputs(program, inputs) if inputs else program
-
-
-def _with_inputs(program, inputs):
-    """The program with --input's values in place of the spec's for those input parameters."""
-    from dataclasses import replace
-
-    spec = program.spec
-    known = {p.name: p for p in spec.input_params}
-    for name in inputs:
-        if name not in known:
-            raise UsageError(f"--input: '{name}' is not an input parameter of the spec{did_you_mean(name, known)}")
-    params = tuple(replace(p, values=tuple(inputs[p.name]), axis=True) if p.name in inputs else p for p in spec.input_params)
-    return replace(program, spec=replace(spec, input_params=params))
-
-
-def _target(program, args, backend, device):
-    """(compiler, device text, region number -> results Context) for tune and apply: the context
-    is what, besides the configuration, determines a measurement."""
-    from .results import Context
-
-    compiler = _compiler(backend)
-    device_text = _device_text(device, backend)
-    source = program.src.text if program.spec_region is not None else program.src.text + repr(program.spec)
-    source += program.spec.init_code  # what an init_file puts in the inputs changes the measurements
-
-    def context(k: int) -> Context:
-        nest = program.nests[k]
-        return Context(str(Path(args.file).resolve()), f"orcu_{nest.name}", nest.loc.line, source, backend, device_text, compiler)
-
-    return compiler, device_text, context
-
-
-def _measure(program, args, backend: str) -> str:
-    """--measure, else the spec's performance_counter measure, else the model's prediction where no
-    GPU runs the variants (the emulation's CPU times say nothing of the GPU), else kernel time."""
-    return args.measure or program.spec.measure or ("model" if backend in ("emulate", "model") else "kernel")
-
-
 def _cmd_apply(args) -> int:
-    from dataclasses import replace
-
-    from .device import orcu_home
-    from .space import input_space, settings_text
-    from .results import existing_database
-    from .runners import MEASURE_NAMES
-    from .writeback import Choice, Provenance, tuned_source
-
-    orcu_home()
-    program, backend, device = _load_for_target(args, runs=False)
-    compiler, device_text, context = _target(program, args, backend, device)
-    measure = _measure(program, args, backend)
-    _check_writable(_output_path(args), args.file, program)
-    db = existing_database()
-    sizes = list(input_space(program).configs()) or [{}]
-    per_region, missing, unchecked, elsewhere = [], [], [], set()
-    for k, nest in enumerate(program.nests):
-        chosen = []
-        # This machine's device and compiler first; else those the results were measured with
-        # (a tune on a GPU node, imported on a build machine).
-        candidates = [context(k)] + [replace(context(k), backend=b, device=d, compiler=c)
-                                     for b, d, c in db.measured_on(f"orcu_{nest.name}")]
-        for inputs in sizes:
-            found = next(((ctx, hit) for ctx in candidates if (hit := db.get_choice(ctx, inputs, measure)) is not None), None)
-            if found is None:
-                missing.append(f"orcu_{nest.name} {inputs or ''}".strip())
-                continue
-            if found[0] is not candidates[0]:
-                elsewhere.add((found[0].device, found[0].compiler))
-            if not found[1][2]:
-                unchecked.append(f"orcu_{nest.name} {settings_text(inputs)}".strip())
-            chosen.append(Choice(found[1][0], dict(inputs), found[1][1], measure))
-        per_region.append(chosen)
-    db.close()
-    if len(elsewhere) == 1:
-        device_text, compiler = next(iter(elsewhere))
-        print(f"orcu: note: the results were measured on {device_text} with {compiler}", file=sys.stderr)
-    if missing:
-        for what in missing:
-            print(f"orcu: error: {what}: no tuning result for this code, backend, device and measure "
-                  f"({MEASURE_NAMES[measure]}); run orcu tune",
-                  file=sys.stderr)
-        return 1
-    if unchecked and not _may_write_unchecked(unchecked, args.unchecked):
-        return 1
-    output = _output_path(args)
-    provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(unchecked))
-    text, _ = tuned_source(program, per_region, strip=args.strip, provenance=provenance, output=output)
-    print(f"orcu: wrote {_write_tuned(program, per_region, output, args, text, provenance)}", file=sys.stderr)
+    api.apply(args.file, output=args.output, backend=args.backend, inputs=args.input, measure=args.measure, spec=args.spec,
+              device_profile=args.device_profile, strip=args.strip, unchecked=args.unchecked)
     return 0
-
-
-def _may_write_unchecked(what: list[str], allowed: bool) -> bool:
-    """Results that no run checked (predictions) are written only when asked: said either way."""
-    for where in what:
-        if allowed:
-            print(f"orcu: warning: {where}: the tuned file uses a variant orcu's performance model ranked and no run "
-                  "checked against the original code (--unchecked); its header says so", file=sys.stderr)
-        else:
-            print(f"orcu: error: {where}: the result was predicted by orcu's performance model and never checked "
-                  "against the original code; tune with --backend emulate or cuda, or pass --unchecked to use it "
-                  "anyway", file=sys.stderr)
-    return allowed
 
 
 def _cmd_cc(args) -> int:
@@ -454,143 +69,61 @@ def _cmd_cc(args) -> int:
 
 
 def _cmd_export(args) -> int:
-    from .files import replace_atomically
-    from .results import existing_database, export_results
-
-    db = existing_database()
-    files = [str(Path(f).resolve()) for f in args.files] or None
-    data = export_results(db, files, args.all)
-    db.close()
-    if files and not data["choices"]:
-        raise UsageError(f"no tuning results for {', '.join(args.files)} in the results database")
-    replace_atomically(Path(args.output), json.dumps(data, indent=1, sort_keys=True) + "\n")
+    data = api.export(args.output, args.files, every=args.all)
     print(f"orcu: wrote {args.output}: {len(data['choices'])} choice(s), {len(data['evaluations'])} evaluation(s) of "
           f"{len(data['regions'])} region(s)", file=sys.stderr)
     return 0
 
 
 def _cmd_import(args) -> int:
-    from .results import Database, database_path, import_results
-
-    try:
-        with open(args.results) as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"cannot read {args.results}: {e}") from None
-    db = Database(database_path())
-    try:
-        choices, evaluations = import_results(db, data)
-    finally:
-        db.close()
-    print(f"orcu: imported {choices} choice(s) and {evaluations} evaluation(s) into {database_path()}", file=sys.stderr)
+    choices, evaluations, database = api.import_from(args.results)
+    print(f"orcu: imported {choices} choice(s) and {evaluations} evaluation(s) into {database}", file=sys.stderr)
     return 0
 
 
 def _cmd_tune(args) -> int:
-    from .device import orcu_home
-    from .preflight import preflight
     from .progress import Progress
-    from .results import Database, database_path
-    from .runners import Runner, foreign_arch
-    from .space import settings_text
-    from .toolchain import gxx
-    from .tune import check_predictions, choices, summary, together, tune
-    from .writeback import Provenance, fragment_path, tuned_source
 
-    home = orcu_home()  # before anything: a state directory that cannot be used is said at once
-    program, backend, device = _load_for_target(args)
-    _check_spec_commands(program, args.trust_spec)
-    _left_out(program, preflight(program, device))  # what orcu check checks, before anything is built
-    if backend == "cuda":
-        for note in foreign_arch(program, device):
-            print(note, file=sys.stderr)
-    compiler, device_text, context = _target(program, args, backend, device)
-    output = _output_path(args)
-    _check_writable(output, args.file, program)
-    spec = program.spec
-    budgets = [b for b in (args.budget, spec.arg("search", "total_runs")) if b is not None]
-    limits = [t for t in (args.time_limit, None if spec.arg("search", "time_limit") is None else 60.0 * spec.arg("search", "time_limit")) if t is not None]
-    runner = Runner(backend, device, home / "build", args.jobs, measure=_measure(program, args, backend))
-    db = Database(database_path())
-    _run_spec_command(program, "prebuild_command", args.trust_spec)
-
-    with Progress(sys.stderr) as progress:
-        tunings = tune(program, runner, db, context, search=args.search, budget=min(budgets) if budgets else None,
-                       time_limit=min(limits) if limits else None, seed=args.seed,
-                       progress=progress.update, started=progress.start)
-    if backend == "model" and gxx() is None:
-        for t in tunings:
-            t.checked, t.check_note = False, "no C++ compiler (g++) runs the emulation that checks the model's winners"
-    elif backend == "model":  # the model's winners run in the emulation before anything is written
-        checker = Runner("emulate", device, home / "build", args.jobs, measure="model")
-        check_predictions(program, tunings, checker, db, context, _target(program, args, "emulate", device)[2],
-                          progress=lambda line: print(line, file=sys.stderr))
-    db.close()
-    _run_spec_command(program, "postbuild_command", args.trust_spec)
-    best = choices(program, tunings)
-    problems = together(program, runner, best) if best is not None and backend != "model" else []
-    if problems:
-        best = None
-    unchecked = [f"{t.name} {settings_text(t.inputs)}".strip() for t in tunings if t.checked is False and t.best is not None]
-    if best is not None and unchecked and not _may_write_unchecked(unchecked, args.unchecked):
-        best = None
-    result = summary(program, tunings, output if best is not None else None, backend, device_text)
-    if program.fragment and best is not None:
-        result["fragment"] = fragment_path(output)
-    if best is not None:
-        provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(unchecked))
-        text, _ = tuned_source(program, best, strip=args.strip, provenance=provenance, output=output)
-        try:
-            written = _write_tuned(program, best, output, args, text, provenance)
-        except UsageError as e:  # the results are safe in the database all the same
-            raise UsageError(f"{e.message}; the results are in the database: orcu apply {args.file} -o OTHER writes them elsewhere") from None
+    tuning = api.tune(args.file, budget=args.budget, time_limit=args.time_limit, backend=args.backend, search=args.search,
+                      inputs=args.input, device_profile=args.device_profile, output=args.output, spec=args.spec,
+                      seed=args.seed, jobs=args.jobs, measure=args.measure, strip=args.strip, unchecked=args.unchecked,
+                      trust_spec=args.trust_spec)
     if args.json:
-        print(json.dumps(result, indent=2, default=str))
+        print(json.dumps(tuning.summary, indent=2, default=str))
     else:
-        Progress.table(program, tunings)
-    for t in tunings:
-        where = f"{t.name} {settings_text(t.inputs)}".strip()
-        if t.no_effect:
-            print(f"orcu: note: {where}: {', '.join(t.no_effect)} changed nothing in the winner's build (the table leaves "
-                  f"{'it' if len(t.no_effect) == 1 else 'them'} out)", file=sys.stderr)
-        for note in t.notes:
-            print(f"orcu: note: {where}: {note}", file=sys.stderr)
-        if t.check_note:
-            print(f"orcu: note: {where}: {t.check_note}", file=sys.stderr)
-        if t.unsteady:
-            print(f"orcu: warning: {t.name} {settings_text(t.inputs) or ''}: the winner's times still spread over "
-                  f"{100 * t.spread:.0f}% of their median after {t.runs} runs (interquartile range): other work on the "
-                  "machine may have disturbed them; tune again on a quiet machine before relying on the choice",
-                  file=sys.stderr)
-    if best is None:
-        for problem in problems:
-            print(f"orcu: error: {problem}; no output written", file=sys.stderr)
-        if unchecked and not args.unchecked:
-            print("orcu: error: no output written: the results are in the database", file=sys.stderr)
-        for t in tunings:
-            if t.best is None:
-                counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
-                print(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written", file=sys.stderr)
+        Progress.table(tuning)
+    for line in tuning.notes + tuning.errors:
+        print(line, file=sys.stderr)
+    if not tuning.written:
         return 1
-    print(f"orcu: wrote {written}", file=sys.stderr)
+    print(f"orcu: wrote {' and '.join(tuning.written)}", file=sys.stderr)
     return 0
 
 
 def _cmd_report(args) -> int:
-    from .report import results_table, write_csv, write_kt_caches
-    from .results import existing_database
+    from .report import chosen, results_table, results_text, write_csv, write_kt_caches
+    from .database import existing_database
 
     db = existing_database()
-    rows = list(db.rows(str(Path(args.file).resolve()) if args.file else None))
-    db.close()
+    try:
+        rows = list(db.rows(str(Path(args.file).resolve()) if args.file else None))
+        by_group = chosen(db, rows)
+    finally:
+        db.close()
     if args.csv:
         write_csv(rows, args.csv)
         print(f"orcu: wrote {len(rows)} evaluations to {args.csv}", file=sys.stderr)
     if args.kt_cache:
-        for written in write_kt_caches(rows, args.kt_cache, args.measure):
+        for written in write_kt_caches(rows, args.kt_cache, args.measure or "kernel"):
             print(f"orcu: wrote {written}", file=sys.stderr)
-    if not args.csv and not args.kt_cache:
-        results_table(rows, args.measure)
+    if args.plot:
+        for written in api.results(args.file, measure=args.measure).plot(args.plot):
+            print(f"orcu: wrote {written}", file=sys.stderr)
+    if not (args.csv or args.kt_cache or args.plot):
+        if args.wide:
+            results_table(rows, by_group, args.measure)
+        else:
+            print(results_text(rows, by_group, args.measure))
     return 0
 
 
@@ -759,9 +292,14 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("file", nargs="?", help="only the evaluations of this annotated C file (default: all)")
     report.add_argument("--csv", metavar="OUT", help="write every evaluation as CSV")
     report.add_argument("--kt-cache", metavar="OUT", help="write a Kernel Tuner cache (JSON) per region and input size")
-    report.add_argument("--measure", choices=["kernel", "total", "model"], default="kernel",
+    report.add_argument("--measure", choices=["kernel", "total", "model"],
                         help="what ranks the evaluations and is exported as Kernel Tuner's time: the kernels' time, "
-                             "the host function's, or the performance model's prediction (default kernel)")
+                             "the host function's, or the performance model's prediction (default: the measure the "
+                             "tune used, so that the winner shown is the tuned file's; kernel for --kt-cache)")
+    report.add_argument("--wide", action="store_true", help="every figure of each winner in one wide table")
+    report.add_argument("--plot", metavar="DIR",
+                        help="write PNG plots per region and size to DIR: the search's convergence, each parameter's "
+                             "effect, the model against measured time, and the variants on a roofline")
     report.set_defaults(run=_cmd_report)
 
     devices = sub.add_parser("devices", help="the GPU orcu tunes for, or the device profile used without one")
@@ -775,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
+    except NotWritten as e:
+        print(e.render(), file=sys.stderr)
+        return 1
     except OrcuError as e:
         print(e.render(), file=sys.stderr)
         return 2
@@ -792,5 +333,17 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
 
+def entry() -> None:
+    """The ``orcu`` command: main's exit status. After an interrupt it leaves at once: the builds
+    still running are not waited for (their results would not be kept), and nothing is left for a
+    second Ctrl-C to interrupt."""
+    code = main()
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -65,6 +65,18 @@ class UsageError(OrcuError):
     """A bad command line: unknown parameter, value outside its list, missing file."""
 
 
+class NotWritten(OrcuError):
+    """Nothing was written, for reasons said one per line (results missing or never checked):
+    the command line prints them and exits 1."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+    def render(self) -> str:
+        return "\n".join(self.lines)
+
+
 def did_you_mean(word: str, choices) -> str:
     """A gcc-style hint naming the closest known word, or nothing."""
     choices = list(choices)

@@ -56,22 +56,23 @@ class Progress:
               file=self.console.file)
 
     @staticmethod
-    def table(program, tunings, stream: TextIO | None = None) -> None:
-        table = Table(title=f"orcu tune {program.src.path}")
-        predicted = any(t.best is not None and t.best.measure == "model" for t in tunings)
+    def table(tuning, stream: TextIO | None = None) -> None:
+        """The table of a tune (an orcu.api.Tuning): per region and input size, the winner."""
+        table = Table(title=f"orcu tune {tuning.file}")
+        predicted = any(r.best is not None and r.best.measure == "model" for r in tuning.regions)
         for column in ("region", "input", "strategy", "evaluated", "best parameters",
                        "predicted GPU time (ms)" if predicted else "time (ms)", "spread", "statuses"):
             table.add_column(column)
-        for t in tunings:
-            best = t.best
+        for r in tuning.regions:
+            best = r.best
             table.add_row(
-                f"{t.name} (line {t.line})", settings_text(t.inputs) or "-", t.strategy, f"{t.new} new, {t.cached} cached" + (f", {t.same_build} same build" if t.same_build else ""),
-                settings_text({k: best.params[k] for k in t.parameters if k not in t.no_effect}) if best else "none",
-                f"{best.time_ms:.4g}" if best else "-", f"{100 * t.spread:.1f}%" if t.spread is not None else "-",
-                ", ".join(f"{n} {s}" for s, n in t.statuses.items()),
+                f"{r.region} (line {r.line})", settings_text(r.inputs) or "-", r.strategy,
+                f"{r.new} new, {r.cached} cached" + (f", {r.same_build} same build" if r.same_build else ""),
+                settings_text({k: best.params[k] for k in r.parameters if k not in r.no_effect}) if best else "none",
+                f"{best.time_ms:.4g}" if best else "-", f"{100 * r.spread:.1f}%" if r.spread is not None else "-",
+                ", ".join(f"{n} {s}" for s, n in r.statuses.items()),
             )
         Console(file=stream or sys.stdout, width=160).print(table)
-
 
 
 def _predicted(result) -> str:

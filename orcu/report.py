@@ -162,48 +162,134 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
 
 
 # -- the results database ---------------------------------------------------------------------
+def group_key(row: dict[str, Any]) -> tuple:
+    """A row's region and input size as measured: file, region, sizes, backend, device."""
+    return row["file"], row["region"], json.dumps(row["inputs"], sort_keys=True), row["backend"], row["device"]
+
+
 def _groups(rows) -> dict[tuple, list[dict[str, Any]]]:
     """Evaluations by file, region, input sizes, backend and device, in order of first evaluation."""
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for row in rows:
-        key = (row["file"], row["region"], json.dumps(row["inputs"], sort_keys=True), row["backend"], row["device"])
-        groups.setdefault(key, []).append(row)
+        groups.setdefault(group_key(row), []).append(row)
     return groups
+
+
+def chosen(db, rows) -> dict[tuple, tuple[str, dict[str, Any] | None]]:
+    """Per group of rows: the measure that ranked it and the configuration written, from the last
+    choice a tune recorded (the tuned file's); without one, the measure a tune on that backend
+    uses by default (the model's prediction without a GPU) and no configuration."""
+    out = {}
+    for key, group in _groups(rows).items():
+        found = [c for digest in {r["context"] for r in group} if (c := db.chosen(digest, key[1], json.loads(key[2])))]
+        if found:
+            measure, params, _ = max(found, key=lambda c: c[2])
+            out[key] = (measure, params)
+        else:
+            out[key] = ("kernel" if key[3] == "cuda" else "model", None)
+    return out
+
+
+def chosen_measures(db, rows) -> dict[tuple, str]:
+    return {key: measure for key, (measure, _) in chosen(db, rows).items()}
 
 
 def _median(samples: list[float]) -> float | None:
     return statistics.median(samples) if samples else None
 
 
-def results_table(rows, measure: str = "kernel", stream=None) -> None:
-    """The best evaluation of each region, input size, backend and device, ranked by ``measure``;
-    readable at 100 columns (the width when not on a terminal)."""
+def _time_words(measure: str, backend: str) -> str:
+    """What a measure's time is, in words that never pass an emulated CPU time off as a GPU's."""
+    if measure == "model":
+        return "predicted GPU kernel time (orcu's performance model)"
+    what = "kernel time" if measure == "kernel" else "host function's whole time"
+    return f"CPU time of the emulated {what}, not a GPU time" if backend in ("emulate", "model") else f"{what} on the GPU"
+
+
+def _winner(group, measure: str, params: dict[str, Any] | None):
+    """The evaluation the tuned file holds (``params``), else the best by ``measure``."""
+    ranked = f"{measure}_ms"
+    ok = [r for r in group if r["status"] in RANKED and r[ranked]]
+    if params is not None:
+        written = [r for r in ok if r["params"] == params]
+        if written:
+            return written[-1], True
+    return (min(ok, key=lambda r: _median(r[ranked])) if ok else None), False
+
+
+def _shown(path: str) -> str:
+    """A file as the user names it: relative to here when it is below, else as stored."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def results_text(rows, chosen_by_group, measure: str | None = None, width: int = 100) -> str:
+    """One block per region, input size and device: the winner (the tuned file's, where a tune
+    recorded one) and its time by the measure that ranked it, every line within ``width``."""
+    import textwrap
+
+    out = []
+    groups = _groups(rows)
+    for (file, region, inputs, backend, device), group in groups.items():
+        written_by, params = chosen_by_group[(file, region, inputs, backend, device)]
+        ranked_by = measure or written_by
+        best, written = _winner(group, ranked_by, params if ranked_by == written_by else None)
+        counts = Counter(r["status"] for r in group)
+        sizes = settings_text(json.loads(inputs))
+        out.append(f"{_shown(file)}: {region} (line {group[0]['line']})" + (f", {sizes}" if sizes else ""))
+        rows_of = [("on", _device_text(backend, device, long=True))]
+        if best is None:
+            rows_of.append(("winner", f"none ranked by {_time_words(ranked_by, backend)}"))
+        else:
+            rows_of.append(("winner", settings_text(best["params"]) + (" (in the tuned file)" if written else "")))
+            rows_of.append(("time", f"{_median(best[f'{ranked_by}_ms']):.4g} ms, {_time_words(ranked_by, backend)}"))
+        rows_of.append(("evaluated", f"{len(group)}: " + ", ".join(f"{n} {s}" for s, n in counts.items()) +
+                        f"; last {max(r['created'] for r in group)[:10]}"))
+        for name, text in rows_of:
+            lines = textwrap.wrap(text, width - 13, break_on_hyphens=False) or [""]
+            out.append(f"  {name:<10} {lines[0]}")
+            out += [f"  {'':<10} {line}" for line in lines[1:]]
+        out.append("")
+    count = len(groups)
+    out.append(f"{count} region{'s' if count != 1 else ''} and size{'s' if count != 1 else ''}; --wide for every "
+               "figure in one table, --csv for every evaluation")
+    return "\n".join(out)
+
+
+def results_table(rows, chosen_by_group, measure: str | None = None, stream=None) -> None:
+    """Every figure of each group's winner in one wide table (``report --wide``)."""
     from rich.console import Console
     from rich.table import Table
 
-    ranked = f"{measure}_ms"
-    table = Table(title=f"orcu results (ranked by {MEASURE_NAMES[measure]})")
-    for column in ("file", "region", "input", "on", "evaluated", "best parameters"):
-        table.add_column(column)
-    shown = ("kernel_ms", "total_ms") + (("model_ms",) if measure == "model" else ())
-    for column in [k.replace("model_ms", "predicted ms").replace("_", " ") for k in shown] + ["last"]:
-        table.add_column(column, no_wrap=True)
-    for (file, region, inputs, backend, device), group in _groups(rows).items():
-        ok = [r for r in group if r["status"] in RANKED and r[ranked]]
-        best = min(ok, key=lambda r: _median(r[ranked])) if ok else None
+    table = Table(title="orcu results")
+    for column in ("file", "region", "input", "on", "evaluated", "winner", "ranked by", "time ms", "kernel ms",
+                   "total ms", "predicted ms", "last"):
+        table.add_column(column, no_wrap=column not in ("winner", "file"))
+    for key, group in _groups(rows).items():
+        file, region, inputs, backend, device = key
+        written_by, params = chosen_by_group[key]
+        ranked_by = measure or written_by
+        best, written = _winner(group, ranked_by, params if ranked_by == written_by else None)
+        emulated = backend in ("emulate", "model")
+        times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in (f"{ranked_by}_ms", "kernel_ms", "total_ms", "model_ms")]
+        if emulated:  # CPU times of the emulated code: never shown as a GPU's
+            times[1:3] = [f"{t} (CPU)" if t != "-" else t for t in times[1:3]]
         counts = Counter(r["status"] for r in group)
-        times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in shown]
-        table.add_row(
-            Path(file).name, region.removeprefix("orcu_"), settings_text(json.loads(inputs)) or "-",
-            _device_text(backend, device), ", ".join(f"{n} {s}" for s, n in counts.items()),
-            settings_text(best["params"]) if best else "none", *times, max(r["created"] for r in group)[:10],
-        )
-    Console(file=stream or sys.stdout, width=None if (stream or sys.stdout).isatty() else 100).print(table)
+        table.add_row(_shown(file), region, settings_text(json.loads(inputs)) or "-", _device_text(backend, device),
+                      ", ".join(f"{n} {s}" for s, n in counts.items()),
+                      (settings_text(best["params"]) + (" (tuned file)" if written else "")) if best else "none",
+                      MEASURE_NAMES[ranked_by], *times, max(r["created"] for r in group)[:10])
+    Console(file=stream or sys.stdout, width=None if (stream or sys.stdout).isatty() else 240).print(table)
 
 
-def _device_text(backend: str, device: str) -> str:
+def _device_text(backend: str, device: str, long: bool = False) -> str:
     """``NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU)`` -> ``H100 80GB HBM3, emulated``."""
     name = device.split(" (")[0].removeprefix("NVIDIA ")
+    if long:
+        return {"emulate": f"{name}, emulated on the CPU (orcu's emulation checks the variants)",
+                "model": f"{name}, compiled and predicted by orcu's performance model"}.get(backend, f"{name}, on the GPU")
     return {"emulate": f"{name}, emulated", "model": f"{name}, model"}.get(backend, name)
 
 

@@ -317,6 +317,11 @@ class Runner:
             "ORCU_EMULATION_CC": device.compute_capability,
         }
 
+    def close(self) -> None:
+        """Let the build threads go: the builds not started (those ahead of a search that has
+        ended or was interrupted) are dropped, those running end on their own."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
     def _counts(self, code: RegionCode) -> bool:
         """Whether the variant's run counts its memory traffic: with count_memory, or where the
         model ranks and the static figures cannot tell (orcu/model.py's fallback)."""

@@ -9,7 +9,7 @@ from orcu.errors import OrcuError
 from orcu.program import load
 from orcu.space import input_space
 from orcu.runners import Runner, build_identity
-from orcu.tune import region_space
+from orcu.tuning import region_space
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"

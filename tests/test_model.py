@@ -15,7 +15,7 @@ from orcu.codegen.region import generate
 from orcu.model import of_variant
 from orcu.program import load
 from orcu.runners import Result, Runner, build_item
-from orcu.tune import _figures
+from orcu.tuning import _figures
 from orcu.space import input_space, performance_space, settings_text
 
 
@@ -178,8 +178,7 @@ def test_the_model_backend_compiles_every_variant_runs_only_its_winners_check_an
     assert "Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model)" in text and "UNCHECKED" not in text
     assert main(["report", "sgemm.c", "--measure", "model"]) == 0
     out = capsys.readouterr().out
-    assert "ranked by GPU kernel time predicted by orcu's performance model" in out and "predicted ms" in out
-    assert f"{region['best']['time_ms']:.4g}" in out
+    assert f"{region['best']['time_ms']:.4g} ms, predicted GPU kernel time (orcu's performance model)" in out
     # DIA's bands come from an array of offsets: no static figures, so no prediction without a run
     write(in_tmp / "dia.c", example("spmv_dia.c"))
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "dia.c", "--backend", "model", "--budget", "2", "--json"],

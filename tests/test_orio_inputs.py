@@ -220,7 +220,7 @@ def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(
     from conftest import H100
     from orcu.codegen.resident import Resident
     from orcu.runners import Runner
-    from orcu.tune import run_together
+    from orcu.tuning import run_together
 
     program = load(ORIO / "time_steps.c")
     inputs = next(iter(input_space(program).configs()))

@@ -8,10 +8,10 @@ import sys
 
 from conftest import H100, planted, write
 from orcu.program import load
-from orcu.results import Context, Database
+from orcu.database import Context, Database
 from orcu.runners import NOT_RUN, Result, Runner
 from orcu.toolchain import model_compiler
-from orcu.tune import check_predictions, tune
+from orcu.tuning import check_predictions, tune
 
 LOOP = """    for (i = 0; i < n; i++) {
         double s = 0;

@@ -99,7 +99,7 @@ def test_two_concurrent_tunes_share_one_database(in_tmp):
 
 
 def _open_together(path, barrier):
-    from orcu.results import Database
+    from orcu.database import Database
     barrier.wait()
     Database(path).close()
 
@@ -141,7 +141,7 @@ def test_report_exports_csv_and_kernel_tuner_cache(in_tmp, monkeypatch, capsys):
     space, cost = read_cache(in_tmp / "kt.json")
     assert len(space) == 4 and all(0 < c < float("inf") for c in cost.values())
     assert main(["report"]) == 0
-    assert "│ f_1    │" in capsys.readouterr().out  # the region, without the orcu_ every name has
+    assert "t.c: orcu_f_1 (line 8), n=1000" in capsys.readouterr().out
 
 
 def test_report_without_a_database(in_tmp, monkeypatch, capsys):
@@ -164,7 +164,7 @@ def test_apply_writes_what_tune_chose_without_tuning(in_tmp, monkeypatch, capsys
 
 def test_a_database_from_a_newer_orcu_is_refused(in_tmp):
     from orcu.errors import UsageError
-    from orcu.results import SCHEMA_VERSION, Database
+    from orcu.database import SCHEMA_VERSION, Database
 
     Database(in_tmp / "r.sqlite").close()
     with sqlite3.connect(in_tmp / "r.sqlite") as conn:
@@ -176,7 +176,7 @@ def test_a_database_from_a_newer_orcu_is_refused(in_tmp):
 
 
 def test_a_database_of_the_first_schema_gains_the_traffic_column_and_keeps_its_rows(in_tmp):
-    from orcu.results import Database
+    from orcu.database import Database
 
     schema_1 = """CREATE TABLE evaluations (key TEXT PRIMARY KEY, file TEXT NOT NULL, region TEXT NOT NULL,
         line INTEGER NOT NULL, context TEXT NOT NULL, params TEXT NOT NULL, inputs TEXT NOT NULL, backend TEXT NOT NULL,
@@ -195,7 +195,7 @@ def test_a_database_of_the_first_schema_gains_the_traffic_column_and_keeps_its_r
 
 @pytest.mark.slow
 def test_tune_keeps_each_tsg_variants_traffic_with_its_evaluation(in_tmp, capsys):
-    from orcu.results import Database
+    from orcu.database import Database
 
     write(in_tmp / "sgemm.c", (EXAMPLES / "sgemm.c").read_text())
     tune("sgemm.c", "--input=n=37", "--budget=4", "--search=Random", home=in_tmp / "home", cwd=in_tmp)
@@ -226,9 +226,12 @@ def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys
     assert main(["apply", "t.c", "--backend", "emulate", "--measure", "total", "-o", "applied.cu"]) == 0
     assert (in_tmp / "applied.cu").read_text() == (in_tmp / "t.cu").read_text()
     capsys.readouterr()
-    assert main(["report", "t.c"]) == 0
+    assert main(["report", "t.c"]) == 0  # by the measure of the last tune: the total time, emulated
     out = capsys.readouterr().out
-    assert "orcu results (ranked by kernel time)" in out and "kernel ms" in out and "total ms" in out
+    assert "ms, CPU time of the emulated host function's whole time, not a GPU time" in out and "(in the tuned file)" in out
+    assert main(["report", "t.c", "--wide"]) == 0
+    out = capsys.readouterr().out
+    assert "kernel ms" in out and "total ms" in out and "(CPU)" in out
     # The spec can ask for total time too; anything else is refused at the value.
     write(in_tmp / "s.c", EIGHT.replace("def input_params", "def performance_counter { arg measure = 'total'; }\n def input_params"))
     assert json.loads(tune("s.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp).stdout)["regions"][0]["best"]["measure"] == "total"

@@ -11,9 +11,9 @@ import pytest
 from conftest import H100, write
 from orcu.cli import build_parser, main
 from orcu.program import load
-from orcu.results import Database
+from orcu.database import Database
 from orcu.runners import Result, Runner
-from orcu.tune import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _Builds, _retime
+from orcu.tuning import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _Builds, _retime
 
 SOURCE = """/*@ begin PerfTuning (
  def performance_params {{ param TC[] = {threads}; }}
@@ -146,7 +146,7 @@ def test_a_noisy_winner_is_re_timed_more_and_named(in_tmp, noise, unsteady):
 def test_the_warning_names_an_unsteady_winner(in_tmp, monkeypatch, capsys):
     write(in_tmp / "t.c", source())
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    monkeypatch.setattr("orcu.tune.UNSTEADY", -1.0)  # every winner counts as unsteady
+    monkeypatch.setattr("orcu.tuning.UNSTEADY", -1.0)  # every winner counts as unsteady
     assert main(["tune", "t.c", "--backend", "emulate", "--measure", "kernel"]) == 0  # the model's predictions do not spread
     warning = re.search(r"orcu: warning: orcu_f_1 n=1000: the winner's times still spread over \d+% of their median "
                         r"after \d+ runs \(interquartile range\): other work on the machine may have disturbed them; "

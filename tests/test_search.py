@@ -7,7 +7,7 @@ import pytest
 import random
 
 from orcu.search import DEFAULT, STRATEGIES, SearchSpace, drive, make
-from orcu.tune import strategy_name
+from orcu.tuning import strategy_name
 
 # A 16 x 12 x 6 grid with a forbidden corner and a failing band; a smooth bowl with one optimum.
 VALUES = (tuple(range(16)), tuple(range(12)), tuple(range(6)))

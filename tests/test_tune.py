@@ -15,7 +15,7 @@ from orcu.report import summary
 from orcu.space import input_space
 from orcu import runners
 from orcu.runners import Runner, build_flags, build_item, spec_defines_and_includes
-from orcu.tune import region_configs
+from orcu.tuning import region_configs
 from orcu.toolchain import nvcc
 
 # A small self-contained problem: every thread of 8 blocks x 128 has one iteration.

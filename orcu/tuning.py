@@ -21,7 +21,7 @@ from .program import Program
 from .device import Device, occupancy
 from .preflight import region_limits
 from .space import input_space, performance_space, settings_text
-from .results import Context, Database, _hash
+from .database import Context, Database, _hash
 from .runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build_identity
 from .search import DEFAULT, SearchSpace, drive, make
 from .model import of_variant

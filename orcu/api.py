@@ -1,0 +1,840 @@
+"""orcu from Python: the functions the command line is a thin layer over.
+
+    import orcu
+    tuning = orcu.tune("axpy.c", budget=20)          # every variant checked against the C code
+    print(tuning.regions[0].best.params, tuning.written)
+    tuning.plot("plots")                              # convergence, parameters, model, roofline
+    frame = orcu.results("axpy.c").to_dataframe()     # every evaluation, with pandas
+
+Each function raises ``orcu.OrcuError`` with the message the command line prints (``path:line:col:
+error: ...``); notes and warnings go to stderr as the command line says them. ``apply`` raises
+``NotWritten`` (exit status 1 on the command line) where results are missing or unchecked.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .errors import NotWritten, OrcuError, UsageError, did_you_mean
+
+__all__ = ["Check", "Evaluation", "RegionResult", "Results", "Tuning", "apply", "check", "emit", "export", "import_from",
+           "results", "tune"]
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+# -- what the functions return -------------------------------------------------------------------
+
+@dataclass
+class Evaluation:
+    """One variant evaluated: its configuration at one input size, its status and times. Times
+    are milliseconds; ``time_ms`` is the median of the samples of ``measure`` (kernel: the
+    kernels' CUDA-event time on a GPU; total: the host function's; model: orcu's performance
+    model's prediction of the GPU time). Under the emulation, kernel and total samples are CPU
+    times of the emulated code and say nothing of a GPU (``emulated``)."""
+
+    file: str
+    region: str
+    inputs: dict[str, Any]
+    params: dict[str, Any]
+    status: str
+    measure: str
+    time_ms: float | None
+    kernel_ms: list[float] = field(default_factory=list)
+    total_ms: list[float] = field(default_factory=list)
+    predicted_ms: float | None = None
+    message: str = ""
+    backend: str = ""
+    device: str = ""
+    created: str = ""
+    figures: dict[str, Any] | None = None  # static traffic figures and the model's prediction
+
+    @property
+    def emulated(self) -> bool:
+        return self.backend in ("emulate", "model")
+
+    def record(self) -> dict[str, Any]:
+        """A flat row (the columns of ``orcu report --csv`` and the model's prediction)."""
+        from .report import CSV_COLUMNS
+
+        row = {"file": self.file, "region": self.region, "line": None, "inputs": self.inputs, "params": self.params,
+               "status": self.status, "time_ms": self.time_ms, "total_ms": self.total_ms, "kernel_ms": self.kernel_ms,
+               "backend": self.backend, "device": self.device, "compiler": None, "created": self.created,
+               "message": self.message}
+        out = {c: row[c] for c in CSV_COLUMNS}
+        out.update(measure=self.measure, predicted_ms=self.predicted_ms)
+        return out
+
+
+def _median(samples: list[float]) -> float | None:
+    return statistics.median(samples) if samples else None
+
+
+def _evaluation(file: str, region: str, result, backend: str, device: str) -> Evaluation:
+    from .model import predicted_ms
+
+    return Evaluation(file, region, dict(result.inputs), dict(result.params), result.status, result.measure, result.time_ms,
+                      list(result.kernel_ms), list(result.total_ms), predicted_ms(result.figures), result.message, backend,
+                      device, "", result.figures)
+
+
+def _from_row(row: dict[str, Any], measure: str) -> Evaluation:
+    from .runners import RANKED
+
+    samples = row[f"{measure}_ms"]
+    time = _median(samples) if row["status"] in RANKED else None
+    return Evaluation(row["file"], row["region"], row["inputs"], row["params"], row["status"], measure, time,
+                      row["kernel_ms"], row["total_ms"], _median(row["model_ms"]), row["message"], row["backend"],
+                      row["device"], row["created"], row["figures"])
+
+
+class _Table:
+    """Evaluations as a table: ``records()`` (a list of dicts), ``to_dataframe()`` with pandas, and
+    ``plot(directory)``, the figures of ``orcu report --plot``."""
+
+    evaluations: list[Evaluation]
+
+    def records(self) -> list[dict[str, Any]]:
+        return [e.record() for e in self.evaluations]
+
+    def to_dataframe(self):
+        """A pandas DataFrame of ``records()`` (pip install 'orcu[pandas]')."""
+        try:
+            import pandas
+        except ImportError:
+            raise UsageError("to_dataframe() needs pandas (pip install 'orcu[pandas]'); records() gives the same rows "
+                             "as a list of dicts") from None
+        return pandas.DataFrame.from_records(self.records())
+
+    def plot(self, directory: str | os.PathLike, device=None) -> list[Path]:
+        """The plots of these evaluations as PNG files in ``directory``: what was written."""
+        from .plots import plot_all
+
+        return plot_all(self.evaluations, Path(directory), device)
+
+
+@dataclass
+class RegionResult:
+    """The tuning of one region at one input size."""
+
+    region: str
+    line: int
+    inputs: dict[str, Any]
+    strategy: str
+    space: int  # configurations in its search space
+    best: Evaluation | None
+    statuses: dict[str, int]
+    evaluations: list[Evaluation]
+    parameters: tuple[str, ...] = ()  # the performance parameters this region uses
+    new: int = 0
+    cached: int = 0
+    same_build: int = 0
+    spread: float | None = None  # the winner's re-timed samples: interquartile range / median
+    no_effect: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    checked: bool | None = None  # --backend model: whether a run checked its winner
+
+
+@dataclass
+class Tuning(_Table):
+    """What ``tune`` did: each region and input size, every evaluation, the files written (none
+    where ``errors`` says why), the notes the command line prints after its table, and
+    ``summary``, the object of ``orcu tune --json``."""
+
+    file: str
+    backend: str
+    device: str
+    measure: str
+    regions: list[RegionResult]
+    written: list[str]
+    errors: list[str]
+    notes: list[str]
+    summary: dict[str, Any]
+    target: Any = None  # the Device measured or modelled (for the roofline)
+
+    @property
+    def evaluations(self) -> list[Evaluation]:
+        return [e for r in self.regions for e in r.evaluations]
+
+    def plot(self, directory: str | os.PathLike, device=None) -> list[Path]:
+        return super().plot(directory, device or self.target)
+
+
+@dataclass
+class Results(_Table):
+    """Evaluations from the results database, in the order they were made; each ranked by
+    ``measure`` (the one the tune that made them used, unless asked otherwise)."""
+
+    evaluations: list[Evaluation]
+    database: Path
+
+
+@dataclass
+class Check:
+    """What ``orcu check`` reports: ``summary`` is its ``--json`` object."""
+
+    summary: dict[str, Any]
+
+    def text(self, explain: bool = False) -> str:
+        from .report import check_text
+
+        return check_text(self.summary, explain=explain)
+
+
+# -- loading -------------------------------------------------------------------------------------
+
+def _profile(name: str | None):
+    from .device import DEFAULT_PROFILE, profile
+
+    return profile(name or DEFAULT_PROFILE)
+
+
+def _load(path, spec, inputs: dict[str, list] | None, device):
+    """The program of check, tune and apply: ``inputs``' sizes in place of the spec's, and for a
+    file without a spec, the one orcu assumes (spec/assumed.py), said on stderr."""
+    from .program import load
+    from .spec.assumed import assumed_spec
+
+    program = load(str(path), spec, device)
+    if program.spec_kind is None:  # no spec at all: one is assumed
+        assumed = assumed_spec(program, inputs or {}, device.spec_names())
+        for note in assumed.notes:
+            _say(f"orcu: note: {note}")
+        return load(str(path), None, device, assumed)
+    return _with_inputs(program, inputs) if inputs else program
+
+
+def _with_inputs(program, inputs):
+    """The program with ``inputs``' values in place of the spec's for those input parameters."""
+    spec = program.spec
+    known = {p.name: p for p in spec.input_params}
+    for name in inputs:
+        if name not in known:
+            raise UsageError(f"--input: '{name}' is not an input parameter of the spec{did_you_mean(name, known)}")
+    params = tuple(replace(p, values=tuple(inputs[p.name]), axis=True) if p.name in inputs else p for p in spec.input_params)
+    return replace(program, spec=replace(spec, input_params=params))
+
+
+def _input_lists(inputs: dict[str, Any] | Iterable[str] | None) -> dict[str, list] | None:
+    """Input sizes as the functions take them (a dict of a value or a list of values per name)
+    or as the command line gives them (NAME=VALUE strings)."""
+    from .spec.assumed import input_values
+
+    if inputs is None:
+        return None
+    if isinstance(inputs, dict):
+        return {k: list(v) if isinstance(v, (list, tuple)) else [v] for k, v in inputs.items()}
+    return input_values(list(inputs))
+
+
+def _check_spec_commands(program, trusted: bool) -> None:
+    """The spec's build flags and libs pass orcu's allowlist unless the user trusts the spec;
+    its prebuild and postbuild commands run only then (said once otherwise). Arguments orcu
+    does not act on are said too."""
+    from .flags import check_build_flags
+    from .spec.unused import unused_notes
+
+    for line in unused_notes(program.spec):
+        _say(line)
+    if trusted:
+        return
+    check_build_flags(program.spec, program.src)
+    commands = [name for name in ("prebuild_command", "postbuild_command") if program.spec.arg("build", name)]
+    if commands:
+        _say(f"orcu: warning: the spec's {' and '.join(commands)} {'was' if len(commands) == 1 else 'were'} not run: "
+             "commands from a spec run only with --trust-spec")
+
+
+def _run_spec_command(program, name: str, trusted: bool) -> None:
+    """Orio's prebuild_command (before the builds) or postbuild_command (after them), through a
+    shell in the file's directory, for a trusted spec."""
+    command = program.spec.arg("build", name)
+    if not trusted or not command:
+        return
+    proc = subprocess.run(command, shell=True, cwd=Path(program.src.path).resolve().parent)
+    if proc.returncode != 0:
+        raise UsageError(f"the spec's {name} failed (exit code {proc.returncode}): {command}")
+
+
+# -- check and emit ------------------------------------------------------------------------------
+
+def check(path: str | os.PathLike, *, spec: str | None = None, inputs: dict[str, Any] | None = None,
+          device_profile: str | None = None, trust_spec: bool = False) -> Check:
+    """Parse an annotated file and describe its tuning problem (regions, loops, parameters, the
+    space and what cannot be built); nothing is compiled or run."""
+    from .report import summary
+
+    device = _profile(device_profile)
+    program = _load(path, spec, _input_lists(inputs), device)
+    _check_spec_commands(program, trust_spec)
+    return Check(summary(program, device))
+
+
+def _chosen(program, sets: dict[str, Any], inputs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The configuration and input sizes ``emit`` writes: unset ones take the first valid value."""
+    from .space import input_space, performance_space
+
+    spec = program.spec
+    fixed_inputs = _assignments(inputs, spec.input_params, "--input", ("--set", spec.performance_names))
+    fixed = _assignments(sets, spec.performance_params, "--set", ("--input", spec.input_names))
+    space = input_space(program)
+    chosen_inputs = space.first_matching(fixed_inputs)
+    if chosen_inputs is None:
+        raise UsageError(f"no input combination with {_pairs(fixed_inputs)} satisfies the input constraints")
+    perf = performance_space(program, chosen_inputs)
+    params = perf.first_matching(fixed)
+    if params is None:
+        names = ", ".join(f"{c.name} ({c.expr.text.strip()})" for c in spec.performance_constraints)
+        raise UsageError(f"no configuration with {_pairs(fixed)} satisfies the constraints: {names}")
+    return params, chosen_inputs
+
+
+def _assignments(given: dict[str, Any], params, option: str, other: tuple[str, list[str]]) -> dict[str, Any]:
+    """Values by name, each matched to one of its parameter's listed values (given as the value
+    or as its text, as on the command line)."""
+    by_name = {p.name: p for p in params}
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        if name not in by_name:
+            hint = f" (it is set with {other[0]})" if name in other[1] else did_you_mean(name, by_name)
+            raise UsageError(f"{option}: '{name}' is not a parameter here{hint}")
+        values = by_name[name].values
+        text = str(value).strip()
+        matches = [v for v in values if v == value and type(v) is type(value)] or [v for v in values if text in (str(v), repr(v))]
+        if not matches:
+            shown = ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values[:12])
+            more = ", ..." if len(values) > 12 else ""
+            raise UsageError(f"{option}: {text!r} is not one of the values of '{name}': {shown}{more}")
+        out[name] = matches[0]
+    return out
+
+
+def _pairs(values: dict[str, Any]) -> str:
+    from .space import settings_text
+
+    return settings_text(values) or "these values"
+
+
+def emit(path: str | os.PathLike, params: dict[str, Any] | None = None, *, inputs: dict[str, Any] | None = None,
+         output: str | os.PathLike | None = None, spec: str | None = None, strip: bool = False,
+         device_profile: str | None = None, explain: bool = False) -> str:
+    """The CUDA version of the file for one configuration (``params``; unset parameters take the
+    first values the constraints allow) at one input size; written to ``output`` as well when
+    given (atomically, with what its build needs beside it). ``explain`` says on stderr how each
+    transformation applied, the static traffic, ptxas's report and the model's prediction."""
+    from .program import load
+    from .writeback import Choice, tuned_source
+
+    device = _profile(device_profile)
+    program = load(str(path), spec, device)
+    chosen, sizes = _chosen(program, params or {}, inputs or {})
+    output = None if output in (None, "-") else str(output)
+    if program.fragment and output is None:
+        raise UsageError(f"{path} is a fragment (its Loop regions stand outside functions): it becomes the tuned "
+                         "statements and a .cu with their GPU code; give -o FILE.cu")
+    choices = [Choice(chosen, sizes)] * len(program.nests)
+    text, codes = tuned_source(program, choices, strip=strip, output=output)
+    if explain:
+        _explain(program, text, codes, sizes, device)
+    if output is not None:
+        _check_writable(output, str(path), program)
+        _say(f"orcu: wrote {_write_tuned(program, choices, output, str(path), 'emulate', strip, text)}")
+    return text
+
+
+def _explain(program, text: str, codes, inputs: dict[str, Any], device) -> None:
+    from .model import of_variant
+    from .space import settings_text
+
+    resources = _kernel_resources(program, text, device)
+    for k, code in enumerate(codes):
+        settings = settings_text({k: v for k, v in code.values.items() if v not in (None, {})})
+        _say(f"{code.host}: {settings}")
+        for note in code.notes or ["every requested transformation applies"]:
+            _say(f"  note: {note}")
+        traffic = code.traffic(device.multiprocessors)
+        for line in traffic.lines() if traffic else []:
+            _say(f"  {line}")
+        kernel = resources(code)
+        _say(f"  {_resources_line(code, kernel, device)}")
+        prediction = of_variant(program, k, traffic, inputs, device, None if isinstance(kernel, str) else kernel)
+        _say(f"  {prediction.line()}" if prediction else "  model: no prediction (a loop bound or a subscript is not "
+             "a number at these sizes)")
+
+
+def _kernel_resources(program, text: str, device):
+    """A function of a region's code: what ptxas reports of its kernel (32-bit indices) compiled
+    for ``device``, or the words that say there is no report."""
+    from .source import ENCODING
+    from .toolchain import kernel_resources, ptxas_report
+
+    if program.fragment:
+        found = "a fragment's kernels are in a .cu of their own: compile it with -Xptxas -v"
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp) / "tuned.cu"
+            source.write_bytes(text.encode(**ENCODING))
+            found = ptxas_report(source, device.arch)
+
+    def lookup(code):
+        if isinstance(found, str):
+            return f"no report ({found})"
+        kernel = kernel_resources(found, code.host)
+        return "no report of this kernel" if kernel is None else kernel
+
+    return lookup
+
+
+def _resources_line(code, kernel, device) -> str:
+    """What ptxas reports of a region's kernel, and the occupancy that allows."""
+    from .device import occupancy
+
+    if isinstance(kernel, str):
+        return f"ptxas: {kernel}"
+    threads = code.threads
+    blocks, busy, limit = occupancy(device, threads, kernel.registers, kernel.shared_bytes)
+    local = "no stack frame or spills" if not (kernel.stack_bytes or kernel.spill_bytes) else \
+        f"{kernel.stack_bytes} bytes of stack frame, {kernel.spill_bytes} bytes spilled"
+    return (f"ptxas ({device.arch}): {kernel.registers} registers a thread, {kernel.shared_bytes} bytes of shared memory a "
+            f"block, {local}; {blocks} blocks of {threads} threads per multiprocessor ({limit} bound): occupancy "
+            f"{busy:.0%}")
+
+
+# -- where variants run, and writing ------------------------------------------------------------
+
+def _backend(requested: str, quiet: bool = False) -> str:
+    from .device import gpu_visible
+
+    if requested not in ("auto", "cuda", "emulate", "model"):
+        raise UsageError(f"unknown backend '{requested}' (known: auto, cuda, emulate, model)")
+    if requested != "auto":
+        return requested
+    if gpu_visible():
+        return "cuda"
+    if not quiet:
+        _say("orcu: warning: no GPU visible: variants run in orcu's CPU emulation, which checks them; orcu's performance "
+             "model ranks them by their predicted GPU time")
+    return "emulate"
+
+
+def _device(backend: str, profile_name: str | None):
+    from .device import query
+
+    if backend == "cuda":
+        device = query()
+        if device is None:
+            raise UsageError("--backend cuda: no GPU answered the device query (is the driver loaded?)")
+        return device
+    return _profile(profile_name)
+
+
+def _compiler(backend: str) -> str:
+    from .toolchain import gxx, nvcc
+
+    if backend == "model":
+        return "none (orcu's performance model)"
+    tool = nvcc() if backend == "cuda" else gxx()
+    if tool is None:
+        return "not found"
+    lines = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    version = (lines[-1] if backend == "cuda" else lines[0]) if lines else tool
+    return version if backend == "cuda" else f"{version} with orcu's CUDA emulation"
+
+
+def _device_text(device, backend: str) -> str:
+    where = {"emulate": ", emulated on the CPU", "model": ", predicted by orcu's performance model"}.get(backend, "")
+    return f"{device.name} ({device.arch}{where})"
+
+
+def _check_writable(output: str, source: str, program=None) -> None:
+    """Before any work: the tuned file (and a fragment's tuned statements) can be written where it goes."""
+    from .writeback import fragment_path
+
+    if program is not None and program.fragment:
+        _check_writable(fragment_path(output), source)
+    path = Path(output)
+    if path.resolve() == Path(source).resolve():
+        raise UsageError(f"refusing to overwrite the input file {source}: choose another output path with -o")
+    if not path.parent.is_dir():
+        raise UsageError(f"cannot write {output}: there is no directory {path.parent}")
+    if path.is_dir():
+        raise UsageError(f"cannot write {output}: it is a directory")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"cannot write {output}: permission denied")
+
+
+def _write_tuned(program, choices, output: str, source: str, backend: str, strip: bool, text: str,
+                 provenance=None) -> str:
+    """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
+    was written, for the closing message."""
+    from .runners import spec_defines_and_includes
+    from .toolchain import model_compiler, tuned_file_problem
+    from .writeback import c_header, c_header_path, fragment_path, fragment_source, size_defines, write_atomically
+
+    # No tuned file is written that its build would refuse: the variants were built alone, the
+    # file around them (the caller's functions, their signatures) only here.
+    first = next(iter(choices), None)
+    first = first[0] if isinstance(first, list) and first else first
+    try:
+        problem = tuned_file_problem(text, Path(output).name, Path(source).resolve().parent,
+                                     model_compiler() if backend == "model" else backend, size_defines(program),
+                                     spec_defines_and_includes(program.spec.build_command, first.params if first else {}))
+    except FileNotFoundError as missing:
+        problem = None
+        _say(f"orcu: note: {output} is written without a compile of its own: {missing}")
+    if problem is not None:
+        raise OrcuError(f"{output} would not compile as CUDA C++, so it was not written (C that C++ refuses outside the "
+                        f"Loop regions, such as malloc's result assigned without a cast, must change; anything else is a "
+                        f"defect of orcu's): the compiler said:\n{problem}")
+    write_atomically(output, text, source)
+    written = [output]
+    if program.fragment:
+        written.append(fragment_path(output))
+        write_atomically(written[1], fragment_source(program, choices, output, strip, provenance), source)
+    elif program.exported:  # C callers include it to call the tuned file's functions
+        written.append(c_header_path(output))
+        write_atomically(written[1], c_header(program, Path(output).name), source)
+    return " and ".join(written)
+
+
+def _output_path(path, output) -> str:
+    """The tuned file of tune and apply: ``output``, else the file with the suffix .tuned.cu."""
+    return str(output) if output else str(Path(path).with_suffix(".tuned.cu"))
+
+
+def _load_for_target(path, spec, inputs, backend: str, device_profile: str | None, runs: bool = True):
+    """(program, backend, device) for tune and apply: the spec may read the device's facts.
+    ``runs``: variants will run (tune), so a backend chosen for want of a GPU is said."""
+    if not Path(path).exists():  # before anything is said of the GPU
+        raise OrcuError(f"no such file: {path}")
+    backend = _backend(backend, quiet=not runs)
+    device = _device(backend, device_profile)
+    return _load(path, spec, inputs, device), backend, device
+
+
+def _target(program, path, backend, device):
+    """(compiler, device text, region number -> results Context) for tune and apply: the context
+    is what, besides the configuration, determines a measurement."""
+    from .database import Context
+
+    compiler = _compiler(backend)
+    device_text = _device_text(device, backend)
+    source = program.src.text if program.spec_region is not None else program.src.text + repr(program.spec)
+    source += program.spec.init_code  # what an init_file puts in the inputs changes the measurements
+
+    def context(k: int) -> Context:
+        nest = program.nests[k]
+        return Context(str(Path(path).resolve()), f"orcu_{nest.name}", nest.loc.line, source, backend, device_text, compiler)
+
+    return compiler, device_text, context
+
+
+def _measure(program, measure: str | None, backend: str) -> str:
+    """``measure``, else the spec's performance_counter measure, else the model's prediction where
+    no GPU runs the variants (the emulation's CPU times say nothing of the GPU), else kernel time."""
+    from .runners import MEASURES
+
+    if measure is not None and measure not in MEASURES:
+        raise UsageError(f"unknown measure '{measure}' (known: {', '.join(MEASURES)})")
+    return measure or program.spec.measure or ("model" if backend in ("emulate", "model") else "kernel")
+
+
+def _unchecked_lines(what: list[str], allowed: bool) -> list[str]:
+    """Results that no run checked (predictions) are written only when asked: the words either way."""
+    if allowed:
+        return [f"orcu: warning: {where}: the tuned file uses a variant orcu's performance model ranked and no run "
+                "checked against the original code (--unchecked); its header says so" for where in what]
+    return [f"orcu: error: {where}: the result was predicted by orcu's performance model and never checked against the "
+            "original code; tune with --backend emulate or cuda, or pass --unchecked to use it anyway" for where in what]
+
+
+def _left_out(program, limits) -> None:
+    """A note per region and input size whose configurations some cannot be built (preflight)."""
+    from .space import input_space, settings_text
+
+    sizes = list(input_space(program).configs()) or [{}]
+    for nest, per_input in zip(program.nests, limits):
+        for inputs, m in zip(sizes, per_input):
+            if m.removed:
+                where = f" {settings_text(inputs)}" if inputs else ""
+                _say(f"orcu: note: orcu_{nest.name}{where}: {m.removed} of {m.of} configurations cannot be built and are "
+                     f"left out (they break: {'; '.join(m.reasons)})")
+
+
+# -- tune and apply ------------------------------------------------------------------------------
+
+def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: float | None = None, backend: str = "auto",
+         search: str | None = None, inputs: dict[str, Any] | None = None, device_profile: str | None = None,
+         output: str | os.PathLike | None = None, spec: str | None = None, seed: int = 0, jobs: int | None = None,
+         measure: str | None = None, strip: bool = False, unchecked: bool = False, trust_spec: bool = False,
+         progress: bool | Callable = True) -> Tuning:
+    """Evaluate the variants of every region at every input size, each checked against the
+    original C code, and write the fastest as a tuned .cu file (``output``, default FILE.tuned.cu).
+
+    ``budget``: at most this many evaluations, shared by regions and sizes (and the spec's
+    total_runs); ``time_limit``: seconds. ``backend``: "cuda" (the GPU), "emulate" (orcu's CPU
+    emulation checks every variant, the performance model ranks them), "model" (compiled and
+    predicted, the winners checked in the emulation), "auto" (cuda where a GPU is visible).
+    ``search``: a strategy name (Multistart, Genetic, Exhaustive, ...). ``inputs``: sizes in
+    place of the spec's, a value or a list per name. ``progress``: True shows orcu's progress on
+    stderr, False nothing, a function gets (region tuning, result, origin) per evaluation.
+    Results go to the results database as they come, so a tune interrupted (KeyboardInterrupt)
+    resumes where it stopped."""
+    from .device import orcu_home
+    from .preflight import preflight
+    from .progress import Progress
+    from .database import Database, database_path
+    from .runners import Runner, foreign_arch
+    from .space import settings_text
+    from .toolchain import gxx
+    from .tuning import check_predictions, choices, summary, together, tune as search_space
+    from .writeback import Provenance, fragment_path, tuned_source
+
+    if budget is not None and budget <= 0 or time_limit is not None and time_limit <= 0 or jobs is not None and jobs <= 0:
+        raise UsageError("budget, time_limit and jobs must be above 0")
+    home = orcu_home()  # before anything: a state directory that cannot be used is said at once
+    program, backend, device = _load_for_target(path, spec, _input_lists(inputs), backend, device_profile)
+    _check_spec_commands(program, trust_spec)
+    _left_out(program, preflight(program, device))  # what orcu check checks, before anything is built
+    if backend == "cuda":
+        for note in foreign_arch(program, device):
+            _say(note)
+    compiler, device_text, context = _target(program, path, backend, device)
+    output = _output_path(path, output)
+    _check_writable(output, str(path), program)
+    spec_ = program.spec
+    budgets = [b for b in (budget, spec_.arg("search", "total_runs")) if b is not None]
+    limits = [t for t in (time_limit, None if spec_.arg("search", "time_limit") is None else 60.0 * spec_.arg("search", "time_limit"))
+              if t is not None]
+    measure = _measure(program, measure, backend)
+    runner = Runner(backend, device, home / "build", jobs, measure=measure)
+    runners = [runner]
+    db = Database(database_path())
+    try:
+        _run_spec_command(program, "prebuild_command", trust_spec)
+        display = Progress(sys.stderr) if progress is True else None
+        with display or _nothing():
+            update = display.update if display else (progress or None)
+            tunings = search_space(program, runner, db, context, search=search, budget=min(budgets) if budgets else None,
+                                   time_limit=min(limits) if limits else None, seed=seed, progress=update,
+                                   started=display.start if display else None)
+        if backend == "model" and gxx() is None:
+            for t in tunings:
+                t.checked, t.check_note = False, "no C++ compiler (g++) runs the emulation that checks the model's winners"
+        elif backend == "model":  # the model's winners run in the emulation before anything is written
+            runners.append(Runner("emulate", device, home / "build", jobs, measure="model"))
+            check_predictions(program, tunings, runners[-1], db, context, _target(program, path, "emulate", device)[2],
+                              progress=_say)
+        _run_spec_command(program, "postbuild_command", trust_spec)
+        best = choices(program, tunings)
+        problems = together(program, runner, best) if best is not None and backend != "model" else []
+    finally:  # interrupted too: each finished evaluation is in the database already
+        db.close()
+        for r in runners:
+            r.close()
+    errors = [f"orcu: error: {problem}; no output written" for problem in problems]
+    if problems:
+        best = None
+    not_run = [f"{t.name} {settings_text(t.inputs)}".strip() for t in tunings if t.checked is False and t.best is not None]
+    if best is not None and not_run:
+        for line in _unchecked_lines(not_run, unchecked):
+            (_say if unchecked else errors.append)(line)
+        if not unchecked:
+            best = None
+            errors.append("orcu: error: no output written: the results are in the database")
+    result = summary(program, tunings, output if best is not None else None, backend, device_text)
+    if program.fragment and best is not None:
+        result["fragment"] = fragment_path(output)
+    written: list[str] = []
+    if best is not None:
+        provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(not_run))
+        text, _ = tuned_source(program, best, strip=strip, provenance=provenance, output=output)
+        try:
+            written = _write_tuned(program, best, output, str(path), backend, strip, text, provenance).split(" and ")
+        except UsageError as e:  # the results are safe in the database all the same
+            raise UsageError(f"{e.message}; the results are in the database: orcu apply {path} -o OTHER writes them "
+                             "elsewhere") from None
+    else:
+        for t in tunings:
+            if t.best is None:
+                counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
+                errors.append(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written")
+    file = str(Path(path).resolve())
+    regions = [_region_result(file, t, backend, device_text) for t in tunings]
+    return Tuning(str(path), backend, device_text, measure, regions, written, errors, _after_notes(tunings), result, device)
+
+
+class _nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _region_result(file: str, t, backend: str, device_text: str) -> RegionResult:
+    evaluations = [_evaluation(file, t.name, r, backend, device_text) for r in t.results]
+    best = _evaluation(file, t.name, t.best, backend, device_text) if t.best is not None else None
+    return RegionResult(t.name, t.line, dict(t.inputs), t.strategy, t.space, best, t.statuses, evaluations,
+                        tuple(t.parameters), t.new, t.cached, t.same_build, t.spread, tuple(t.no_effect), tuple(t.notes),
+                        t.checked)
+
+
+def _after_notes(tunings) -> list[str]:
+    """What the command line says after its table: parameters that changed nothing, codegen's
+    notes, where predictions were checked, unsteady winners."""
+    from .space import settings_text
+
+    out = []
+    for t in tunings:
+        where = f"{t.name} {settings_text(t.inputs)}".strip()
+        if t.no_effect:
+            out.append(f"orcu: note: {where}: {', '.join(t.no_effect)} changed nothing in the winner's build (the table "
+                       f"leaves {'it' if len(t.no_effect) == 1 else 'them'} out)")
+        out += [f"orcu: note: {where}: {note}" for note in t.notes]
+        if t.check_note:
+            out.append(f"orcu: note: {where}: {t.check_note}")
+        if t.unsteady:
+            out.append(f"orcu: warning: {t.name} {settings_text(t.inputs) or ''}: the winner's times still spread over "
+                       f"{100 * t.spread:.0f}% of their median after {t.runs} runs (interquartile range): other work on "
+                       "the machine may have disturbed them; tune again on a quiet machine before relying on the choice")
+    return out
+
+
+def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, backend: str = "auto",
+          inputs: dict[str, Any] | None = None, measure: str | None = None, spec: str | None = None,
+          device_profile: str | None = None, strip: bool = False, unchecked: bool = False) -> list[str]:
+    """Write the tuned file from the results database, without tuning: the files written. Raises
+    ``NotWritten`` where a region or size has no result for this code, backend, device and
+    measure, or only an unchecked prediction (unless ``unchecked``)."""
+    from .device import orcu_home
+    from .database import existing_database
+    from .runners import MEASURE_NAMES
+    from .space import input_space, settings_text
+    from .writeback import Choice, Provenance, tuned_source
+
+    orcu_home()
+    program, backend, device = _load_for_target(path, spec, _input_lists(inputs), backend, device_profile, runs=False)
+    compiler, device_text, context = _target(program, path, backend, device)
+    measure = _measure(program, measure, backend)
+    output = _output_path(path, output)
+    _check_writable(output, str(path), program)
+    db = existing_database()
+    sizes = list(input_space(program).configs()) or [{}]
+    per_region, missing, not_run, elsewhere = [], [], [], set()
+    try:
+        for k, nest in enumerate(program.nests):
+            chosen = []
+            # This machine's device and compiler first; else those the results were measured with
+            # (a tune on a GPU node, imported on a build machine).
+            candidates = [context(k)] + [replace(context(k), backend=b, device=d, compiler=c)
+                                         for b, d, c in db.measured_on(f"orcu_{nest.name}")]
+            for sizes_k in sizes:
+                found = next(((ctx, hit) for ctx in candidates if (hit := db.get_choice(ctx, sizes_k, measure)) is not None),
+                             None)
+                if found is None:
+                    missing.append(f"orcu_{nest.name} {sizes_k or ''}".strip())
+                    continue
+                if found[0] is not candidates[0]:
+                    elsewhere.add((found[0].device, found[0].compiler))
+                if not found[1][2]:
+                    not_run.append(f"orcu_{nest.name} {settings_text(sizes_k)}".strip())
+                chosen.append(Choice(found[1][0], dict(sizes_k), found[1][1], measure))
+            per_region.append(chosen)
+    finally:
+        db.close()
+    if len(elsewhere) == 1:
+        device_text, compiler = next(iter(elsewhere))
+        _say(f"orcu: note: the results were measured on {device_text} with {compiler}")
+    if missing:
+        raise NotWritten([f"orcu: error: {what}: no tuning result for this code, backend, device and measure "
+                          f"({MEASURE_NAMES[measure]}); run orcu tune" for what in missing])
+    if not_run:
+        lines = _unchecked_lines(not_run, unchecked)
+        if not unchecked:
+            raise NotWritten(lines)
+        for line in lines:
+            _say(line)
+    provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(not_run))
+    text, _ = tuned_source(program, per_region, strip=strip, provenance=provenance, output=output)
+    written = _write_tuned(program, per_region, output, str(path), backend, strip, text, provenance)
+    _say(f"orcu: wrote {written}")
+    return written.split(" and ")
+
+
+# -- the results database -------------------------------------------------------------------------
+
+def results(path: str | os.PathLike | None = None, *, measure: str | None = None) -> Results:
+    """Every evaluation in the results database (of one annotated file, or all), oldest first.
+    Each is ranked by ``measure`` where given, else by the one its tune used (model under the
+    emulation, kernel time on a GPU, or the measure a choice of that region records)."""
+    from .report import chosen_measures
+    from .database import existing_database
+
+    from .runners import MEASURES
+
+    if measure is not None and measure not in MEASURES:
+        raise UsageError(f"unknown measure '{measure}' (known: {', '.join(MEASURES)})")
+    db = existing_database()
+    try:
+        rows = list(db.rows(str(Path(path).resolve()) if path else None))
+        measures = chosen_measures(db, rows)
+    finally:
+        db.close()
+    picked = [_from_row(row, measure or measures[_group(row)]) for row in rows]
+    return Results(picked, db.path)
+
+
+def _group(row: dict[str, Any]) -> tuple:
+    from .report import group_key
+
+    return group_key(row)
+
+
+def export(output: str | os.PathLike, files: Iterable[str | os.PathLike] = (), *, every: bool = False) -> dict[str, Any]:
+    """Write the tuning results of ``files`` (default: every file in the database) as JSON, for
+    ``import_from`` on another machine: their choices, and with ``every`` all their evaluations.
+    What was written."""
+    import json
+
+    from .database import existing_database, export_results
+    from .files import replace_atomically
+
+    names = [str(f) for f in files]
+    db = existing_database()
+    try:
+        data = export_results(db, [str(Path(f).resolve()) for f in names] or None, every)
+    finally:
+        db.close()
+    if names and not data["choices"]:
+        raise UsageError(f"no tuning results for {', '.join(names)} in the results database")
+    replace_atomically(Path(output), json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return data
+
+
+def import_from(path: str | os.PathLike) -> tuple[int, int, Path]:
+    """Add the results ``export`` wrote to this machine's database: (choices, evaluations, the
+    database)."""
+    import json
+
+    from .database import Database, database_path, import_results
+
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read {path}: {e}") from None
+    db = Database(database_path())
+    try:
+        choices, evaluations = import_results(db, data)
+    finally:
+        db.close()
+    return choices, evaluations, database_path()
