@@ -56,6 +56,8 @@ class Evaluation:
     device: str = ""
     created: str = ""
     figures: dict[str, Any] | None = None  # static traffic figures and the model's prediction
+    line: int | None = None  # the region's line in the file
+    compiler: str = ""
 
     @property
     def emulated(self) -> bool:
@@ -65,11 +67,7 @@ class Evaluation:
         """A flat row (the columns of ``orcu report --csv`` and the model's prediction)."""
         from .report import CSV_COLUMNS
 
-        row = {"file": self.file, "region": self.region, "line": None, "inputs": self.inputs, "params": self.params,
-               "status": self.status, "time_ms": self.time_ms, "total_ms": self.total_ms, "kernel_ms": self.kernel_ms,
-               "backend": self.backend, "device": self.device, "compiler": None, "created": self.created,
-               "message": self.message}
-        out = {c: row[c] for c in CSV_COLUMNS}
+        out = {c: getattr(self, c) for c in CSV_COLUMNS}
         out.update(measure=self.measure, predicted_ms=self.predicted_ms)
         return out
 
@@ -78,12 +76,13 @@ def _median(samples: list[float]) -> float | None:
     return statistics.median(samples) if samples else None
 
 
-def _evaluation(file: str, region: str, result, backend: str, device: str) -> Evaluation:
+def _evaluation(file: str, t, result, backend: str, device: str, compiler: str) -> Evaluation:
+    """A result of the tune of ``t`` (a region at one size) as the API gives it."""
     from .model import predicted_ms
 
-    return Evaluation(file, region, dict(result.inputs), dict(result.params), result.status, result.measure, result.time_ms,
+    return Evaluation(file, t.name, dict(result.inputs), dict(result.params), result.status, result.measure, result.time_ms,
                       list(result.kernel_ms), list(result.total_ms), predicted_ms(result.figures), result.message, backend,
-                      device, "", result.figures)
+                      device, "", result.figures, t.line, compiler)
 
 
 def _from_row(row: dict[str, Any], measure: str) -> Evaluation:
@@ -93,7 +92,7 @@ def _from_row(row: dict[str, Any], measure: str) -> Evaluation:
     time = _median(samples) if row["status"] in RANKED else None
     return Evaluation(row["file"], row["region"], row["inputs"], row["params"], row["status"], measure, time,
                       row["kernel_ms"], row["total_ms"], _median(row["model_ms"]), row["message"], row["backend"],
-                      row["device"], row["created"], row["figures"])
+                      row["device"], row["created"], row["figures"], row["line"], row["compiler"])
 
 
 class _Table:
@@ -668,7 +667,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
                 counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
                 errors.append(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written")
     file = str(Path(path).resolve())
-    regions = [_region_result(file, t, backend, device_text) for t in tunings]
+    regions = [_region_result(file, t, backend, device_text, compiler) for t in tunings]
     return Tuning(str(path), backend, device_text, measure, regions, written, errors, _after_notes(tunings), result, device)
 
 
@@ -680,9 +679,9 @@ class _nothing:
         return False
 
 
-def _region_result(file: str, t, backend: str, device_text: str) -> RegionResult:
-    evaluations = [_evaluation(file, t.name, r, backend, device_text) for r in t.results]
-    best = _evaluation(file, t.name, t.best, backend, device_text) if t.best is not None else None
+def _region_result(file: str, t, backend: str, device_text: str, compiler: str) -> RegionResult:
+    evaluations = [_evaluation(file, t, r, backend, device_text, compiler) for r in t.results]
+    best = _evaluation(file, t, t.best, backend, device_text, compiler) if t.best is not None else None
     return RegionResult(t.name, t.line, dict(t.inputs), t.strategy, t.space, best, t.statuses, evaluations,
                         tuple(t.parameters), t.new, t.cached, t.same_build, t.spread, tuple(t.no_effect), tuple(t.notes),
                         t.checked)

@@ -41,7 +41,9 @@ def test_tune_returns_every_evaluation_and_the_files_it_wrote(home, in_tmp):
     assert f"blockCount={region.best.params['BC']}" in (in_tmp / "t.tuned.cu").read_text() or \
         f"BC={region.best.params['BC']}" in (in_tmp / "t.tuned.cu").read_text()
     records = tuning.records()
-    assert len(records) == 8 and {r["status"] for r in records} == {"ok"}
+    assert len(records) == 8 and {r["status"] for r in records} == {"ok"} and {r["line"] for r in records} == {8}
+    assert list(records[0])[:14] == ["file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms",
+                                     "kernel_ms", "backend", "device", "compiler", "created", "message"]  # report --csv's
     frame = tuning.to_dataframe()
     assert len(frame) == 8 and list(frame["params"].map(lambda p: p["BC"]).sort_values()) == BCS
 
