@@ -212,14 +212,19 @@ def _load(path, spec, inputs: dict[str, list] | None, device):
 
 
 def _with_inputs(program, inputs):
-    """The program with ``inputs``' values in place of the spec's for those input parameters."""
-    spec = program.spec
-    known = {p.name: p for p in spec.input_params}
+    """The program with ``inputs``' values in place of the spec's for those input parameters (in
+    each spec that has them, where a file has several)."""
+    known = {p.name: p for spec in program.specs for p in spec.input_params}
     for name in inputs:
         if name not in known:
             raise UsageError(f"--input: '{name}' is not an input parameter of the spec{did_you_mean(name, known)}")
-    params = tuple(replace(p, values=tuple(inputs[p.name]), axis=True) if p.name in inputs else p for p in spec.input_params)
-    return replace(program, spec=replace(spec, input_params=params))
+
+    def sized(spec):
+        params = tuple(replace(p, values=tuple(inputs[p.name]), axis=True) if p.name in inputs else p for p in spec.input_params)
+        return replace(spec, input_params=params)
+
+    specs = tuple(map(sized, program.specs))
+    return replace(program, spec=specs[0], specs=specs, memo={})
 
 
 def _input_lists(inputs: dict[str, Any] | Iterable[str] | None) -> dict[str, list] | None:
@@ -241,12 +246,14 @@ def _check_spec_commands(program, trusted: bool) -> None:
     from .flags import check_build_flags
     from .spec.unused import unused_notes
 
-    for line in unused_notes(program.spec):
-        _say(line)
+    for spec in program.specs:
+        for line in unused_notes(spec):
+            _say(line)
     if trusted:
         return
-    check_build_flags(program.spec, program.src)
-    commands = [name for name in ("prebuild_command", "postbuild_command") if program.spec.arg("build", name)]
+    for spec in program.specs:
+        check_build_flags(spec, program.src)
+    commands = [name for name in ("prebuild_command", "postbuild_command") if any(s.arg("build", name) for s in program.specs)]
     if commands:
         _say(f"orcu: warning: the spec's {' and '.join(commands)} {'was' if len(commands) == 1 else 'were'} not run: "
              "commands from a spec run only with --trust-spec")
@@ -255,12 +262,12 @@ def _check_spec_commands(program, trusted: bool) -> None:
 def _run_spec_command(program, name: str, trusted: bool) -> None:
     """Orio's prebuild_command (before the builds) or postbuild_command (after them), through a
     shell in the file's directory, for a trusted spec."""
-    command = program.spec.arg("build", name)
-    if not trusted or not command:
-        return
-    proc = subprocess.run(command, shell=True, cwd=Path(program.src.path).resolve().parent)
-    if proc.returncode != 0:
-        raise UsageError(f"the spec's {name} failed (exit code {proc.returncode}): {command}")
+    for command in dict.fromkeys(spec.arg("build", name) for spec in program.specs):
+        if not trusted or not command:
+            continue
+        proc = subprocess.run(command, shell=True, cwd=Path(program.src.path).resolve().parent)
+        if proc.returncode != 0:
+            raise UsageError(f"the spec's {name} failed (exit code {proc.returncode}): {command}")
 
 
 # -- check and emit ------------------------------------------------------------------------------
@@ -307,13 +314,19 @@ def _assignments(given: dict[str, Any], params, option: str, other: tuple[str, l
             raise UsageError(f"{option}: '{name}' is not a parameter here{hint}")
         values = by_name[name].values
         text = str(value).strip()
-        matches = [v for v in values if v == value and type(v) is type(value)] or [v for v in values if text in (str(v), repr(v))]
+        matches = _matches(values, value)
         if not matches:
             shown = ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values[:12])
             more = ", ..." if len(values) > 12 else ""
             raise UsageError(f"{option}: {text!r} is not one of the values of '{name}': {shown}{more}")
         out[name] = matches[0]
     return out
+
+
+def _matches(values: tuple, value: Any) -> list:
+    """The listed values that ``value`` names: itself, or its text as on the command line."""
+    text = str(value).strip()
+    return [v for v in values if v == value and type(v) is type(value)] or [v for v in values if text in (str(v), repr(v))]
 
 
 def _pairs(values: dict[str, Any]) -> str:
@@ -334,22 +347,46 @@ def emit(path: str | os.PathLike, params: dict[str, Any] | None = None, *, input
 
     device = _profile(device_profile)
     program = load(str(path), spec, device)
-    chosen, sizes = _chosen(program, params or {}, inputs or {})
+    params, inputs = params or {}, inputs or {}
+    chosen = {}  # per spec: a configuration and input sizes
+    for g in range(len(program.specs)):
+        view = program.of_nest(program.nests_of(g)[0])
+        chosen[g] = _chosen(view, _taken(program, g, params, "--set"), _taken(program, g, inputs, "--input"))
     output = None if output in (None, "-") else str(output)
     if program.fragment and output is None:
         raise UsageError(f"{path} is a fragment (its Loop regions stand outside functions): it becomes the tuned "
                          "statements and a .cu with their GPU code; give -o FILE.cu")
-    choices = [Choice(chosen, sizes)] * len(program.nests)
+    choices = [Choice(*chosen[program.groups[k] if program.groups else 0]) for k in range(len(program.nests))]
     text, codes = tuned_source(program, choices, strip=strip, output=output)
     if explain:
-        _explain(program, text, codes, sizes, device)
+        _explain(program, text, codes, [c.inputs for c in choices], device)
     if output is not None:
         _check_writable(output, str(path), program)
         _say(f"orcu: wrote {_write_tuned(program, choices, output, str(path), 'emulate', strip, text)}")
     return text
 
 
-def _explain(program, text: str, codes, inputs: dict[str, Any], device) -> None:
+def _taken(program, g: int, given: dict[str, Any], option: str) -> dict[str, Any]:
+    """What of ``given`` spec ``g`` takes (``option`` "--set": performance parameters, "--input":
+    input parameters). In a file of several specs each takes the names it has with a value it
+    lists; a name or value no spec takes is an error, said as the spec that has the name says it."""
+    def params(spec):
+        return spec.performance_params if option == "--set" else spec.input_params
+
+    if len(program.specs) < 2:
+        return given
+    for name, value in given.items():
+        holders = [spec for spec in program.specs if any(p.name == name for p in params(spec))]
+        if not any(_matches(p.values, value) for spec in holders for p in params(spec) if p.name == name):
+            if not holders:
+                known = {p.name for spec in program.specs for p in params(spec)}
+                raise UsageError(f"{option}: '{name}' is not a parameter here{did_you_mean(name, known)}")
+            _assignments({name: value}, params(holders[0]), option, ("", []))  # raises: not one of its values
+    mine = {p.name: p for p in params(program.specs[g])}
+    return {n: v for n, v in given.items() if n in mine and _matches(mine[n].values, v)}
+
+
+def _explain(program, text: str, codes, inputs: list[dict[str, Any]], device) -> None:
     from .model import of_variant
     from .space import settings_text
 
@@ -364,7 +401,7 @@ def _explain(program, text: str, codes, inputs: dict[str, Any], device) -> None:
             _say(f"  {line}")
         kernel = resources(code)
         _say(f"  {_resources_line(code, kernel, device)}")
-        prediction = of_variant(program, k, traffic, inputs, device, None if isinstance(kernel, str) else kernel)
+        prediction = of_variant(program, k, traffic, inputs[k], device, None if isinstance(kernel, str) else kernel)
         _say(f"  {prediction.line()}" if prediction else "  model: no prediction (a loop bound or a subscript is not "
              "a number at these sizes)")
 
@@ -557,11 +594,11 @@ def _unchecked_lines(what: list[str], allowed: bool) -> list[str]:
 
 def _left_out(program, limits) -> None:
     """A note per region and input size whose configurations some cannot be built (preflight)."""
-    from .space import input_space, settings_text
+    from .space import settings_text
+    from .tuning import sizes_of
 
-    sizes = list(input_space(program).configs()) or [{}]
-    for nest, per_input in zip(program.nests, limits):
-        for inputs, m in zip(sizes, per_input):
+    for k, (nest, per_input) in enumerate(zip(program.nests, limits)):
+        for inputs, m in zip(sizes_of(program, k), per_input):
             if m.removed:
                 where = f" {settings_text(inputs)}" if inputs else ""
                 _say(f"orcu: note: orcu_{nest.name}{where}: {m.removed} of {m.of} configurations cannot be built and are "
@@ -717,7 +754,8 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
     from .device import orcu_home
     from .database import existing_database
     from .runners import MEASURE_NAMES
-    from .space import input_space, settings_text
+    from .space import settings_text
+    from .tuning import sizes_of
     from .writeback import Choice, Provenance, tuned_source
 
     orcu_home()
@@ -727,7 +765,6 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
     output = _output_path(path, output)
     _check_writable(output, str(path), program)
     db = existing_database()
-    sizes = list(input_space(program).configs()) or [{}]
     per_region, missing, not_run, elsewhere = [], [], [], set()
     try:
         for k, nest in enumerate(program.nests):
@@ -736,7 +773,7 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
             # (a tune on a GPU node, imported on a build machine).
             candidates = [context(k)] + [replace(context(k), backend=b, device=d, compiler=c)
                                          for b, d, c in db.measured_on(f"orcu_{nest.name}")]
-            for sizes_k in sizes:
+            for sizes_k in sizes_of(program, k):
                 found = next(((ctx, hit) for ctx in candidates if (hit := db.get_choice(ctx, sizes_k, measure)) is not None),
                              None)
                 if found is None:

@@ -101,6 +101,7 @@ def _code(program: Program, k: int, call: str | None, whole: str | None = None) 
     """The code the harness runs: the PerfTuning region's, with nest k calling ``call`` (the
     other loops of its region as written), or with nest k's region replaced by ``whole``, or
     the reference (both None)."""
+    program = program.of_nest(k)
     src = program.src
     spec = _spec_code_region(program)
     mine = program.region_of(k)
@@ -133,6 +134,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     with its own name suffix); its first argument picks the variant a run checks and times.
     ``whole``: instead, one variant that runs that region's code as given (all of its loops
     at once, calling ``codes``; writeback.composed_region)."""
+    program = program.of_nest(region_index)
     code = codes[0]
     spec = program.spec
     nest = program.nests[region_index]
@@ -260,7 +262,7 @@ def _terms(program: Program, env: Mapping[str, Any]) -> dict[str, int]:
     out: they take the largest array's size."""
     out: dict[str, int] = {}
     unknown: set[str] = set()
-    for nest in program.nests:
+    for nest in (program.nests[k] for k in program.own_nests):
         for st, loops in nest_statements(nest.body):
             targets = {a.array: set(used_names(list(a.subscripts))) for a in st.accesses if a.write}
             targets.update({name: set() for name in st.scalar_writes})
@@ -277,7 +279,7 @@ def _terms(program: Program, env: Mapping[str, Any]) -> dict[str, int]:
 def _variable(program: Program, name: str):
     """What ``name`` is where the first region that sees it stands: the enclosing function's
     variable, else the region's own."""
-    for host in program.hosts:
+    for host in (h for h in program.hosts if h.nests[0] in program.own_nests):
         outside = program.nests[host.nests[0]].outside
         if name in outside or name in host.variables:
             return outside.get(name) or host.variables.get(name)
@@ -307,6 +309,7 @@ def memory_needs(program: Program, region: int, inputs: Mapping[str, Any]) -> tu
     """(host bytes, device bytes, bytes of each array) a harness run of the region needs for
     these input sizes: the input_vars arrays on the host, and the device copies of those the
     region uses (an upper bound: the region may touch less)."""
+    program = program.of_nest(region)
     env = {**program.spec.lets, **inputs}
     used = set(program.nests[region].variables)
     arrays, accurate = [], []

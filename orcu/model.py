@@ -136,6 +136,7 @@ def of_variant(program, region: int, traffic: Traffic | None, inputs: Mapping[st
                ptxas: KernelResources | None = None) -> Prediction | None:
     """The prediction for one generated variant of ``region`` at ``inputs`` from its figures
     (and ptxas's, where known); None without them (its subscripts or bounds are not numbers there)."""
+    program = program.of_nest(region)
     if traffic is None:
         return None
     nest = program.nests[region]

@@ -125,6 +125,7 @@ def _each(value, env, test):
 
 
 def limits(program: Program, region: int, inputs: Mapping[str, Any], device: Device | None) -> Limits:
+    program = program.of_nest(region)
     constraints = region_limits(program.nests[region], device)
     if not constraints:
         size = performance_space(program, dict(inputs)).size
@@ -141,16 +142,16 @@ def preflight(program: Program, device: Device | None) -> list[list[Limits]]:
     for host, region in zip(program.hosts, program.regions):
         if program.nests[host.nests[0]].function is None and not program.fragment:
             raise program.src.error(region.start, MIXED_FRAGMENT, AnnotationError)
-    sizes = list(input_space(program).configs()) or [{}]
     out = []
     for k, nest in enumerate(program.nests):
+        view = program.of_nest(k)  # nest k's spec
         per_input = []
-        for inputs in sizes:
-            found = limits(program, k, inputs, device)
-            space = performance_space(program, dict(inputs), found.constraints)
+        for inputs in list(input_space(view).configs()) or [{}]:
+            found = limits(view, k, inputs, device)
+            space = performance_space(view, dict(inputs), found.constraints)
             params = space.config(0)
-            code = generate(program, nest, params, dict(inputs))
-            harness_source(program, k, [code], dict(inputs))
+            code = generate(view, nest, params, dict(inputs))
+            harness_source(view, k, [code], dict(inputs))
             per_input.append(found)
         out.append(per_input)
     return out

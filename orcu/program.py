@@ -1,7 +1,7 @@
 """The front end's one entry point: an annotated C file -> a checked tuning problem."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
 
@@ -64,8 +64,35 @@ class Program:
     helpers: tuple[Helper, ...] = ()
     # The file's structs of scalar fields, by the name declarations use (frontend/structs.py).
     structs: Mapping[str, Struct] = field(default_factory=dict)
+    # Several PerfTuning regions in a file: each one's spec and region, and per nest the one that
+    # tunes it (``spec`` and ``spec_region`` are the first's; ``of_nest`` gives nest k's view).
+    specs: tuple[TuningSpec, ...] = ()
+    spec_regions: tuple[Region, ...] = ()
+    groups: tuple[int, ...] = ()
     # What is computed once from the program and kept (space.performance_space's spaces).
     memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def of_nest(self, k: int) -> "Program":
+        """The program as nest k's PerfTuning region sees it: its spec and its region. The same
+        program where one spec tunes every nest."""
+        if len(self.specs) < 2 or self.spec is self.specs[self.groups[k]]:
+            return self
+        g = self.groups[k]
+        views = self.memo.setdefault("views", {})
+        if g not in views:
+            views[g] = replace(self, spec=self.specs[g], spec_region=self.spec_regions[g])
+        return views[g]
+
+    @property
+    def own_nests(self) -> list[int]:
+        """The nests this program's spec tunes (nest k's view: those of k's PerfTuning region)."""
+        if len(self.specs) < 2:
+            return list(range(len(self.nests)))
+        return [k for k in range(len(self.nests)) if self.specs[self.groups[k]] is self.spec]
+
+    def nests_of(self, g: int) -> list[int]:
+        """The nests the spec of PerfTuning region ``g`` tunes."""
+        return [k for k in range(len(self.nests)) if not self.groups or self.groups[k] == g]
 
     def region_of(self, k: int) -> int:
         """The region that holds nest k."""
@@ -101,16 +128,23 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     predefined = (device or profile(DEFAULT_PROFILE)).spec_names()
     top = scan_regions(src)
     perf = [r for r in top if r.name == "PerfTuning"]
-    if len(perf) > 1:
-        raise src.error(perf[1].start, "only one PerfTuning region is allowed per file", AnnotationError)
     loops: list[Region] = []
+    owner: list[int] = []  # per Loop region: the PerfTuning region whose spec tunes it
     for r in top:
         if r.name == "Loop":
+            if len(perf) > 1:
+                raise src.error(r.start, "a file with several PerfTuning regions needs each Loop region inside one: "
+                                "which spec tunes this one?", AnnotationError)
             loops.append(r)
+            owner.append(0)
         for child in r.children:
             if child.name == "PerfTuning":
                 raise src.error(child.start, "a PerfTuning region must be at the top level", AnnotationError)
             loops.append(child)
+            owner.append(perf.index(r) if r in perf else 0)
+    for g, r in enumerate(perf):
+        if g not in owner:
+            raise src.error(r.start, "this PerfTuning region holds no Loop region: it tunes nothing", AnnotationError)
     for r in loops:
         if r.children:
             raise src.error(r.children[0].start, "Loop regions cannot be nested", AnnotationError)
@@ -121,26 +155,34 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     if perf and yaml_path is not None:
         raise src.error(perf[0].start, f"the spec is given twice: in this PerfTuning region and in {yaml_path}", AnnotationError)
     if assumed is not None:
-        spec = assumed.spec
+        specs = [assumed.spec]
     elif perf:
-        spec = parse_perftuning(src, perf[0].args_start, perf[0].args_end, predefined)
+        specs = [parse_perftuning(src, r.args_start, r.args_end, predefined) for r in perf]
     elif yaml_path is not None:
         from .spec.yaml_spec import load_yaml
 
-        spec = load_yaml(yaml_path, predefined)
+        specs = [load_yaml(yaml_path, predefined)]
     else:
-        spec = SpecBuilder(src, None, predefined).finish()
+        specs = [SpecBuilder(src, None, predefined).finish()]
 
     # Each region's own code first (its errors are the most precise), then the file once.
-    parsed = [_parse_region(src, spec, r) for r in loops]
+    parsed = [_parse_region(src, specs[g], r) for r, g in zip(loops, owner)]
     context = _file_context(src, loops)
     found: list[LoopNest] = []
     hosts = []
-    for region, code in zip(loops, parsed):
-        made, host = _lower_region(src, spec, region, code, context, len(found), assumed.unset if assumed else {})
+    groups: list[int] = []  # per nest: its PerfTuning region
+    for region, code, g in zip(loops, parsed, owner):
+        made, host = _lower_region(src, specs[g], region, code, context, len(found), assumed.unset if assumed else {})
         found += made
+        groups += [g] * len(made)
         hosts.append(host)
-    spec, nests = plan(src, spec, tuple(found))  # the TSG's mappings: dependences, Phase I, mapping parameters
+    # the TSG's mappings (dependences, Phase I, mapping parameters), each spec for its own nests
+    nests: tuple[LoopNest, ...] = ()
+    for g in range(len(specs)):
+        mine = [k for k, owned in enumerate(groups) if owned == g]
+        specs[g], planned = plan(src, specs[g], tuple(found[k] for k in mine), mine[0] if mine else 0)
+        nests += planned
+    spec = specs[0]
     functions = {
         f.decl.name: src.offset(f.decl.coord.line, f.decl.coord.column)
         for _, _, f in context[1]
@@ -164,7 +206,7 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     helpers = used_helpers(src, blank_comments(generated.blank_spans(src.text)), tree, spans,
                            [loop for code in parsed for loop in code.loops], set(functions))
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported, tuple(cxx), helpers, catalogue)
+                   exported, tuple(cxx), helpers, catalogue, tuple(specs), tuple(perf), tuple(groups))
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:

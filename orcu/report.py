@@ -25,9 +25,29 @@ def _values_text(values: tuple, limit: int = 8) -> str:
 
 def summary(program: Program, device=None) -> dict[str, Any]:
     """What check reports, after the checks tune makes before it builds (preflight);
-    ``device``: whose limits the regions' spaces are pruned to."""
-    spec = program.spec
+    ``device``: whose limits the regions' spaces are pruned to. A file of several PerfTuning
+    regions has the first's spec at the top and each one's under "specs"."""
     checked = preflight(program, device)
+    parts = [_spec_part(program.of_nest(program.nests_of(g)[0])) for g in range(len(program.specs))]
+    out = {
+        "file": program.src.path,
+        "spec": program.spec_kind,
+        **parts[0],
+        "loop_regions": len(program.regions),  # annotations; "regions" are their transformed loops
+        "host_loops": [line for host in program.hosts for line in host.left],  # loops no transform names
+        "regions": [_region(program, k, checked[k]) for k in range(len(program.nests))],
+        # of each region, those that can be built (the rest are left out before the search)
+        "buildable_variants": [sum(m.of - m.removed for m in per_input) for per_input in checked],
+    }
+    if len(parts) > 1:
+        out["specs"] = [{"line": program.src.location(r.start).line, "regions": program.nests_of(g), **part}
+                        for g, (r, part) in enumerate(zip(program.spec_regions, parts))]
+    return out
+
+
+def _spec_part(program: Program) -> dict[str, Any]:
+    """One spec's parameters, spaces, inputs and search."""
+    spec = program.spec
     inputs = input_space(program)
     input_configs = list(inputs.configs())
     # Performance constraints may read input parameters: then each input size has its own space.
@@ -35,8 +55,6 @@ def summary(program: Program, device=None) -> dict[str, Any]:
     per_input = [performance_space(program, cfg) for cfg in (input_configs if depends else input_configs[:1] or [{}])]
     perf = per_input[0] if per_input else performance_space(program, {})
     return {
-        "file": program.src.path,
-        "spec": program.spec_kind,
         "performance_params": [_param(p) for p in spec.performance_params],
         "performance_constraints": [{"name": c.name, "expr": c.expr.text.strip()} for c in spec.performance_constraints],
         "space": {
@@ -61,11 +79,6 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         "search": {"algorithm": spec.search_algorithm, **{k: a.value for k, a in spec.search.items() if k != "algorithm"}},
         "repetitions": spec.repetitions,
         "build_command": spec.build_command,
-        "loop_regions": len(program.regions),  # annotations; "regions" are their transformed loops
-        "host_loops": [line for host in program.hosts for line in host.left],  # loops no transform names
-        "regions": [_region(program, k, checked[k]) for k in range(len(program.nests))],
-        # of each region, those that can be built (the rest are left out before the search)
-        "buildable_variants": [sum(m.of - m.removed for m in per_input) for per_input in checked],
     }
 
 
@@ -74,6 +87,7 @@ def _param(p) -> dict[str, Any]:
 
 
 def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
+    program = program.of_nest(k)
     nest = program.nests[k]
     loops = []
 
@@ -86,6 +100,7 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
     walk(nest.body, 0)
     return {
         "name": nest.name,
+        "spec": program.groups[k] if program.groups else 0,  # which of "specs" tunes it
         "line": nest.loc.line,
         "col": nest.loc.col,
         "function": nest.function,
@@ -114,22 +129,27 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
             out.append(f"  constraint {c['name']}: {c['expr']}")
         out.append(f"  space: {size['constrained']} point(s), {size['raw']} before constraints")
 
-    params("performance parameters", s["performance_params"], s["performance_constraints"], s["space"])
-    if "per_input" in s["space"]:
-        out.append(f"  per input size: {', '.join(str(n) for n in s['space']['per_input'])}")
-    params("input parameters", s["input_params"], s["input_constraints"], s["input_space"])
-    for combo in s["input_space"]["combinations"]:
-        if combo:
-            out.append("    " + " ".join(f"{k}={v}" for k, v in combo.items()))
-    # what a tune evaluates at most: the configurations that can be built, of each region
-    buildable, total = s["buildable_variants"], s["total_variants"]
-    each = " per region" if len(buildable) > 1 else ""
-    counts = f"{total}{each}" if all(b == total for b in buildable) else (
-        f"{', '.join(str(b) for b in buildable)} of {total}{each}, the rest cannot be built")
-    out.append(f"variants to evaluate: {counts} (search: {s['search']['algorithm']})")
-    for d in s["input_vars"]:
-        dims = "".join(f"[{x}]" for x in d["dims"])
-        out.append(f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}")
+    specs = s.get("specs", [{**s, "regions": list(range(len(s["regions"])))}])
+    for g, part in enumerate(specs):
+        if len(specs) > 1:
+            names = ", ".join(s["regions"][k]["name"] for k in part["regions"])
+            out.append(f"PerfTuning region at line {part['line']} (tunes {names}):")
+        params("performance parameters", part["performance_params"], part["performance_constraints"], part["space"])
+        if "per_input" in part["space"]:
+            out.append(f"  per input size: {', '.join(str(n) for n in part['space']['per_input'])}")
+        params("input parameters", part["input_params"], part["input_constraints"], part["input_space"])
+        for combo in part["input_space"]["combinations"]:
+            if combo:
+                out.append("    " + " ".join(f"{k}={v}" for k, v in combo.items()))
+        # what a tune evaluates at most: the configurations that can be built, of each region
+        buildable, total = [s["buildable_variants"][k] for k in part["regions"]], part["total_variants"]
+        each = " per region" if len(buildable) > 1 else ""
+        counts = f"{total}{each}" if all(b == total for b in buildable) else (
+            f"{', '.join(str(b) for b in buildable)} of {total}{each}, the rest cannot be built")
+        out.append(f"variants to evaluate: {counts} (search: {part['search']['algorithm']})")
+        for d in part["input_vars"]:
+            dims = "".join(f"[{x}]" for x in d["dims"])
+            out.append(f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}")
     for line in s["host_loops"]:
         out.append(f"host loop at line {line}: no 'transform CUDA(...)' names it or a loop inside it, so it runs on the "
                    "host as written, between the kernels")
@@ -139,7 +159,7 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
         out.append(f"region {r['name']} at line {r['line']}{where}")
         args = ", ".join(f"{k}={v}" for k, v in r["transform"].items()) or "defaults"
         out.append(f"  transform CUDA({args})")
-        for m, inputs in zip(r["limits"], s["input_space"]["combinations"] or [{}]):
+        for m, inputs in zip(r["limits"], specs[r["spec"]]["input_space"]["combinations"] or [{}]):
             if m["removed"]:
                 where = f" for {settings_text(inputs)}" if inputs and len(r["limits"]) > 1 else ""
                 out.append(f"  cannot be built{where}: {m['removed']} of {m['of']} configuration(s) (they break: "

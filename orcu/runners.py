@@ -104,6 +104,7 @@ def size_text(count: int) -> str:
 def memory_reason(program: Program, region: int, inputs: Mapping[str, Any], device: Device, backend: str) -> str | None:
     """Why these input sizes cannot fit, found before compiling: the harness's arrays against
     the device's memory and the host's (which holds the device's too under the emulation)."""
+    program = program.of_nest(region)
     host, on_device, arrays = memory_needs(program, region, inputs)
     largest = ", ".join(f"{name} {size_text(b)}" for name, b in sorted(arrays, key=lambda a: -a[1])[:4])
     if on_device > device.memory_bytes:
@@ -215,6 +216,7 @@ def _names_arch(flags: Iterable[str]) -> bool:
 def build_item(program: Program, region: int, k: int, params: Mapping[str, Any], inputs: Mapping[str, Any],
                backend: str, arch: str | None = None) -> tuple:
     """One variant to build: (its number, parameters, input sizes, build flags, generated code)."""
+    program = program.of_nest(region)
     code = generate(program, program.nests[region], params, inputs, suffix=f"_v{k}")
     return k, params, inputs, build_flags(program.spec.build_command, params, backend, arch), code
 
@@ -230,6 +232,7 @@ def build_identity(program: Program, region: int, params: Mapping[str, Any], inp
     """(what one build of this configuration is made of, as a digest: the generated code, the
     flags, the libraries and the input sizes; the code), or None when it cannot be generated.
     Configurations with one identity are one build, and one evaluation serves them all."""
+    program = program.of_nest(region)
     try:
         _, _, _, flags, code = build_item(program, region, 0, params, inputs, backend, arch)
     except OrcuError:
@@ -257,6 +260,7 @@ def _of_kernel(build: Build, host: str) -> dict[str, KernelResources]:
 def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, build: Build) -> str | None:
     """Why a register-tiled TSG variant is not kept: ptxas put some of its kernel in local
     memory (a stack frame or spills) where the tile claims registers; None otherwise."""
+    program = program.of_nest(region)
     worst = max(build.resources.values(), key=lambda r: r.stack_bytes + r.spill_bytes, default=None)
     if worst is None or not worst.stack_bytes + worst.spill_bytes:
         return None
@@ -440,6 +444,7 @@ class Runner:
         """(why each invalid configuration is, by position; the build items of the others, without
         their code where the variant is built or building already: generating it is most of
         orcu's own time per variant)."""
+        program = program.of_nest(region)
         nest = program.nests[region]
         valid, invalid = [], {}
         too_large: dict[str, str | None] = {}  # by input sizes
@@ -467,6 +472,7 @@ class Runner:
                      codes: list[RegionCode]) -> Result:
         """Region ``r`` run as ``whole`` (its host code calling ``codes``, built with the flags of
         ``params``), checked against the region as written (tune.run_together)."""
+        program = program.of_nest(program.hosts[r].nests[0])
         flags = build_flags(program.spec.build_command, params, self.compiler, self.device.arch)
         exe, build = self._build(harness_source(program, program.hosts[r].nests[0], codes, inputs, whole=whole), flags,
                                  build_libs(program))
@@ -476,6 +482,7 @@ class Runner:
 
     def _build_batch(self, program: Program, region: int, batch: list, edit) -> list[tuple[Path, int, Build]]:
         """(executable, variant number in it, build) for each item of ``batch``."""
+        program = program.of_nest(region)
         inputs, flags = batch[0][2], batch[0][3]
         codes = [item[4] for item in batch]
         count = self._counts(codes[0])

@@ -299,7 +299,7 @@ def performance_space(program: Program, inputs: dict[str, Any], limits: tuple[Co
     (preflight.region_limits). Made once for a program, sizes and limits: a tune asks for
     each a few dozen times, and placement constraints are checked point by point."""
     # The limits are kept with the space, so no other object takes their ids while it is.
-    key = ("performance_space", repr(sorted(inputs.items())), tuple(map(id, limits)))
+    key = ("performance_space", id(program.spec), repr(sorted(inputs.items())), tuple(map(id, limits)))  # views share memo
     if key not in program.memo:
         program.memo[key] = (limits, _performance_space(program, inputs, limits))
     return program.memo[key][1]

@@ -87,9 +87,15 @@ class RegionTuning:
         return {s: counts[s] for s in STATUSES if counts[s]}
 
 
+def sizes_of(program: Program, k: int) -> list[dict[str, Any]]:
+    """The input sizes nest k is tuned at: those of its spec ([{}] where it has none)."""
+    return list(input_space(program.of_nest(k)).configs()) or [{}]
+
+
 def region_configs(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> list[dict[str, Any]]:
     """The distinct settings of the region's parameters over the valid configurations (and
     within ``device``'s limits), each completed by the first valid configuration that has it."""
+    program = program.of_nest(region)
     nest = program.nests[region]
     return performance_space(program, inputs, region_limits(nest, device)).distinct(region_parameters(program, nest))
 
@@ -101,6 +107,7 @@ DECISIONS = ("mapping", "registerTile", "shared", "constant", "vectorize", "unro
 def region_space(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> SearchSpace:
     """The region's search space: each parameter's axis holds the values some valid
     configuration has (the device's limits may remove most of a range)."""
+    program = program.of_nest(region)
     nest = program.nests[region]
     names = region_parameters(program, nest)
     configs = region_configs(program, region, inputs, device)
@@ -140,16 +147,15 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
     """Every (region, input size) pair gets an equal share of ``budget`` points and of
     ``time_limit`` seconds. ``pipeline``: build the batches the strategy expects next while
     a batch runs (bench/bench_pipeline.py measures it against building nothing ahead)."""
-    spec = program.spec
-    sizes = list(input_space(program).configs()) or [{}]
-    pairs = [(k, inputs) for k in range(len(program.nests)) for inputs in sizes]
+    pairs = [(k, inputs) for k in range(len(program.nests)) for inputs in sizes_of(program, k)]
     share = None if budget is None else max(1, math.ceil(budget / len(pairs)))
     end = None if time_limit is None else time.monotonic() + time_limit
     out = []
     for n, (k, inputs) in enumerate(pairs):
         nest = program.nests[k]
+        spec = program.of_nest(k).spec  # the spec of the PerfTuning region that holds it
         space = region_space(program, k, dict(inputs), runner.device)
-        name = strategy_name(program, search, share, len(space))
+        name = strategy_name(program.of_nest(k), search, share, len(space))
         tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space))
         ctx = context(k)
         strategy = make(name, space, seed, spec.search_options(name), share)
@@ -234,6 +240,7 @@ def _figures(program: Program, region: int, code, result: Result, runner: Runner
     """A variant's traffic figures (static, else those its emulated run counted), ptxas's report
     of a GPU build with the occupancy it allows, and the model's prediction from them, kept with
     its result; under --backend model, a variant the model cannot predict is not ranked."""
+    program = program.of_nest(region)
     traffic = code.traffic(runner.device.multiprocessors) if code is not None else None
     if traffic is None and result.counted:
         traffic = counted_traffic(result.counted)
@@ -257,6 +264,7 @@ class _Builds:
     code, flags and libraries are one build (runners.build_identity), evaluated once."""
 
     def __init__(self, program: Program, region: int, inputs: dict[str, Any], runner: Runner):
+        program = program.of_nest(region)
         self.program, self.region, self.inputs, self.runner = program, region, inputs, runner
         self._identity: dict[str, tuple | None] = {}
         self._results: dict[str, Result] = {}
@@ -328,8 +336,8 @@ def check_predictions(program: Program, tunings: list[RegionTuning], checker: Ru
     the checks find goes to the database under the checker's context, as its own tune would put it,
     and the choices orcu apply reads are marked checked. ``context``: the tune's contexts;
     ``check_context``: the checker's."""
-    sizes = sorted((dict(c) for c in input_space(program).configs()), key=_work)
     for t in tunings:
+        sizes = sorted(sizes_of(program, t.region), key=_work)
         ctx = check_context(t.region)
         ranked = sorted((r for r in t.results if r.status == "predicted" and r.time_ms is not None), key=lambda r: r.time_ms)
         unique, seen = [], set()  # a configuration met twice (cached, and evaluated now) is checked once
@@ -392,6 +400,7 @@ def _work(inputs: dict[str, Any]) -> float:
 
 def _checked(program: Program, region: int, params: dict, inputs: dict, checker: Runner, db: Database, ctx: Context) -> Result:
     """The checker's result for one variant, from the database when it has one."""
+    program = program.of_nest(region)
     key = ctx.key(params, inputs, build_flags(program.spec.build_command, params, checker.backend))
     known = db.get(key, checker.measure)
     if known is not None and known.status != "timeout":
@@ -472,6 +481,7 @@ def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]]
 def run_together(program: Program, runner: Runner, r: int, choices: Mapping[int, Choice]) -> Result:
     """Region ``r`` run as the tuned file runs it (each loop at its choice, data kept on the
     device across them), checked against the region as written."""
+    program = program.of_nest(program.hosts[r].nests[0])
     first = program.hosts[r].nests[0]
     whole, codes = composed_region(program, r, choices)
     return runner.whole_region(program, r, choices[first].params, dict(choices[first].inputs), whole, codes)

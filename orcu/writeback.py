@@ -119,15 +119,18 @@ def _size_macros(program: Program) -> list[tuple[str, str]]:
     each with the values it was tuned for."""
     if program.fragment:  # a fragment's host functions take them as parameters from the caller
         return []
-    used = {name for host in program.hosts for name, v in host.variables.items() if v.origin == "input_params"}
-    return [(p.name, " or ".join(map(str, p.values))) for p in program.spec.input_params if p.name in used]
+    macros: dict[str, str] = {}
+    for host in program.hosts:  # each region's sizes are its spec's
+        spec = program.of_nest(host.nests[0]).spec
+        used = {name for name, v in host.variables.items() if v.origin == "input_params"}
+        macros.update((p.name, " or ".join(map(str, p.values))) for p in spec.input_params if p.name in used)
+    return list(macros.items())
 
 
 def size_defines(program: Program) -> dict[str, str]:
     """The -D a build of the tuned file needs for the sizes the code uses as macros: the first
     value each was tuned for."""
-    used = {name for name, _ in _size_macros(program)}
-    return {p.name: str(p.values[0]) for p in program.spec.input_params if p.name in used}
+    return {name: values.split(" or ")[0] for name, values in _size_macros(program)}
 
 
 def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_path: str | Path, strip: bool = False,
@@ -149,10 +152,11 @@ def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_p
 
 def _spec_edits(program: Program, strip: bool) -> list[tuple[int, int, str]]:
     """``strip``: the PerfTuning annotation goes (its lines too where it stands alone)."""
-    perf, src = program.spec_region, program.src
-    if not strip or perf is None:
+    src = program.src
+    if not strip:
         return []
-    return [(*(_comment_lines(src.text, a, b) or (a, b)), "") for a, b in ((perf.start, perf.code_start), (perf.code_end, perf.end))]
+    return [(*(_comment_lines(src.text, a, b) or (a, b)), "") for perf in program.spec_regions
+            for a, b in ((perf.start, perf.code_start), (perf.code_end, perf.end))]
 
 
 def fragment_path(output: str | Path) -> str:
@@ -180,6 +184,7 @@ def _region_pieces(program: Program, r: int, options, source: str):
     on the device); ``options[k]``: loop k's choices, one per input size. In a fragment the call
     declares the host function first, and the host functions have C linkage: another file
     calls them."""
+    program = program.of_nest(program.hosts[r].nests[0])
     host = program.hosts[r]
     resident_arrays = resident(program, r, {k: (options[k][0].params, options[k][0].inputs) for k in host.nests})
     on_device = isinstance(resident_arrays, Resident)
@@ -249,6 +254,7 @@ def _host_code(program: Program, host, calls, resident_arrays) -> str:
 def composed_region(program: Program, r: int, choices: Mapping[int, Choice]) -> tuple[str, list[RegionCode]]:
     """Region ``r`` as the tuned file runs it, each loop at its chosen configuration: its new
     code and the generated code it calls (for the harness to check the loops together)."""
+    program = program.of_nest(program.hosts[r].nests[0])
     host = program.hosts[r]
     pieces, kept = _region_pieces(program, r, {k: [choices[k]] for k in host.nests}, program.src.path)
     calls = dict(zip(host.nests, (call for _, call, _ in pieces)))
@@ -261,6 +267,7 @@ def _region(program: Program, index: int, options: list[Choice], source: str,
     ``index``: one configuration, or one per input size behind a dispatch on the sizes the host
     function can see (Orio's selector). Every region runs on the GPU here, so consecutive
     regions may share arrays on the device."""
+    program = program.of_nest(index)
     nest = program.nests[index]
     receive, send = links(program, index)
     table = ""
@@ -319,8 +326,8 @@ def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
 
 def _header(program: Program, options: list[list[Choice]], codes, strip: bool, provenance: Provenance, source: str) -> str:
     regions = []
-    for nest, opts in zip(program.nests, options):
-        used = region_parameters(program, nest)
+    for k, (nest, opts) in enumerate(zip(program.nests, options)):
+        used = region_parameters(program.of_nest(k), nest)
         for choice in opts:
             regions.append({
                 "name": f"orcu_{nest.name}",

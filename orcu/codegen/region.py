@@ -181,6 +181,7 @@ class Link:
 
 def links(program: Program, k: int) -> tuple[Link | None, Link | None]:
     """(what region k receives from region k - 1, what it sends to region k + 1)."""
+    program = program.of_nest(k)
 
     def link(j: int) -> Link | None:
         handoff = program.handoffs[j] if 0 <= j < len(program.handoffs) else None

@@ -81,6 +81,7 @@ _COPY = re.compile(r"(?:[\w ]+\*\s*)?(\w+) = (\w+);")  # a pointer copy as the h
 def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any]]]) -> Resident | str | None:
     """What region ``r`` keeps on the device, given each of its loops' (params, inputs); None
     where its loops run once (nothing to keep); else why each loop moves its own arrays."""
+    program = program.of_nest(program.hosts[r].nests[0])
     host = program.hosts[r]
     if not host.repeated:
         return None

@@ -47,13 +47,14 @@ def _refuse_moves_across_descending(src: SourceFile, nest: LoopNest, phase1) -> 
                                        "it out of it: put the loop to run in parallel outside it", SpecError)
 
 
-def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...]) -> tuple[TuningSpec, tuple[LoopNest, ...]]:
+def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...], first: int = 0) -> tuple[TuningSpec, tuple[LoopNest, ...]]:
     """The spec with the mapping parameters of 'auto' regions, and the nests with their
-    dependences and Phase I recipe where the TSG maps them."""
+    dependences and Phase I recipe where the TSG maps them; ``first``: the file's number of
+    the first nest (parameters are named by it: mapping_2 for the file's second nest)."""
     taken = set(spec.lets) | set(spec.performance_names) | set(spec.input_names)
     params = list(spec.performance_params)
     out = []
-    for k, nest in enumerate(nests):
+    for k, nest in enumerate(nests, first):
         args = nest.transform.args
         overrides = [a for a in TSG_ARGUMENTS[1:] if a in args]
         mapping = _literal(src, args, "mapping", "auto" if overrides else "orio")
