@@ -530,6 +530,9 @@ def _write_tuned(program, choices, output: str, source: str, backend: str, strip
         raise OrcuError(f"{output} would not compile as CUDA C++, so it was not written (C that C++ refuses outside the "
                         f"Loop regions, such as malloc's result assigned without a cast, must change; anything else is a "
                         f"defect of orcu's): the compiler said:\n{problem}")
+    if provenance is not None and provenance.unchecked and _checked_file(output):
+        _say(f"orcu: warning: {output} held variants checked against the original code; it now holds predictions that no "
+             "run checked (--unchecked)")
     write_atomically(output, text, source)
     written = [output]
     if program.fragment:
@@ -539,6 +542,17 @@ def _write_tuned(program, choices, output: str, source: str, backend: str, strip
         written.append(c_header_path(output))
         write_atomically(written[1], c_header(program, Path(output).name), source)
     return " and ".join(written)
+
+
+def _checked_file(path: str) -> bool:
+    """Whether ``path`` is a tuned file whose every variant a run checked against the C code."""
+    from . import generated
+
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return False
+    return generated.BEGIN in text and "UNCHECKED (--unchecked)" not in text
 
 
 def _output_path(path, output) -> str:
@@ -627,7 +641,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     from .device import orcu_home
     from .preflight import preflight
     from .progress import Progress
-    from .database import Database, database_path
+    from .database import Database
     from .runners import Runner, foreign_arch
     from .space import settings_text
     from .toolchain import gxx
@@ -636,7 +650,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
 
     if budget is not None and budget <= 0 or time_limit is not None and time_limit <= 0 or jobs is not None and jobs <= 0:
         raise UsageError("budget, time_limit and jobs must be above 0")
-    home = orcu_home()  # before anything: a state directory that cannot be used is said at once
+    home = orcu_home(path)  # before anything: a state directory that cannot be used is said at once
     program, backend, device = _load_for_target(path, spec, _input_lists(inputs), backend, device_profile)
     _check_spec_commands(program, trust_spec)
     _left_out(program, preflight(program, device))  # what orcu check checks, before anything is built
@@ -653,7 +667,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     measure = _measure(program, measure, backend)
     runner = Runner(backend, device, home / "build", jobs, measure=measure)
     runners = [runner]
-    db = Database(database_path())
+    db = Database(home / "results.sqlite")
     try:
         _run_spec_command(program, "prebuild_command", trust_spec)
         display = Progress(sys.stderr) if progress is True else None
@@ -758,13 +772,13 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
     from .tuning import sizes_of
     from .writeback import Choice, Provenance, tuned_source
 
-    orcu_home()
+    orcu_home(path)
     program, backend, device = _load_for_target(path, spec, _input_lists(inputs), backend, device_profile, runs=False)
     compiler, device_text, context = _target(program, path, backend, device)
     measure = _measure(program, measure, backend)
     output = _output_path(path, output)
     _check_writable(output, str(path), program)
-    db = existing_database()
+    db = existing_database(path)
     per_region, missing, not_run, elsewhere = [], [], [], set()
     try:
         for k, nest in enumerate(program.nests):
@@ -819,7 +833,7 @@ def results(path: str | os.PathLike | None = None, *, measure: str | None = None
 
     if measure is not None and measure not in MEASURES:
         raise UsageError(f"unknown measure '{measure}' (known: {', '.join(MEASURES)})")
-    db = existing_database()
+    db = existing_database(path)
     try:
         rows = list(db.rows(str(Path(path).resolve()) if path else None))
         measures = chosen_measures(db, rows)
@@ -845,7 +859,7 @@ def export(output: str | os.PathLike, files: Iterable[str | os.PathLike] = (), *
     from .files import replace_atomically
 
     names = [str(f) for f in files]
-    db = existing_database()
+    db = existing_database(names[0] if names else None)
     try:
         data = export_results(db, [str(Path(f).resolve()) for f in names] or None, every)
     finally:

@@ -103,7 +103,7 @@ def _tuned(source: Path, tuned: Path, options: list[str], tune_options: list[str
     """Writes the tuned file of ``source``: orcu apply, else (``tune_options`` given) orcu tune."""
     base = [sys.executable, "-m", "orcu"]
     tune = [*base, "tune", str(source), "-o", str(tuned), *options, *(tune_options or [])]
-    if tune_options is not None and not database_path().exists():  # nothing was ever tuned here
+    if tune_options is not None and not database_path(source).exists():  # nothing was ever tuned for it
         return subprocess.run(tune, stdout=subprocess.DEVNULL).returncode
     applied = subprocess.run([*base, "apply", str(source), "-o", str(tuned), *options], capture_output=True, text=True)
     if applied.returncode == 1 and tune_options is not None:  # no results for some region: tune it

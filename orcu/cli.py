@@ -104,7 +104,7 @@ def _cmd_report(args) -> int:
     from .report import chosen, results_table, results_text, write_csv, write_kt_caches
     from .database import existing_database
 
-    db = existing_database()
+    db = existing_database(args.file)
     try:
         rows = list(db.rows(str(Path(args.file).resolve()) if args.file else None))
         by_group = chosen(db, rows)

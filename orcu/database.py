@@ -115,15 +115,16 @@ class Context:
         return _hash(self.digest, self.region, dict(params), dict(inputs), list(flags))
 
 
-def database_path() -> Path:
+def database_path(near: str | Path | None = None) -> Path:
+    """The results database of the annotated file ``near`` (default: of the current directory)."""
     from .device import orcu_home
 
-    return orcu_home() / "results.sqlite"
+    return orcu_home(near) / "results.sqlite"
 
 
-def existing_database() -> "Database":
+def existing_database(near: str | Path | None = None) -> "Database":
     """The results database, for commands that read it (an error if no tune has written one)."""
-    path = database_path()
+    path = database_path(near)
     if not path.exists():
         raise UsageError(f"no results database at {path}: run orcu tune first (or set ORCU_HOME)")
     return Database(path)

@@ -133,9 +133,19 @@ int main()
 """
 
 
-def orcu_home() -> Path:
-    """orcu's state directory (results database, builds, device cache): $ORCU_HOME, else ./.orcu."""
-    home = Path(os.environ.get("ORCU_HOME") or ".orcu")
+def orcu_home(near: str | Path | None = None) -> Path:
+    """orcu's state directory (results database, builds, device cache): $ORCU_HOME, else found
+    as git finds .git: a .orcu folder in the folder of ``near`` (an annotated file; default the
+    current directory) or in one above it; without one, a new .orcu at the project's root (the
+    nearest folder above with .git) or, outside a repository, beside the file. So a file's
+    results are found from wherever a command names it."""
+    if os.environ.get("ORCU_HOME"):
+        home = Path(os.environ["ORCU_HOME"])
+    else:
+        start = Path(near).resolve().parent if near is not None else Path.cwd()
+        above = [start, *start.parents]
+        found = next((d / ".orcu" for d in above if (d / ".orcu").is_dir()), None)
+        home = found or next((d for d in above if (d / ".git").exists()), start) / ".orcu"
     if home.exists() and not home.is_dir():
         named = f"ORCU_HOME={home}" if os.environ.get("ORCU_HOME") else str(home)
         raise UsageError(f"{named} is not a directory: orcu keeps its results database and builds there")

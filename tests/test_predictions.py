@@ -155,8 +155,12 @@ def test_apply_and_cc_refuse_an_unchecked_prediction_unless_asked(in_tmp):
     cc = orcu("cc", "--emulate", "--", "gcc", "main.c", "matvec.c", "-o", "app", cwd=in_tmp, home=home)
     assert cc.returncode != 0 and REFUSED in cc.stderr and not (in_tmp / "app").exists()
 
+    checked = orcu("tune", "matvec.c", "--backend", "emulate", "--budget", "1", "-o", "t.cu", cwd=in_tmp, home=home)
+    assert checked.returncode == 0 and UNCHECKED not in (in_tmp / "t.cu").read_text(), checked.stderr
     written = orcu("apply", "matvec.c", "--backend", "model", "--unchecked", "-o", "t.cu", cwd=in_tmp, home=home)
     assert written.returncode == 0 and "(--unchecked); its header says so" in written.stderr
+    assert ("orcu: warning: t.cu held variants checked against the original code; it now holds predictions that no run "
+            "checked (--unchecked)") in written.stderr
     assert UNCHECKED in (in_tmp / "t.cu").read_text()
     cc = orcu("cc", "--emulate", "--unchecked", "--", "gcc", "main.c", "matvec.c", "-o", "app", cwd=in_tmp, home=home)
     assert cc.returncode == 0 and (in_tmp / "app").exists(), cc.stderr

@@ -238,3 +238,33 @@ def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys
     write(in_tmp / "bad.c", EIGHT.replace("def input_params", "def performance_counter { arg measure = 'wall'; }\n def input_params"))
     bad = tune("bad.c", home=in_tmp / "home", cwd=in_tmp, check=False)
     assert bad.returncode == 2 and "error: argument 'measure' must be 'kernel' or 'total', got 'wall'" in bad.stderr
+
+
+def test_the_database_is_found_as_git_finds_its_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("ORCU_HOME", raising=False)
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (project / ".git").mkdir(parents=True)
+    (project / "src").mkdir()
+    elsewhere.mkdir()
+    write(project / "src" / "t.c", EIGHT)
+    command = [sys.executable, "-m", "orcu"]
+    env = {k: v for k, v in os.environ.items() if k != "ORCU_HOME"}
+    tuned = subprocess.run([*command, "tune", "../project/src/t.c", "--backend", "emulate", "--budget", "2"], cwd=elsewhere,
+                           env=env, capture_output=True, text=True, timeout=600)
+    assert tuned.returncode == 0, tuned.stderr
+    assert (project / ".orcu" / "results.sqlite").is_file()  # at the project's root, not where the command ran
+    assert not (elsewhere / ".orcu").exists() and not (project / "src" / ".orcu").exists()
+    report = subprocess.run([*command, "report", "project/src/t.c"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert report.returncode == 0 and "project/src/t.c: orcu_f_1 (line 8), n=1000" in report.stdout, report.stderr
+    applied = subprocess.run([*command, "apply", "t.c", "--backend", "emulate", "-o", "again.cu"], cwd=project / "src",
+                             env=env, capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stderr
+    # a .orcu folder nearer the file wins; outside a repository, a new one goes beside the file
+    (project / "src" / ".orcu").mkdir()
+    subprocess.run([*command, "tune", "src/t.c", "--backend", "emulate", "--budget", "1"], cwd=project, env=env,
+                   capture_output=True, check=True, timeout=600)
+    assert (project / "src" / ".orcu" / "results.sqlite").is_file()
+    write(elsewhere / "u.c", EIGHT)
+    subprocess.run([*command, "tune", "elsewhere/u.c", "--backend", "emulate", "--budget", "1"], cwd=tmp_path, env=env,
+                   capture_output=True, check=True, timeout=600)
+    assert (elsewhere / ".orcu" / "results.sqlite").is_file()
