@@ -3,6 +3,7 @@ evaluation otherwise (logs, CI), and a final table per region and input size."""
 from __future__ import annotations
 
 import sys
+import time
 from typing import TextIO
 
 from rich.console import Console
@@ -11,6 +12,9 @@ from rich.table import Table
 
 from .runners import RANKED
 from .space import settings_text
+
+
+LARGE = 300  # a search of more variants than this, uncapped, is said before it starts
 
 
 class Progress:
@@ -22,6 +26,8 @@ class Progress:
             TextColumn("{task.fields[best]}"), console=self.console, transient=False,
         ) if self.live else None
         self.task = None
+        self.done, self.total, self.began = 0, 0, time.monotonic()
+        self.tune_began, self.evaluated = self.began, 0  # over the whole tune: the pace of new evaluations
 
     def __enter__(self) -> "Progress":
         if self.bar is not None:
@@ -32,8 +38,17 @@ class Progress:
         if self.bar is not None:
             self.bar.stop()
 
-    def start(self, tuning, total: int) -> None:
+    def start(self, tuning, total: int, capped: bool = True) -> None:
+        """A region and input size begins: ``total`` evaluations at most; ``capped``: by a budget or
+        a time limit (else a large search is said, with how long it may take and how to cap it)."""
         label = f"{tuning.name} {settings_text(tuning.inputs)}".strip()
+        self.done, self.total, self.began = 0, total, time.monotonic()
+        if not capped and total > LARGE:
+            each = (time.monotonic() - self.tune_began) / self.evaluated if self.evaluated else None
+            pace = (f"at this tune's {each:.2g} s a variant, about {_duration(total * each)}" if each else
+                    f"at a second a variant, about {_duration(total)}")
+            print(f"orcu: note: {label}: {total} variants to evaluate with no budget ({pace}); --budget N or "
+                  "--time-limit SECONDS caps the search", file=self.console.file)
         if self.bar is not None:
             self.task = self.bar.add_task(label, total=total, best="")
         else:
@@ -43,6 +58,9 @@ class Progress:
 
     def update(self, tuning, result, origin: str = "") -> None:
         """``origin``: "" for a new evaluation, "cached" (the results database) or "same build"."""
+        self.done += 1
+        if not origin:
+            self.evaluated += 1
         best = tuning.best
         failures = {s: n for s, n in tuning.statuses.items() if s not in RANKED}
         if self.bar is not None:
@@ -52,8 +70,11 @@ class Progress:
             self.bar.update(self.task, advance=1, best=shown)
             return
         what = f"{result.time_ms:.4g} ms{_predicted(result)}" if result.time_ms is not None else result.message.split("\n")[0][:120]
-        print(f"orcu:   [{settings_text(result.params)}]: {result.status} {what}{f' ({origin})' if origin else ''}",
-              file=self.console.file)
+        elapsed = time.monotonic() - self.began
+        left = (self.total - self.done) * elapsed / self.done if self.done < self.total else 0.0
+        when = f"{_duration(elapsed)}" + (f", about {_duration(left)} left" if self.done < self.total else "")
+        print(f"orcu:   {self.done}/{self.total} [{settings_text(result.params)}]: {result.status} {what}"
+              f"{f' ({origin})' if origin else ''} [{when}]", file=self.console.file)
 
     @staticmethod
     def table(tuning, stream: TextIO | None = None) -> None:
@@ -73,6 +94,10 @@ class Progress:
                 ", ".join(f"{n} {s}" for s, n in r.statuses.items()),
             )
         Console(file=stream or sys.stdout, width=160).print(table)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
 def _predicted(result) -> str:

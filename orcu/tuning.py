@@ -143,7 +143,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
          search: str | None = None, budget: int | None = None, time_limit: float | None = None, seed: int = 0,
          pipeline: bool = True,
          progress: Callable[[RegionTuning, Result, str], None] | None = None,
-         started: Callable[[RegionTuning, int], None] | None = None) -> list[RegionTuning]:
+         started: Callable[[RegionTuning, int, bool], None] | None = None) -> list[RegionTuning]:
     """Every (region, input size) pair gets an equal share of ``budget`` points and of
     ``time_limit`` seconds. ``pipeline``: build the batches the strategy expects next while
     a batch runs (bench/bench_pipeline.py measures it against building nothing ahead)."""
@@ -160,7 +160,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         ctx = context(k)
         strategy = make(name, space, seed, spec.search_options(name), share)
         if started is not None:
-            started(tuning, min(share or len(space), len(space)))
+            started(tuning, min(share or len(space), len(space)), share is not None or end is not None)
 
         def config_key(params, ctx=ctx, inputs=inputs):
             return ctx.key(params, inputs, build_flags(spec.build_command, params, runner.backend))

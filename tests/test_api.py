@@ -2,6 +2,7 @@
 resumed, results as tables and plots; and the command line over it (SIGINT, `orcu report`)."""
 import json
 import os
+import re
 import signal
 import sqlite3
 import statistics
@@ -176,7 +177,7 @@ def test_one_sigint_one_line_exit_130_and_the_resumed_tune_repeats_nothing(in_tm
         if not line:
             break
         lines.append(line)
-        finished += line.startswith("orcu:   [")
+        finished += re.match(r"orcu:   \d/8 \[BC=\d\]: ok ", line) is not None
     proc.send_signal(signal.SIGINT)
     start = time.monotonic()
     rest = proc.stderr.read()
@@ -208,3 +209,25 @@ def test_the_readmes_python_script_runs_as_written(in_tmp, monkeypatch):
     # apply wrote what tune did; each names the source from where it lies
     assert code[0].replace("annotated_examples/gemv.c", "gemv.c") == code[1]
     assert len(list((in_tmp / "plots").glob("roofline_*.png"))) == 2  # one per input size
+
+
+def test_progress_in_a_pipe_says_k_of_n_and_the_time_left(home, in_tmp):
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive"],
+                          cwd=in_tmp, env=dict(os.environ, ORCU_HOME=str(home)), capture_output=True, text=True, timeout=600)
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("orcu:   ")]
+    assert [line.split(" [")[0] for line in lines] == [f"orcu:   {k}/8" for k in range(1, 9)]
+    assert all(re.search(r"\[\d+ s, about \d+ s left\]$", line) for line in lines[:-1]) and re.search(r"\[\d+ s\]$", lines[-1])
+
+
+def test_a_large_search_without_a_budget_is_said_before_it_starts(home, in_tmp):
+    write(in_tmp / "big.c", EIGHT.replace("param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]", "param BC[] = range(1, 401)"))
+    proc = subprocess.Popen([sys.executable, "-m", "orcu", "tune", "big.c", "--backend", "emulate"], cwd=in_tmp,
+                            env=dict(os.environ, ORCU_HOME=str(home)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = proc.stderr.readline()
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert first == ("orcu: note: orcu_f_1 n=1000: 400 variants to evaluate with no budget (at a second a variant, about "
+                     "7 min); --budget N or --time-limit SECONDS caps the search\n")
+    capped = subprocess.run([sys.executable, "-m", "orcu", "tune", "big.c", "--backend", "emulate", "--budget", "2"],
+                            cwd=in_tmp, env=dict(os.environ, ORCU_HOME=str(home)), capture_output=True, text=True, timeout=600)
+    assert "variants to evaluate with no budget" not in capped.stderr
