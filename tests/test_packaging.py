@@ -46,7 +46,7 @@ def test_the_wheel_holds_every_module_and_template(tmp_path):
     assert {"orcu/codegen/region.py", "orcu/search/strategies.py", "orcu/templates/emulation/cuda_runtime.h"} <= expected
     assert sorted(expected - names) == []
     assert sorted(n for n in names - expected if not n.startswith(f"orcu-{orcu.__version__}.dist-info/")) == []
-    assert "orcu = orcu.cli:main" in entry_points
+    assert "orcu = orcu.cli:entry" in entry_points
 
 
 def test_version_has_one_source(capsys):
