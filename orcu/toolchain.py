@@ -77,8 +77,9 @@ def build_command(backend: str, source: Path, output: Path, arch: str | None = N
     # The emulation's cuda_runtime.h first: a -I of the flags may name the real CUDA headers.
     # -O1: a third less compile time than -O2 for the same checks (no floating-point change);
     # the emulation's runs are checks, not timings (a spec's own -O flag comes after it and wins).
-    return [compiler, "-x", "c++", "-std=c++17", "-O1", "-I", str(emulation_include()), *flags, *macros, "-o", str(output),
-            str(source), "-x", "none", *libs]
+    # -Wno-unknown-pragmas: nvcc's `#pragma unroll` means nothing to g++, as it should.
+    return [compiler, "-x", "c++", "-std=c++17", "-O1", "-Wno-unknown-pragmas", "-I", str(emulation_include()), *flags, *macros,
+            "-o", str(output), str(source), "-x", "none", *libs]
 
 
 def tuned_file_problem(text: str, name: str, include: Path, backend: str, defines: Mapping[str, str],

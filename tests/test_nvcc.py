@@ -76,7 +76,7 @@ def test_example_configuration_compiles(tmp_path, name, path, config, inputs):
 
 @pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
 def test_original_build_needs_no_cuda(tmp_path, name, path, config, inputs):
-    compiles(["g++", "-x", "c++", "-DORCU_ORIGINAL", "-c", tuned(tmp_path, path, Choice(config, inputs)), "-o",
+    compiles(["g++", "-x", "c++", "-Wall", "-DORCU_ORIGINAL", "-c", tuned(tmp_path, path, Choice(config, inputs)), "-o",
               str(tmp_path / f"{name}-original.o")])
 
 

@@ -117,8 +117,8 @@ typedef orcu_emu_event *cudaEvent_t;
 #define ORCU_EMU_FN
 #define ORCU_EMU_VAR inline
 #else
-#define ORCU_EMU_FN static
-#define ORCU_EMU_VAR static
+#define ORCU_EMU_FN static __attribute__((unused))  /* a program calls some of them */
+#define ORCU_EMU_VAR static __attribute__((unused))
 #endif
 
 namespace orcu_emu {
