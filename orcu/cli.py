@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import traceback
 
@@ -323,7 +324,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout = open(os.devnull, "w")
         return 0
     except KeyboardInterrupt:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while this is said changes nothing
         print("orcu: interrupted", file=sys.stderr)
+        signal.signal(signal.SIGINT, previous)
         return 130
     except Exception as e:  # a bug in orcu, not in the user's input
         if args.debug:

@@ -165,7 +165,7 @@ def test_report_shows_the_tuned_files_winner_in_100_columns(home, in_tmp):
     assert "kernel time" not in proc.stdout.replace("predicted GPU kernel time", "")  # no CPU time passed off as a GPU's
 
 
-def test_one_sigint_one_line_exit_130_and_the_resumed_tune_repeats_nothing(in_tmp):
+def test_sigint_twice_one_line_exit_130_and_the_resumed_tune_repeats_nothing(in_tmp):
     write(in_tmp / "t.c", EIGHT.replace("param n[] = [1000]", "param n[] = [300000]"))
     env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"), PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive",
@@ -179,6 +179,8 @@ def test_one_sigint_one_line_exit_130_and_the_resumed_tune_repeats_nothing(in_tm
         lines.append(line)
         finished += re.match(r"orcu:   \d/8 \[BC=\d\]: ok ", line) is not None
     proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)  # a second press, as an impatient user gives it
     start = time.monotonic()
     rest = proc.stderr.read()
     proc.wait(timeout=60)
