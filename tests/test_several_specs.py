@@ -10,14 +10,9 @@ import pytest
 
 import orcu
 from conftest import diagnose
+from test_build import orcu as orcu_cli
 
 PROJECT = Path(__file__).parent / "several_specs"
-
-
-def orcu_cli(*args, cwd, check=True):
-    proc = subprocess.run([sys.executable, "-m", "orcu", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
-    assert proc.returncode == 0 or not check, proc.stderr
-    return proc
 
 
 @pytest.fixture
