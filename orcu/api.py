@@ -244,10 +244,13 @@ def _check_spec_commands(program, trusted: bool) -> None:
     its prebuild and postbuild commands run only then (said once otherwise). Arguments orcu
     does not act on are said too."""
     from .flags import check_build_flags
-    from .spec.unused import unused_notes
+    from .spec.unused import unused_decls, unused_notes
 
-    for spec in program.specs:
-        for line in unused_notes(spec):
+    text = program.src.text
+    for g, spec in enumerate(program.specs):
+        region = program.spec_regions[g] if program.spec_regions else None
+        code = (text[region.code_start:region.code_end] if region is not None else text) + spec.init_code
+        for line in unused_notes(spec) + unused_decls(spec, code):
             _say(line)
     if trusted:
         return

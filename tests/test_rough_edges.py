@@ -203,3 +203,13 @@ def test_apply_runs_nothing_and_says_nothing_of_running(in_tmp, capsys, monkeypa
     assert capsys.readouterr().err == "orcu: wrote applied.cu and applied.h\n"
     help_text = build_parser().format_help() + build_parser()._subparsers._group_actions[0].choices["apply"].format_help()
     assert "whose results to write" in help_text and "cuda: run on the GPU" not in help_text.split("usage: orcu apply")[1]
+
+
+def test_a_decl_no_code_names_draws_a_note_at_it(in_tmp, capsys):
+    write(in_tmp / "t.c", source().replace("decl dynamic float y[n] = random;",
+                                           "decl dynamic float y[n] = random; decl dynamic float yy[n] = 0;"))
+    assert main(["check", "t.c"]) == 0
+    assert capsys.readouterr().err == ("t.c:4:72: note: decl 'yy' is named by no code this spec tunes: orcu makes and fills "
+                                       "it for nothing\n")
+    write(in_tmp / "u.c", source())
+    assert main(["check", "u.c"]) == 0 and capsys.readouterr().err == ""

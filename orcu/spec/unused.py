@@ -5,6 +5,8 @@ silence would let a user believe they did something.
 """
 from __future__ import annotations
 
+import re
+
 from .model import TuningSpec
 
 # (section, argument) -> (kind, why)
@@ -30,3 +32,12 @@ def unused_notes(spec: TuningSpec) -> list[str]:
                       "Loop regions, not the program, so there is no command line to give options to"))
     given.sort(key=lambda g: (g[0].loc.line, g[0].loc.col) if g[0].loc else (0, 0))
     return [f"{arg.loc}: {kind}: {why}" if arg.loc else f"orcu: {kind}: {why}" for arg, kind, why in given]
+
+
+def unused_decls(spec: TuningSpec, code: str) -> list[str]:
+    """``path:line:col: note: ...`` for each input_vars decl that ``code`` (what the spec tunes:
+    its PerfTuning region's code, the Loop regions' included) never names: made, filled and
+    checked for nothing, and most likely a misspelt name."""
+    named = set(re.findall(r"[A-Za-z_]\w*", code))
+    return [f"{d.loc}: note: decl '{d.name}' is named by no code this spec tunes: orcu makes and fills it for "
+            "nothing" for d in spec.input_vars if d.name not in named]
