@@ -677,7 +677,8 @@ class _Generator:
             self.includes.add("math.h")
 
         locals_: dict[str, list[str]] = {}
-        kernel_text = "\n".join(body) if mapped is not None else None  # Orio's loop header is the template's
+        # Orio's loop header is the template's; the kernel's comments name loops the code no longer does
+        kernel_text = re.sub(r"//[^\n]*|/\*.*?\*/", "", "\n".join(body), flags=re.S) if mapped is not None else None
         for var in (self.outer.var, *self.a.private):
             if kernel_text is not None and not re.search(rf"\b{re.escape(var)}\b", kernel_text):
                 continue  # replaced by its register tile's copies (sum_0_0, ...): declared, it would be unused
