@@ -117,6 +117,13 @@ def matching_bracket(text: str, open_at: int, limit: int, hash_comments: bool = 
 def _matching_paren(src: SourceFile, open_at: int, limit: int) -> int:
     close, unclosed = matching_bracket(src.text, open_at, limit, hash_comments=True)
     if close < 0:
+        # The annotation ends with its ')' before '@*/': the '(' left open is one inside it,
+        # the innermost still open there, not the region's own.
+        last = src.text[:limit].rstrip()
+        if last.endswith(")") and len(last) - 1 > open_at:
+            inner = matching_bracket(src.text, open_at, len(last) - 1, hash_comments=True)[1]
+            if inner != open_at:
+                unclosed = inner
         raise src.error(unclosed, "unbalanced parentheses: this '(' is never closed", AnnotationError)
     return close
 

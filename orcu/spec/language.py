@@ -17,6 +17,8 @@ from .model import Decl, TuningSpec
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
+# A line that starts a statement (or a section): where a statement missing its ';' runs into it.
+_STATEMENT = re.compile(r"\n[ \t]*(param|constraint|arg|option|decl|let|def)[ \t]")
 
 
 class _Cursor:
@@ -67,11 +69,18 @@ class _Cursor:
         quote = self.text[start : start + 1]
         if quote not in ("'", '"'):
             raise self.error(f"expected {what}")
-        close = self.text.find(quote, start + 1, self.end)
-        if close < 0:
-            raise self.error("unterminated string", start)
+        close = self._string_end(start)
         self.pos = close + 1
         return self.text[start + 1 : close], start
+
+    def _string_end(self, start: int) -> int:
+        """The closing quote of the string opened at ``start``, on its line (a spec's strings
+        never span lines: a quote left open is said where it opens, not at the next one)."""
+        line_end = self.text.find("\n", start, self.end)
+        close = self.text.find(self.text[start], start + 1, self.end if line_end < 0 else line_end)
+        if close < 0:
+            raise self.error("unterminated string", start)
+        return close
 
     def until_semicolon(self, what: str) -> tuple[str, int]:
         """The text up to the next top-level ';' (consumed) and its start offset."""
@@ -83,10 +92,7 @@ class _Cursor:
         while i < self.end:
             c = text[i]
             if c in "\"'":
-                close = text.find(c, i + 1, self.end)
-                if close < 0:
-                    raise self.error("unterminated string", i)
-                i = close + 1
+                i = self._string_end(i) + 1
                 continue
             if c == "#":
                 nl = text.find("\n", i, self.end)
@@ -101,10 +107,17 @@ class _Cursor:
                     raise self.error(f"unbalanced parentheses: this '{c}' has no opening bracket", i)
                 opener, at = stack.pop()
                 if _CLOSERS[opener] != c:
+                    if c == "}":  # the section's end: the bracket was never closed
+                        raise self.error(f"unbalanced parentheses: this '{opener}' is never closed", at)
                     raise self.error(f"unbalanced parentheses: '{opener}' closed by '{c}'", i)
             elif c == ";" and not stack:
                 self.pos = i + 1
                 return text[start:i], start
+            elif c == "\n" and _STATEMENT.match(text, i, self.end):
+                if stack:  # another statement starts before the bracket closes
+                    opener, at = stack[-1]
+                    raise self.error(f"unbalanced parentheses: this '{opener}' is never closed", at)
+                break  # the next line starts another statement: this one's ';' is missing
             i += 1
         if stack:
             opener, at = stack[-1]
@@ -142,6 +155,8 @@ def _section(cur: _Cursor, builder: SpecBuilder) -> None:
         if c == "":
             raise cur.error(f"section '{name}' is never closed: expected '}}'", offset)
         keyword, kw_offset = cur.ident("a statement ('param', 'constraint', 'arg', 'let', 'decl', 'option') or '}'")
+        if keyword == "def":
+            raise cur.error(f"section '{name}' is never closed: expected '}}' before the next 'def'", offset)
         builder.check_statement(name, keyword, kw_offset)
         if keyword == "let":
             _let(cur, builder)
