@@ -178,16 +178,17 @@ def test_sigint_twice_one_line_exit_130_and_the_resumed_tune_repeats_nothing(in_
             break
         lines.append(line)
         finished += re.match(r"orcu:   \d/8 \[BC=\d\]: ok ", line) is not None
+    start = time.monotonic()
     proc.send_signal(signal.SIGINT)
     time.sleep(0.05)
     proc.send_signal(signal.SIGINT)  # a second press, as an impatient user gives it
-    start = time.monotonic()
     rest = proc.stderr.read()
     proc.wait(timeout=60)
+    took = time.monotonic() - start
     assert finished == 2, "".join(lines)
     assert proc.returncode == 130 and rest.splitlines()[-1:] == ["orcu: interrupted"], rest
     assert "Traceback" not in rest and "Exception ignored" not in rest
-    assert time.monotonic() - start < 10
+    assert took < 3, took  # out at once: the builds and runs under way are not waited for
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as conn:
         kept = conn.execute("SELECT count(*) FROM evaluations").fetchone()[0]
     assert 2 <= kept < 8
