@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -674,7 +675,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     try:
         _run_spec_command(program, "prebuild_command", trust_spec)
         display = Progress(sys.stderr) if progress is True else None
-        with display or _nothing():
+        with display or nullcontext():
             update = display.update if display else (progress or None)
             tunings = search_space(program, runner, db, context, search=search, budget=min(budgets) if budgets else None,
                                    time_limit=min(limits) if limits else None, seed=seed, progress=update,
@@ -723,14 +724,6 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     file = str(Path(path).resolve())
     regions = [_region_result(file, t, backend, device_text, compiler) for t in tunings]
     return Tuning(str(path), backend, device_text, measure, regions, written, errors, _after_notes(tunings), result, device)
-
-
-class _nothing:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
 
 
 def _region_result(file: str, t, backend: str, device_text: str, compiler: str) -> RegionResult:
