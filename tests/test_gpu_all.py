@@ -37,7 +37,7 @@ def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
     assert all(best["kernel_ms"] > 0 for region in two["regions"] for best in region["best"])
 
     vendor = json.loads((out / "vendor.json").read_text())
-    names = ["daxpy", "sdot", "dnrm2", "sscal", "dia_spmv", "dgemv", "dgemv_t", "sgemm", "dgemm", "orio_sgemm", "orio_dgemv"]
+    names = ["daxpy", "sdot", "dnrm2", "sscal", "dia_spmv", "dgemv", "orio_dgemv", "dgemv_t", "sgemm", "orio_sgemm", "dgemm"]
     assert list(vendor["cases"]) == names
     for row in vendor["cases"].values():
         assert row["orcu_exit"] == 0 and row["orcu_ms"] > 0, row
