@@ -612,8 +612,7 @@ def _unchecked_lines(what: list[str], allowed: bool) -> list[str]:
 
 def _left_out(program, limits) -> None:
     """A note per region and input size whose configurations some cannot be built (preflight)."""
-    from .space import settings_text
-    from .tuning import sizes_of
+    from .space import settings_text, sizes_of
 
     for k, (nest, per_input) in enumerate(zip(program.nests, limits)):
         for inputs, m in zip(sizes_of(program, k), per_input):
@@ -764,8 +763,7 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
     from .device import orcu_home
     from .database import existing_database
     from .runners import MEASURE_NAMES
-    from .space import settings_text
-    from .tuning import sizes_of
+    from .space import settings_text, sizes_of
     from .writeback import Choice, Provenance, tuned_source
 
     orcu_home(path)

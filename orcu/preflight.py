@@ -23,7 +23,7 @@ from .frontend.transform import ARGUMENTS
 from .harness import harness_source
 from .program import Program
 from .errors import AnnotationError, OrcuError
-from .space import input_space, performance_space
+from .space import performance_space, sizes_of
 from .spec.expr import Expr, NotVectorizable
 from .spec.model import Constraint
 from .tsg.phase2 import placement_problem
@@ -146,7 +146,7 @@ def preflight(program: Program, device: Device | None) -> list[list[Limits]]:
     for k, nest in enumerate(program.nests):
         view = program.of_nest(k)  # nest k's spec
         per_input = []
-        for inputs in list(input_space(view).configs()) or [{}]:
+        for inputs in sizes_of(program, k):
             found = limits(view, k, inputs, device)
             space = performance_space(view, dict(inputs), found.constraints)
             params = space.config(0)

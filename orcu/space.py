@@ -294,6 +294,11 @@ def input_space(program: Program) -> Space:
     return _not_empty(Space(spec.input_params, spec.input_constraints, spec.lets), "input size")
 
 
+def sizes_of(program: Program, k: int) -> list[dict[str, Any]]:
+    """The input sizes nest k is tuned at: those of its spec ([{}] where it has none)."""
+    return list(input_space(program.of_nest(k)).configs()) or [{}]
+
+
 def performance_space(program: Program, inputs: dict[str, Any], limits: tuple[Constraint, ...] = ()) -> Space:
     """The configurations for these input sizes; ``limits``: what a region cannot build
     (preflight.region_limits). Made once for a program, sizes and limits: a tune asks for

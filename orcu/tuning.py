@@ -20,7 +20,7 @@ from .codegen.region import transform_values
 from .program import Program
 from .device import Device, occupancy
 from .preflight import region_limits
-from .space import input_space, performance_space, settings_text
+from .space import performance_space, settings_text, sizes_of
 from .database import Context, Database, _hash
 from .runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build_identity
 from .search import DEFAULT, SearchSpace, drive, make
@@ -85,11 +85,6 @@ class RegionTuning:
     def statuses(self) -> dict[str, int]:
         counts = Counter(r.status for r in self.results)
         return {s: counts[s] for s in STATUSES if counts[s]}
-
-
-def sizes_of(program: Program, k: int) -> list[dict[str, Any]]:
-    """The input sizes nest k is tuned at: those of its spec ([{}] where it has none)."""
-    return list(input_space(program.of_nest(k)).configs()) or [{}]
 
 
 def region_configs(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> list[dict[str, Any]]:
