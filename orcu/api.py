@@ -366,7 +366,7 @@ def emit(path: str | os.PathLike, params: dict[str, Any] | None = None, *, input
         _explain(program, text, codes, [c.inputs for c in choices], device)
     if output is not None:
         _check_writable(output, str(path), program)
-        _say(f"orcu: wrote {_write_tuned(program, choices, output, str(path), 'emulate', strip, text)}")
+        _say(f"orcu: wrote {' and '.join(_write_tuned(program, choices, output, str(path), 'emulate', strip, text))}")
     return text
 
 
@@ -512,9 +512,9 @@ def _check_writable(output: str, source: str, program=None) -> None:
 
 
 def _write_tuned(program, choices, output: str, source: str, backend: str, strip: bool, text: str,
-                 provenance=None) -> str:
-    """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it); what
-    was written, for the closing message."""
+                 provenance=None) -> list[str]:
+    """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it, else
+    its C header where it has one): the paths written."""
     from .runners import spec_defines_and_includes
     from .toolchain import model_compiler, tuned_file_problem
     from .writeback import c_header, c_header_path, fragment_path, fragment_source, size_defines, write_atomically
@@ -545,7 +545,7 @@ def _write_tuned(program, choices, output: str, source: str, backend: str, strip
     elif program.exported:  # C callers include it to call the tuned file's functions
         written.append(c_header_path(output))
         write_atomically(written[1], c_header(program, Path(output).name), source)
-    return " and ".join(written)
+    return written
 
 
 def _checked_file(path: str) -> bool:
@@ -591,13 +591,17 @@ def _target(program, path, backend, device):
     return compiler, device_text, context
 
 
-def _measure(program, measure: str | None, backend: str) -> str:
-    """``measure``, else the spec's performance_counter measure, else the model's prediction where
-    no GPU runs the variants (the emulation's CPU times say nothing of the GPU), else kernel time."""
+def _known_measure(measure: str | None) -> None:
     from .runners import MEASURES
 
     if measure is not None and measure not in MEASURES:
         raise UsageError(f"unknown measure '{measure}' (known: {', '.join(MEASURES)})")
+
+
+def _measure(program, measure: str | None, backend: str) -> str:
+    """``measure``, else the spec's performance_counter measure, else the model's prediction where
+    no GPU runs the variants (the emulation's CPU times say nothing of the GPU), else kernel time."""
+    _known_measure(measure)
     return measure or program.spec.measure or ("model" if backend in ("emulate", "model") else "kernel")
 
 
@@ -711,7 +715,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
         provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(not_run))
         text, _ = tuned_source(program, best, strip=strip, provenance=provenance, output=output)
         try:
-            written = _write_tuned(program, best, output, str(path), backend, strip, text, provenance).split(" and ")
+            written = _write_tuned(program, best, output, str(path), backend, strip, text, provenance)
         except UsageError as e:  # the results are safe in the database all the same
             raise UsageError(f"{e.message}; the results are in the database: orcu apply {path} -o OTHER writes them "
                              "elsewhere") from None
@@ -810,8 +814,8 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
     provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(not_run))
     text, _ = tuned_source(program, per_region, strip=strip, provenance=provenance, output=output)
     written = _write_tuned(program, per_region, output, str(path), backend, strip, text, provenance)
-    _say(f"orcu: wrote {written}")
-    return written.split(" and ")
+    _say(f"orcu: wrote {' and '.join(written)}")
+    return written
 
 
 # -- the results database -------------------------------------------------------------------------
@@ -820,27 +824,18 @@ def results(path: str | os.PathLike | None = None, *, measure: str | None = None
     """Every evaluation in the results database (of one annotated file, or all), oldest first.
     Each is ranked by ``measure`` where given, else by the one its tune used (model under the
     emulation, kernel time on a GPU, or the measure a choice of that region records)."""
-    from .report import chosen_measures
     from .database import existing_database
+    from .report import chosen, group_key
 
-    from .runners import MEASURES
-
-    if measure is not None and measure not in MEASURES:
-        raise UsageError(f"unknown measure '{measure}' (known: {', '.join(MEASURES)})")
+    _known_measure(measure)
     db = existing_database(path)
     try:
         rows = list(db.rows(str(Path(path).resolve()) if path else None))
-        measures = chosen_measures(db, rows)
+        by_group = chosen(db, rows)  # the measure each group's tune ranked by, first
     finally:
         db.close()
-    picked = [_from_row(row, measure or measures[_group(row)]) for row in rows]
+    picked = [_from_row(row, measure or by_group[group_key(row)][0]) for row in rows]
     return Results(picked, db.path)
-
-
-def _group(row: dict[str, Any]) -> tuple:
-    from .report import group_key
-
-    return group_key(row)
 
 
 def export(output: str | os.PathLike, files: Iterable[str | os.PathLike] = (), *, every: bool = False) -> dict[str, Any]:
@@ -881,4 +876,4 @@ def import_from(path: str | os.PathLike) -> tuple[int, int, Path]:
         choices, evaluations = import_results(db, data)
     finally:
         db.close()
-    return choices, evaluations, database_path()
+    return choices, evaluations, db.path

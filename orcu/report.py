@@ -210,10 +210,6 @@ def chosen(db, rows) -> dict[tuple, tuple[str, dict[str, Any] | None]]:
     return out
 
 
-def chosen_measures(db, rows) -> dict[tuple, str]:
-    return {key: measure for key, (measure, _) in chosen(db, rows).items()}
-
-
 def _median(samples: list[float]) -> float | None:
     return statistics.median(samples) if samples else None
 
