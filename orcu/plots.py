@@ -16,7 +16,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-RANKED = ("ok", "predicted")
+from .runners import RANKED
+
 SECTOR_BYTES = 32
 
 
@@ -29,10 +30,12 @@ def _label(e) -> str:
 
 
 def _groups(evaluations) -> dict[tuple, list]:
+    """Evaluations by region and input size as measured, as orcu report groups its rows."""
+    from .report import group_key
+
     groups: dict[tuple, list] = {}
     for e in evaluations:
-        key = (e.file, e.region, json.dumps(e.inputs, sort_keys=True), e.backend, e.device)
-        groups.setdefault(key, []).append(e)
+        groups.setdefault(group_key(vars(e)), []).append(e)
     return groups
 
 

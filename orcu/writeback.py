@@ -114,23 +114,28 @@ def c_header(program: Program, cu_name: str) -> str:
                   prototypes=[(cxx, c) for _, cxx, c in program.exported], c_bool=names_c_bool(program.src.text))
 
 
-def _size_macros(program: Program) -> list[tuple[str, str]]:
-    """Input parameters the code uses as macros (Orio's style: N is defined by the build):
-    each with the values it was tuned for."""
+def _macro_sizes(program: Program) -> dict[str, tuple]:
+    """Input parameters the code uses as macros (Orio's style: N is defined by the build): the
+    values each was tuned for, by its region's spec."""
     if program.fragment:  # a fragment's host functions take them as parameters from the caller
-        return []
-    macros: dict[str, str] = {}
-    for host in program.hosts:  # each region's sizes are its spec's
+        return {}
+    sizes: dict[str, tuple] = {}
+    for host in program.hosts:
         spec = program.of_nest(host.nests[0]).spec
         used = {name for name, v in host.variables.items() if v.origin == "input_params"}
-        macros.update((p.name, " or ".join(map(str, p.values))) for p in spec.input_params if p.name in used)
-    return list(macros.items())
+        sizes.update((p.name, p.values) for p in spec.input_params if p.name in used)
+    return sizes
+
+
+def _size_macros(program: Program) -> list[tuple[str, str]]:
+    """Each size macro with the values it was tuned for, as the tuned file's header says them."""
+    return [(name, " or ".join(map(str, values))) for name, values in _macro_sizes(program).items()]
 
 
 def size_defines(program: Program) -> dict[str, str]:
     """The -D a build of the tuned file needs for the sizes the code uses as macros: the first
     value each was tuned for."""
-    return {name: values.split(" or ")[0] for name, values in _size_macros(program)}
+    return {name: str(values[0]) for name, values in _macro_sizes(program).items()}
 
 
 def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_path: str | Path, strip: bool = False,
