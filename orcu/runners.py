@@ -555,15 +555,16 @@ class Runner:
                     stdout, stderr = proc.communicate(timeout=0.25)
                     break
                 except subprocess.TimeoutExpired:
-                    reference_s = _reference_seconds(mark)
-                    late = (f"the original C code took longer than {self.reference_limit:.0f} s at these sizes"
-                            if reference_s is None and time.perf_counter() - start > self.reference_limit else
-                            f"the run took longer than {limit:.1f} s"
-                            if reference_s is not None and time.perf_counter() - start - reference_s > limit else None)
-                    if late:
-                        proc.kill()
-                        proc.communicate()
-                        return Result("timeout", params, inputs, message=late, run_s=limit)
+                    reference_s, running = _reference_seconds(mark), time.perf_counter() - start
+                    if reference_s is None and running > self.reference_limit:
+                        late = f"the original C code took longer than {self.reference_limit:.0f} s at these sizes"
+                    elif reference_s is not None and running - reference_s > limit:
+                        late = f"the run took longer than {limit:.1f} s"
+                    else:
+                        continue
+                    proc.kill()
+                    proc.communicate()
+                    return Result("timeout", params, inputs, message=late, run_s=limit)
             elapsed = time.perf_counter() - start
             variant_s = elapsed - (_reference_seconds(mark) or 0.0)
         finally:
