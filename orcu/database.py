@@ -239,13 +239,14 @@ class Database:
             row = cur.fetchone()
         return (json.loads(row[0]), row[1], bool(row[2])) if row else None
 
-    def chosen(self, digest: str, region: str, inputs: Mapping[str, Any]) -> tuple[str, dict[str, Any], str] | None:
+    def chosen(self, digest: str, region: str, inputs: Mapping[str, Any]) -> tuple[str, dict[str, Any], int] | None:
         """The last choice a tune recorded for this context (``digest``), region and input size,
-        whatever measure ranked it: (that measure, the configuration written, when)."""
+        whatever measure ranked it: (that measure, the configuration written, its row: the
+        later written, the larger; two tunes a second apart have the same ``created``)."""
         found = []
         for measure in MEASURES:
             with closing(self.conn.execute(
-                "SELECT params, created FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+                "SELECT params, rowid FROM choices WHERE context = ? AND region = ? AND inputs = ?",
                 (_choice_key(digest, measure), region, json.dumps(dict(inputs), sort_keys=True, default=str)),
             )) as cur:
                 row = cur.fetchone()
@@ -253,8 +254,8 @@ class Database:
                 found.append((row[1], measure, json.loads(row[0])))
         if not found:
             return None
-        created, measure, params = max(found, key=lambda c: c[0])
-        return measure, params, created
+        row, measure, params = max(found, key=lambda c: c[0])
+        return measure, params, row
 
     def measured_on(self, region: str) -> list[tuple[str, str, str]]:
         """The (backend, device, compiler) combinations a region of this name was measured with."""

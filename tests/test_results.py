@@ -268,3 +268,17 @@ def test_the_database_is_found_as_git_finds_its_folder(tmp_path, monkeypatch):
     subprocess.run([*command, "tune", "elsewhere/u.c", "--backend", "emulate", "--budget", "1"], cwd=tmp_path, env=env,
                    capture_output=True, check=True, timeout=600)
     assert (elsewhere / ".orcu" / "results.sqlite").is_file()
+
+
+def test_the_last_choice_wins_within_one_second(tmp_path):
+    # two tunes of one region by two measures, a second apart at most: report shows the later's
+    from orcu.database import Context, Database
+
+    db = Database(tmp_path / "results.sqlite")
+    context = Context("t.c", "orcu_f_1", 8, "source", "emulate", "H100", "g++")
+    for measure, bc in (("kernel", 3), ("total", 5)):
+        db.put_choice(context, {"n": 1000}, {"BC": bc}, 1.0, measure)
+    assert db.chosen(context.digest, "orcu_f_1", {"n": 1000})[:2] == ("total", {"BC": 5})
+    db.put_choice(context, {"n": 1000}, {"BC": 4}, 1.0, "kernel")  # replaced: the latest again
+    assert db.chosen(context.digest, "orcu_f_1", {"n": 1000})[:2] == ("kernel", {"BC": 4})
+    db.close()
