@@ -252,8 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "(also the spec's total_runs; the smaller wins)")
     tune.add_argument("--time-limit", type=_positive(float), metavar="SECONDS", help="stop searching after this long (also the spec's time_limit, in minutes)")
     tune.add_argument("--search", metavar="NAME", type=_search_name,
-                      help="strategy: Exhaustive, Random, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch or TSG "
-                           "(default: the spec's, else Exhaustive when the budget covers the space, else Multistart)")
+                      help="strategy: Exhaustive, Random, Portfolio, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch "
+                           "or TSG (default: the spec's, else Exhaustive when the budget covers the space, else Portfolio)")
     tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
     tune.add_argument("-j", "--jobs", type=_positive(int), metavar="N", help="parallel builds (default: the number of CPUs)")
     tune.add_argument("--json", action="store_true", help="print the summary as one JSON object")

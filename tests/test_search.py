@@ -56,7 +56,7 @@ def test_space_smaller_than_a_population(name):
     seen = []
     drive(strategy, lambda pts: seen.extend(pts) or [float(tiny.config(p)["x"]) for p in pts], budget=100)
     assert len(seen) == len(set(seen)) <= 3
-    if name in ("Exhaustive", "Random", "Genetic", "Mlsearch", "Randomlocal", "Multistart"):
+    if name in ("Exhaustive", "Random", "Genetic", "Mlsearch", "Randomlocal", "Multistart", "Portfolio"):
         assert min(strategy.costs.values()) == 1.0
 
 
@@ -185,7 +185,7 @@ def test_multistart_searches_the_coarse_grid_then_the_whole_space():
 @pytest.mark.parametrize("where", ["grid", "coarse grid first"])
 def test_ahead_names_what_is_asked_next(where):
     the_space, the_cost = (space(), cost) if where == "grid" else (WIDTHS, width_cost)
-    for name in ("Exhaustive", "Random", "Multistart"):
+    for name in ("Exhaustive", "Random", "Multistart", "Portfolio"):
         strategy = make(name, the_space, seed=4)
         told, asked = [], []
 
@@ -204,6 +204,87 @@ def test_ahead_names_what_is_asked_next(where):
         alone = make(name, the_space, seed=4)  # asking ahead changes nothing in the search
         drive(alone, lambda pts: [the_cost(p) for p in pts], budget=60)
         assert list(alone.costs) == list(strategy.costs)
+
+
+def test_genetic_starts_from_the_best_points_known_and_takes_in_the_best():
+    known = {p: cost(p) for p in ALLOWED[::7]}
+    best = sorted(known, key=known.get)
+    strategy = make("Genetic", space(), seed=3, options={"population": 6})
+    strategy.costs.update(known)  # in a Portfolio: what the climbs evaluated
+    search = strategy.search()
+    assert next(search) == best[:6]
+    children = search.send([known[p] for p in best[:6]])
+    strategy.costs.update({p: cost(p) for p in children})
+    strategy.costs[OPTIMUM] = cost(OPTIMUM)  # found meanwhile by someone else
+    search.send([cost(p) for p in children])
+    population = search.gi_frame.f_locals["population"]
+    assert OPTIMUM in population and len(population) == 6
+    alone = make("Genetic", space(), seed=3)  # with nothing known: random, as it always was
+    assert next(alone.search()) == make("Random", space(), seed=3).random_unseen(20)
+
+
+def test_multistart_restart_best_climbs_from_the_best_point_not_climbed():
+    known = {p: cost(p) for p in ALLOWED[::11]}
+    start = min(known, key=known.get)
+    strategy = make("Multistart", space(), seed=1, options={"restart": "best", "coarse": 0})
+    strategy.costs.update(known)
+    asked = []
+    drive(strategy, lambda pts: asked.extend(pts) or [cost(p) for p in pts], budget=1)
+    assert asked == [q for q in strategy._singles(start) if q not in known][:1]  # no design: climbing at once
+    fresh = make("Multistart", space(), seed=1, options={"restart": "best"})
+    seen = []
+    drive(fresh, lambda pts: seen.append(list(pts)) or [cost(p) for p in pts], budget=60)
+    assert len(seen[0]) == 3  # nothing known: a design first (a point per parameter), then climbs
+    assert min(fresh.costs.values()) == cost(OPTIMUM)
+
+
+def turns_of(strategy, budget, evaluate):
+    """Drive a Portfolio; its turns as [arm name, evaluations, whether the best improved]."""
+    turns = []
+
+    def logged(points):
+        name = type(strategy._active).__name__
+        before = min(strategy.costs.values(), default=math.inf)
+        costs = evaluate(points)
+        better = min(costs, default=math.inf) < before
+        if turns and turns[-1][0] == name and turns[-1][1] < strategy.option("turn", 0.1) * budget:
+            turns[-1][1] += len(points)
+            turns[-1][2] |= better
+        else:
+            turns.append([name, len(points), better])
+        return costs
+
+    drive(strategy, logged, budget)
+    return turns
+
+
+def test_portfolio_gives_the_next_turn_to_the_arm_that_improved():
+    for seed in range(6):
+        strategy = make("Portfolio", space(), seed)
+        turns = turns_of(strategy, 300, lambda pts: [cost(p) for p in pts])
+        assert turns[0][0] == "Multistart" and {t[0] for t in turns} == {"Multistart", "Genetic"}
+        for (arm, spent, better), (after, _, _) in zip(turns, turns[1:]):
+            assert spent >= 30  # a tenth of the budget a turn
+            assert (after == arm) == better, turns  # play the winner
+        assert min(strategy.costs.values()) == cost(OPTIMUM)
+
+
+def test_portfolio_moves_the_budget_to_the_arm_that_finds_better_points():
+    """Whichever arm it is: here the one whose points keep getting better is named by the test."""
+    for winner in ("Multistart", "Genetic"):
+        strategy = make("Portfolio", space(), seed=2)
+        clock = itertools.count()
+
+        def rigged(points):  # the winner's points better with every batch, the other's all alike
+            better = type(strategy._active).__name__ == winner
+            return [100.0 - next(clock) if better else 1000.0 for _ in points]
+
+        turns = turns_of(strategy, 300, rigged)
+        spent = {arm: sum(t[1] for t in turns if t[0] == arm) for arm in ("Multistart", "Genetic")}
+        won = spent.pop(winner)
+        # the other: a turn, two where it went first (its first points improve on nothing), a
+        # batch overrunning a turn by at most a population
+        assert spent.popitem()[1] <= 2 * 0.1 * 300 + 20 and won >= 300 - 2 * 0.1 * 300 - 20
 
 
 def test_the_default_is_named_once():

@@ -12,7 +12,7 @@ __all__ = ["DEFAULT", "Point", "SearchSpace", "STRATEGIES", "Strategy", "drive",
 
 # The strategy a tune uses when neither the spec nor --search names one and the budget does
 # not cover the space: chosen by the replay figures of bench/bench_search.py (bench/README.md).
-DEFAULT = "Multistart"
+DEFAULT = "Portfolio"
 
 STALE_BATCHES = 1000  # batches of known points in a row before a strategy is taken as converged
 

@@ -122,7 +122,9 @@ class Multistart(Strategy):
     name = "Multistart"
     options_doc = {"design": "0.05 (fraction of the budget spent on the initial design)",
                    "batch": "1 (moves tried at once: more keeps more builders busy, at some cost in quality)",
-                   "coarse": "0.2 (the most of the coarse grid searched first, as a fraction of its points; 0: none)"}
+                   "coarse": "0.2 (the most of the coarse grid searched first, as a fraction of its points; 0: none)",
+                   "restart": "farthest (each later climb from the design point farthest from the optima found; "
+                              "best: from the best point evaluated and not climbed yet, whoever evaluated it)"}
 
     def __init__(self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None,
                  budget: int | None = None):
@@ -155,6 +157,9 @@ class Multistart(Strategy):
             visited.update((yield from self._climb(min(self.costs, key=self.costs.__getitem__), visited, self._singles)))
         free = int((space.radix > 1).sum())  # a parameter with one value is no dimension of the design
         size = max(free, 2, math.ceil(self.option("design", 0.05) * (self.budget or 0)))
+        if self.option("restart", "farthest") == "best":
+            yield from self._climb_from_best(size, visited)
+            return
         starts = space.design(min(size, len(space)), self.rng, self.costs)
         if not starts:
             return
@@ -186,6 +191,21 @@ class Multistart(Strategy):
             visited.update(path)
             optima.append(path[-1])
 
+    def _climb_from_best(self, size: int, visited: set[Point]) -> Search:
+        """Climbs from the best point evaluated that no climb has passed through, a design of
+        ``size`` points first if none is known, another where every known point is climbed:
+        in a Portfolio the genetic algorithm's finds are the climbs' starts."""
+        while True:
+            unclimbed = [p for p, c in self.costs.items() if p not in visited and math.isfinite(c)]
+            if not unclimbed:
+                starts = self.space.design(min(size, len(self.space)), self.rng, self.costs)
+                if not starts:
+                    return
+                yield starts
+                size = max(4, size // 2)
+                continue
+            visited.update((yield from self._climb(min(unclimbed, key=self.costs.__getitem__), visited, self._singles)))
+
     def _search_coarse(self) -> Generator[list[Point], list[float], bool]:
         """The search on the space's coarse grid, for its share of the budget; whether it
         evaluated anything."""
@@ -199,7 +219,9 @@ class Multistart(Strategy):
             share = min(share, self.budget - max(10, int(0.15 * self.budget)))
         if share < 2:
             return False
-        inner = Multistart(grid, self.seed, {**self.options, "coarse": 0}, share)
+        # the grid is the climbs' own exploration, the genetic algorithm's of a Portfolio being
+        # on the whole space: restarts there go far from the optima found, whatever "restart" says
+        inner = Multistart(grid, self.seed, {**self.options, "coarse": 0, "restart": "farthest"}, share)
         self._coarse = inner, lift
         start, ran = len(self.costs), False
         search = inner.search()
@@ -276,6 +298,66 @@ def _power_of_two(n: int) -> bool:
 def _changed(p: Point, q: Point) -> int:
     """How many parameters differ between two points."""
     return sum(a != b for a, b in zip(p, q))
+
+
+class Portfolio(Strategy):
+    """The default strategy: a Multistart and a Genetic that share one record of evaluated
+    points and take turns, a tenth of the budget each (``turn``), the next turn to the one
+    whose turn improved the best point found, else to the other (play the winner).
+
+    The two fail in opposite ways. Climbs from a Latin-hypercube design are the quickest to
+    an optimum that one-parameter moves lead to, and the coarse grid takes them over sizes of
+    many values; but where the best points differ from good ones in several parameters at
+    once (a tiling whose work-group sizes, vector widths and caching must agree), every climb
+    stops at a lesser optimum and restarts pay for confirming it again. A genetic algorithm
+    recombines parameters of good points, so it crosses such valleys, but over a large size
+    it samples where a climb would step, and at small budgets its random start is most of
+    what it does. Which kind a user's kernel is cannot be known before it is measured; how
+    each is doing can: a turn that improves the best point found is the evidence, and the
+    budget follows it. Sharing the record makes them one search, not two halves: the
+    climbs start from the best point that no climb has passed through, whoever found it
+    (Multistart's ``restart`` "best"), and the genetic algorithm's population starts from
+    the best points known and takes in the best one each generation, so each builds on
+    what the other found.
+
+    Measured by replay on recorded GPU spaces, and on the same kernels recorded on other
+    GPUs it was not shaped on (bench/bench_search.py, bench/README.md)."""
+
+    name = "Portfolio"
+    options_doc = {"turn": "0.1 (evaluations per turn, as a fraction of the budget, at least 5)"}
+
+    def __init__(self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None,
+                 budget: int | None = None):
+        super().__init__(space, seed, options, budget)
+        self._active: Strategy | None = None
+
+    def ahead(self) -> list[list[Point]]:
+        """The batches the arm whose turn it is expects to ask for next."""
+        return self._active.ahead() if self._active is not None else []
+
+    def search(self) -> Search:
+        arms: list[Strategy] = [Multistart(self.space, self.rng.randrange(1 << 30), {"restart": "best"}, self.budget),
+                                Genetic(self.space, self.rng.randrange(1 << 30), None, self.budget)]
+        for arm in arms:
+            arm.costs = self.costs  # one record: each sees what the other evaluated
+        searches = [arm.search() for arm in arms]
+        answers: list[list[float] | None] = [None] * len(arms)  # each arm's last batch's costs, to send it next
+        turn = max(5, int(self.option("turn", 0.1) * (self.budget or len(self.space))))
+        k = 0
+        while searches[0] is not None or searches[1] is not None:
+            if searches[k] is None:
+                k = 1 - k
+            self._active = arms[k]
+            before, start = min(self.costs.values(), default=math.inf), len(self.costs)
+            while len(self.costs) - start < turn:
+                try:
+                    batch = next(searches[k]) if answers[k] is None else searches[k].send(answers[k])
+                except StopIteration:
+                    searches[k] = None
+                    break
+                answers[k] = yield batch
+            if not min(self.costs.values(), default=math.inf) < before:
+                k = 1 - k  # no better point this turn: the other's turn
 
 
 class Randomlocal(Strategy):
@@ -403,7 +485,12 @@ class Annealing(Strategy):
 
 
 class Genetic(Strategy):
-    """A genetic algorithm: tournament selection, uniform crossover, mutation, elitism."""
+    """A genetic algorithm: tournament selection, uniform crossover, mutation, elitism.
+
+    Where other points are known when it starts (in a Portfolio, the climbs' points), the
+    first population is the best of them, topped up with random ones; and each generation
+    takes in the best point known if that is not in it yet. Alone it starts from random points
+    and keeps its best by elitism, so neither changes anything there."""
 
     name = "Genetic"
     options_doc = {"population": "20", "mutation": "1/parameters"}
@@ -413,9 +500,16 @@ class Genetic(Strategy):
         dims = len(space.names)
         size = min(self.option("population", 20), len(space))
         mutation = self.option("mutation", 1.0 / max(1, dims))
-        population = self.random_unseen(size)
+        population = sorted((p for p, c in self.costs.items() if math.isfinite(c)), key=self.costs.__getitem__)[:size]
+        population += self.random_unseen(size - len(population))
+        if not population:
+            return
         costs = list((yield population))
         while True:
+            best = min(self.costs, key=self.costs.__getitem__)
+            if best not in population and self.costs[best] < max(costs):
+                worst = max(range(len(costs)), key=costs.__getitem__)
+                population[worst], costs[worst] = best, self.costs[best]
             children: list[Point] = []
             taken = set(self.costs)  # a set: the membership test runs for every candidate of every child
             for _ in range(4 * size):
@@ -548,4 +642,4 @@ class TSG(Strategy):
 
 
 STRATEGIES: dict[str, type[Strategy]] = {
-    s.name: s for s in (Exhaustive, Random, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch, TSG)}
+    s.name: s for s in (Exhaustive, Random, Portfolio, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch, TSG)}

@@ -15,6 +15,7 @@ SEARCH_ALGORITHMS = {
     "randomsearch": "Random",
     "randomlocal": "Randomlocal",
     "multistart": "Multistart",
+    "portfolio": "Portfolio",
     "simplex": "Simplex",
     "msimplex": "Simplex",
     "annealing": "Annealing",
