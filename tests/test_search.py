@@ -239,23 +239,23 @@ def test_multistart_restart_best_climbs_from_the_best_point_not_climbed():
 
 
 def turns_of(strategy, budget, evaluate):
-    """Drive a Portfolio; its turns as [arm name, evaluations, whether the best improved]."""
-    turns = []
+    """Drive a Portfolio; its turns as [arm name, evaluations, whether the turn improved the
+    best point found by more than 1%]."""
+    turns, quota = [], strategy.option("turn", 0.1) * budget
 
     def logged(points):
         name = type(strategy._active).__name__
         before = min(strategy.costs.values(), default=math.inf)
         costs = evaluate(points)
-        better = min(costs, default=math.inf) < before
-        if turns and turns[-1][0] == name and turns[-1][1] < strategy.option("turn", 0.1) * budget:
-            turns[-1][1] += len(points)
-            turns[-1][2] |= better
-        else:
-            turns.append([name, len(points), better])
+        if not turns or turns[-1][0] != name or turns[-1][1] >= quota:
+            turns.append([name, 0, before])
+        turns[-1][1] += len(points)
+        turns[-1][2] = min([turns[-1][2]] + costs)  # the best after it, for now
         return costs
 
     drive(strategy, logged, budget)
-    return turns
+    starts = [math.inf] + [t[2] for t in turns[:-1]]
+    return [[name, spent, best < start * 0.99] for (name, spent, best), start in zip(turns, starts)]
 
 
 def test_portfolio_gives_the_next_turn_to_the_arm_that_improved():
