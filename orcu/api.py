@@ -640,8 +640,8 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     total_runs); ``time_limit``: seconds. ``backend``: "cuda" (the GPU), "emulate" (orcu's CPU
     emulation checks every variant, the performance model ranks them), "model" (compiled and
     predicted, the winners checked in the emulation), "auto" (cuda where a GPU is visible).
-    ``search``: a strategy name (Portfolio, the default; Multistart, Genetic, Exhaustive, ...). ``inputs``: sizes in
-    place of the spec's, a value or a list per name. ``progress``: True shows orcu's progress on
+    ``search``: a strategy name (Portfolio, the default; Multistart, Genetic, Exhaustive, ...).
+    ``inputs``: sizes in place of the spec's, a value or a list per name. ``progress``: True shows orcu's progress on
     stderr, False nothing, a function gets (region tuning, result, origin) per evaluation.
     Results go to the results database as they come, so a tune interrupted (KeyboardInterrupt)
     resumes where it stopped."""
