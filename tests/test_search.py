@@ -56,7 +56,7 @@ def test_space_smaller_than_a_population(name):
     seen = []
     drive(strategy, lambda pts: seen.extend(pts) or [float(tiny.config(p)["x"]) for p in pts], budget=100)
     assert len(seen) == len(set(seen)) <= 3
-    if name in ("Exhaustive", "Random", "Genetic", "Mlsearch", "Randomlocal", "Multistart", "Portfolio"):
+    if name in ("Exhaustive", "Random", "Genetic", "Generational", "Mlsearch", "Randomlocal", "Multistart", "Portfolio"):
         assert min(strategy.costs.values()) == 1.0
 
 
@@ -196,7 +196,9 @@ def test_ahead_names_what_is_asked_next(where):
         drive(strategy, evaluate, budget=60, prepare=lambda batches: told.append(batches))
         assert len(told) == len(asked)
         built = sum(1 for before, now in zip(told, asked[1:]) if now in before)
-        assert built >= len(asked) // 2, (name, built, len(asked))  # most batches asked were built ahead
+        # most batches asked were built ahead; in a Portfolio, the climbs' turns (a generation of
+        # the genetic algorithm depends on the costs of the one in flight)
+        assert built >= len(asked) // (3 if name == "Portfolio" else 2), (name, built, len(asked))
         if where == "grid":  # the first guess too; on the bowl most moves improve, so the climb's next move is a miss
             first = sum(1 for before, now in zip(told, asked[1:]) if before and before[0] == now)
             assert first >= len(asked) // 2, (name, first, len(asked))
@@ -206,21 +208,21 @@ def test_ahead_names_what_is_asked_next(where):
         assert list(alone.costs) == list(strategy.costs)
 
 
-def test_genetic_starts_from_the_best_points_known_and_takes_in_the_best():
+def test_generational_starts_from_the_best_points_known_and_breeds_known_points_for_free():
     known = {p: cost(p) for p in ALLOWED[::7]}
     best = sorted(known, key=known.get)
-    strategy = make("Genetic", space(), seed=3, options={"population": 6})
+    strategy = make("Generational", space(), seed=3, options={"population": 6})
     strategy.costs.update(known)  # in a Portfolio: what the climbs evaluated
     search = strategy.search()
     assert next(search) == best[:6]
     children = search.send([known[p] for p in best[:6]])
-    strategy.costs.update({p: cost(p) for p in children})
-    strategy.costs[OPTIMUM] = cost(OPTIMUM)  # found meanwhile by someone else
-    search.send([cost(p) for p in children])
-    population = search.gi_frame.f_locals["population"]
-    assert OPTIMUM in population and len(population) == 6
-    alone = make("Genetic", space(), seed=3)  # with nothing known: random, as it always was
-    assert next(alone.search()) == make("Random", space(), seed=3).random_unseen(20)
+    assert len(children) == len(set(children)) == 6 and all(strategy.space.valid(p) for p in children)
+    alone = make("Generational", space(), seed=5)
+    asked = []
+    drive(alone, lambda pts: asked.append(list(pts)) or [cost(p) for p in pts], budget=150)
+    assert asked[0] == make("Random", space(), seed=5).random_unseen(26)  # nothing known: random
+    assert any(len(batch) < 26 for batch in asked)  # some children were known: only the new ones spent budget
+    assert min(alone.costs.values()) == cost(OPTIMUM)
 
 
 def test_multistart_restart_best_climbs_from_the_best_point_not_climbed():
@@ -262,16 +264,22 @@ def test_portfolio_gives_the_next_turn_to_the_arm_that_improved():
     for seed in range(6):
         strategy = make("Portfolio", space(), seed)
         turns = turns_of(strategy, 300, lambda pts: [cost(p) for p in pts])
-        assert turns[0][0] == "Multistart" and {t[0] for t in turns} == {"Multistart", "Genetic"}
-        for (arm, spent, better), (after, _, _) in zip(turns, turns[1:]):
-            assert spent >= 30  # a tenth of the budget a turn
-            assert (after == arm) == better, turns  # play the winner
+        assert turns[0][0] == "Multistart" and {t[0] for t in turns} == {"Multistart", "Generational"}
+        for k, ((arm, spent, better), (after, _, _)) in enumerate(zip(turns, turns[1:])):
+            # Where an arm's search ends (the genetic algorithm after its generations), its last
+            # turn is short and the other has every turn after it.
+            later = {t[0] for t in turns[k + 1:]}
+            if later == {"Multistart", "Generational"}:
+                assert spent >= 30  # a tenth of the budget a turn
+                assert (after == arm) == better, turns  # play the winner
+            else:
+                assert spent >= 30 or arm not in later
         assert min(strategy.costs.values()) == cost(OPTIMUM)
 
 
 def test_portfolio_moves_the_budget_to_the_arm_that_finds_better_points():
     """Whichever arm it is: here the one whose points keep getting better is named by the test."""
-    for winner in ("Multistart", "Genetic"):
+    for winner in ("Multistart", "Generational"):
         strategy = make("Portfolio", space(), seed=2)
         clock = itertools.count()
 
@@ -280,7 +288,7 @@ def test_portfolio_moves_the_budget_to_the_arm_that_finds_better_points():
             return [100.0 - next(clock) if better else 1000.0 for _ in points]
 
         turns = turns_of(strategy, 300, rigged)
-        spent = {arm: sum(t[1] for t in turns if t[0] == arm) for arm in ("Multistart", "Genetic")}
+        spent = {arm: sum(t[1] for t in turns if t[0] == arm) for arm in ("Multistart", "Generational")}
         won = spent.pop(winner)
         # the other: a turn, two where it went first (its first points improve on nothing), a
         # batch overrunning a turn by at most a population

@@ -116,7 +116,7 @@ def test_argument_type_checked(in_tmp):
 
 def test_unknown_search_algorithm(in_tmp):
     assert diagnose(in_tmp, perf("  def search { arg algorithm = 'Greedy'; }")).startswith(
-        "t.c:4:32: error: argument 'algorithm' must be one of Annealing, Exhaustive, Genetic, Mlsearch, Multistart, Portfolio, Random, Randomlocal, Simplex, TSG, got 'Greedy'"
+        "t.c:4:32: error: argument 'algorithm' must be one of Annealing, Exhaustive, Generational, Genetic, Mlsearch, Multistart, Portfolio, Random, Randomlocal, Simplex, TSG, got 'Greedy'"
     )
 
 

@@ -21,6 +21,7 @@ SEARCH_ALGORITHMS = {
     "annealing": "Annealing",
     "simulatedannealing": "Annealing",
     "genetic": "Genetic",
+    "generational": "Generational",
     "ga": "Genetic",
     "mlsearch": "Mlsearch",
     "tsg": "TSG",
