@@ -345,6 +345,7 @@ class Portfolio(Strategy):
         searches = [arm.search() for arm in arms]
         answers: list[list[float] | None] = [None] * len(arms)  # each arm's last batch's costs, to send it next
         turn = max(5, int(self.option("turn", 0.1) * (self.budget or len(self.space))))
+        gain = self.option("gain", 0.01)
         k = 0
         while searches[0] is not None or searches[1] is not None:
             if searches[k] is None:
@@ -358,7 +359,7 @@ class Portfolio(Strategy):
                     searches[k] = None
                     break
                 answers[k] = yield batch
-            if not min(self.costs.values(), default=math.inf) < before * (1 - self.option("gain", 0.01)):
+            if not min(self.costs.values(), default=math.inf) < before * (1 - gain):
                 k = 1 - k  # no better point this turn: the other's turn
 
 
@@ -548,6 +549,7 @@ class Generational(Strategy):
         space = self.space
         dims = len(space.names)
         size = min(self.option("population", 26), len(space))
+        mutation = self.option("mutation", 55)
         population = sorted((p for p, c in self.costs.items() if math.isfinite(c)), key=self.costs.__getitem__)[:size]
         population += self.random_unseen(size - len(population))
         for _ in range(self.option("generations", 90)):
@@ -566,8 +568,8 @@ class Generational(Strategy):
                 a, b = ranked[first], ranked[second]
                 cut = int(self.rng.random() * dims)
                 for x in (a[:cut] + b[cut:], b[:cut] + a[cut:]):
-                    child = x if x in space.index else self._neighbour(x, adjacent=True) or self._neighbour(x, adjacent=False) or x
-                    if int(self.rng.random() * self.option("mutation", 55)) == 0:
+                    child = x if x in space.index else self._neighbour(x, adjacent=True) or x
+                    if int(self.rng.random() * mutation) == 0:
                         child = self._neighbour(child, adjacent=False) or child
                     if child not in children and child in space.index:
                         children.append(child)
@@ -579,13 +581,15 @@ class Generational(Strategy):
         return int(self.rng.betavariate(1, 2.5) * count)
 
     def _neighbour(self, x: Point, adjacent: bool) -> Point | None:
-        """A random valid point one value step from ``x`` in every parameter (``adjacent``),
-        or differing from it in one parameter; None where there is none."""
+        """A random valid point differing from ``x`` in one parameter; with ``adjacent``, one
+        value step from it in every parameter first, where there is one. None where there is
+        none. The steps to every point are computed once for both."""
         steps = np.abs(self.space.array - np.asarray(x))
         if adjacent:
             rows = np.nonzero((steps <= 1).all(axis=1) & (steps.sum(axis=1) > 0))[0]
-        else:
-            rows = np.nonzero((steps > 0).sum(axis=1) == 1)[0]
+            if len(rows):
+                return self.space.points[int(rows[self.rng.randrange(len(rows))])]
+        rows = np.nonzero((steps > 0).sum(axis=1) == 1)[0]
         return self.space.points[int(rows[self.rng.randrange(len(rows))])] if len(rows) else None
 
 
