@@ -48,18 +48,18 @@ def label(fraction: float) -> str:
     return f"{fraction:.0%}"
 
 
-def budgets_of(cost) -> list[int]:
-    valid = sum(1 for c in cost.values() if math.isfinite(c))
+def budgets_of(valid: int) -> list[int]:
     return [max(2, int(f * valid)) for f in FRACTIONS]
 
 
 def orcu_row(path: Path, name: str, seeds: int) -> dict:
     """One strategy on one space: [mean, worst] per budget, and its Python time per 1,000 evaluations."""
     space, cost = read_cache(path)
-    optimum = min(c for c in cost.values() if math.isfinite(c))
-    row = {"space": path.name, "tuner": "orcu", "strategy": name}
+    valid = [c for c in cost.values() if math.isfinite(c)]
+    optimum = min(valid)
+    row = {"space": path.name, "tuner": "orcu", "strategy": name, "valid": len(valid), "optimum": optimum}
     start, evaluations = time.perf_counter(), 0
-    for fraction, budget in zip(FRACTIONS, budgets_of(cost)):
+    for fraction, budget in zip(FRACTIONS, budgets_of(len(valid))):
         scores = []
         for seed in range(seeds):
             strategy = make(name, space, seed)
@@ -71,9 +71,11 @@ def orcu_row(path: Path, name: str, seeds: int) -> dict:
     return row
 
 
-def kernel_tuner_rows(kernel_tuner, path: Path, seeds: int) -> list[dict]:
-    _, cost = read_cache(path)
-    optimum = min(c for c in cost.values() if math.isfinite(c))
+def kernel_tuner_rows(kernel_tuner, path: Path, seeds: int, valid: int, optimum: float) -> list[dict]:
+    """Kernel Tuner's strategies on the space, scored against orcu's reading of it (``valid``
+    configurations, the ``optimum``)."""
+    import numpy
+
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt") as f:
         data = json.load(f)
@@ -91,11 +93,10 @@ def kernel_tuner_rows(kernel_tuner, path: Path, seeds: int) -> list[dict]:
             json.dump(data, f)
         for name in KERNEL_TUNER:
             row = {"space": path.name, "tuner": f"Kernel Tuner {kernel_tuner.__version__}", "strategy": name}
-            for fraction, budget in zip(FRACTIONS, budgets_of(cost)):
+            for fraction, budget in zip(FRACTIONS, budgets_of(valid)):
                 scores = []
                 for seed in range(seeds):
                     random.seed(seed)
-                    import numpy
                     numpy.random.seed(seed)
                     results, _ = kernel_tuner.tune_kernel(
                         data["kernel_name"], "__global__ void k(){}", data.get("problem_size", 1), [], dict(data["tune_params"]),
@@ -186,14 +187,14 @@ def main() -> None:
         futures = {path: [pool.submit(orcu_row, path, name, args.seeds) for name in names] for path in paths}
         rows = []
         for path in paths:
-            _, cost = read_cache(path)
-            print(f"{path.name}: {sum(1 for c in cost.values() if math.isfinite(c))} valid configurations, budgets {budgets_of(cost)}")
-            for future in futures[path]:
-                row = future.result()
+            ours = [future.result() for future in futures[path]]
+            valid, optimum = ours[0]["valid"], ours[0]["optimum"]
+            print(f"{path.name}: {valid} valid configurations, budgets {budgets_of(valid)}")
+            for row in ours:
                 rows.append(row)
                 show(row, f"{row['strategy']}{' (default)' if row['strategy'] == DEFAULT else ''}")
             if kernel_tuner is not None:
-                for row in kernel_tuner_rows(kernel_tuner, path, args.seeds):
+                for row in kernel_tuner_rows(kernel_tuner, path, args.seeds, valid, optimum):
                     rows.append(row)
                     show(row, f"KT {row['strategy']}")
     spaces = [p.name for p in paths]
