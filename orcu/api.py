@@ -59,10 +59,24 @@ class Evaluation:
     figures: dict[str, Any] | None = None  # static traffic figures and the model's prediction
     line: int | None = None  # the region's line in the file
     compiler: str = ""
+    metrics: dict[str, float] | None = None  # what it achieved at time_ms (orcu/metrics.py): gflop_s, gb_s, ...
 
     @property
     def emulated(self) -> bool:
         return self.backend in ("emulate", "model")
+
+    @property
+    def gflop_s(self) -> float | None:
+        return (self.metrics or {}).get("gflop_s")
+
+    @property
+    def gb_s(self) -> float | None:
+        return (self.metrics or {}).get("gb_s")
+
+    @property
+    def bound_fraction(self) -> float | None:
+        """The roofline bound over the time: 1.0 at the roofline."""
+        return (self.metrics or {}).get("bound_fraction")
 
     def record(self) -> dict[str, Any]:
         """A flat row (the columns of ``orcu report --csv`` and the model's prediction)."""
@@ -83,17 +97,19 @@ def _evaluation(file: str, t, result, backend: str, device: str, compiler: str) 
 
     return Evaluation(file, t.name, dict(result.inputs), dict(result.params), result.status, result.measure, result.time_ms,
                       list(result.kernel_ms), list(result.total_ms), predicted_ms(result.figures), result.message, backend,
-                      device, "", result.figures, t.line, compiler)
+                      device, "", result.figures, t.line, compiler, result.metrics)
 
 
 def _from_row(row: dict[str, Any], measure: str) -> Evaluation:
+    from .report import rates
     from .runners import RANKED
 
     samples = row[f"{measure}_ms"]
     time = _median(samples) if row["status"] in RANKED else None
+    metrics = None if row["metrics"] is None else {**row["metrics"], **rates(row, measure)}  # the rates at this measure's time
     return Evaluation(row["file"], row["region"], row["inputs"], row["params"], row["status"], measure, time,
                       row["kernel_ms"], row["total_ms"], _median(row["model_ms"]), row["message"], row["backend"],
-                      row["device"], row["created"], row["figures"], row["line"], row["compiler"])
+                      row["device"], row["created"], row["figures"], row["line"], row["compiler"], metrics)
 
 
 class _Table:
@@ -605,6 +621,27 @@ def _measure(program, measure: str | None, backend: str) -> str:
     return measure or program.spec.measure or ("model" if backend in ("emulate", "model") else "kernel")
 
 
+def _objective(program, requested: str | None, backend: str):
+    """The objective of every region (each spec's metrics may define its name); energy is
+    measured on a GPU only."""
+    from .objectives import ENERGY, needs_energy
+
+    goals = {program.of_nest(k).spec.ranking_objective(requested) for k in range(len(program.nests))}
+    goal = goals.pop() if len(goals) == 1 else None
+    if goal is None:
+        raise UsageError("the regions' specs name different objectives: give one with --objective")
+    if backend != "cuda" and any(needs_energy(goal, program.of_nest(k).spec.metric_exprs) for k in range(len(program.nests))):
+        raise UsageError(f"the objective {goal.text()} needs energy ({', '.join(ENERGY)}), which orcu measures through NVML on "
+                         f"a GPU: tune with --backend cuda (this tune runs --backend {backend})")
+    return goal
+
+
+def _energy(program, goal) -> bool:
+    from .objectives import needs_energy
+
+    return any(needs_energy(goal, program.of_nest(k).spec.metric_exprs) for k in range(len(program.nests)))
+
+
 def _unchecked_lines(what: list[str], allowed: bool) -> list[str]:
     """Results that no run checked (predictions) are written only when asked: the words either way."""
     if allowed:
@@ -632,7 +669,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
          search: str | None = None, inputs: dict[str, Any] | None = None, device_profile: str | None = None,
          output: str | os.PathLike | None = None, spec: str | None = None, seed: int = 0, jobs: int | None = None,
          measure: str | None = None, strip: bool = False, unchecked: bool = False, trust_spec: bool = False,
-         progress: bool | Callable = True) -> Tuning:
+         objective: str | None = None, progress: bool | Callable = True) -> Tuning:
     """Evaluate the variants of every region at every input size, each checked against the
     original C code, and write the fastest as a tuned .cu file (``output``, default FILE.tuned.cu).
 
@@ -641,7 +678,9 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     emulation checks every variant, the performance model ranks them), "model" (compiled and
     predicted, the winners checked in the emulation), "auto" (cuda where a GPU is visible).
     ``search``: a strategy name (Portfolio, the default; Multistart, Genetic, Exhaustive, ...).
-    ``inputs``: sizes in place of the spec's, a value or a list per name. ``progress``: True shows orcu's progress on
+    ``inputs``: sizes in place of the spec's, a value or a list per name. ``objective``: what ranks
+    the variants, ``[max:|min:]NAME`` of a metric (gflop_s, gb_s, bound_fraction, energy, edp, one
+    of the spec's metrics section; default: the spec's objective, else the time). ``progress``: True shows orcu's progress on
     stderr, False nothing, a function gets (region tuning, result, origin) per evaluation.
     Results go to the results database as they come, so a tune interrupted (KeyboardInterrupt)
     resumes where it stopped."""
@@ -672,7 +711,8 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     limits = [t for t in (time_limit, None if spec_.arg("search", "time_limit") is None else 60.0 * spec_.arg("search", "time_limit"))
               if t is not None]
     measure = _measure(program, measure, backend)
-    runner = Runner(backend, device, home / "build", jobs, measure=measure)
+    goal = _objective(program, objective, backend)
+    runner = Runner(backend, device, home / "build", jobs, measure=measure, energy=_energy(program, goal))
     runners = [runner]
     db = Database(home / "results.sqlite")
     try:
@@ -680,7 +720,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
         display = Progress(sys.stderr) if progress is True else None
         with display or nullcontext():
             update = display.update if display else (progress or None)
-            tunings = search_space(program, runner, db, context, search=search, budget=min(budgets) if budgets else None,
+            tunings = search_space(program, runner, db, context, objective=goal, search=search, budget=min(budgets) if budgets else None,
                                    time_limit=min(limits) if limits else None, seed=seed, progress=update,
                                    started=display.start if display else None)
         if backend == "model" and gxx() is None:
@@ -795,7 +835,7 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
                     elsewhere.add((found[0].device, found[0].compiler))
                 if not found[1][2]:
                     not_run.append(f"orcu_{nest.name} {settings_text(sizes_k)}".strip())
-                chosen.append(Choice(found[1][0], dict(sizes_k), found[1][1], measure))
+                chosen.append(Choice(found[1][0], dict(sizes_k), found[1][1], measure, found[1][3]))
             per_region.append(chosen)
     finally:
         db.close()
@@ -857,6 +897,118 @@ def export(output: str | os.PathLike, files: Iterable[str | os.PathLike] = (), *
         raise UsageError(f"no tuning results for {', '.join(names)} in the results database")
     replace_atomically(Path(output), json.dumps(data, indent=1, sort_keys=True) + "\n")
     return data
+
+
+def export_t4(output: str | os.PathLike, files: Iterable[str | os.PathLike] = ()) -> list[Path]:
+    """Write every evaluation of ``files`` (default: every file in the database) in the T4 format:
+    a results file and its metadata (``NAME.metadata.json``) per region, input size and device;
+    ``output`` itself where there is one, else ``output`` numbered. The files written."""
+    import json
+
+    from . import t4
+    from .database import existing_database
+    from .files import replace_atomically
+    from .report import chosen, group_key
+
+    files = [str(f) for f in files]
+    names = [str(Path(f).resolve()) for f in files]
+    db = existing_database(files[0] if files else None)
+    try:
+        rows = [r for r in db.rows() if not names or r["file"] in names]
+        by_group = chosen(db, rows)
+        objectives = {}  # the objective that chose each group's winner, where a tune recorded one
+        for key, digest in {(group_key(r), r["context"]) for r in rows}:
+            said = db.choice_objective(digest, key[1], json.loads(key[2]), by_group[key][0])
+            if said:
+                objectives[key] = said.partition(" = ")[0].partition(":")[2]
+    finally:
+        db.close()
+    if not rows:
+        raise UsageError(f"no evaluations {'of ' + ', '.join(names) + ' ' if names else ''}in the results database")
+    docs = t4.documents(rows, by_group, objectives)
+    output = Path(output)
+    written = []
+    for k, (_, results, described) in enumerate(docs):
+        target = output if len(docs) == 1 else output.with_name(f"{output.stem}.{k + 1}{output.suffix or '.json'}")
+        replace_atomically(target, json.dumps(results, indent=1) + "\n")
+        replace_atomically(t4.metadata_path(target), json.dumps(described, indent=1) + "\n")
+        written += [target, t4.metadata_path(target)]
+    return written
+
+
+def import_t4(path: str | os.PathLike, file: str | os.PathLike | None = None, *, region: str | None = None,
+              inputs: dict[str, Any] | None = None, backend: str | None = None, device_profile: str | None = None,
+              spec: str | None = None) -> tuple[int, int, Path]:
+    """Put the T4 results in ``path`` (orcu's, or another tool's such as Kernel Tuner's) into the
+    results database as evaluations of a region of ``file`` at one input size, so that a tune
+    there evaluates none of them again: (imported, left out: outside the region's space, measured
+    already, or orcu's model predictions; the database). What the metadata orcu writes names (file, region, sizes,
+    backend) is the default of each argument; ``region``: its name (orcu_NAME_1) or line."""
+    from . import t4
+    from .database import Database, database_path
+    from .runners import build_flags
+    from .space import settings_text, sizes_of
+    from .tuning import region_configs
+    from .writeback import region_parameters
+
+    data, described = t4.read(path)
+    origin = ((described or {}).get("metadata") or {}).get("orcu") or {}
+    file = file or origin.get("file")
+    if file is None:
+        raise UsageError(f"{path}: name the annotated file the results belong to (orcu import --format t4 {path} --file FILE)")
+    sizes = _input_lists(inputs) if inputs else ({k: [v] for k, v in origin["inputs"].items()} if origin.get("inputs") else None)
+    program, backend, device = _load_for_target(file, spec, sizes, backend or origin.get("backend") or "auto", device_profile,
+                                                runs=False)
+    _, _, context = _target(program, file, backend, device)
+    region = region or origin.get("region")
+    k = _region_number(program, region, file)
+    at = sizes_of(program, k)
+    if len(at) != 1:
+        raise UsageError(f"orcu_{program.nests[k].name} is tuned at {len(at)} input sizes "
+                         f"({'; '.join(settings_text(s) for s in at)}): name the one the results were measured at with --input")
+    inputs_k = dict(at[0])
+    names = region_parameters(program.of_nest(k), program.nests[k])
+    configs = region_configs(program, k, inputs_k, device)
+    ctx, scale = context(k), t4.time_scale(data)
+    spec_ = program.of_nest(k).spec
+    kept = left = 0
+    db = Database(database_path(file))
+    try:
+        for entry in data["results"]:
+            missing = [n for n in names if n not in entry["configuration"]]
+            if missing:
+                raise UsageError(f"{path}: a configuration has no value of {', '.join(missing)}, parameters of "
+                                 f"orcu_{program.nests[k].name} (it has {', '.join(entry['configuration']) or 'none'})")
+            config = t4.matching(entry["configuration"], names, configs)
+            if config is None:
+                left += 1
+                continue
+            key = ctx.key(config, inputs_k, build_flags(spec_.build_command, config, backend))
+            if db.get(key) is not None:  # orcu's own result, or one imported before, stays
+                left += 1
+                continue
+            result = t4.result_of(entry, dict(config), inputs_k, scale, f"t4:{Path(path).name}")
+            if result is None:
+                left += 1
+                continue
+            db.put(key, ctx, result)
+            kept += 1
+    finally:
+        db.close()
+    return kept, left, db.path
+
+
+def _region_number(program, region: str | None, file) -> int:
+    """The region named ``region`` (orcu_NAME, NAME or its line), or the file's only one."""
+    names = [f"orcu_{n.name}" for n in program.nests]
+    if region is None:
+        if len(names) == 1:
+            return 0
+        raise UsageError(f"{file} has {len(names)} regions ({', '.join(names)}): name one with --region")
+    for k, nest in enumerate(program.nests):
+        if region in (names[k], nest.name, str(nest.loc.line)):
+            return k
+    raise UsageError(f"{file} has no region '{region}'{did_you_mean(region, names)} (its regions: {', '.join(names)})")
 
 
 def import_from(path: str | os.PathLike) -> tuple[int, int, Path]:

@@ -70,6 +70,10 @@ def _cmd_cc(args) -> int:
 
 
 def _cmd_export(args) -> int:
+    if args.format == "t4":
+        for written in api.export_t4(args.output, args.files):
+            print(f"orcu: wrote {written}", file=sys.stderr)
+        return 0
     data = api.export(args.output, args.files, every=args.all)
     print(f"orcu: wrote {args.output}: {len(data['choices'])} choice(s), {len(data['evaluations'])} evaluation(s) of "
           f"{len(data['regions'])} region(s)", file=sys.stderr)
@@ -77,6 +81,16 @@ def _cmd_export(args) -> int:
 
 
 def _cmd_import(args) -> int:
+    if args.format == "t4":
+        kept, left, database = api.import_t4(args.results, args.file, region=args.region,
+                                             inputs=args.input or None, backend=args.backend,
+                                             device_profile=args.device_profile, spec=args.spec)
+        print(f"orcu: imported {kept} evaluation(s) into {database}" + (
+            f"; left out {left} (outside the region's space, or measured already)" if left else ""), file=sys.stderr)
+        return 0
+    if args.file or args.region or args.input or args.backend or args.device_profile or args.spec:
+        raise UsageError("--file, --region, --input, --backend, --device-profile and --spec are for --format t4: an "
+                         "orcu export names its regions itself")
     choices, evaluations, database = api.import_from(args.results)
     print(f"orcu: imported {choices} choice(s) and {evaluations} evaluation(s) into {database}", file=sys.stderr)
     return 0
@@ -88,7 +102,7 @@ def _cmd_tune(args) -> int:
     tuning = api.tune(args.file, budget=args.budget, time_limit=args.time_limit, backend=args.backend, search=args.search,
                       inputs=args.input, device_profile=args.device_profile, output=args.output, spec=args.spec,
                       seed=args.seed, jobs=args.jobs, measure=args.measure, strip=args.strip, unchecked=args.unchecked,
-                      trust_spec=args.trust_spec)
+                      trust_spec=args.trust_spec, objective=args.objective)
     if args.json:
         print(json.dumps(tuning.summary, indent=2, default=str))
     else:
@@ -255,6 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="strategy: Exhaustive, Random, Portfolio, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch "
                            "or TSG (default: the spec's, else Exhaustive when the budget covers the space, else Portfolio)")
     tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
+    tune.add_argument("--objective", metavar="[max:|min:]NAME",
+                      help="what ranks the variants: a metric, gflop_s, gb_s, bound_fraction, energy or edp (energy "
+                           "with --backend cuda, measured through NVML), or one of the spec's metrics section with its "
+                           "direction (max:gflops); default: the spec's objective, else the time (--measure)")
     tune.add_argument("-j", "--jobs", type=_positive(int), metavar="N", help="parallel builds (default: the number of CPUs)")
     tune.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     _trust_argument(tune)
@@ -283,10 +301,26 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("files", nargs="*", metavar="FILE", help="annotated C files (default: every file in the database)")
     export.add_argument("-o", "--output", required=True, help="the JSON file to write")
     export.add_argument("--all", action="store_true", help="every evaluation of those files, not only the chosen ones")
+    export.add_argument("--format", choices=["orcu", "t4"], default="orcu",
+                        help="orcu: for orcu import elsewhere (default); t4: every evaluation in the Open Autotuning "
+                             "Results Schema (T4) that Kernel Tuner writes, a results file and NAME.metadata.json per "
+                             "region, input size and device")
     export.set_defaults(run=_cmd_export)
 
-    imported = sub.add_parser("import", help="add exported tuning results to this machine's results database")
-    imported.add_argument("results", help="a JSON file written by orcu export")
+    imported = sub.add_parser("import", help="add exported tuning results (orcu's, or T4 results such as Kernel Tuner's) "
+                                             "to this machine's results database")
+    imported.add_argument("results", help="a JSON file written by orcu export, or T4 results (--format t4)")
+    imported.add_argument("--format", choices=["orcu", "t4"], default="orcu",
+                          help="t4: results in the Open Autotuning Results Schema, by orcu or another tool (Kernel "
+                               "Tuner's store_output_file); a later tune reuses them, and runs any that could win first")
+    imported.add_argument("--file", help="t4: the annotated C file the results belong to (default: the one orcu's "
+                                         "metadata names)")
+    imported.add_argument("--region", help="t4: the region (orcu_NAME_1, or its line) where the file has several")
+    imported.add_argument("--backend", choices=["auto", "cuda", "emulate", "model"],
+                          help="t4: the backend whose tunes reuse them (default: the metadata's, else auto)")
+    imported.add_argument("--device-profile", metavar="NAME", help="t4: the device profile of an emulate or model backend")
+    imported.add_argument("--spec", help="t4: the file's YAML tuning spec, where it has one beside it")
+    _sizes_argument(imported)
     imported.set_defaults(run=_cmd_import)
 
     report = sub.add_parser("report", help="past tunings from the results database; CSV and Kernel Tuner exports")

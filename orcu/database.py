@@ -28,7 +28,7 @@ from .model import predicted_ms
 from .runners import MEASURES, WRONG, Result
 
 BUSY_TIMEOUT_S = 60  # how long a writer waits for another process to finish its transaction
-SCHEMA_VERSION = 3  # PRAGMA user_version; raise it with every change of the tables below (and say how in MIGRATIONS)
+SCHEMA_VERSION = 4  # PRAGMA user_version; raise it with every change of the tables below (and say how in MIGRATIONS)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS evaluations (
     key TEXT PRIMARY KEY,
@@ -50,7 +50,10 @@ CREATE TABLE IF NOT EXISTS evaluations (
     run_s REAL NOT NULL,
     created TEXT NOT NULL,
     figures TEXT NOT NULL DEFAULT 'null',  -- JSON: static traffic (tsg/traffic.py) and "model": the prediction, else null
-    code TEXT NOT NULL DEFAULT ''  -- hash of the region, spec and orcu: one variant's code whatever the backend
+    code TEXT NOT NULL DEFAULT '',  -- hash of the region, spec and orcu: one variant's code whatever the backend
+    metrics TEXT NOT NULL DEFAULT 'null',   -- JSON: what it achieved (orcu/metrics.py), where ranked
+    measured TEXT NOT NULL DEFAULT 'null',  -- JSON: what the harness measured besides time (NVML energy)
+    origin TEXT NOT NULL DEFAULT ''         -- '' measured by orcu here, else the import it came from
 );
 CREATE INDEX IF NOT EXISTS evaluations_by_file ON evaluations (file, region, created);
 CREATE TABLE IF NOT EXISTS choices (
@@ -61,6 +64,7 @@ CREATE TABLE IF NOT EXISTS choices (
     time_ms REAL NOT NULL,
     created TEXT NOT NULL,
     checked INTEGER NOT NULL DEFAULT 1,  -- 0: a prediction that no run checked against the original code
+    objective TEXT NOT NULL DEFAULT '',  -- what chose it where not the time: "max:gflop_s = 812.3"
     PRIMARY KEY (context, region, inputs)
 );
 CREATE TABLE IF NOT EXISTS retimings (
@@ -174,26 +178,27 @@ class Database:
 
     def get(self, key: str, measure: str = "kernel") -> Result | None:
         with closing(self.conn.execute(
-            "SELECT status, params, inputs, kernel_ms, total_ms, message, compile_s, run_s, figures FROM evaluations WHERE key = ?",
-            (key,)
+            "SELECT status, params, inputs, kernel_ms, total_ms, message, compile_s, run_s, figures, measured, origin "
+            "FROM evaluations WHERE key = ?", (key,)
         )) as cur:
             row = cur.fetchone()
         if row is None:
             return None
-        status, params, inputs, kernel, total, message, compile_s, run_s, figures = row
+        status, params, inputs, kernel, total, message, compile_s, run_s, figures, measured, origin = row
         return Result(status, json.loads(params), json.loads(inputs), json.loads(kernel), json.loads(total), message,
-                      None, compile_s, run_s, measure, json.loads(figures))
+                      None, compile_s, run_s, measure, json.loads(figures), measured=json.loads(measured), origin=origin)
 
     def put(self, key: str, context: Context, result: Result) -> None:
         with self.transaction():
-            self.conn.execute(
-                "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, context.file, context.region, context.line, context.digest, json.dumps(result.params, default=str),
-                 json.dumps(result.inputs, default=str), context.backend, context.device, context.compiler, result.status,
-                 result.time_ms, json.dumps(result.kernel_ms), json.dumps(result.total_ms), result.message,
-                 result.compile_s, result.run_s, datetime.datetime.now().isoformat(timespec="seconds"),
-                 json.dumps(result.figures), context.code),
-            )
+            _insert(self.conn, "INSERT OR REPLACE", {
+                "key": key, "file": context.file, "region": context.region, "line": context.line, "context": context.digest,
+                "params": json.dumps(result.params, default=str), "inputs": json.dumps(result.inputs, default=str),
+                "backend": context.backend, "device": context.device, "compiler": context.compiler, "status": result.status,
+                "time_ms": result.time_ms, "kernel_ms": json.dumps(result.kernel_ms), "total_ms": json.dumps(result.total_ms),
+                "message": result.message, "compile_s": result.compile_s, "run_s": result.run_s,
+                "created": datetime.datetime.now().isoformat(timespec="seconds"), "figures": json.dumps(result.figures),
+                "code": context.code, "metrics": json.dumps(result.metrics), "measured": json.dumps(result.measured),
+                "origin": result.origin})
 
     def found_wrong(self, context: Context, params: Mapping[str, Any], inputs: Mapping[str, Any]) -> tuple[str, str, str] | None:
         """What a run (any backend) found wrong with this variant of this code, the latest: its
@@ -217,27 +222,38 @@ class Database:
                               (key, json.dumps(samples), datetime.datetime.now().isoformat(timespec="seconds")))
 
     def put_choice(self, context: Context, inputs: Mapping[str, Any], params: Mapping[str, Any], time_ms: float,
-                   measure: str, checked: bool = True) -> None:
+                   measure: str, checked: bool = True, objective: str = "") -> None:
         with self.transaction():
-            self.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?)",
+            self.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                               (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str),
                                json.dumps(dict(params), default=str), time_ms,
-                               datetime.datetime.now().isoformat(timespec="seconds"), int(checked)))
+                               datetime.datetime.now().isoformat(timespec="seconds"), int(checked), objective))
 
     def drop_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> None:
         with self.transaction():
             self.conn.execute("DELETE FROM choices WHERE context = ? AND region = ? AND inputs = ?",
                               (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str)))
 
-    def get_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> tuple[dict[str, Any], float, bool] | None:
+    def get_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> tuple[dict[str, Any], float, bool, str] | None:
         """The configuration the last tune of this region and input size chose by ``measure``, its
-        time, and whether it was checked against the original code."""
+        time, whether it was checked against the original code, and the objective that chose it
+        ("" where the time did)."""
         with closing(self.conn.execute(
-            "SELECT params, time_ms, checked FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+            "SELECT params, time_ms, checked, objective FROM choices WHERE context = ? AND region = ? AND inputs = ?",
             (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str)),
         )) as cur:
             row = cur.fetchone()
-        return (json.loads(row[0]), row[1], bool(row[2])) if row else None
+        return (json.loads(row[0]), row[1], bool(row[2]), row[3]) if row else None
+
+    def choice_objective(self, digest: str, region: str, inputs: Mapping[str, Any], measure: str) -> str:
+        """The objective of the choice recorded for this context, region, size and measure ("" for
+        the time, or none)."""
+        with closing(self.conn.execute(
+            "SELECT objective FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+            (_choice_key(digest, measure), region, json.dumps(dict(inputs), sort_keys=True, default=str)),
+        )) as cur:
+            row = cur.fetchone()
+        return row[0] if row else ""
 
     def chosen(self, digest: str, region: str, inputs: Mapping[str, Any]) -> tuple[str, dict[str, Any], int] | None:
         """The last choice a tune recorded for this context (``digest``), region and input size,
@@ -269,7 +285,7 @@ class Database:
             names = [d[0] for d in cur.description]
             for row in cur:
                 item = dict(zip(names, row))
-                for k in ("params", "inputs", "kernel_ms", "total_ms", "figures"):
+                for k in ("params", "inputs", "kernel_ms", "total_ms", "figures", "metrics", "measured"):
                     item[k] = json.loads(item[k])
                 predicted = predicted_ms(item["figures"])
                 item["model_ms"] = [] if predicted is None else [predicted]  # the model's prediction, as samples
@@ -297,8 +313,23 @@ def _to_schema_3(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE choices SET checked = 0 WHERE context = ?", (key,))
 
 
+def _to_schema_4(conn: sqlite3.Connection) -> None:
+    """Evaluations get their metrics, what was measured besides time and where they came from;
+    choices the objective that made them."""
+    for column in ("metrics TEXT NOT NULL DEFAULT 'null'", "measured TEXT NOT NULL DEFAULT 'null'",
+                   "origin TEXT NOT NULL DEFAULT ''"):
+        conn.execute(f"ALTER TABLE evaluations ADD COLUMN {column}")
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'choices'").fetchone():
+        conn.execute("ALTER TABLE choices ADD COLUMN objective TEXT NOT NULL DEFAULT ''")
+
+
+def _insert(conn: sqlite3.Connection, verb: str, row: Mapping[str, Any]) -> None:
+    """One row of evaluations, its columns named (so that a column added later cannot shift them)."""
+    conn.execute(f"{verb} INTO evaluations ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+
+
 # What brings a database of each older schema to the next one.
-MIGRATIONS = {1: "ALTER TABLE evaluations ADD COLUMN figures TEXT NOT NULL DEFAULT 'null'", 2: _to_schema_3}
+MIGRATIONS = {1: "ALTER TABLE evaluations ADD COLUMN figures TEXT NOT NULL DEFAULT 'null'", 2: _to_schema_3, 3: _to_schema_4}
 
 
 class _Transaction:
@@ -327,9 +358,9 @@ def export_results(db: Database, files: list[str] | None, every: bool = False) -
     rows = [r for r in db.rows() if files is None or r["file"] in files]
     contexts = {r["context"] for r in rows}
     names = {_choice_key(c, m): c for c in contexts for m in MEASURES}  # a choice's context -> its evaluations'
-    with closing(db.conn.execute("SELECT context, region, inputs, params, time_ms, created, checked FROM choices")) as cur:
-        choices = [dict(zip(("context", "region", "inputs", "params", "time_ms", "created", "checked"), row)) for row in cur
-                   if row[0] in names]
+    columns = ("context", "region", "inputs", "params", "time_ms", "created", "checked", "objective")
+    with closing(db.conn.execute(f"SELECT {', '.join(columns)} FROM choices")) as cur:
+        choices = [dict(zip(columns, row)) for row in cur if row[0] in names]
 
     def same(value) -> str:
         return json.dumps(value, sort_keys=True, default=str)
@@ -367,14 +398,15 @@ def import_results(db: Database, data: Mapping[str, Any]) -> tuple[int, int]:
                              "exported: tune it again")
     with db.transaction():
         for c in data["choices"]:
-            db.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (c["context"], c["region"], c["inputs"], c["params"], c["time_ms"], c["created"], c["checked"]))
+            db.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            (c["context"], c["region"], c["inputs"], c["params"], c["time_ms"], c["created"], c["checked"],
+                             c["objective"]))
+        columns = [c[1] for c in db.conn.execute("PRAGMA table_info(evaluations)")]
         for r in data["evaluations"]:
-            db.conn.execute("INSERT OR IGNORE INTO evaluations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (r["key"], r["file"], r["region"], r["line"], r["context"], json.dumps(r["params"], default=str),
-                             json.dumps(r["inputs"], default=str), r["backend"], r["device"], r["compiler"], r["status"],
-                             r["time_ms"], json.dumps(r["kernel_ms"]), json.dumps(r["total_ms"]), r["message"],
-                             r["compile_s"], r["run_s"], r["created"], json.dumps(r["figures"]), r["code"]))
+            row = {k: r[k] for k in columns}
+            for k in ("params", "inputs", "kernel_ms", "total_ms", "figures", "metrics", "measured"):
+                row[k] = json.dumps(r[k], default=str)
+            _insert(db.conn, "INSERT OR IGNORE", row)
     return len(data["choices"]), len(data["evaluations"])
 
 

@@ -35,7 +35,9 @@ def read_cache(path: str | Path) -> tuple[SearchSpace, dict[Point, float]]:
 def cache_document(kernel: str, device: str, names: list[str], values: dict[str, list[Any]],
                    results: Iterable[dict[str, Any]], measure: str = "kernel") -> dict[str, Any]:
     """A Kernel Tuner cache of orcu results: dicts with ``params``, ``status``, ``kernel_ms`` and
-    ``total_ms``; ``measure`` says which samples are Kernel Tuner's times."""
+    ``total_ms`` (and the database's ``compile_s``, ``run_s``, ``created``, where present);
+    ``measure`` says which samples are Kernel Tuner's times. Each entry has the timings Kernel
+    Tuner's own caches record, in milliseconds, so that its tools (its T4 writer) read it."""
     cache = {}
     for r in results:
         key = ",".join(str(r["params"][n]) for n in names)
@@ -45,6 +47,10 @@ def cache_document(kernel: str, device: str, names: list[str], values: dict[str,
             entry.update(time=sum(times) / len(times), times=times)
         else:
             entry.update(time=_KT_ERRORS.get(r["status"], "RuntimeFailedConfig"), times=[])
+        entry.update(compile_time=1e3 * r.get("compile_s", 0.0), verification_time=0,
+                     benchmark_time=1e3 * r.get("run_s", 0.0), strategy_time=0, framework_time=0)
+        if r.get("created"):
+            entry["timestamp"] = r["created"]
         cache[key] = entry
     return {"device_name": device, "kernel_name": kernel, "tune_params_keys": names, "tune_params": values,
             "objective": "time", "cache": cache}

@@ -87,6 +87,16 @@ class Prediction:
                 + f"; {self.waves} wave{'s' if self.waves > 1 else ''} of blocks at {100 * self.occupancy:.0f}% occupancy")
 
 
+def peak_rates(device: Device, element_bytes: int) -> tuple[float, float]:
+    """(bytes a second, arithmetic operations a second) the device reaches at most: its memory's
+    peak bandwidth, and a multiply-add (two operations) a lane a cycle on every multiprocessor at
+    the widest element's rate: the roofline's two ceilings."""
+    clock = (device.clock_khz or 1_500_000) * 1e3
+    float_lanes, double_lanes = ARITHMETIC.get(device.compute_capability, (64, 2))
+    lanes = double_lanes if element_bytes >= 8 else float_lanes
+    return device.bandwidth_gbs * 1e9, 2 * lanes * device.multiprocessors * clock
+
+
 def predict(traffic: Traffic, device: Device, element_bytes: int, footprint: int, registers: int | None = None,
             shared_bytes: int = 0, calibration: Calibration = CALIBRATION) -> Prediction:
     """The launch's predicted time. ``element_bytes``: the widest floating-point element (its peak

@@ -261,6 +261,9 @@ def results_text(rows, chosen_by_group, measure: str | None = None, width: int =
         else:
             rows_of.append(("winner", settings_text(best["params"]) + (" (in the tuned file)" if written else "")))
             rows_of.append(("time", f"{_median(best[f'{ranked_by}_ms']):.4g} ms, {_time_words(ranked_by, backend)}"))
+            achieved = achieved_text(best, ranked_by)
+            if achieved:
+                rows_of.append(("achieved", achieved))
         rows_of.append(("evaluated", f"{len(group)}: " + ", ".join(f"{n} {s}" for s, n in counts.items()) +
                         f"; last {max(r['created'] for r in group)[:10]}"))
         for name, text in rows_of:
@@ -300,6 +303,47 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
     Console(file=stream or sys.stdout, width=None if (stream or sys.stdout).isatty() else 240).print(table)
 
 
+RATES = ("gflop_s", "gb_s", "bound_fraction")
+
+
+def rates(row: dict[str, Any], measure: str) -> dict[str, float]:
+    """GFLOP/s, GB/s and the fraction of the roofline bound of an evaluation at its time by
+    ``measure``, from the loop's work its metrics keep (orcu/metrics.py); empty where unknown."""
+    metrics = row.get("metrics") or {}
+    samples = row.get(f"{measure}_ms") or []
+    if row["status"] not in RANKED or not samples or statistics.median(samples) <= 0:
+        return {}
+    seconds = statistics.median(samples) * 1e-3
+    out = {}
+    if "flops" in metrics:
+        out["gflop_s"] = metrics["flops"] / seconds / 1e9
+    if "bytes" in metrics:
+        out["gb_s"] = metrics["bytes"] / seconds / 1e9
+    if "bound_ms" in metrics:
+        out["bound_fraction"] = metrics["bound_ms"] * 1e-3 / seconds
+    return out
+
+
+def achieved_text(row: dict[str, Any], measure: str) -> str:
+    """The winner's rates, and the other metrics its tune computed (the spec's, energy)."""
+    from .objectives import BUILTIN
+
+    found = rates(row, measure)
+    parts = []
+    if "gflop_s" in found:
+        parts.append(f"{found['gflop_s']:.4g} GFLOP/s")
+    if "gb_s" in found:
+        parts.append(f"{found['gb_s']:.4g} GB/s")
+    if "bound_fraction" in found:
+        parts.append(f"{100 * found['bound_fraction']:.3g}% of the roofline bound "
+                     f"({(row['metrics'] or {})['bound_ms']:.3g} ms)")
+    metrics = row.get("metrics") or {}
+    parts += [f"{name} {value:.4g} {BUILTIN[name][0]}".rstrip() for name, value in metrics.items()
+              if name in ("energy_j", "power_w", "edp")]
+    parts += [f"{name} = {value:.4g}" for name, value in metrics.items() if name not in BUILTIN]
+    return ", ".join(parts)
+
+
 def _device_text(backend: str, device: str, long: bool = False) -> str:
     """``NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU)`` -> ``H100 80GB HBM3, emulated``."""
     name = device.split(" (")[0].removeprefix("NVIDIA ")
@@ -310,15 +354,19 @@ def _device_text(backend: str, device: str, long: bool = False) -> str:
 
 
 CSV_COLUMNS = ("file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms", "kernel_ms",
-               "backend", "device", "compiler", "created", "message")
+               "gflop_s", "gb_s", "bound_fraction", "metrics", "backend", "device", "compiler", "created", "message")
+_JSON_COLUMNS = ("inputs", "params", "total_ms", "kernel_ms", "metrics")
 
 
 def write_csv(rows, path) -> None:
+    """Every evaluation; its rates at its time_ms (the measure its tune ranked by), and in
+    ``metrics`` every metric its tune computed."""
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(CSV_COLUMNS)
         for row in rows:
-            writer.writerow([json.dumps(row[c]) if c in ("inputs", "params", "total_ms", "kernel_ms") else row[c]
+            metrics = row.get("metrics") or {}
+            writer.writerow([json.dumps(row[c]) if c in _JSON_COLUMNS else metrics.get(c, "") if c in RATES else row[c]
                              for c in CSV_COLUMNS])
 
 

@@ -50,6 +50,7 @@ WRONG = ("compile_error", "wrong_result", "crash")  # what a prediction never ov
 MEASURES = ("kernel", "total", "model")
 MEASURE_NAMES = {"kernel": "kernel time", "total": "total time",
                  "model": "GPU kernel time predicted by orcu's performance model"}
+ENERGY_S = 1.0  # seconds of a variant's calls its energy is measured over (NVML's counter moves every few ms)
 EMULATION_SEED = "1"  # blocks run in a shuffled order, to expose races between blocks
 MAX_BATCH = 16  # variants built into one harness
 
@@ -69,6 +70,9 @@ class Result:
     figures: dict[str, Any] | None = None  # its static traffic at its input size (tsg/traffic.py), the model's prediction
     counted: dict[str, Any] | None = None  # the memory traffic its run counted (Runner's count_memory)
     resources: KernelResources | None = None  # what ptxas reported of its kernel (GPU builds)
+    metrics: dict[str, float] | None = None  # what it achieved (orcu/metrics.py), where ranked
+    measured: dict[str, Any] | None = None  # what the harness measured besides time: NVML's energy_j, power_w
+    origin: str = ""  # "" measured by orcu here; else where an import found it (never written unchecked)
 
     @property
     def samples(self) -> list[float]:
@@ -285,7 +289,7 @@ def _reference_seconds(mark: Path) -> float | None:
 class Runner:
     def __init__(self, backend: str, device: Device, workdir: Path, jobs: int | None = None, timeout_floor: float = 60.0,
                  measure: str = "kernel", address_limit: int | None = None, count_memory: bool = False,
-                 reference_limit: float = 3600.0):
+                 reference_limit: float = 3600.0, energy: bool = False):
         """``timeout_floor``: the seconds a variant's run may take until runs have been measured
         (then ten times the fastest); the clock starts once the harness has run the original C
         code, which may take up to ``reference_limit`` at the spec's sizes (the CPU's SGEMM of
@@ -294,8 +298,10 @@ class Runner:
         instead of waking the kernel's OOM killer. GPU runs get none: the CUDA driver reserves
         far more address space than it uses. ``count_memory``: emulated builds count the global
         sectors and shared-memory wavefronts of the call the harness checks (Result.counted;
-        instrumented builds at -O0, several times slower)."""
+        instrumented builds at -O0, several times slower). ``energy``: each run measures the energy of
+        a call through NVML as well (ENERGY_S seconds of calls; GPU runs)."""
         self.backend = backend
+        self.energy = energy
         # --backend model runs nothing but compiles every variant it ranks, for the GPU where nvcc is
         # installed (ptxas's registers and spills then reach the model), else as the emulation does.
         self.compiler = model_compiler() if backend == "model" else backend
@@ -546,6 +552,8 @@ class Runner:
         # the harness writes here how long the C reference took: the watchdog guards the variant
         mark = self.workdir / f".{os.getpid()}.{threading.get_ident()}.{time.monotonic_ns()}.reference"
         env["ORCU_REFERENCE_DONE"] = str(mark)
+        if self.energy:
+            env["ORCU_ENERGY_S"] = str(ENERGY_S)
         start = time.perf_counter()
         proc = subprocess.Popen([str(exe), str(which), *self._timed_calls()], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, env=env)
@@ -585,8 +593,9 @@ class Runner:
         counted = _MEMORY_COUNTS.search(proc.stderr)
         if counted is not None:  # a line for the tool, not a message for the user
             err = truncate(_MEMORY_COUNTS.sub("", proc.stderr))
+        measured = {k: report[k] for k in ("energy_j", "power_w", "energy_method", "energy_error") if k in report}
         result = Result(report["status"], params, inputs, report["kernel_ms"], report["total_ms"], err, report["worst"],
-                        run_s=elapsed, counted=json.loads(counted.group(1)) if counted else None)
+                        run_s=elapsed, counted=json.loads(counted.group(1)) if counted else None, measured=measured or None)
         if result.status == "ok":
             self.best_run_s = variant_s if self.best_run_s is None else min(self.best_run_s, variant_s)
         elif result.status == "wrong_result" and result.worst:

@@ -24,7 +24,9 @@ from .space import performance_space, settings_text, sizes_of
 from .database import Context, Database, _hash
 from .runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build_identity
 from .search import DEFAULT, SearchSpace, drive, make
+from .metrics import Ranking, work
 from .model import of_variant
+from .objectives import TIME, Objective
 from .tsg.sizes import last_wave
 from .tsg.traffic import counted_traffic
 from .writeback import Choice, composed_region, region_parameters
@@ -56,9 +58,11 @@ class RegionTuning:
     runs: int = 0  # how many samples the winner's time pools
     checked: bool | None = None  # --backend model: whether its winner ran against the original code (None: not a prediction)
     check_note: str = ""  # where and how the prediction was checked, when not at its own size
+    ranking: Ranking = field(default_factory=Ranking, repr=False)  # its metrics and objective (orcu/metrics.py)
 
     def record(self, result: Result, origin: str, progress=None) -> float:
         """Count one result: ``origin`` "" (evaluated now), "cached" or "same build"; its cost."""
+        self.ranking.assess(result)
         self.results.append(result)
         if origin == "cached":
             self.cached += 1
@@ -68,7 +72,7 @@ class RegionTuning:
             self.new += 1
         if progress is not None:
             progress(self, result, origin)
-        return _cost(result)
+        return self.ranking.cost(result)
 
     @property
     def unsteady(self) -> bool:
@@ -78,8 +82,8 @@ class RegionTuning:
     def best(self) -> Result | None:
         if self.final is not None:
             return self.final
-        ok = [r for r in self.results if r.status in RANKED and r.time_ms is not None]
-        return min(ok, key=lambda r: r.time_ms) if ok else None
+        ok = [r for r in self.results if self.ranking.value(r) is not None]
+        return min(ok, key=self.ranking.cost) if ok else None
 
     @property
     def statuses(self) -> dict[str, int]:
@@ -135,12 +139,12 @@ def strategy_name(program: Program, requested: str | None, budget: int | None, s
 
 
 def tune(program: Program, runner: Runner, db: Database, context: Callable[[int], Context], *,
-         search: str | None = None, budget: int | None = None, time_limit: float | None = None, seed: int = 0,
+         objective: Objective = TIME, search: str | None = None, budget: int | None = None, time_limit: float | None = None, seed: int = 0,
          pipeline: bool = True,
          progress: Callable[[RegionTuning, Result, str], None] | None = None,
          started: Callable[[RegionTuning, int, bool], None] | None = None) -> list[RegionTuning]:
     """Every (region, input size) pair gets an equal share of ``budget`` points and of
-    ``time_limit`` seconds. ``pipeline``: build the batches the strategy expects next while
+    ``time_limit`` seconds; ``objective`` ranks the variants. ``pipeline``: build the batches the strategy expects next while
     a batch runs (bench/bench_pipeline.py measures it against building nothing ahead)."""
     pairs = [(k, inputs) for k in range(len(program.nests)) for inputs in sizes_of(program, k)]
     share = None if budget is None else max(1, math.ceil(budget / len(pairs)))
@@ -151,7 +155,8 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         spec = program.of_nest(k).spec  # the spec of the PerfTuning region that holds it
         space = region_space(program, k, dict(inputs), runner.device)
         name = strategy_name(program.of_nest(k), search, share, len(space))
-        tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space))
+        tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space),
+                              ranking=Ranking(objective, spec, work(program, k, dict(inputs)), runner.device))
         ctx = context(k)
         strategy = make(name, space, seed, spec.search_options(name), share)
         if started is not None:
@@ -198,7 +203,8 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
                 if batch:
                     upcoming.append(batch)
 
-        def evaluate(points, key=key, space=space, ctx=ctx, k=k, inputs=inputs, builds=builds, note=note, upcoming=upcoming):
+        def evaluate(points, key=key, space=space, ctx=ctx, k=k, inputs=inputs, builds=builds, note=note, upcoming=upcoming,
+                     tuning=tuning):
             configs = [space.config(p) for p in points]
             firsts = {}  # one configuration per build not met yet
             for j, config in enumerate(configs):
@@ -212,6 +218,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
                 _figures(program, k, code, result, runner)
                 result = _against_runs(result, ctx, db)
                 builds.know(configs[j], result)
+                tuning.ranking.assess(result)  # its metrics, which the database keeps
                 db.put(key(points[j]), ctx, result)
                 costs[j] = note(result, "")
             for j, config in enumerate(configs):  # the same builds under other names
@@ -222,11 +229,13 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         deadline = None if end is None else time.monotonic() + max(0.0, end - time.monotonic()) / (len(pairs) - n)
         drive(strategy, evaluate, share, deadline, recall, alias, prepare if pipeline else None)
         runner.drop_ahead()
+        _run_imported(program, runner, db, tuning, config_key, builds, ctx)
         _retime(program, runner, db, tuning, config_key, builds)
         if tuning.best is not None:
             tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, space)
             # what orcu apply writes; a prediction only once check_predictions ran it
-            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure, checked=runner.backend != "model")
+            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure, checked=runner.backend != "model",
+                          objective=objective_text(tuning))
         out.append(tuning)
     return out
 
@@ -278,9 +287,12 @@ class _Builds:
     def code(self, config: dict[str, Any]):
         return self._of(config)[1]
 
-    def know(self, config: dict[str, Any], result: Result) -> None:
+    def know(self, config: dict[str, Any], result: Result, again: bool = False) -> None:
+        """``result`` is this build's (``again``: in place of the one known, which it ran anew)."""
         identity = self.identity(config)
         if identity is not None:
+            if again:
+                self._results[identity] = result
             self._results.setdefault(identity, result)
 
     def result(self, config: dict[str, Any]) -> Result | None:
@@ -334,7 +346,7 @@ def check_predictions(program: Program, tunings: list[RegionTuning], checker: Ru
     for t in tunings:
         sizes = sorted(sizes_of(program, t.region), key=_work)
         ctx = check_context(t.region)
-        ranked = sorted((r for r in t.results if r.status == "predicted" and r.time_ms is not None), key=lambda r: r.time_ms)
+        ranked = sorted((r for r in t.results if r.status == "predicted" and t.ranking.value(r) is not None), key=t.ranking.cost)
         unique, seen = [], set()  # a configuration met twice (cached, and evaluated now) is checked once
         for r in ranked:
             if (key := repr(sorted(r.params.items()))) not in seen:
@@ -372,9 +384,9 @@ def check_predictions(program: Program, tunings: list[RegionTuning], checker: Ru
         measure = t.best.measure if t.best is not None else checker.measure
         tuned = context(t.region)
         if t.checked:
-            db.put_choice(tuned, t.inputs, t.final.params, t.final.time_ms, measure, checked=True)
+            db.put_choice(tuned, t.inputs, t.final.params, t.final.time_ms, measure, checked=True, objective=objective_text(t))
         elif t.best is not None:
-            db.put_choice(tuned, t.inputs, t.best.params, t.best.time_ms, measure, checked=False)
+            db.put_choice(tuned, t.inputs, t.best.params, t.best.time_ms, measure, checked=False, objective=objective_text(t))
         else:
             db.drop_choice(tuned, t.inputs, measure)
 
@@ -405,8 +417,46 @@ def _checked(program: Program, region: int, params: dict, inputs: dict, checker:
     return result
 
 
-def _cost(result: Result) -> float:
-    return result.time_ms if result.status in RANKED and result.time_ms is not None else math.inf
+def objective_text(t: RegionTuning) -> str:
+    """What chose the winner, where not the time: the objective and the winner's value of it."""
+    best, goal = t.best, t.ranking.goal
+    if goal.is_time or best is None:
+        return ""
+    return f"{goal.text()} = {t.ranking.value(best):.6g}"
+
+
+def _contenders(tuning: RegionTuning, builds: _Builds) -> list[Result]:
+    """The ok results close enough to the best to be re-timed for the win, one of each build."""
+    ranking = tuning.ranking
+    ok = sorted((r for r in tuning.results if r.status == "ok" and ranking.value(r) is not None), key=ranking.cost)
+    top: list[Result] = []
+    for r in ok:
+        if not ranking.close(r, ok[0], RETIME_BAND):
+            break
+        if all(builds.identity(r.params) != builds.identity(t.params) for t in top):
+            top.append(r)
+        if len(top) == RETIME_CANDIDATES:
+            break
+    return top
+
+
+def _run_imported(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds,
+                  ctx: Context) -> None:
+    """An imported result (orcu import --format t4) guides the search but never wins unchecked:
+    each one among the contenders runs in orcu's harness, against the original code, and its
+    run replaces it, until the contenders are all orcu's own runs."""
+    if runner.measure == "model":  # imported rows carry no prediction: they never rank here
+        return
+    while imported := [r for r in _contenders(tuning, builds) if r.origin]:
+        for r in imported:
+            fresh = next(runner.evaluate(program, tuning.region, [(r.params, r.inputs)]))
+            _figures(program, tuning.region, builds.code(r.params) if builds.identity(r.params) else None, fresh, runner)
+            builds.know(r.params, fresh, again=True)
+            same = builds.identity(r.params)
+            tuning.results = [x for x in tuning.results if x.params != r.params and not (same and x.origin and
+                                                                                         builds.identity(x.params) == same)]
+            tuning.record(fresh, "")
+            db.put(key(r.params), ctx, fresh)
 
 
 def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds) -> None:
@@ -416,15 +466,8 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
     candidates instead of favouring whichever ran in a quiet moment."""
     if runner.measure == "model":  # a prediction is the same every time: nothing to re-time
         return
-    ok = sorted((r for r in tuning.results if r.status == "ok"), key=lambda r: r.time_ms)
-    top: list[Result] = []
-    for r in ok:
-        if r.time_ms > RETIME_BAND * ok[0].time_ms:
-            break
-        if all(builds.identity(r.params) != builds.identity(t.params) for t in top):  # one of each build
-            top.append(r)
-        if len(top) == RETIME_CANDIDATES:
-            break
+    ranking = tuning.ranking
+    top = _contenders(tuning, builds)
     if not top:
         return
     keys = [key(r.params) for r in top]
@@ -439,7 +482,7 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
                     samples[k] += again.samples
 
     def winner() -> int:
-        return min(range(len(top)), key=lambda j: statistics.median(samples[keys[j]]))
+        return min(range(len(top)), key=lambda j: ranking.cost(ranking.with_samples(top[j], samples[keys[j]])))
 
     if samples is None:
         samples = {k: list(r.samples) for k, r in zip(keys, top)}
@@ -448,7 +491,7 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
             rounds(EXTRA_ROUNDS)
         db.put_retiming(retime_key, samples)
     pooled = samples[keys[winner()]]
-    tuning.final = top[winner()].with_samples(pooled)
+    tuning.final = ranking.with_samples(top[winner()], pooled)
     tuning.spread = spread(pooled)
     tuning.runs = len(pooled)
 
@@ -469,7 +512,7 @@ def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]]
         best = t.best
         if best is None:
             return None
-        per_region[t.region].append(Choice(best.params, best.inputs, best.time_ms, best.measure))
+        per_region[t.region].append(Choice(best.params, best.inputs, best.time_ms, best.measure, objective_text(t)))
     return per_region
 
 

@@ -38,6 +38,7 @@ class Choice:
     inputs: Mapping[str, Any] = field(default_factory=dict)
     time_ms: float | None = None
     measure: str = "kernel"  # what time_ms is: the kernels' time, the host function's whole time, or the model's
+    objective: str = ""  # what chose it where not that time: "max:gflop_s = 812.3" (orcu/tuning.py objective_text)
 
 
 @dataclass(frozen=True)
@@ -340,7 +341,8 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
                 "params": settings_text({k: choice.params[k] for k in used if k in choice.params}),
                 "inputs": settings_text(choice.inputs),
                 "time": "not measured" if choice.time_ms is None else
-                        f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}, which ranked the variants)",
+                        f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}, which ranked the variants)" if not choice.objective
+                        else f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}); chosen by the objective {choice.objective}",
             })
     return render(
         "header.cu.j2",

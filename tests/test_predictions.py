@@ -124,7 +124,7 @@ def test_a_winner_the_emulation_finds_wrong_gives_way_to_the_next_prediction(in_
                       progress=lines.append)
     assert tuning.checked is True and tuning.best.params == second.params
     assert [line.rsplit(": ", 1)[1] for line in lines] == ["wrong_result", "ok"]
-    assert db.get_choice(predicted(0), first.inputs, "model") == (second.params, second.time_ms, True)
+    assert db.get_choice(predicted(0), first.inputs, "model") == (second.params, second.time_ms, True, "")
 
 
 def test_a_size_too_slow_for_the_emulation_is_checked_at_a_smaller_one_and_says_so(in_tmp):

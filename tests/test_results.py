@@ -136,7 +136,8 @@ def test_report_exports_csv_and_kernel_tuner_cache(in_tmp, monkeypatch, capsys):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     assert main(["report", "t.c", "--csv", "out.csv", "--kt-cache", "kt.json"]) == 0
     lines = (in_tmp / "out.csv").read_text().splitlines()
-    assert lines[0] == "file,region,line,inputs,params,status,time_ms,total_ms,kernel_ms,backend,device,compiler,created,message"
+    assert lines[0] == ("file,region,line,inputs,params,status,time_ms,total_ms,kernel_ms,gflop_s,gb_s,bound_fraction,metrics,"
+                        "backend,device,compiler,created,message")
     assert len(lines) == 5
     space, cost = read_cache(in_tmp / "kt.json")
     assert len(space) == 4 and all(0 < c < float("inf") for c in cost.values())

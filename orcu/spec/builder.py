@@ -10,15 +10,16 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from ..errors import SpecError, did_you_mean
+from ..errors import OrcuError, SpecError, did_you_mean
 from ..frontend.cparse import local_headers
 from ..frontend.structs import struct_names
 from ..source import SourceFile
 from .expr import Expr
-from .model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Option, Param, TuningSpec, _frozen
+from ..objectives import BUILTIN, DIRECTIONS, objective
+from .model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Metric, Option, Param, TuningSpec, _frozen
 
 PARAM_SECTIONS = ("performance_params", "input_params")
-ARG_SECTIONS = ("build", "performance_counter", "search", "validation", "input_vars")
+ARG_SECTIONS = ("build", "performance_counter", "search", "validation", "input_vars", "metrics")
 # Which statements each section holds.
 SECTIONS: dict[str, tuple[str, ...]] = {
     "performance_params": ("param", "constraint", "let"),
@@ -29,6 +30,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "search": ("arg", "let"),
     "validation": ("arg", "let"),
     "cmdline_params": ("option", "param", "let"),
+    "metrics": ("let", "arg"),  # its lets are metrics, computed for each variant (orcu/metrics.py)
 }
 STATEMENTS = ("let", "param", "constraint", "arg", "option", "decl")
 
@@ -66,6 +68,10 @@ def _measure(v: Any) -> str | None:
     return None if v in ("kernel", "total") else "'kernel' or 'total'"
 
 
+def _direction(v: Any) -> str | None:
+    return None if isinstance(v, str) and v.lower() in DIRECTIONS else "'max' or 'min'"
+
+
 def _integer(v: Any) -> str | None:
     return None if isinstance(v, int) and not isinstance(v, bool) else "an integer"
 
@@ -87,6 +93,7 @@ ARGS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     },
     "validation": {"validation_file": _string},
     "input_vars": {"init_file": _string},
+    "metrics": {"objective": _string, "direction": _direction},
 }
 # Orio's C function that fills the inputs, which an init_file defines.
 INIT_FUNCTION = re.compile(r"\bvoid\s+init_input_vars\s*\(\s*(void\s*)?\)\s*\{")
@@ -104,6 +111,7 @@ class SpecBuilder:
         self.decls: list[Decl] = []
         self.args: dict[str, dict[str, Arg]] = {s: {} for s in ARG_SECTIONS}
         self.options: list[Option] = []
+        self.metrics: list[Metric] = []
         self.defined_at: dict[str, int] = {}  # every defined name -> offset, for duplicates
 
     # -- helpers --------------------------------------------------------------
@@ -144,6 +152,13 @@ class SpecBuilder:
         """A ``let`` whose value is already known (a YAML literal)."""
         self._define(name, offset)
         self.lets[name] = value
+
+    def metric(self, name: str, offset: int, expr: Expr) -> None:
+        """``let name = expr;`` of the metrics section: evaluated for each variant, its names checked at the end."""
+        if name in self.args["metrics"] or name in ("objective", "direction"):
+            raise self.error(offset, f"'{name}' names the objective's argument, not a metric")
+        self._define(name, offset)
+        self.metrics.append(Metric(name, expr))
 
     def param(self, section: str, name: str, offset: int, expr: Expr, axis: bool) -> None:
         value = self.evaluate(expr, f"parameter '{name}'")
@@ -238,6 +253,18 @@ class SpecBuilder:
                 d.init_expr.check_names(self.src, visible, f"the initial value of '{d.name}'")
             if not d.is_array:
                 visible = visible | {d.name}
+        known = lets | inputs | perf | set(BUILTIN)
+        for m in self.metrics:
+            m.expr.check_names(self.src, known, f"metric '{m.name}'")
+            known = known | {m.name}
+        if "objective" in self.args["metrics"] or "direction" in self.args["metrics"]:
+            arg = self.args["metrics"].get("objective") or self.args["metrics"]["direction"]
+            try:
+                objective(self.args["metrics"]["objective"].value if "objective" in self.args["metrics"] else "time",
+                          self.args["metrics"]["direction"].value if "direction" in self.args["metrics"] else None,
+                          {m.name: m.expr for m in self.metrics})
+            except OrcuError as e:
+                raise self.src.error_at(arg.loc, e.message, SpecError) from None
         return TuningSpec(
             path=self.src.path,
             loc=self.loc,
@@ -253,4 +280,6 @@ class SpecBuilder:
             validation=_frozen(self.args["validation"]),
             init_code=self._init_code(),
             cmdline=tuple(self.options),
+            metrics=tuple(self.metrics),
+            objective=_frozen(self.args["metrics"]),
         )

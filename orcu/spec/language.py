@@ -159,7 +159,7 @@ def _section(cur: _Cursor, builder: SpecBuilder) -> None:
             raise cur.error(f"section '{name}' is never closed: expected '}}' before the next 'def'", offset)
         builder.check_statement(name, keyword, kw_offset)
         if keyword == "let":
-            _let(cur, builder)
+            _let(cur, builder, name)
         elif keyword == "param":
             pname, poffset = cur.ident("a parameter name after 'param'")
             axis = cur.peek() == "["
@@ -189,11 +189,14 @@ def _section(cur: _Cursor, builder: SpecBuilder) -> None:
             builder.decl(parse_decl(cur.src, at, text), at)
 
 
-def _let(cur: _Cursor, builder: SpecBuilder) -> None:
+def _let(cur: _Cursor, builder: SpecBuilder, section: str | None = None) -> None:
     name, offset = cur.ident("a name after 'let'")
     cur.expect("=", f"after 'let {name}'")
     text, at = cur.until_semicolon(f"'let {name}'")
-    builder.let(name, offset, compile_expr(cur.src, at, text))
+    if section == "metrics":  # a metric: evaluated for each variant, not now
+        builder.metric(name, offset, compile_expr(cur.src, at, text))
+    else:
+        builder.let(name, offset, compile_expr(cur.src, at, text))
 
 
 def parse_decl(src: SourceFile, start: int, text: str) -> Decl:

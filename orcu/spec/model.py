@@ -67,6 +67,14 @@ class Arg:
 
 
 @dataclass(frozen=True)
+class Metric:
+    """``let name = expr;`` of the metrics section: computed for each evaluated variant (orcu/metrics.py)."""
+
+    name: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
 class Option:
     """A command-line option of the tuned program (cmdline_params)."""
 
@@ -94,6 +102,8 @@ class TuningSpec:
     search: Mapping[str, Arg] = field(default_factory=_frozen)
     validation: Mapping[str, Arg] = field(default_factory=_frozen)
     cmdline: tuple[Option, ...] = ()
+    metrics: tuple[Metric, ...] = ()
+    objective: Mapping[str, Arg] = field(default_factory=_frozen)  # the metrics section's objective and direction
     init_code: str = ""  # input_vars' init_file: C code whose init_input_vars() fills the inputs
 
     def arg(self, section: str, name: str, default: Any = None) -> Any:
@@ -108,6 +118,18 @@ class TuningSpec:
     def measure(self) -> str | None:
         """What ranks variants where the spec says: 'kernel' (the kernels' time, as in Orio) or 'total'."""
         return self.arg("performance_counter", "measure")
+
+    @property
+    def metric_exprs(self) -> dict[str, Any]:
+        return {m.name: m.expr for m in self.metrics}
+
+    def ranking_objective(self, requested: str | None = None):
+        """``requested`` (--objective), else the spec's, else kernel time (orcu/metrics.py)."""
+        from ..objectives import objective
+
+        if requested is not None:
+            return objective(requested, None, self.metric_exprs)
+        return objective(self.arg("objective", "objective"), self.arg("objective", "direction"), self.metric_exprs)
 
     @property
     def build_command(self) -> str | None:

@@ -12,6 +12,7 @@ The keys mirror the PerfTuning sections::
     build: {build_command: nvcc -O3}
     performance_counter: {repetitions: 10}
     search: {algorithm: Random, total_runs: 50}
+    metrics: {gflops: 2.0 * N / time_s / 1e9, objective: gflops, direction: max}
 
 Every check is the PerfTuning builder's, so both syntaxes give the same diagnostics;
 positions point into the YAML file.
@@ -101,6 +102,15 @@ def load_yaml(path: str | Path, predefined: Mapping[str, Any] | None = None) -> 
                     text, at = text[5:], at + 5
                 text = text.rstrip().rstrip(";")
                 builder.decl(parse_decl(src, at, text), at)
+        elif section == "metrics":  # {gflops: "2.0 * N**3 / time_s / 1e9", objective: gflops, direction: max}
+            for name, v in _mapping(src, value, "'metrics'"):
+                if name.value in ("objective", "direction"):
+                    builder.arg("metrics", name.value, _offset(src, name), _literal(v), src.location(_offset(src, v)))
+                    continue
+                expr = _expression(src, v)
+                if expr is None:
+                    raise src.error(_offset(src, v), f"metric '{name.value}' must be an expression (a string)", SpecError)
+                builder.metric(name.value, _offset(src, name), expr)
         elif section in ARG_SECTIONS:
             for name, v in _mapping(src, value, f"'{section}'"):
                 builder.arg(section, name.value, _offset(src, name), _literal(v), src.location(_offset(src, v)))

@@ -363,7 +363,7 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
             runs.append(runs[-1] * (-(-trip // launch.row[1]) if lp.var == row_var else trip))
             here[lp.var] = start
         in_row = any(lp.var == row_var for lp in inner)
-        operations += _operations(st.node) * launch.outputs * executed * launch.vector
+        operations += statement_operations(st.node) * launch.outputs * executed * launch.vector
         # Outside a row's loop its threads agree on every address: the row's first thread stands for them.
         lanes = [lane for lane in launch.lanes if in_row or row_var is None or lane["threadIdx.x"] == 0]
         if in_row:
@@ -451,7 +451,7 @@ def _folded(sh, row: str) -> bool:
 _ARITHMETIC = {"+", "-", "*", "/", "%", "+=", "-=", "*=", "/="}
 
 
-def _operations(node) -> int:
+def statement_operations(node) -> int:
     """Arithmetic operations of one statement (a multiply-add counts two, as peak rates do)."""
     count = 0
     stack = [node]

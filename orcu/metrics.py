@@ -1,0 +1,193 @@
+"""What a variant achieved besides its time, and what a tune ranks variants by.
+
+Every ranked evaluation gets its metrics, from its time and from the work of the loop as
+written at its input size (the same for every variant, so that its rates compare variants):
+
+- ``flops``: the arithmetic operations of the loop's statements (+ - * / and the compound
+  assignments, a multiply-add two, subscripts' integer arithmetic apart) times their iterations;
+- ``bytes``: the compulsory traffic, each array the loop reads once and each it writes once,
+  whole (as the harness declares it);
+- ``gflop_s``, ``gb_s``: those over the time; ``bound_ms``: the roofline bound, the slower of
+  the bytes at the device's peak bandwidth and the operations at its peak arithmetic rate
+  (orcu/model.py's peak_rates); ``bound_fraction``: that bound over the time, 1.0 at the roofline;
+- ``energy_j``, ``power_w`` (with ``--backend cuda`` and an energy objective): the joules of one
+  call of the variant and the mean watts, measured through NVML; ``edp``: energy times time.
+
+A spec's ``def metrics { let gflops = 2.0 * N**3 / time_s / 1e9; }`` adds its own, in order,
+each reading those names, the input and performance parameters, the spec's ``let`` names and
+the metrics above it. The objective is one of them with a direction: the search, the winner and
+the tuned file follow it; kernel time stays the default.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .errors import SpecError
+from .frontend.ir import statements
+from .frontend.types import ELEMENT_BYTES, canonical_type
+from .harness import memory_needs
+from .model import peak_rates
+from .objectives import ENERGY, TIME, Objective
+from .runners import RANKED, Result
+from .tsg.sizes import trip_count, value
+from .tsg.traffic import statement_operations
+from .analysis.affine import poly_of
+
+ENUMERATED = 1_000_000  # outer iterations counted one by one, past which a triangle's work is not counted
+
+
+@dataclass(frozen=True)
+class Work:
+    """The loop's work at one input size, the same for every variant; None where a bound is not a number."""
+
+    flops: int | None
+    bytes: int | None
+    element_bytes: int  # the widest floating-point element: the arithmetic rate it runs at
+
+
+def work(program, region: int, inputs: Mapping[str, Any]) -> Work:
+    program = program.of_nest(region)
+    nest = program.nests[region]
+    env = {k: v for k, v in {**program.spec.lets, **inputs}.items() if isinstance(v, int) and not isinstance(v, bool)}
+    flops: int | None = 0
+    for st, loops in statements(nest.body):
+        count = _iterations(list(loops), env, [ENUMERATED])
+        if count is None:
+            flops = None
+            break
+        flops += statement_operations(st.node) * count
+    sizes = dict(memory_needs(program, region, inputs)[2])
+    reads = {a.array for st, _ in statements(nest.body) for a in st.accesses if not a.write}
+    writes = {a.array for st, _ in statements(nest.body) for a in st.accesses if a.write}
+    moved = sum(sizes[a] for a in reads if a in sizes) + sum(sizes[a] for a in writes if a in sizes)
+    widest = max((ELEMENT_BYTES.get(canonical_type(v.ctype.base), 4) for v in nest.variables.values()
+                  if canonical_type(v.ctype.base) in ("float", "double")), default=4)
+    return Work(flops, moved, widest)
+
+
+def _iterations(loops: list, env: dict[str, int], budget: list[int]) -> int | None:
+    """Iterations of the innermost of ``loops`` (outermost first) at ``env``: an outer loop whose
+    variable an inner bound reads (a triangle) is counted value by value, up to ``budget``."""
+    if not loops:
+        return 1
+    loop, inner = loops[0], loops[1:]
+    trip = trip_count(loop, env)
+    if trip is None:
+        return None
+    read = {n for lp in inner for b in (lp.lower, lp.upper) if (p := poly_of(b)) is not None for n in p.names}
+    if loop.var not in read:
+        rest = _iterations(inner, env, budget)
+        return None if rest is None else trip * rest
+    budget[0] -= trip
+    if budget[0] < 0:
+        return None
+    low = value(poly_of(loop.lower), env)
+    total = 0
+    for k in range(trip):
+        rest = _iterations(inner, {**env, loop.var: low + k * loop.step}, budget)
+        if rest is None:
+            return None
+        total += rest
+    return total
+
+
+def roofline_ms(w: Work, device) -> float | None:
+    """The least time the loop's work takes on ``device``: its bytes at peak bandwidth or its
+    operations at the peak arithmetic rate, whichever is slower."""
+    if w.bytes is None or w.flops is None or device is None:
+        return None
+    bandwidth, arithmetic = peak_rates(device, w.element_bytes)
+    return 1e3 * max(w.bytes / bandwidth, w.flops / arithmetic)
+
+
+class Ranking:
+    """Metrics and the objective of one region at one input size: ``assess`` gives a result its
+    metrics (a spec metric that cannot be computed makes the result invalid, with the reason),
+    ``cost`` is what a search minimises."""
+
+    def __init__(self, goal: Objective = TIME, spec=None, w: Work | None = None, device=None):
+        """Without ``spec`` and ``w``: the time alone, no metrics."""
+        self.goal, self.work, self.device = goal, w or Work(None, None, 4), device
+        self.spec_metrics = tuple(spec.metrics) if spec is not None else ()
+        self.lets = dict(spec.lets) if spec is not None else {}
+        self.bound = roofline_ms(self.work, device)
+
+    def assess(self, result: Result) -> Result:
+        if result.status not in RANKED or result.time_ms is None:
+            result.metrics = None
+            return result
+        found = self.builtin(result.time_ms, result.measured)
+        env = {**self.lets, **result.inputs, **result.params, **found}
+        for metric in self.spec_metrics:
+            missing = sorted(n for n in metric.expr.names if n not in env)
+            try:
+                if missing:
+                    raise SpecError(f"{', '.join(missing)} not known for this variant")
+                got = metric.expr.evaluate(dict(env))
+                if isinstance(got, bool) or not isinstance(got, (int, float)) or not math.isfinite(got):
+                    raise SpecError(f"its value is {got!r}, not a finite number")
+            except SpecError as e:
+                result.status = "invalid"
+                result.message = f"metric '{metric.name}' (line {metric.expr.loc.line}): {e.message}"
+                result.metrics = found
+                return result
+            found[metric.name] = env[metric.name] = float(got)
+        result.metrics = found
+        if self.value(result) is None:
+            result.status = "invalid"
+            error = (result.measured or {}).get("energy_error")
+            result.message = f"the objective {self.goal.name} is not known for this variant: " + (
+                f"no energy measurement ({error or 'NVML was not asked'})" if self.goal.name in ENERGY else
+                "the loop's work is not a number at these sizes")
+        return result
+
+    def builtin(self, time_ms: float, measured: Mapping[str, Any] | None) -> dict[str, float]:
+        out = {"time_ms": time_ms, "time_s": time_ms * 1e-3}
+        seconds = time_ms * 1e-3
+        if self.work.flops is not None:
+            out["flops"] = float(self.work.flops)
+            if seconds > 0:
+                out["gflop_s"] = self.work.flops / seconds / 1e9
+        if self.work.bytes is not None:
+            out["bytes"] = float(self.work.bytes)
+            if seconds > 0:
+                out["gb_s"] = self.work.bytes / seconds / 1e9
+        if self.bound is not None:
+            out["bound_ms"] = self.bound
+            if time_ms > 0:
+                out["bound_fraction"] = self.bound / time_ms
+        for name in ("energy_j", "power_w"):
+            if measured and measured.get(name) is not None:
+                out[name] = float(measured[name])
+        if "energy_j" in out:
+            out["edp"] = out["energy_j"] * seconds
+        return out
+
+    def value(self, result: Result) -> float | None:
+        if result.status not in RANKED or result.time_ms is None:
+            return None
+        if self.goal.is_time:
+            return result.time_ms
+        return (result.metrics or {}).get(self.goal.name)
+
+    def cost(self, result: Result) -> float:
+        """What the search minimises: the objective's value, negated where more is better; inf
+        where it has none."""
+        v = self.value(result)
+        return math.inf if v is None else (-v if self.goal.maximise else v)
+
+    def close(self, result: Result, best: Result, band: float) -> bool:
+        """Whether ``result`` is within ``band`` (a ratio) of ``best`` by the objective."""
+        v, b = self.value(result), self.value(best)
+        if v is None or b is None:
+            return False
+        if self.goal.maximise:
+            return v * band >= b
+        return v <= band * b
+
+    def with_samples(self, result: Result, samples: list[float]) -> Result:
+        """``result`` with other samples of its measure, its metrics computed anew."""
+        return self.assess(dataclasses.replace(result.with_samples(samples)))
