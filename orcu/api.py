@@ -175,6 +175,7 @@ class Tuning(_Table):
     notes: list[str]
     summary: dict[str, Any]
     target: Any = None  # the Device measured or modelled (for the roofline)
+    objective: Any = None  # the orcu.objectives.Objective that ranked the variants
 
     @property
     def evaluations(self) -> list[Evaluation]:
@@ -766,7 +767,9 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
                 errors.append(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written")
     file = str(Path(path).resolve())
     regions = [_region_result(file, t, backend, device_text, compiler) for t in tunings]
-    return Tuning(str(path), backend, device_text, measure, regions, written, errors, _after_notes(tunings), result, device)
+    result["objective"] = goal.text()
+    return Tuning(str(path), backend, device_text, measure, regions, written, errors, _after_notes(tunings), result, device,
+                  goal)
 
 
 def _region_result(file: str, t, backend: str, device_text: str, compiler: str) -> RegionResult:

@@ -7,7 +7,9 @@ Four kinds, each a PNG per region and input size (``group``: file, region, sizes
 - model: orcu's predicted GPU time against the measured one; under the emulation the measured
   times are CPU times of the emulated code, and the axis says so;
 - roofline: the variants by their static traffic figures (operations per byte of global-memory
-  sectors requested) and the performance their time gives, under the device's ceilings.
+  sectors requested) and the performance their time gives, under the device's ceilings;
+- achieved: each variant's fraction of the roofline bound of the loop's own work (orcu/metrics.py),
+  in the order evaluated, the closest to it marked with its GFLOP/s and GB/s.
 """
 from __future__ import annotations
 
@@ -62,7 +64,7 @@ def _device(text: str, given=None):
     return next((d for d in PROFILES.values() if d.name == name), None)
 
 
-KINDS = ("convergence", "parameters", "model", "roofline")
+KINDS = ("convergence", "parameters", "model", "roofline", "achieved")
 
 
 def figures(evaluations: Iterable, device=None) -> Iterator[tuple[str, tuple, Any]]:
@@ -77,7 +79,8 @@ def figures(evaluations: Iterable, device=None) -> Iterator[tuple[str, tuple, An
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    draw = {"convergence": _convergence, "parameters": _parameters, "model": _model, "roofline": _roofline}
+    draw = {"convergence": _convergence, "parameters": _parameters, "model": _model, "roofline": _roofline,
+            "achieved": _achieved}
     for key, group in _groups(evaluations).items():
         ranked = [e for e in group if e.status in RANKED and e.time_ms is not None]
         if not ranked:
@@ -184,18 +187,35 @@ def _roofline(plt, key, group, ranked, device):
     ax.scatter([p[0] for p in points], [p[1] for p in points], s=14, zorder=3,
                label="variants (predicted time)" if ranked[0].emulated else "variants (measured time)")
     if device is not None:
-        from .model import ARITHMETIC
+        from .model import peak_rates
 
-        clock = (device.clock_khz or 1_500_000) * 1e3
-        lanes = ARITHMETIC.get(device.compute_capability, (64, 32))
         low = min(p[0] for p in points) / 4
         high = max(max(p[0] for p in points) * 4, 64)
         xs = [low * (high / low) ** (k / 63) for k in range(64)]
-        for name, lane_count, style in (("FP32", lanes[0], "-"), ("FP64", lanes[1], "--")):
-            peak = 2 * lane_count * device.multiprocessors * clock / 1e9
+        for name, element, style in (("FP32", 4, "-"), ("FP64", 8, "--")):
+            peak = peak_rates(device, element)[1] / 1e9
             ax.plot(xs, [min(peak, x * device.bandwidth_gbs) for x in xs], style, color="black", lw=0.9,
                     label=f"{name} peak {peak / 1e3:.1f} TFLOP/s, memory {device.bandwidth_gbs / 1e3:.2f} TB/s")
     ax.set(xscale="log", yscale="log", xlabel="arithmetic intensity (operations / byte of global sectors)",
            ylabel="performance (GFLOP/s)", title=f"Roofline: {_title(key)}")
+    ax.legend(fontsize=7)
+    return figure
+
+
+def _achieved(plt, key, group, ranked, device):
+    """Each ranked variant's fraction of the roofline bound, in the order evaluated (the winner
+    closest to the bound marked, with its GFLOP/s and GB/s)."""
+    points = [(k, e) for k, e in enumerate(group) if e in ranked and e.bound_fraction is not None]
+    if not points:
+        return None
+    figure, ax = plt.subplots(figsize=(6, 4))
+    ax.scatter([k for k, _ in points], [100 * e.bound_fraction for _, e in points], s=14, zorder=3,
+               label="variants" + (" (predicted time)" if ranked[0].measure == "model" else ""))
+    best = max(points, key=lambda p: p[1].bound_fraction)
+    ax.scatter([best[0]], [100 * best[1].bound_fraction], s=60, facecolors="none", edgecolors="red", zorder=4,
+               label=f"closest to the bound: {best[1].gflop_s or 0:.4g} GFLOP/s, {best[1].gb_s or 0:.4g} GB/s")
+    ax.axhline(100, color="black", lw=0.8)
+    ax.set(xlabel="evaluation", ylabel="% of the roofline bound (the loop's compulsory bytes and operations)",
+           title=f"Achieved: {_title(key)}")
     ax.legend(fontsize=7)
     return figure

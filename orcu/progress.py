@@ -81,15 +81,20 @@ class Progress:
         """The table of a tune (an orcu.api.Tuning): per region and input size, the winner."""
         table = Table(title=f"orcu tune {tuning.file}")
         predicted = any(r.best is not None and r.best.measure == "model" for r in tuning.regions)
+        goal = tuning.objective
+        ranked = goal is not None and not goal.is_time  # the objective's value beside the time
         for column in ("region", "input", "strategy", "evaluated", "best parameters",
+                       *([goal.text()] if ranked else []),
                        "predicted GPU time (ms)" if predicted else "time (ms)", "spread", "statuses"):
             table.add_column(column)
         for r in tuning.regions:
             best = r.best
+            value = (best.metrics or {}).get(goal.name) if ranked and best else None
             table.add_row(
                 f"{r.region} (line {r.line})", settings_text(r.inputs) or "-", r.strategy,
                 f"{r.new} new, {r.cached} cached" + (f", {r.same_build} same build" if r.same_build else ""),
                 settings_text({k: best.params[k] for k in r.parameters if k not in r.no_effect}) if best else "none",
+                *([f"{value:.4g}" if value is not None else "-"] if ranked else []),
                 f"{best.time_ms:.4g}" if best else "-", f"{100 * r.spread:.1f}%" if r.spread is not None else "-",
                 ", ".join(f"{n} {s}" for s, n in r.statuses.items()),
             )

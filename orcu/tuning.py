@@ -464,9 +464,9 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
 
     Timings drift (clocks, caches, other load): interleaving spreads the drift over all
     candidates instead of favouring whichever ran in a quiet moment."""
-    if runner.measure == "model":  # a prediction is the same every time: nothing to re-time
-        return
     ranking = tuning.ranking
+    if runner.measure == "model" or ranking.goal.name in ("energy_j", "power_w"):  # a prediction is the same every
+        return  # time, and energy is measured once: nothing to re-time
     top = _contenders(tuning, builds)
     if not top:
         return
@@ -572,6 +572,7 @@ def _entry(t: RegionTuning) -> dict[str, Any]:
                              "evaluated": {"new": t.new, "cached": t.cached, "same_build": t.same_build}, "space": t.space}
     if best is not None:
         entry["best"] = {"params": {n: best.params[n] for n in t.parameters}, "time_ms": best.time_ms, "measure": best.measure,
+                         "metrics": best.metrics,
                          "kernel_ms": statistics.median(best.kernel_ms) if best.kernel_ms else None,
                          "total_ms": statistics.median(best.total_ms) if best.total_ms else None, "status": best.status,
                          "spread": None if t.spread is None else round(t.spread, 4), "no_effect": list(t.no_effect),

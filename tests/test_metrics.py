@@ -199,3 +199,35 @@ def test_energy_needs_a_gpu_and_bad_objectives_exit_2(home, in_tmp, capsys):
     assert main(["tune", "t.c", "--backend", "emulate", "--objective", "up:gflop_s"]) == 2
     assert "the objective's direction must be max or min, got 'up'" in capsys.readouterr().err
     assert not (in_tmp / "t.tuned.cu").exists()
+
+
+def test_the_nvml_energy_path_is_compiled_into_every_gpu_harness(in_tmp):
+    """nvcc builds the harness's NVML code (opened at run time: libnvidia-ml ships with the
+    driver, which a machine without a GPU lacks) in every GPU build, linked and ready."""
+    import subprocess
+
+    from orcu.codegen.region import generate
+    from orcu.harness import harness_source
+    from orcu.toolchain import compile_program
+
+    write(in_tmp / "t.c", DAXPY % "")
+    program = load("t.c", device=H100)
+    code = generate(program, program.nests[0], {"TC": 64, "BC": 8}, {"n": 10000}, suffix="_0")
+    write(in_tmp / "h.cu", harness_source(program, 0, [code], {"n": 10000}))
+    build = compile_program("cuda", in_tmp / "h.cu", in_tmp / "h", H100.arch)
+    assert build.ok, build.message
+    found = subprocess.run(["strings", str(in_tmp / "h")], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert {"libnvidia-ml.so.1", "nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetPowerUsage",
+            "nvmlDeviceGetHandleByPciBusId_v2"} <= set(found)
+
+
+@pytest.mark.gpu
+def test_an_energy_tune_measures_joules_and_watts_through_nvml(home, in_tmp):
+    write(in_tmp / "t.c", DAXPY % "")
+    tuning = orcu.tune("t.c", backend="cuda", objective="energy", budget=4, progress=False)
+    region = tuning.regions[0]
+    assert tuning.errors == [] and region.best is not None
+    ranked = [e for e in region.evaluations if e.status == "ok"]
+    assert ranked and all(e.metrics["energy_j"] > 0 and 10 < e.metrics["power_w"] < 2000 for e in ranked)
+    assert region.best.metrics["energy_j"] == min(e.metrics["energy_j"] for e in ranked)
+    assert all(e.metrics["edp"] == pytest.approx(e.metrics["energy_j"] * e.metrics["time_s"]) for e in ranked)
