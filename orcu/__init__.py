@@ -6,8 +6,9 @@ From Python: ``orcu.check``, ``orcu.emit``, ``orcu.tune``, ``orcu.apply`` and ``
 
 __version__ = "0.1.0"  # the one place: pyproject.toml reads it, `orcu --version` prints it
 
-from .api import Check, Evaluation, RegionResult, Results, Tuning, apply, check, emit, export, import_from, results, tune  # noqa: E402
+from .api import (Check, Evaluation, RegionResult, Results, Tuning, apply, check, emit, export, export_t4,  # noqa: E402
+                  import_from, import_t4, results, tune)
 from .errors import NotWritten, OrcuError  # noqa: E402
 
 __all__ = ["Check", "Evaluation", "NotWritten", "OrcuError", "RegionResult", "Results", "Tuning", "apply", "check", "emit",
-           "export", "import_from", "results", "tune"]
+           "export", "export_t4", "import_from", "import_t4", "results", "tune"]

@@ -203,7 +203,7 @@ def _roofline(plt, key, group, ranked, device):
 
 
 def _achieved(plt, key, group, ranked, device):
-    """Each ranked variant's fraction of the roofline bound, in the order evaluated (the winner
+    """Each ranked variant's fraction of the roofline bound, in the order evaluated (the one
     closest to the bound marked, with its GFLOP/s and GB/s)."""
     points = [(k, e) for k, e in enumerate(group) if e in ranked and e.bound_fraction is not None]
     if not points:

@@ -284,7 +284,7 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
 
     table = Table(title="orcu results")
     for column in ("file", "region", "input", "on", "evaluated", "winner", "ranked by", "time ms", "kernel ms",
-                   "total ms", "predicted ms", "last"):
+                   "total ms", "predicted ms", "GFLOP/s", "GB/s", "% of bound", "last"):
         table.add_column(column, no_wrap=column not in ("winner", "file"))
     for key, group in _groups(rows).items():
         file, region, inputs, backend, device = key
@@ -296,10 +296,12 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
         if emulated:  # CPU times of the emulated code: never shown as a GPU's
             times[1:3] = [f"{t} (CPU)" if t != "-" else t for t in times[1:3]]
         counts = Counter(r["status"] for r in group)
+        achieved = rates(best, ranked_by) if best else {}
+        shown = [f"{achieved[k] * (100 if k == 'bound_fraction' else 1):.4g}" if k in achieved else "-" for k in RATES]
         table.add_row(_shown(file), region, settings_text(json.loads(inputs)) or "-", _device_text(backend, device),
                       ", ".join(f"{n} {s}" for s, n in counts.items()),
                       (settings_text(best["params"]) + (" (tuned file)" if written else "")) if best else "none",
-                      MEASURE_NAMES[ranked_by], *times, max(r["created"] for r in group)[:10])
+                      MEASURE_NAMES[ranked_by], *times, *shown, max(r["created"] for r in group)[:10])
     Console(file=stream or sys.stdout, width=None if (stream or sys.stdout).isatty() else 240).print(table)
 
 

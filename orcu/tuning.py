@@ -176,7 +176,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         def recall(points, key=key, space=space, builds=builds, note=note, ctx=ctx):
             found = {}
             for p in points:
-                result = db.get(key(p), runner.measure)
+                result = _known(db, key(p), runner.measure)
                 if result is not None:
                     result = _against_runs(result, ctx, db)
                     builds.know(space.config(p), result)
@@ -199,7 +199,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             for points in batches:
                 configs = [space.config(p) for p in points]
                 batch = [(c, dict(inputs)) for c in configs
-                         if builds.result(c) is None and db.get(config_key(c), runner.measure) is None]
+                         if builds.result(c) is None and _known(db, config_key(c), runner.measure) is None]
                 if batch:
                     upcoming.append(batch)
 
@@ -315,6 +315,16 @@ class _Builds:
                 names.append(name)
                 notes += [note for other in others for note in self.code(other).notes]
         return tuple(names), tuple(dict.fromkeys(notes))
+
+
+def _known(db: Database, key: str, measure: str) -> Result | None:
+    """The database's result for ``key``, ranked by ``measure``; None where there is none, or
+    where it was imported with no samples of that measure (T4 runtimes are kernel times: a tune
+    ranked by the model or the total time evaluates that configuration itself)."""
+    found = db.get(key, measure)
+    if found is not None and found.origin and found.status in RANKED and not found.samples:
+        return None
+    return found
 
 
 def _against_runs(result: Result, context: Context, db: Database) -> Result:

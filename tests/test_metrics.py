@@ -8,10 +8,11 @@ import pytest
 import orcu
 from orcu.cli import main
 from orcu.device import profile
-from orcu.metrics import work
+from orcu.metrics import Work, work
+from orcu.objectives import Objective
 from orcu.program import load
 
-from conftest import write
+from conftest import EXAMPLES, write
 
 H100 = profile("H100")
 DAXPY = """void daxpy(int n, double a, const double *x, double *y) {
@@ -39,44 +40,6 @@ DAXPY = """void daxpy(int n, double a, const double *x, double *y) {
     /*@ end @*/
 }
 """
-# C = alpha A B + beta C, n x n: per (i, j) 2n operations in k and 3 after; A and B read, C read and written
-DGEMM = """void dgemm(int n, double alpha, double beta, const double *A, const double *B, double *C) {
-    int i, j, k;
-    double sum;
-    /*@ begin PerfTuning (
-    def performance_params {
-        param TI[] = [4, 8];
-        param TJ[] = [16, 32];
-    }
-    def input_params { param n[] = [64]; }
-    def input_vars {
-        decl dynamic double A[n*n] = random;
-        decl dynamic double B[n*n] = random;
-        decl dynamic double C[n*n] = random;
-        decl double alpha = 1.5;
-        decl double beta = 0.5;
-    }
-    ) @*/
-    /*@ begin Loop(transform CUDA(mapping='auto', tile={'i': TI, 'j': TJ})
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++) {
-            sum = 0.0;
-            for (k = 0; k < n; k++)
-                sum += A[i*n + k] * B[k*n + j];
-            C[i*n + j] = alpha * sum + beta * C[i*n + j];
-        }
-    ) @*/
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++) {
-            sum = 0.0;
-            for (k = 0; k < n; k++)
-                sum += A[i*n + k] * B[k*n + j];
-            C[i*n + j] = alpha * sum + beta * C[i*n + j];
-        }
-    /*@ end @*/
-    /*@ end @*/
-}
-"""
 # The H100 profile's ceilings: 3352.32 GB/s (2619 MHz x 5120 bits, twice a clock), and double
 # precision at 64 lanes a multiprocessor, a multiply-add (2 operations) a lane a cycle, 132
 # multiprocessors at 1.98 GHz.
@@ -90,15 +53,15 @@ def home(in_tmp, monkeypatch):
     return in_tmp / "home"
 
 
-@pytest.mark.parametrize("source, flops, moved", [
-    (DAXPY % "", 2 * 10000, 3 * 8 * 10000),  # BLAS-1: x read, y read and written
-    (DGEMM, 2 * 64**3 + 3 * 64**2, 4 * 8 * 64**2),
+@pytest.mark.parametrize("source, n, flops, moved", [
+    (DAXPY % "", 10000, 2 * 10000, 3 * 8 * 10000),  # BLAS-1: x read, y read and written
+    # C = alpha A B + beta C: per (i, j) 2n operations in k and 3 after; A and B read, C read and written
+    ((EXAMPLES / "dgemm.c").read_text(), 64, 2 * 64**3 + 3 * 64**2, 4 * 8 * 64**2),
 ], ids=["daxpy", "dgemm"])
-def test_report_and_csv_give_every_variant_its_rates_as_computed_by_hand(home, in_tmp, capsys, source, flops, moved):
+def test_report_and_csv_give_every_variant_its_rates_as_computed_by_hand(home, in_tmp, capsys, source, n, flops, moved):
     write(in_tmp / "t.c", source)
-    assert work(load("t.c", device=H100), 0, {"n": 10000 if "daxpy" in source else 64}) == \
-        orcu.metrics.Work(flops, moved, 8)
-    tuning = orcu.tune("t.c", backend="emulate", progress=False)
+    assert work(load("t.c", device=H100), 0, {"n": n}) == Work(flops, moved, 8)
+    tuning = orcu.tune("t.c", backend="emulate", inputs={"n": n}, progress=False)
     assert tuning.errors == []
     bound_s = max(moved / BANDWIDTH, flops / FP64)
     assert bound_s == pytest.approx(moved / BANDWIDTH)  # both are memory-bound at these sizes on an H100
@@ -162,8 +125,8 @@ metrics: {per_thread: n / (TC * BC) / time_s, objective: per_thread, direction: 
 """)
     spec = load("t.c", "t.yaml").spec
     assert [m.name for m in spec.metrics] == ["per_thread"]
-    assert spec.ranking_objective() == orcu.objectives.Objective("per_thread", True)
-    assert spec.ranking_objective("min:gb_s") == orcu.objectives.Objective("gb_s", False)
+    assert spec.ranking_objective() == Objective("per_thread", True)
+    assert spec.ranking_objective("min:gb_s") == Objective("gb_s", False)
 
 
 def test_a_metric_that_cannot_be_computed_is_that_variants_status(home, in_tmp):

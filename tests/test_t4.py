@@ -76,6 +76,13 @@ def test_orcu_t4_files_validate_and_import_into_another_database(in_tmp, monkeyp
     assert evaluated["cached"] == 8 and 1 <= evaluated["new"] <= 3
     fresh = [r for r in rows(in_tmp / "b") if r[3] == ""]
     assert len(fresh) == evaluated["new"]
+    # imported kernel times rank nothing where the model's prediction does: each is evaluated
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "c"))
+    assert main(["import", "--format", "t4", "out.json"]) == 0
+    capsys.readouterr()
+    assert main(["tune", "t.c", "--backend", "emulate", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["regions"][0]["evaluated"] == {"new": 8, "cached": 0, "same_build": 0}
+    assert {r[3] for r in rows(in_tmp / "c")} == {""}
 
 
 def test_a_kernel_tuner_t4_file_imports_and_a_tune_reuses_it_but_runs_its_winner(in_tmp, monkeypatch, capsys):
