@@ -139,13 +139,14 @@ def strategy_name(program: Program, requested: str | None, budget: int | None, s
 
 
 def tune(program: Program, runner: Runner, db: Database, context: Callable[[int], Context], *,
-         objective: Objective = TIME, search: str | None = None, budget: int | None = None, time_limit: float | None = None, seed: int = 0,
-         pipeline: bool = True,
+         objective: Objective = TIME, search: str | None = None, budget: int | None = None,
+         time_limit: float | None = None, seed: int = 0, pipeline: bool = True,
          progress: Callable[[RegionTuning, Result, str], None] | None = None,
          started: Callable[[RegionTuning, int, bool], None] | None = None) -> list[RegionTuning]:
     """Every (region, input size) pair gets an equal share of ``budget`` points and of
-    ``time_limit`` seconds; ``objective`` ranks the variants. ``pipeline``: build the batches the strategy expects next while
-    a batch runs (bench/bench_pipeline.py measures it against building nothing ahead)."""
+    ``time_limit`` seconds; ``objective`` ranks the variants. ``pipeline``: build the batches
+    the strategy expects next while a batch runs (bench/bench_pipeline.py measures it against
+    building nothing ahead)."""
     pairs = [(k, inputs) for k in range(len(program.nests)) for inputs in sizes_of(program, k)]
     share = None if budget is None else max(1, math.ceil(budget / len(pairs)))
     end = None if time_limit is None else time.monotonic() + time_limit
