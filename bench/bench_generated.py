@@ -53,7 +53,7 @@ _COUNTERS = re.compile(r"orcu emulation counters: (\{.*\})")
 def _counters(program, region: int, params: dict, inputs: dict, runner: Runner) -> dict:
     [(exe, which, build)] = runner._build_batch(program, region, [build_item(program, region, 0, params, inputs, "emulate")], None)
     assert build.ok, build.message
-    run = subprocess.run([str(exe), str(which)], capture_output=True, text=True, timeout=600,
+    run = subprocess.run([exe.path, str(which)], capture_output=True, text=True, timeout=600,
                          env=dict(os.environ, ORCU_EMULATION_COUNTERS="1", ORCU_EMULATION_SEED="1"))
     if run.returncode != 0 or '"status": "ok"' not in run.stdout:
         raise RuntimeError((run.stdout + run.stderr).strip().splitlines()[0])

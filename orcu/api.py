@@ -637,6 +637,26 @@ def _objective(program, requested: str | None, backend: str):
     return goal
 
 
+def _executor(path, home: Path, backend: str, gpus: str | None, cluster: str | None):
+    """Where the tune's builds and runs happen (orcu/executors.py): a Dask cluster, this
+    machine's GPUs side by side, or this machine one run at a time."""
+    from .executors import Cluster, Local, chosen_gpus, cluster_settings
+
+    if cluster is not None:
+        if gpus is not None:
+            raise UsageError("--gpus and --cluster: a cluster's workers each time on the GPU they were given")
+        settings = cluster_settings(Path(path)) if not cluster.startswith(("tcp://", "tls://", "ucx://")) else {}
+        if cluster.startswith("local:"):
+            settings = {}  # orcu.toml's [cluster] is the batch scheduler's
+        found = Cluster(cluster, settings)
+        _say(f"orcu: builds and runs go to {found.describe()}")
+        return found
+    chosen = chosen_gpus(gpus, backend)
+    if chosen is not None and len(chosen) > 1:
+        _say(f"orcu: variants are timed on {len(chosen)} GPUs side by side ({', '.join(chosen)})")
+    return Local(home / "build", chosen)
+
+
 def _energy(program, goal) -> bool:
     from .objectives import needs_energy
 
@@ -670,7 +690,8 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
          search: str | None = None, inputs: dict[str, Any] | None = None, device_profile: str | None = None,
          output: str | os.PathLike | None = None, spec: str | None = None, seed: int = 0, jobs: int | None = None,
          measure: str | None = None, strip: bool = False, unchecked: bool = False, trust_spec: bool = False,
-         objective: str | None = None, progress: bool | Callable = True) -> Tuning:
+         objective: str | None = None, gpus: str | None = None, cluster: str | None = None,
+         progress: bool | Callable = True) -> Tuning:
     """Evaluate the variants of every region at every input size, each checked against the
     original C code, and write the fastest as a tuned .cu file (``output``, default FILE.tuned.cu).
 
@@ -681,7 +702,11 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     ``search``: a strategy name (Portfolio, the default; Multistart, Genetic, Exhaustive, ...).
     ``inputs``: sizes in place of the spec's, a value or a list per name. ``objective``: what ranks
     the variants, ``[max:|min:]NAME`` of a metric (gflop_s, gb_s, bound_fraction, energy, edp, one
-    of the spec's metrics section; default: the spec's objective, else the time). ``progress``: True shows orcu's progress on
+    of the spec's metrics section; default: the spec's objective, else the time). ``gpus``: "0,1",
+    the GPUs that time variants side by side (default with backend "cuda": every visible GPU of
+    the first one's model). ``cluster``: where builds and runs go instead of this machine, a Dask
+    cluster: "local:N", "tcp://HOST:PORT", "slurm:N" (pbs, lsf...; settings from orcu.toml's
+    [cluster] section). ``progress``: True shows orcu's progress on
     stderr, False nothing, a function gets (region tuning, result, origin) per evaluation.
     Results go to the results database as they come, so a tune interrupted (KeyboardInterrupt)
     resumes where it stopped."""
@@ -713,12 +738,14 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
               if t is not None]
     measure = _measure(program, measure, backend)
     goal = _objective(program, objective, backend)
-    runner = Runner(backend, device, home / "build", jobs, measure=measure, energy=_energy(program, goal))
+    executor = _executor(path, home, backend, gpus, cluster)
+    runner = Runner(backend, device, home / "build", jobs or max(os.cpu_count() or 1, executor.slots), measure=measure,
+                    energy=_energy(program, goal), executor=executor)
     runners = [runner]
     db = Database(home / "results.sqlite")
     try:
         _run_spec_command(program, "prebuild_command", trust_spec)
-        display = Progress(sys.stderr) if progress is True else None
+        display = Progress(sys.stderr, executor if executor.slots > 1 else None) if progress is True else None
         with display or nullcontext():
             update = display.update if display else (progress or None)
             tunings = search_space(program, runner, db, context, objective=goal, search=search, budget=min(budgets) if budgets else None,

@@ -102,7 +102,7 @@ def _cmd_tune(args) -> int:
     tuning = api.tune(args.file, budget=args.budget, time_limit=args.time_limit, backend=args.backend, search=args.search,
                       inputs=args.input, device_profile=args.device_profile, output=args.output, spec=args.spec,
                       seed=args.seed, jobs=args.jobs, measure=args.measure, strip=args.strip, unchecked=args.unchecked,
-                      trust_spec=args.trust_spec, objective=args.objective)
+                      trust_spec=args.trust_spec, objective=args.objective, gpus=args.gpus, cluster=args.cluster)
     if args.json:
         print(json.dumps(tuning.summary, indent=2, default=str))
     else:
@@ -269,6 +269,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="strategy: Exhaustive, Random, Portfolio, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch "
                            "or TSG (default: the spec's, else Exhaustive when the budget covers the space, else Portfolio)")
     tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
+    tune.add_argument("--gpus", metavar="0,1,...",
+                      help="the GPUs that time variants side by side, one variant each, pinned with "
+                           "CUDA_VISIBLE_DEVICES (default with --backend cuda: every visible GPU of the first one's model)")
+    tune.add_argument("--cluster", metavar="SPEC",
+                      help="builds and runs go to a Dask cluster (pip install 'orcu[cluster]'): local:N worker processes, "
+                           "tcp://HOST:PORT of a running scheduler, or slurm:N (pbs:N, lsf:N...) workers started through "
+                           "dask-jobqueue with orcu.toml's [cluster] settings; the results database stays here")
     tune.add_argument("--objective", metavar="[max:|min:]NAME",
                       help="what ranks the variants: a metric, gflop_s, gb_s, bound_fraction, energy or edp (energy "
                            "with --backend cuda, measured through NVML), or one of the spec's metrics section with its "

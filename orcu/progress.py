@@ -18,7 +18,10 @@ LARGE = 300  # a search of more variants than this, uncapped, is said before it 
 
 
 class Progress:
-    def __init__(self, stream: TextIO):
+    def __init__(self, stream: TextIO, executor=None):
+        """``executor``: where several variants run at once (orcu/executors.py), whose busy and
+        idle workers and pace are shown; None where one runs at a time."""
+        self.executor = executor
         self.console = Console(file=stream)
         self.live = self.console.is_terminal
         self.bar = RichProgress(
@@ -67,14 +70,22 @@ class Progress:
             shown = f"best {best.time_ms:.4g} ms{_predicted(best)} [{settings_text(best.params)}]" if best else "no valid variant yet"
             if failures:
                 shown += "  " + " ".join(f"{s}:{n}" for s, n in failures.items())
-            self.bar.update(self.task, advance=1, best=shown)
+            self.bar.update(self.task, advance=1, best=shown + self._workers())
             return
         what = f"{result.time_ms:.4g} ms{_predicted(result)}" if result.time_ms is not None else result.message.split("\n")[0][:120]
         elapsed = time.monotonic() - self.began
         left = (self.total - self.done) * elapsed / self.done if self.done < self.total else 0.0
         when = f"{_duration(elapsed)}" + (f", about {_duration(left)} left" if self.done < self.total else "")
         print(f"orcu:   {self.done}/{self.total} [{settings_text(result.params)}]: {result.status} {what}"
-              f"{f' ({origin})' if origin else ''} [{when}]", file=self.console.file)
+              f"{f' ({origin})' if origin else ''} [{when}{self._workers()}]", file=self.console.file)
+
+    def _workers(self) -> str:
+        """With several workers: how many are busy, and the new evaluations a minute so far."""
+        if self.executor is None:
+            return ""
+        busy, every = self.executor.workers()
+        minutes = (time.monotonic() - self.tune_began) / 60
+        return f"; {busy}/{every} workers busy, {self.evaluated / minutes if minutes > 0 else 0:.1f} evaluations/min"
 
     @staticmethod
     def table(tuning, stream: TextIO | None = None) -> None:

@@ -6,19 +6,15 @@ status and tuning goes on.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import hashlib
 import itertools
-import json
 import os
 import re
 import shlex
-import signal
 import statistics
-import subprocess
-import tempfile
 import threading
-import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +23,6 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from .codegen.region import RegionCode, generate, transform_values
 from .device import Device
 from .errors import OrcuError
-from .files import replace_atomically
 from .frontend.ir import LoopNest
 from .tsg.phase2 import placement_problem
 from .tsg.schedule import Schedule, block_shape
@@ -36,7 +31,8 @@ from .harness import HOST_COPIES, harness_source, memory_needs
 from .model import predicted_ms
 from .program import Program
 from .source import ENCODING
-from .toolchain import Build, KernelResources, compile_program, kernel_resources, model_compiler, truncate
+from .executors import Built, BuildJob, Local, RunJob
+from .toolchain import Build, KernelResources, kernel_resources, model_compiler
 
 NOT_RUN = "compiled, not run (--backend model): the model predicted its time; it was not checked against the C code"
 # "predicted": a --backend model result, compiled and ranked by the model's time but never run
@@ -275,21 +271,12 @@ def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, bui
             f"{worst.spill_bytes} bytes of spill stores and loads, {worst.registers} registers): not kept")
 
 
-_MEMORY_COUNTS = re.compile(r"^orcu emulation memory: (\{.*\})\n?", re.M)
-
-
-def _reference_seconds(mark: Path) -> float | None:
-    """How long the harness's C reference took, once it has written so (``mark``)."""
-    try:
-        return float(mark.read_text()) / 1e3
-    except (OSError, ValueError):  # not yet, or being written
-        return None
 
 
 class Runner:
     def __init__(self, backend: str, device: Device, workdir: Path, jobs: int | None = None, timeout_floor: float = 60.0,
                  measure: str = "kernel", address_limit: int | None = None, count_memory: bool = False,
-                 reference_limit: float = 3600.0, energy: bool = False):
+                 reference_limit: float = 3600.0, energy: bool = False, executor=None):
         """``timeout_floor``: the seconds a variant's run may take until runs have been measured
         (then ten times the fastest); the clock starts once the harness has run the original C
         code, which may take up to ``reference_limit`` at the spec's sizes (the CPU's SGEMM of
@@ -299,7 +286,9 @@ class Runner:
         far more address space than it uses. ``count_memory``: emulated builds count the global
         sectors and shared-memory wavefronts of the call the harness checks (Result.counted;
         instrumented builds at -O0, several times slower). ``energy``: each run measures the energy of
-        a call through NVML as well (ENERGY_S seconds of calls; GPU runs)."""
+        a call through NVML as well (ENERGY_S seconds of calls; GPU runs). ``executor``: where builds
+        and runs happen (orcu/executors.py; default: this machine, one run at a time); the runner's
+        own threads (``jobs``) prepare the builds and wait for them."""
         self.backend = backend
         self.energy = energy
         # --backend model runs nothing but compiles every variant it ranks, for the GPU where nvcc is
@@ -317,6 +306,7 @@ class Runner:
         self._variants: dict[tuple, tuple] = {}  # every variant built or building: its harness and number in it
         self._speculative: list[tuple[Future, list]] = []  # harnesses of the batches ahead, not waited for
         self.best_run_s: float | None = None
+        self.executor = executor if executor is not None else Local(self.workdir)
         # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
         self.count_memory = count_memory
         self.defines = None if self.compiler != "emulate" else {
@@ -331,6 +321,7 @@ class Runner:
         """Let the build threads go: the builds not started (those ahead of a search that has
         ended or was interrupted) are dropped, those running end on their own."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self.executor.close()
 
     def _counts(self, code: RegionCode) -> bool:
         """Whether the variant's run counts its memory traffic: with count_memory, or where the
@@ -372,27 +363,46 @@ class Runner:
             self._drop_ahead(keep=wanted)
             built = self._submit(program, region, [valid], edit)
             self._speculative += self._submit(program, region, later, edit, ahead=True)
-        for k, (params, inputs) in enumerate(configs):
+        # Runs go to the executor as their builds finish, as many at once as it has slots (one
+        # on this machine: each run then has the machine to itself); results come in order.
+        waiting: collections.deque = collections.deque()  # Results, and (pending run, params, inputs, build)
+
+        def start(k: int, params: dict, inputs: dict) -> Result | tuple:
             if k in invalid:
-                yield Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
-                continue
+                return Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
             future, j = built[k]
             exe, which, build = future.result()[j]
             if not build.ok:
-                yield Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
-                continue
+                return Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
             spilled = _spilled_tile(program, region, params, inputs, build)
             if spilled:
-                yield Result("invalid", params, inputs, message=spilled, compile_s=build.seconds, measure=self.measure,
-                             resources=next(iter(build.resources.values())))
-                continue
-            # --backend model: compiled, then its time predicted (the tune adds it from its figures)
-            result = Result("predicted", params, inputs, message=NOT_RUN) if self.backend == "model" else \
-                self._run(exe, which, params, inputs)
-            result.compile_s = build.seconds
-            result.resources = next(iter(build.resources.values()), None)
-            result.measure = self.measure
-            yield result
+                return Result("invalid", params, inputs, message=spilled, compile_s=build.seconds, measure=self.measure,
+                              resources=next(iter(build.resources.values())))
+            if self.backend == "model":  # compiled, then its time predicted (the tune adds it from its figures)
+                return self._finish(Result("predicted", params, inputs, message=NOT_RUN), build)
+            return self._submit_run(exe, which), params, inputs, build
+
+        todo = iter(enumerate(configs))
+        while True:
+            slots = self.executor.slots
+            while sum(1 for w in waiting if isinstance(w, tuple)) < slots:
+                k, (params, inputs) = next(todo, (None, (None, None)))
+                if k is None:
+                    break
+                waiting.append(start(k, params, inputs))
+            if not waiting:
+                return
+            head = waiting.popleft()
+            if isinstance(head, tuple):
+                pending, params, inputs, build = head
+                head = self._finish(self._result(pending.result(), params, inputs), build)
+            yield head
+
+    def _finish(self, result: Result, build: Build) -> Result:
+        result.compile_s = build.seconds
+        result.resources = next(iter(build.resources.values()), None)
+        result.measure = self.measure
+        return result
 
     def drop_ahead(self) -> None:
         """Forget the builds ahead that have not started (the search is over)."""
@@ -505,98 +515,42 @@ class Runner:
             out.append((exe, 0, dataclasses.replace(alone, resources=_of_kernel(alone, code.host))))
         return out
 
-    def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False) -> tuple[Path, Build]:
+    def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False) -> tuple[Built, Build]:
         defines = {**self.defines, "ORCU_EMULATION_SECTORS": "1"} if count else self.defines
-        key = hashlib.sha256("\0".join([self.backend, self.device.arch, repr(defines), *flags, "--", *libs, source])
-                             .encode()).hexdigest()[:20]
-        src = self.workdir / f"{key}.cu"
-        exe = self.workdir / key
-        report = self.workdir / f"{key}.ptxas.json"  # what ptxas said of its kernels, for the model
-        if exe.exists() and src.exists() and src.read_text(**ENCODING) == source:  # content-addressed: built before
-            try:
-                found = {k: KernelResources(**r) for k, r in json.loads(report.read_text()).items()}
-            except (OSError, ValueError, TypeError):
-                found = {}
-            return exe, Build(True, 0.0, "", found)
-        # Several tunes share the cache: each writes and compiles under a name of its own and
-        # renames the result into place, so no process ever runs another's half-written file.
         arch = None if self.compiler != "cuda" or _names_arch(flags) else self.device.arch
-        fd, name = tempfile.mkstemp(prefix=f".{key}.", dir=self.workdir)
-        os.close(fd)
-        partial, partial_src = Path(name), Path(name + ".cu")
-        try:
-            partial_src.write_text(source, **ENCODING)
-            # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
-            verbose = ("-Xptxas", "-v") if self.compiler == "cuda" else ()
-            only = ("-c",) if self.backend == "model" else ()  # an object: nothing runs it
-            build = compile_program(self.compiler, partial_src, partial, arch, flags + verbose + only, defines, libs=libs)
-            os.replace(partial_src, src)  # kept after a failure too, for the user to read
-            if build.ok:
-                replace_atomically(report, json.dumps({k: dataclasses.asdict(r) for k, r in build.resources.items()}))
-                os.replace(partial, exe)
-        finally:
-            partial.unlink(missing_ok=True)
-            partial_src.unlink(missing_ok=True)
-        return exe, dataclasses.replace(build, message=build.message.replace(str(partial_src), str(src)))
+        return self.executor.compile(BuildJob(source, self.compiler, self.backend, self.device.arch, tuple(flags), tuple(libs),
+                                              tuple(defines.items()) if defines is not None else None, arch))
 
     def _timed_calls(self) -> list[str]:
         """The harness's argument after the variant's number: no timed calls where the model ranks
         emulated variants (their CPU times say nothing of the GPU), else the spec's repetitions."""
         return ["0"] if self.backend == "emulate" and self.measure == "model" else []
 
-    def _run(self, exe: Path, which: int, params: dict, inputs: dict) -> Result:
-        env = dict(os.environ, ORCU_EMULATION_SEED=EMULATION_SEED)
-        if self.address_limit:  # the emulation sets it on itself as it starts
-            env["ORCU_EMULATION_ADDRESS_LIMIT"] = str(self.address_limit)
-        limit = self.timeout()
-        # the harness writes here how long the C reference took: the watchdog guards the variant
-        mark = self.workdir / f".{os.getpid()}.{threading.get_ident()}.{time.monotonic_ns()}.reference"
-        env["ORCU_REFERENCE_DONE"] = str(mark)
-        if self.energy:
-            env["ORCU_ENERGY_S"] = str(ENERGY_S)
-        start = time.perf_counter()
-        proc = subprocess.Popen([str(exe), str(which), *self._timed_calls()], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env=env)
-        try:
-            while True:
-                try:
-                    stdout, stderr = proc.communicate(timeout=0.25)
-                    break
-                except subprocess.TimeoutExpired:
-                    reference_s, running = _reference_seconds(mark), time.perf_counter() - start
-                    if reference_s is None and running > self.reference_limit:
-                        late = f"the original C code took longer than {self.reference_limit:.0f} s at these sizes"
-                    elif reference_s is not None and running - reference_s > limit:
-                        late = f"the run took longer than {limit:.1f} s"
-                    else:
-                        continue
-                    proc.kill()
-                    proc.communicate()
-                    return Result("timeout", params, inputs, message=late, run_s=limit)
-            elapsed = time.perf_counter() - start
-            variant_s = elapsed - (_reference_seconds(mark) or 0.0)
-        finally:
-            mark.unlink(missing_ok=True)
-        proc = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
-        err = truncate(proc.stderr)
-        limited = f" (runs may take {size_text(self.address_limit)} of address space)" if self.address_limit else ""
-        if proc.returncode < 0:
-            name = signal.Signals(-proc.returncode).name
-            return Result("crash", params, inputs, message=f"killed by {name}" + (f": {err}" if err else "") + limited, run_s=elapsed)
-        if proc.returncode != 0:
-            status = "launch_error" if "CUDA error" in err or "orcu emulation:" in err else "crash"
-            return Result(status, params, inputs, message=err or f"exit code {proc.returncode}", run_s=elapsed)
-        try:
-            report = json.loads(proc.stdout.strip().splitlines()[-1])
-        except (IndexError, ValueError):
-            return Result("crash", params, inputs, message="the harness printed no result" + (f": {err}" if err else ""), run_s=elapsed)
-        counted = _MEMORY_COUNTS.search(proc.stderr)
-        if counted is not None:  # a line for the tool, not a message for the user
-            err = truncate(_MEMORY_COUNTS.sub("", proc.stderr))
-        measured = {k: report[k] for k in ("energy_j", "power_w", "energy_method", "energy_error") if k in report}
-        result = Result(report["status"], params, inputs, report["kernel_ms"], report["total_ms"], err, report["worst"],
-                        run_s=elapsed, counted=json.loads(counted.group(1)) if counted else None, measured=measured or None)
+    def _submit_run(self, exe: Built, which: int):
+        """Start one run of variant ``which`` of ``exe`` on the executor: what ``_result`` reads."""
+        env = [("ORCU_EMULATION_SEED", EMULATION_SEED)] + ([("ORCU_ENERGY_S", str(ENERGY_S))] if self.energy else [])
+        job = RunJob(which, tuple(self._timed_calls()), tuple(env), self.timeout(), self.reference_limit, self.address_limit)
+        return self.executor.run(exe, job)
+
+    def _run(self, exe: Built, which: int, params: dict, inputs: dict) -> Result:
+        return self._result(self._submit_run(exe, which).result(), params, inputs)
+
+    def _result(self, outcome: dict[str, Any], params: dict, inputs: dict) -> Result:
+        """The Result of an executor's outcome of a run (orcu/executors.py run_harness)."""
+        status, run_s = outcome["status"], outcome.get("run_s", 0.0)
+        err = outcome.get("stderr", "")
+        extra = {k: outcome[k] for k in ("gpu", "worker") if k in outcome}  # where it ran, beside several
+        if "kernel_ms" not in outcome:  # it printed no report: a timeout, a crash, a launch error
+            message = outcome.get("message", "")
+            if "signal" in outcome:
+                limited = f" (runs may take {size_text(self.address_limit)} of address space)" if self.address_limit else ""
+                message = f"killed by {outcome['signal']}" + (f": {err}" if err else "") + limited
+            return Result(status, params, inputs, message=message, run_s=run_s, measured=extra or None)
+        measured = {k: outcome[k] for k in ("energy_j", "power_w", "energy_method", "energy_error") if k in outcome}
+        result = Result(status, params, inputs, outcome["kernel_ms"], outcome["total_ms"], err, outcome["worst"],
+                        run_s=run_s, counted=outcome.get("counted"), measured={**measured, **extra} or None)
         if result.status == "ok":
+            variant_s = outcome["variant_s"]
             self.best_run_s = variant_s if self.best_run_s is None else min(self.best_run_s, variant_s)
         elif result.status == "wrong_result" and result.worst:
             w = result.worst
