@@ -280,7 +280,7 @@ class Cluster:
             raise UsageError("--cluster needs Dask: pip install 'orcu[cluster]'") from None
         self.spec = spec
         self._inflight, self._lock = 0, threading.Lock()  # tasks of this tune on the workers
-        self._slots: tuple[int, int, float] | None = None
+        self._slots: tuple[int, int, int, float] | None = None
         # a worker that dies takes its task: run once more elsewhere, then the task fails (a crash)
         dask.config.set({"distributed.scheduler.allowed-failures": 1})
         kind, _, count = spec.partition(":")
@@ -308,12 +308,16 @@ class Cluster:
         """The workers' threads (workers come and go)."""
         return self._workers_now()[0]
 
-    def _workers_now(self) -> tuple[int, int]:
-        """(worker threads, workers), asked of the scheduler at most every SLOTS_S seconds."""
-        if self._slots is None or time.monotonic() - self._slots[2] > SLOTS_S:
-            info = self.client.scheduler_info()["workers"]
-            self._slots = (max(1, sum(w["nthreads"] for w in info.values())), len(info), time.monotonic())
-        return self._slots[0], self._slots[1]
+    def _workers_now(self) -> tuple[int, int, int]:
+        """(run slots, workers, workers with a GPU resource), asked of the scheduler at most every
+        SLOTS_S seconds. Where some workers declare GPUs (dask worker --resources GPU=1), runs
+        go to them alone, one a GPU, and builds to any worker; else every worker thread runs."""
+        if self._slots is None or time.monotonic() - self._slots[3] > SLOTS_S:
+            info = self.client.scheduler_info()["workers"].values()
+            gpus = sum(int(w.get("resources", {}).get("GPU", 0)) for w in info)
+            threads = sum(w["nthreads"] for w in info)
+            self._slots = (max(1, gpus or threads), len(info), gpus, time.monotonic())
+        return self._slots[:3]
 
     def describe(self) -> str:
         return f"the Dask cluster {self.spec} ({self.slots} worker threads)"
@@ -338,8 +342,10 @@ class Cluster:
         return Built(job, path, worker), build
 
     def run(self, built: Built, job: RunJob) -> "_Pending":
-        future = self._track(self.client.submit(remote_run, built, job, pure=False,
-                                                workers=[built.worker] if built.worker else None, allow_other_workers=True))
+        gpus = self._workers_now()[2]
+        where = {"resources": {"GPU": 1}} if gpus else \
+            {"workers": [built.worker], "allow_other_workers": True} if built.worker else {}
+        future = self._track(self.client.submit(remote_run, built, job, pure=False, **where))
         return _Pending(self, future, job.limit + job.reference_limit + 60)
 
     def workers(self) -> tuple[int, int]:

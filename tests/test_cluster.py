@@ -166,3 +166,27 @@ def test_the_real_gpus_time_side_by_side(in_tmp, monkeypatch):
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as conn:
         used = {json.loads(m)["gpu"] for (m,) in conn.execute("SELECT measured FROM evaluations") if m != "null"}
     assert used <= set(shown) and (len(used) > 1 or len(shown) == 1)
+
+
+def test_runs_go_to_the_workers_with_a_gpu_and_builds_to_any(in_tmp, monkeypatch):
+    """Two workers started as a batch job starts them (dask worker), one declaring a GPU."""
+    from distributed import Client, LocalCluster
+
+    write(in_tmp / "t.c", SIXTEEN % 20000)
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    with LocalCluster(n_workers=0, dashboard_address=None) as cluster, Client(cluster) as client:
+        def worker(*extra):
+            return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address,
+                                     "--nthreads", "1", "--no-dashboard", *extra], stderr=subprocess.DEVNULL)
+        workers = [worker("--resources", "GPU=1", "--name", "gpu"), worker("--name", "cpu")]
+        try:
+            client.wait_for_workers(2, timeout=120)
+            gpu = next(a for a, w in client.scheduler_info()["workers"].items() if w["name"] == "gpu")
+            tuning = orcu.tune("t.c", backend="emulate", progress=False, cluster=cluster.scheduler_address)
+        finally:
+            for w in workers:
+                w.kill()
+                w.wait()
+    with sqlite3.connect(in_tmp / "home" / "results.sqlite") as conn:
+        ran_on = {json.loads(m)["worker"] for (m,) in conn.execute("SELECT measured FROM evaluations")}
+    assert tuning.regions[0].statuses == {"ok": 16} and ran_on == {gpu}
