@@ -115,11 +115,11 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
     return exe, replace(build, message=build.message.replace(str(partial_src), str(src)))
 
 
-def run_harness(exe: Path, job: RunJob, workdir: Path, running: set | None = None) -> dict[str, Any]:
+def run_harness(exe: Path, job: RunJob, workdir: Path, live: set | None = None) -> dict[str, Any]:
     """Run one variant of a built harness under the watchdog: what happened, as plain data
     (the runner makes a Result of it): ``status`` and ``message``, and for a run that printed
     its report, that report's fields, ``stderr``, ``counted`` and ``variant_s`` (the run's
-    seconds after the C reference). ``running``: holds the process while it runs (what a closing
+    seconds after the C reference). ``live``: holds the process while it runs (what a closing
     executor kills)."""
     env = dict(os.environ, **dict(job.env))
     if job.address_limit:  # the emulation sets it on itself as it starts
@@ -130,8 +130,8 @@ def run_harness(exe: Path, job: RunJob, workdir: Path, running: set | None = Non
     start = time.perf_counter()
     proc = subprocess.Popen([str(exe), str(job.which), *job.arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
-    if running is not None:
-        running.add(proc)
+    if live is not None:
+        live.add(proc)
     try:
         while True:
             try:
@@ -152,8 +152,8 @@ def run_harness(exe: Path, job: RunJob, workdir: Path, running: set | None = Non
         variant_s = elapsed - (_reference_seconds(mark) or 0.0)
     finally:
         mark.unlink(missing_ok=True)
-        if running is not None:
-            running.discard(proc)
+        if live is not None:
+            live.discard(proc)
     err = truncate(stderr)
     if proc.returncode < 0:
         return {"status": "crash", "signal": signal.Signals(-proc.returncode).name, "stderr": err, "run_s": elapsed}

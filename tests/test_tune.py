@@ -13,7 +13,7 @@ from orcu.cli import main
 from orcu.program import load
 from orcu.report import summary
 from orcu.space import input_space
-from orcu import runners
+from orcu import executors
 from orcu.runners import Runner, build_flags, build_item, spec_defines_and_includes
 from orcu.tuning import region_configs
 from orcu.toolchain import nvcc
@@ -234,8 +234,8 @@ def axpy_with_block_counts(in_tmp, monkeypatch, jobs):
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
     compiled = []
-    real = runners.compile_program
-    monkeypatch.setattr(runners, "compile_program", lambda *a, **k: compiled.append(Path(a[1]).read_text()) or real(*a, **k))
+    real = executors.compile_program
+    monkeypatch.setattr(executors, "compile_program", lambda *a, **k: compiled.append(Path(a[1]).read_text()) or real(*a, **k))
     return program, inputs, Runner("emulate", H100, in_tmp / "build", jobs=jobs), compiled
 
 
