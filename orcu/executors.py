@@ -16,6 +16,7 @@ and the same command resumes).
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -237,6 +238,8 @@ class Local:
 BATCH_SCHEDULERS = ("slurm", "pbs", "lsf", "sge", "htcondor", "moab", "oar")
 WORKER_WAIT_S = 120  # how long a tune waits for its first worker
 SLOTS_S = 5.0
+GONE_S = 10.0  # a scheduler unreachable this long has gone
+BUILD_WAIT_S = 900.0  # a build's task: the compiler's own limit (300 s) and the queue before it
 
 
 def _worker_dir() -> Path:
@@ -333,12 +336,11 @@ class Cluster:
         return future
 
     def compile(self, job: BuildJob) -> tuple[Built, Build]:
-        future = self._track(self.client.submit(remote_build, job, pure=False))
-        try:
-            path, build, worker = future.result()
-        except Exception as e:  # noqa: BLE001  the worker died twice, or the cluster is gone
-            self._gone(e)
-            return Built(job, ""), Build(False, 0.0, f"the build's worker failed: {type(e).__name__}: {e}")
+        outcome = _Pending(self, self._track(self.client.submit(remote_build, job, pure=False)), BUILD_WAIT_S).result()
+        if isinstance(outcome, dict):  # its workers died twice, or hung: no verdict on the code
+            raise UsageError(f"building on {self.spec} failed: {outcome['message']}; every result so far is in the results "
+                             "database")
+        path, build, worker = outcome
         return Built(job, path, worker), build
 
     def run(self, built: Built, job: RunJob) -> "_Pending":
@@ -353,11 +355,9 @@ class Cluster:
         every = self._workers_now()[1]
         return min(self._inflight, every), every
 
-    def _gone(self, error: Exception) -> None:
-        """Raise ClusterGone where ``error`` says the scheduler cannot be reached."""
-        if self.client.status not in ("running", "connecting") or isinstance(error, (OSError, ConnectionError)):
-            raise ClusterGone(f"the cluster {self.spec} went away ({type(error).__name__}: {error}); every result so far is "
-                              "in the results database: the same command resumes, on this cluster or another") from None
+    def gone(self, why: str) -> None:
+        raise ClusterGone(f"the cluster {self.spec} went away ({why}); every result so far is in the results database: "
+                          "the same command resumes, on this cluster or another")
 
     def close(self) -> None:
         try:
@@ -368,24 +368,37 @@ class Cluster:
 
 
 class _Pending:
-    """A run on the cluster; ``result()`` is the outcome, a worker's death or hang included."""
+    """A task on the cluster; ``result()`` is its outcome, a worker's death or hang included. What
+    is no verdict on the variant (the cluster gone, a worker that cannot run orcu) stops the tune
+    instead of being recorded as one."""
 
     def __init__(self, cluster: Cluster, future, wait_s: float):
         self.cluster, self.future, self.wait_s = cluster, future, wait_s
 
-    def result(self) -> dict[str, Any]:
+    def result(self):
         from distributed import KilledWorker
 
-        try:
-            return self.future.result(timeout=self.wait_s)
-        except KilledWorker as e:
-            return {"status": "crash", "message": f"the workers running it died, twice ({e})"}
-        except TimeoutError:
-            self.future.cancel()
-            return {"status": "timeout", "message": f"its worker did not answer in {self.wait_s:.0f} s"}
-        except Exception as e:  # noqa: BLE001  what the task raised, or the cluster gone
-            self.cluster._gone(e)
-            return {"status": "crash", "message": f"{type(e).__name__}: {e}"}
+        start, unreachable = time.monotonic(), None
+        while True:
+            try:
+                return self.future.result(timeout=0.5)
+            except TimeoutError:  # not yet: is the scheduler still there, and the task within its time?
+                if self.cluster.client.status != "running":  # reconnecting: gone, past GONE_S
+                    unreachable = unreachable or time.monotonic()
+                    if time.monotonic() - unreachable > GONE_S:
+                        self.cluster.gone(f"the scheduler did not answer for {GONE_S:.0f} s")
+                else:
+                    unreachable = None
+                if time.monotonic() - start > self.wait_s:
+                    self.future.cancel()
+                    return {"status": "timeout", "message": f"its worker did not answer in {self.wait_s:.0f} s"}
+            except KilledWorker as e:
+                return {"status": "crash", "message": f"the workers running it died, twice ({e})"}
+            except (Exception, asyncio.CancelledError) as e:  # noqa: BLE001  no verdict on the variant: the cluster, or orcu on a worker
+                if self.cluster.client.status != "running":
+                    self.cluster.gone(f"{type(e).__name__}: {e}")
+                raise UsageError(f"a worker of {self.cluster.spec} could not run orcu's task ({type(e).__name__}: {e}): "
+                                 "workers need orcu and the toolchain; every result so far is in the results database") from None
 
 
 def _jobqueue(kind: str, settings: dict[str, Any] | None):

@@ -90,7 +90,7 @@ def test_a_worker_killed_mid_tune_loses_nothing(in_tmp, monkeypatch):
 def test_a_killed_tune_on_a_cluster_resumes_without_evaluating_anything_again(in_tmp):
     write(in_tmp / "t.c", SIXTEEN % 400000)
     env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"))
-    command = [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--cluster", "local:2", "--json"]
+    command = [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--cluster", "local:3", "--json"]
     first = subprocess.Popen(command, cwd=in_tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)  # its workers too are in the group that is killed
     database = in_tmp / "home" / "results.sqlite"
@@ -190,3 +190,30 @@ def test_runs_go_to_the_workers_with_a_gpu_and_builds_to_any(in_tmp, monkeypatch
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as conn:
         ran_on = {json.loads(m)["worker"] for (m,) in conn.execute("SELECT measured FROM evaluations")}
     assert tuning.regions[0].statuses == {"ok": 16} and ran_on == {gpu}
+
+
+def test_a_cluster_that_goes_away_stops_the_tune_and_another_resumes_it(in_tmp, monkeypatch, capsys):
+    from distributed import LocalCluster
+
+    from orcu.errors import OrcuError
+
+    write(in_tmp / "t.c", SIXTEEN % 400000)
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    seen = []
+
+    def progress(tuning, result, origin):
+        seen.append(result.status)
+        if len(seen) == 3:
+            cluster.close()
+
+    with pytest.raises(OrcuError) as info:
+        orcu.tune("t.c", backend="emulate", progress=progress, cluster=cluster.scheduler_address)
+    assert f"the cluster {cluster.scheduler_address} went away" in info.value.message
+    assert "every result so far is in the results database: the same command resumes" in info.value.message
+    with sqlite3.connect(in_tmp / "home" / "results.sqlite") as conn:
+        kept = conn.execute("SELECT count(*) FROM evaluations WHERE status = 'ok'").fetchone()[0]
+        assert conn.execute("SELECT count(*) FROM evaluations WHERE status != 'ok'").fetchone()[0] == 0
+    assert kept >= 3
+    again = orcu.tune("t.c", backend="emulate", progress=False, cluster="local:2")
+    assert (again.regions[0].cached, again.regions[0].new) == (kept, 16 - kept)
