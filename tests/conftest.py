@@ -41,6 +41,33 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
+def scale_kernel(block_counts: list[int], n: str) -> str:
+    """x[i] = a * x[i] + 1.0 over n doubles, tuned over 4 thread counts and ``block_counts``."""
+    return f"""void scale(int n, double a, double *x) {{
+    /*@ begin PerfTuning (
+    def performance_params {{
+        param TC[] = [32, 64, 128, 256];
+        param BC[] = {block_counts};
+    }}
+    def input_params {{ param n[] = [{n}]; }}
+    def input_vars {{
+        decl dynamic double x[n] = random;
+        decl double a = 1.5;
+    }}
+    ) @*/
+    int i;
+    /*@ begin Loop(transform CUDA(threadCount=TC, blockCount=BC)
+    for (i = 0; i < n; i++)
+        x[i] = a * x[i] + 1.0;
+    ) @*/
+    for (i = 0; i < n; i++)
+        x[i] = a * x[i] + 1.0;
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
 def diagnose(in_tmp, text: str, name: str = "t.c", **files) -> str:
     """The rendered diagnostic of loading ``text`` (the test fails if it loads)."""
     for fname, content in files.items():

@@ -14,31 +14,9 @@ import pytest
 import orcu
 from orcu.cli import main
 
-from conftest import write
+from conftest import scale_kernel, write
 
-SIXTEEN = """void scale(int n, double a, double *x) {
-    /*@ begin PerfTuning (
-    def performance_params {
-        param TC[] = [32, 64, 128, 256];
-        param BC[] = [4, 8, 16, 32];
-    }
-    def input_params { param n[] = [%d]; }
-    def input_vars {
-        decl dynamic double x[n] = random;
-        decl double a = 1.5;
-    }
-    ) @*/
-    int i;
-    /*@ begin Loop(transform CUDA(threadCount=TC, blockCount=BC)
-    for (i = 0; i < n; i++)
-        x[i] = a * x[i] + 1.0;
-    ) @*/
-    for (i = 0; i < n; i++)
-        x[i] = a * x[i] + 1.0;
-    /*@ end @*/
-    /*@ end @*/
-}
-"""
+SIXTEEN = scale_kernel([4, 8, 16, 32], "%d")  # % n
 
 
 def rows(home) -> list[tuple]:

@@ -11,33 +11,11 @@ import pytest
 import orcu
 from orcu.cli import main
 
-from conftest import write
+from conftest import scale_kernel, write
 
 pytestmark = pytest.mark.kernel_tuner
 
-EIGHT = """void scale(int n, double a, double *x) {
-    /*@ begin PerfTuning (
-    def performance_params {
-        param TC[] = [32, 64, 128, 256];
-        param BC[] = [4, 8];
-    }
-    def input_params { param n[] = [5000]; }
-    def input_vars {
-        decl dynamic double x[n] = random;
-        decl double a = 1.5;
-    }
-    ) @*/
-    int i;
-    /*@ begin Loop(transform CUDA(threadCount=TC, blockCount=BC)
-    for (i = 0; i < n; i++)
-        x[i] = a * x[i];
-    ) @*/
-    for (i = 0; i < n; i++)
-        x[i] = a * x[i];
-    /*@ end @*/
-    /*@ end @*/
-}
-"""
+EIGHT = scale_kernel([4, 8], "5000")
 
 
 def schema(name: str) -> dict:
