@@ -625,13 +625,13 @@ def _measure(program, measure: str | None, backend: str) -> str:
 def _objective(program, requested: str | None, backend: str):
     """The objective of every region (each spec's metrics may define its name); energy is
     measured on a GPU only."""
-    from .objectives import ENERGY, needs_energy
+    from .objectives import ENERGY
 
     goals = {program.of_nest(k).spec.ranking_objective(requested) for k in range(len(program.nests))}
     goal = goals.pop() if len(goals) == 1 else None
     if goal is None:
         raise UsageError("the regions' specs name different objectives: give one with --objective")
-    if backend != "cuda" and any(needs_energy(goal, program.of_nest(k).spec.metric_exprs) for k in range(len(program.nests))):
+    if backend != "cuda" and _energy(program, goal):
         raise UsageError(f"the objective {goal.text()} needs energy ({', '.join(ENERGY)}), which orcu measures through NVML on "
                          f"a GPU: tune with --backend cuda (this tune runs --backend {backend})")
     return goal
@@ -640,15 +640,13 @@ def _objective(program, requested: str | None, backend: str):
 def _executor(path, home: Path, backend: str, gpus: str | None, cluster: str | None):
     """Where the tune's builds and runs happen (orcu/executors.py): a Dask cluster, this
     machine's GPUs side by side, or this machine one run at a time."""
-    from .executors import Cluster, Local, chosen_gpus, cluster_settings
+    from .executors import BATCH_SCHEDULERS, Cluster, Local, chosen_gpus, cluster_settings
 
     if cluster is not None:
         if gpus is not None:
             raise UsageError("--gpus and --cluster: a cluster's workers each time on the GPU they were given")
-        settings = cluster_settings(Path(path)) if not cluster.startswith(("tcp://", "tls://", "ucx://")) else {}
-        if cluster.startswith("local:"):
-            settings = {}  # orcu.toml's [cluster] is the batch scheduler's
-        found = Cluster(cluster, settings)
+        # orcu.toml's [cluster] section sets up a batch scheduler's workers
+        found = Cluster(cluster, cluster_settings(Path(path)) if cluster.partition(":")[0] in BATCH_SCHEDULERS else None)
         _say(f"orcu: builds and runs go to {found.describe()}")
         return found
     chosen = chosen_gpus(gpus, backend)
@@ -658,6 +656,7 @@ def _executor(path, home: Path, backend: str, gpus: str | None, cluster: str | N
 
 
 def _energy(program, goal) -> bool:
+    """Whether the objective reads NVML's energy, itself or through a region's spec metrics."""
     from .objectives import needs_energy
 
     return any(needs_energy(goal, program.of_nest(k).spec.metric_exprs) for k in range(len(program.nests)))

@@ -293,7 +293,7 @@ class Cluster:
         elif kind in ("local", *BATCH_SCHEDULERS) and count.isdigit() and int(count) > 0:
             if kind == "local":
                 self._cluster = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                             dashboard_address=None, **(settings or {}))
+                                             dashboard_address=None)
             else:
                 self._cluster = _jobqueue(kind, settings)
                 self._cluster.scale(int(count))

@@ -32,7 +32,7 @@ from .harness import memory_needs
 from .model import peak_rates
 from .objectives import ENERGY, TIME, Objective
 from .runners import RANKED, Result
-from .tsg.sizes import trip_count, value
+from .tsg.sizes import trips, value
 from .tsg.traffic import statement_operations
 from .analysis.affine import poly_of
 
@@ -53,41 +53,45 @@ def work(program, region: int, inputs: Mapping[str, Any]) -> Work:
     nest = program.nests[region]
     env = {k: v for k, v in {**program.spec.lets, **inputs}.items() if isinstance(v, int) and not isinstance(v, bool)}
     flops: int | None = 0
+    reads, writes = set(), set()
     for st, loops in statements(nest.body):
-        count = _iterations(list(loops), env, [ENUMERATED])
-        if count is None:
-            flops = None
-            break
-        flops += statement_operations(st.node) * count
+        reads |= {a.array for a in st.accesses if not a.write}
+        writes |= {a.array for a in st.accesses if a.write}
+        count = None if flops is None else _iterations(loops, env, [ENUMERATED])
+        flops = None if count is None else flops + statement_operations(st.node) * count
     sizes = dict(memory_needs(program, region, inputs)[2])
-    reads = {a.array for st, _ in statements(nest.body) for a in st.accesses if not a.write}
-    writes = {a.array for st, _ in statements(nest.body) for a in st.accesses if a.write}
     moved = sum(sizes[a] for a in reads if a in sizes) + sum(sizes[a] for a in writes if a in sizes)
     widest = max((ELEMENT_BYTES.get(canonical_type(v.ctype.base), 4) for v in nest.variables.values()
                   if canonical_type(v.ctype.base) in ("float", "double")), default=4)
     return Work(flops, moved, widest)
 
 
-def _iterations(loops: list, env: dict[str, int], budget: list[int]) -> int | None:
+def _iterations(loops, env: dict[str, int], budget: list[int]) -> int | None:
     """Iterations of the innermost of ``loops`` (outermost first) at ``env``: an outer loop whose
     variable an inner bound reads (a triangle) is counted value by value, up to ``budget``."""
-    if not loops:
+    bounds = [(lp.var, lp.step, poly_of(lp.lower), poly_of(lp.upper)) for lp in loops]  # parsed once, read per value
+    inner_names = [{n for _, _, *polys in bounds[k + 1:] for p in polys if p is not None for n in p.names}
+                   for k in range(len(bounds))]
+    return _count(bounds, inner_names, 0, env, budget)
+
+
+def _count(bounds: list, inner_names: list[set], k: int, env: dict[str, int], budget: list[int]) -> int | None:
+    if k == len(bounds):
         return 1
-    loop, inner = loops[0], loops[1:]
-    trip = trip_count(loop, env)
+    var, step, lower, upper = bounds[k]
+    low = value(lower, env)
+    trip = trips(low, value(upper, env), step)
     if trip is None:
         return None
-    read = {n for lp in inner for b in (lp.lower, lp.upper) if (p := poly_of(b)) is not None for n in p.names}
-    if loop.var not in read:
-        rest = _iterations(inner, env, budget)
+    if var not in inner_names[k]:
+        rest = _count(bounds, inner_names, k + 1, env, budget)
         return None if rest is None else trip * rest
     budget[0] -= trip
     if budget[0] < 0:
         return None
-    low = value(poly_of(loop.lower), env)
     total = 0
-    for k in range(trip):
-        rest = _iterations(inner, {**env, loop.var: low + k * loop.step}, budget)
+    for j in range(trip):
+        rest = _count(bounds, inner_names, k + 1, {**env, var: low + j * step}, budget)
         if rest is None:
             return None
         total += rest
@@ -101,6 +105,22 @@ def roofline_ms(w: Work, device) -> float | None:
         return None
     bandwidth, arithmetic = peak_rates(device, w.element_bytes)
     return 1e3 * max(w.bytes / bandwidth, w.flops / arithmetic)
+
+
+def rates(figures: Mapping[str, float], time_ms: float) -> dict[str, float]:
+    """GFLOP/s, GB/s and the fraction of the roofline bound at ``time_ms``, from the ``flops``,
+    ``bytes`` and ``bound_ms`` of ``figures`` that are known (none at a time of 0)."""
+    if time_ms <= 0:
+        return {}
+    seconds = time_ms * 1e-3
+    out = {}
+    if "flops" in figures:
+        out["gflop_s"] = figures["flops"] / seconds / 1e9
+    if "bytes" in figures:
+        out["gb_s"] = figures["bytes"] / seconds / 1e9
+    if "bound_ms" in figures:
+        out["bound_fraction"] = figures["bound_ms"] / time_ms
+    return out
 
 
 class Ranking:
@@ -145,20 +165,12 @@ class Ranking:
         return result
 
     def builtin(self, time_ms: float, measured: Mapping[str, Any] | None) -> dict[str, float]:
-        out = {"time_ms": time_ms, "time_s": time_ms * 1e-3}
         seconds = time_ms * 1e-3
-        if self.work.flops is not None:
-            out["flops"] = float(self.work.flops)
-            if seconds > 0:
-                out["gflop_s"] = self.work.flops / seconds / 1e9
-        if self.work.bytes is not None:
-            out["bytes"] = float(self.work.bytes)
-            if seconds > 0:
-                out["gb_s"] = self.work.bytes / seconds / 1e9
-        if self.bound is not None:
-            out["bound_ms"] = self.bound
-            if time_ms > 0:
-                out["bound_fraction"] = self.bound / time_ms
+        out = {"time_ms": time_ms, "time_s": seconds}
+        for name, figure in (("flops", self.work.flops), ("bytes", self.work.bytes), ("bound_ms", self.bound)):
+            if figure is not None:
+                out[name] = float(figure)
+        out.update(rates(out, time_ms))
         for name in ("energy_j", "power_w"):
             if measured and measured.get(name) is not None:
                 out[name] = float(measured[name])

@@ -24,6 +24,7 @@ BUILTIN: dict[str, tuple[str, str, bool]] = {
 }
 ALIASES = {"time": "time_ms", "energy": "energy_j"}
 ENERGY = ("energy_j", "power_w", "edp")  # what only an NVML measurement gives
+MEASURED_ONCE = ("energy_j", "power_w")  # read once a variant: re-timing it changes nothing of these
 DIRECTIONS = {"max": True, "maximize": True, "maximise": True, "min": False, "minimize": False, "minimise": False}
 
 

@@ -311,19 +311,12 @@ RATES = ("gflop_s", "gb_s", "bound_fraction")
 def rates(row: dict[str, Any], measure: str) -> dict[str, float]:
     """GFLOP/s, GB/s and the fraction of the roofline bound of an evaluation at its time by
     ``measure``, from the loop's work its metrics keep (orcu/metrics.py); empty where unknown."""
-    metrics = row.get("metrics") or {}
+    from .metrics import rates as at_time
+
     samples = row.get(f"{measure}_ms") or []
-    if row["status"] not in RANKED or not samples or statistics.median(samples) <= 0:
+    if row["status"] not in RANKED or not samples:
         return {}
-    seconds = statistics.median(samples) * 1e-3
-    out = {}
-    if "flops" in metrics:
-        out["gflop_s"] = metrics["flops"] / seconds / 1e9
-    if "bytes" in metrics:
-        out["gb_s"] = metrics["bytes"] / seconds / 1e9
-    if "bound_ms" in metrics:
-        out["bound_fraction"] = metrics["bound_ms"] * 1e-3 / seconds
-    return out
+    return at_time(row.get("metrics") or {}, statistics.median(samples))
 
 
 def achieved_text(row: dict[str, Any], measure: str) -> str:

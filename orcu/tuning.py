@@ -26,7 +26,7 @@ from .runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build
 from .search import DEFAULT, SearchSpace, drive, make
 from .metrics import Ranking, work
 from .model import of_variant
-from .objectives import TIME, Objective
+from .objectives import MEASURED_ONCE, TIME, Objective
 from .tsg.sizes import last_wave
 from .tsg.traffic import counted_traffic
 from .writeback import Choice, composed_region, region_parameters
@@ -476,8 +476,8 @@ def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning
     Timings drift (clocks, caches, other load): interleaving spreads the drift over all
     candidates instead of favouring whichever ran in a quiet moment."""
     ranking = tuning.ranking
-    if runner.measure == "model" or ranking.goal.name in ("energy_j", "power_w"):  # a prediction is the same every
-        return  # time, and energy is measured once: nothing to re-time
+    if runner.measure == "model" or ranking.goal.name in MEASURED_ONCE:  # a prediction is the same every time, and
+        return  # energy is measured once: nothing to re-time
     top = _contenders(tuning, builds)
     if not top:
         return

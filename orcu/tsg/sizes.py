@@ -25,8 +25,12 @@ def value(p: Poly | None, env: Mapping[str, Any]) -> int | None:
 
 def trip_count(loop: Loop, env: Mapping[str, Any]) -> int | None:
     """The iterations of ``loop`` at ``env``; None where its bounds are not numbers there."""
-    low, high = value(poly_of(loop.lower), env), value(poly_of(loop.upper), env)
-    return None if low is None or high is None else max(0, -(-(high - low) // loop.step))
+    return trips(value(poly_of(loop.lower), env), value(poly_of(loop.upper), env), loop.step)
+
+
+def trips(low: int | None, high: int | None, step: int) -> int | None:
+    """The iterations from ``low`` up to ``high`` (exclusive) by ``step``; None where a bound is unknown."""
+    return None if low is None or high is None else max(0, -(-(high - low) // step))
 
 
 def last_wave(nest: LoopNest, values: Mapping[str, Any], inputs: Mapping[str, Any], multiprocessors: int) -> float:
