@@ -17,9 +17,10 @@ from .frontend.helpers import Helper, declarations, used_helpers
 from .frontend.structs import Struct, structs
 from .frontend.host import Host, enclosing_loops, following, in_host_loop, left_to_host, split, statement_text, targets
 from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
-from .frontend.liveness import between, copy_groups, effects, named_elsewhere, pointer_copies, read_after
+from .frontend.liveness import between, copy_groups, effects, named_elsewhere, offset_of, pointer_copies, read_after
 from .frontend.lower import Lowering, loc_of
 from .tsg.plan import plan
+from .tsg.scop import schedule_scop
 from .frontend.transform import CudaTransform, find_transforms
 from .frontend.types import resolve_types, used_names, visible_variables
 from .source import SourceFile
@@ -256,6 +257,7 @@ class _Parsed:
     loops: list  # the transformed loops (pycparser For), as the transforms
     code: str  # the code to transform as written
     reference: str  # the region's code to validate against
+    head: bool = False  # one transform, before all of the region's statements (it may take the whole scop)
 
 
 def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
@@ -286,7 +288,9 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
         parse_statements(src, original_start, original)  # the reference must parse too
     loops = targets(src, items, markers)
     reference = original if original.strip() else "\n".join(line for line in code.split("\n") if line.strip()) + "\n"
-    return _Parsed([m[0] for m in markers], items, loops, code.lstrip(" \t"), reference)
+    first = min(offset for offset in (offset_of(src, n) for n in items) if offset is not None)
+    head = len(markers) == 1 and markers[0][2] <= first
+    return _Parsed([m[0] for m in markers], items, loops, code.lstrip(" \t"), reference, head)
 
 
 def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Parsed, context, first: int,
@@ -295,6 +299,14 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     tree, spans, macros, catalogue = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, parsed.items, function, tree, spec, macros)
+    scheduled = None
+    if parsed.head and _maps_auto(parsed.transforms[0]):
+        scalars = [n for n, v in variables.items() if v.kind == "scalar"]
+        live = read_after(src, function, region.start, region.end, scalars)
+        scheduled, _ = schedule_scop(src, parsed.items, variables, {f.decl.name for _, _, f in spans}, set(live))
+        if scheduled is not None:
+            parsed = replace(parsed, items=scheduled.items, loops=scheduled.kernels,
+                             transforms=[parsed.transforms[0]] * len(scheduled.kernels))
     text, host_items = split(src, parsed.items, parsed.loops, first)
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
     bodies = [Lowering(src, arrays, {f.decl.name for _, _, f in spans}).block([loop]) for loop in parsed.loops]
@@ -315,6 +327,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         left=left_to_host(host_items),
         aliases=aliases,
         swaps=_swaps(host_items, done, scope),
+        schedule=scheduled,
     )
     nests = []
     for j, (transform, loop, body) in enumerate(zip(parsed.transforms, parsed.loops, bodies)):
@@ -342,6 +355,13 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
             read_after=read_after(src, function, region.start, region.end, candidates, following(parsed.items, loop)),
         ))
     return nests, host
+
+
+def _maps_auto(transform: CudaTransform) -> bool:
+    """``mapping='auto'`` written as such, with no loops named by hand."""
+    mapping = transform.args.get("mapping")
+    return (mapping is not None and not mapping.names and mapping.text.strip() in ("'auto'", '"auto"')
+            and not {"blockLoops", "threadLoops"} & set(transform.args))
 
 
 def _aliases(function: c_ast.FuncDef | None, items, variables) -> dict[str, tuple[str, ...]]:

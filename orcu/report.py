@@ -36,6 +36,8 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         "loop_regions": len(program.regions),  # annotations; "regions" are their transformed loops
         "host_loops": [line for host in program.hosts for line in host.left],  # loops no transform names
         "regions": [_region(program, k, checked[k]) for k in range(len(program.nests))],
+        # Loop regions whose one transform took the whole scop (tsg/scop.py): the schedule chosen
+        "schedules": [_schedule(program, r) for r, host in enumerate(program.hosts) if host.schedule is not None],
         # of each region, those that can be built (the rest are left out before the search)
         "buildable_variants": [sum(m.of - m.removed for m in per_input) for per_input in checked],
     }
@@ -43,6 +45,14 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         out["specs"] = [{"line": program.src.location(r.start).line, "regions": program.nests_of(g), **part}
                         for g, (r, part) in enumerate(zip(program.spec_regions, parts))]
     return out
+
+
+def _schedule(program: Program, r: int) -> dict[str, Any]:
+    scheduled = program.hosts[r].schedule
+    return {"line": program.src.location(program.regions[r].start).line, "how": scheduled.how,
+            "tried": list(scheduled.tried), "tree": scheduled.tree,
+            "kernels": [{"name": program.nests[k].name, "line": program.nests[k].loc.line} for k in program.hosts[r].nests],
+            "host": list(scheduled.host)}
 
 
 def _spec_part(program: Program) -> dict[str, Any]:
@@ -153,6 +163,16 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
     for line in s["host_loops"]:
         out.append(f"host loop at line {line}: no 'transform CUDA(...)' names it or a loop inside it, so it runs on the "
                    "host as written, between the kernels")
+    for sch in s.get("schedules", []):
+        kernels = ", ".join(f"{k['name']} (line {k['line']})" for k in sch["kernels"])
+        out.append(f"Loop region at line {sch['line']}: one transform for the whole scop; schedule: {sch['how']}; "
+                   f"kernels: {kernels}")
+        if explain:
+            out.extend(f"  not {t}" for t in sch["tried"])
+            if sch["tree"]:
+                out.append("  isl's schedule tree:")
+                out.extend("    " + line for line in sch["tree"].splitlines())
+            out.extend(f"  on the host: {h}" for h in sch["host"])
     for r in s["regions"]:
         where = f" in {r['function']}()" if r["function"] else ""
         out.append("")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
 from pycparser import c_ast
 
@@ -50,6 +50,8 @@ class Host:
     # buffering): each such copy, (to, from); None where the host code does anything else with
     # them (reads or writes elements, passes them on).
     swaps: tuple[tuple[str, str], ...] | None = None
+    # Where one transform took the whole region: the schedule that chose its kernels (tsg/scop.py).
+    schedule: Any = None
 
     @property
     def trivial(self) -> bool:
