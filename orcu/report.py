@@ -169,9 +169,8 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
                    f"kernels: {kernels}")
         if explain:
             out.extend(f"  not {t}" for t in sch["tried"])
-            if sch["tree"]:
-                out.append("  isl's schedule tree:")
-                out.extend("    " + line for line in sch["tree"].splitlines())
+            out.append("  schedule tree:")
+            out.extend("    " + line for line in sch["tree"].splitlines())
             out.extend(f"  on the host: {h}" for h in sch["host"])
     for r in s["regions"]:
         where = f" in {r['function']}()" if r["function"] else ""

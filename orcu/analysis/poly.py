@@ -1,4 +1,4 @@
-"""Exact dependences of an affine loop nest (the one module that uses islpy).
+"""Exact dependences of an affine loop nest (islpy; tsg/scop.py asks isl for whole scops' schedules).
 
 Each statement instance is a point of its loops' iteration domain (affine bounds in the
 sizes and the outer iterators, steps included); two instances depend on each other when

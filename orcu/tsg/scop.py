@@ -36,6 +36,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from ..analysis.affine import Poly, poly_of
+from ..analysis.poly import dependences
 from ..analysis.scalars import assigned_before_read, match_reduction
 from ..analysis.subscripts import is_affine, shapes
 from ..errors import AnalysisError
@@ -55,14 +56,16 @@ class Scheduled:
     items: list  # its statements (pycparser), each kernel one of the loops among them
     kernels: list  # the loops that become kernels, in program order
     how: str  # which schedule: see OPTIONS
-    tree: str  # the schedule tree isl gave ("" for the loops as written)
+    tree: str  # the schedule tree (isl's, or the loops as written), one node a line
     host: tuple[str, ...]  # each statement left to the host, with why
     tried: tuple[str, ...] = ()  # the options given up before, with why
     # Of each of the statements in the most loops (the bulk of the work), the parallel loops of
     # its kernel's outer band (0 on the host), summed: the schedule kept is the one with the most,
-    # then the one with the fewest kernels (isl's fusion can leave a product one parallel loop
-    # where distributed it has two: 2mm; elsewhere fused kernels pass over the data fewer times).
+    # then the one with the fewest kernels in host loops, then the one with the fewest kernels
+    # (isl's fusion can leave a product one parallel loop where distributed it has two: 2mm;
+    # elsewhere fused kernels pass over the data fewer times).
     parallel: int = 0
+    repeated: int = 0  # kernels inside host loops (launched once an iteration of them)
 
 
 # Schedules tried in order: (name, isl options); None: the loops as written.
@@ -110,6 +113,8 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
         return None, f"not a scop: {e.message}"
     nest = LoopNest(index=0, loc=loc_of(items[0]), body=body, variables=variables, function=None, transform=None,
                     reference="", code="")
+    if len(body) == 1 and _perfect(body[0]):
+        return None, "one perfect nest: the TSG orders and maps its loops itself"
     if any(lp.jumps for lp in nest.loops()):
         return None, "not a scop: a loop holds 'break' or 'continue'"
     iterators = {lp.var for lp in nest.loops()}
@@ -122,19 +127,16 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
     tried: list[str] = []
     found: list[Scheduled] = []
     for how, options in OPTIONS:
-        if options is None and found:
-            break  # the loops as written only where isl's schedules cannot be written
         try:
-            if options is None:
-                tree, text = _as_written(model, body), ""
-            else:
-                tree, text = _isl_tree(model, options)
-            found.append(_emit(model, tree, how, text, tuple(tried)))
+            tree = _as_written(model, body) if options is None else _isl_tree(model, options)
+            found.append(_emit(model, tree, how, _describe(model, tree), tuple(tried)))
         except _Unfit as e:
             tried.append(f"{how}: {e}")
     if not found:
         return None, "; ".join(tried)
-    scheduled = max(found, key=lambda s: (s.parallel, -len(s.kernels)))
+    scheduled = max(found, key=lambda s: (s.parallel, -s.repeated, -len(s.kernels)))
+    if scheduled.how == OPTIONS[-1][0] and len(body) == 1 and _parallel_throughout(nest):
+        return None, "one nest with a loop around all of its statements that runs in parallel: the TSG maps it"
     if not scheduled.kernels:
         return None, "no loop runs in parallel"
     if _unchanged(scheduled, items):
@@ -251,6 +253,25 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
                   list(ranges.values()))
 
 
+def _perfect(node) -> bool:
+    """A loop whose body is one loop, down to a body of statements only."""
+    while isinstance(node, Loop):
+        if len(node.body) == 1 and isinstance(node.body[0], Loop):
+            node = node.body[0]
+        else:
+            return not any(isinstance(n, Loop) for n in node.body)
+    return True
+
+
+def _parallel_throughout(nest: LoopNest) -> bool:
+    """Whether a loop around every statement of the nest has no dependence between its
+    iterations (the TSG can map the nest as it is, moving that loop out where it must)."""
+    around = [loops for _, loops in statements(nest.body)]
+    deps = dependences(nest)
+    return any(all(any(lp is other for other in loops) for loops in around) and deps.loops[lp.var].parallel
+               for lp in nest.loops())
+
+
 def _position(position: dict, key, child) -> int:
     """The place of ``child`` among the statements and loops of one block (the 2d+1 schedule's constants)."""
     slot = position.setdefault(key, {})
@@ -355,7 +376,7 @@ def _isl_tree(model: _Model, options: Mapping[str, int]):
             getattr(ctx, f"set_schedule_{k}")(v)
         ctx.set_max_operations(ops)
         ctx.reset_operations()
-    return _from_isl(model, schedule.get_root().child(0)), str(schedule)
+    return _from_isl(model, schedule.get_root().child(0))
 
 
 def _from_isl(model: _Model, node: isl.ScheduleNode):
@@ -453,6 +474,30 @@ def _as_written(model: _Model, body) -> object:
     return walk(body, (), [])
 
 
+def _describe(model: _Model, tree) -> str:
+    lines: list[str] = []
+
+    def walk(t, pad: str) -> None:
+        if isinstance(t, _Leaf):
+            for name in t.names:
+                st = model.by_name[name].stmt
+                lines.append(f"{pad}{name}: {st.text}    # line {st.loc.line}")
+        elif isinstance(t, _Sequence):
+            lines.append(f"{pad}sequence")
+            for c in t.children:
+                walk(c, pad + "  ")
+        else:
+            members = []
+            for member, coincident in zip(t.members, t.coincident):
+                loops = sorted({v for v in member.values() if isinstance(v, str)})
+                members.append(f"{'/'.join(loops) or '-'}{' (parallel)' if coincident else ''}")
+            lines.append(f"{pad}band [{', '.join(members)}]")
+            walk(t.child, pad + "  ")
+
+    walk(tree, "")
+    return "\n".join(lines)
+
+
 # -- code -------------------------------------------------------------------------------------
 def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> Scheduled:
     loops_of_var = {}  # (statement name, iterator) -> its Loop
@@ -472,6 +517,7 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> S
     chains: dict[str, tuple] = {}  # statement name -> the loops emitted around it: (iterator, id of the loop)
 
     depth: dict[str, int] = {}  # statement name -> parallel loops of its kernel's outer band
+    repeated: list[bool] = []  # per kernel: inside a host loop
 
     def parallel_members(t) -> int:
         return next((k for k, c in enumerate(t.coincident) if not c), len(t.coincident)) if isinstance(t, _Band) else 0
@@ -526,6 +572,7 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> S
                                    coord=loop.node.stmt.coord)
         if kernel:
             kernels.append(node)
+            repeated.append(bool(outer.get(looped[0])))
             depth.update({n: min(3, parallel_members(t)) for n in looped})
         return build(_only(rest, before), outer, in_kernel) + [node] + build(_only(rest, after), outer, in_kernel)
 
@@ -538,7 +585,7 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> S
     _check_scopes(items)
     most = max(len(s.loops) for s in model.statements)
     bulk = sum(depth.get(s.name, 0) for s in model.statements if len(s.loops) == most)
-    return Scheduled(items, kernels, how, text, tuple(host), tried, bulk)
+    return Scheduled(items, kernels, how, text, tuple(host), tried, bulk, sum(repeated))
 
 
 def _outside(loop: Loop, member: dict, fixed: list[str], looped: list[str], order: list[str]) -> tuple[set, set]:
@@ -636,11 +683,25 @@ def _names(node) -> set[str]:
 
 
 def _unchanged(scheduled: Scheduled, items: list) -> bool:
-    """The schedule is the code as written with its first loop the one kernel."""
+    """The schedule is the code as written (braces aside) with its first loop the one kernel."""
     first = next((n for n in items if isinstance(n, c_ast.For)), None)
     return (len(scheduled.kernels) == 1 and first is not None
-            and [c_text(n) for n in scheduled.items] == [c_text(n) for n in items]
-            and c_text(scheduled.kernels[0]) == c_text(first))
+            and [_canonical(n) for n in scheduled.items] == [_canonical(n) for n in items]
+            and _canonical(scheduled.kernels[0]) == _canonical(first))
+
+
+def _canonical(node: c_ast.Node) -> str:
+    """C text with every loop's body in braces."""
+    node = copy.deepcopy(node)
+
+    class V(c_ast.NodeVisitor):
+        def visit_For(self, n):
+            if not isinstance(n.stmt, c_ast.Compound):
+                n.stmt = c_ast.Compound([n.stmt])
+            self.generic_visit(n)
+
+    V().visit(node)
+    return c_text(node)
 
 
 def _var(loop: c_ast.For) -> str:

@@ -14,10 +14,9 @@ void kernel_atax(int m, int n, double A[m][n], double x[n], double y[n], double 
       tmp[i] = 0.0;
       for (j = 0; j < n; j++)
         tmp[i] = tmp[i] + A[i][j] * x[j];
+      for (j = 0; j < n; j++)
+        y[j] = y[j] + A[i][j] * tmp[i];
     }
-  for (i = 0; i < m; i++)
-    for (j = 0; j < n; j++)
-      y[j] = y[j] + A[i][j] * tmp[i];
   ) @*/
   /*@ end @*/
   /*@ end @*/

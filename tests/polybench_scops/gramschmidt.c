@@ -12,12 +12,12 @@ void kernel_gramschmidt(int m, int n, double A[m][n], double R[n][n], double Q[m
   for (k = 0; k < n; k++)
     {
       nrm = 0.0;
-            for (i = 0; i < m; i++)
+      for (i = 0; i < m; i++)
         nrm += A[i][k] * A[i][k];
       R[k][k] = sqrt(nrm);
-            for (i = 0; i < m; i++)
+      for (i = 0; i < m; i++)
         Q[i][k] = A[i][k] / R[k][k];
-            for (j = k + 1; j < n; j++)
+      for (j = k + 1; j < n; j++)
         {
           R[k][j] = 0.0;
           for (i = 0; i < m; i++)

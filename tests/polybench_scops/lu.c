@@ -8,9 +8,9 @@ void kernel_lu(int n, double A[n][n])
   ) @*/
   /*@ begin Loop(transform CUDA(mapping='auto')
   for (k = 0; k < n; k++) {
-          for (j = k + 1; j < n; j++)
+      for (j = k + 1; j < n; j++)
         A[k][j] = A[k][j] / A[k][k];
-          for (i = k + 1; i < n; i++)
+      for (i = k + 1; i < n; i++)
         for (j = k + 1; j < n; j++)
           A[i][j] = A[i][j] - A[i][k] * A[k][j];
     }

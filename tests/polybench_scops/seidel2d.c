@@ -8,8 +8,8 @@ void kernel_seidel_2d(int tsteps, int n, double A[n][n])
     ) @*/
   /*@ begin Loop(transform CUDA(mapping='auto')
   for (t = 0; t <= tsteps - 1; t++)
-        for (i = 1; i <= n - 2; i++)
-    for (j = 1; j <= n - 2; j++)
+    for (i = 1; i <= n - 2; i++)
+      for (j = 1; j <= n - 2; j++)
         A[i][j] = (A[i-1][j-1] + A[i-1][j] + A[i-1][j+1] + A[i][j-1] + A[i][j] + A[i][j+1]
                    + A[i+1][j-1] + A[i+1][j] + A[i+1][j+1]) / 9.0;
   ) @*/

@@ -11,11 +11,11 @@ void kernel_syr2k(int n, int m, double alpha, double beta, double C[n][n], doubl
     ) @*/
   /*@ begin Loop(transform CUDA(mapping='auto')
   for (i = 0; i < n; i++) {
+      for (j = 0; j <= i; j++)
+        C[i][j] *= beta;
+      for (k = 0; k < m; k++)
         for (j = 0; j <= i; j++)
-            C[i][j] *= beta;
-        for (k = 0; k < m; k++)
-            for (j = 0; j <= i; j++)
-                C[i][j] += A[j][k] * alpha * B[i][k] + B[j][k] * alpha * A[i][k];
+          C[i][j] += A[j][k] * alpha * B[i][k] + B[j][k] * alpha * A[i][k];
     }
   ) @*/
   /*@ end @*/

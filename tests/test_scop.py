@@ -1,0 +1,156 @@
+"""One ``transform CUDA(mapping='auto')`` before a whole scop (tests/polybench_scops/: the kernels
+of tests/polybench_shapes/ as PolyBench writes them, one Loop region each, time loops and
+imperfect nests included): isl's scheduler distributes, fuses and interchanges the loops, each
+outer parallel band becomes a kernel the TSG maps, and the rest runs on the host between them
+(orcu/tsg/scop.py). Every variant tuned in emulation is right; the products get 2-D grids;
+a scop with no parallel loop is refused with its dependences named."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from orcu.program import load
+
+SCOPS = Path(__file__).parent / "polybench_scops"
+REFUSED = {"floyd.c": "('k': dependences between its iterations: 'path[i][j]' (line 14) and 'path[i][j]' (line 14)",
+           "seidel2d.c": "('t': dependences between its iterations: 'A[i][j]' (line 13) and 'A[i][j]' (line 13)"}
+TUNED = sorted(p.name for p in SCOPS.glob("*.c") if p.name not in REFUSED)
+# Kernels whose bulk (their statements in three loops) becomes 2-D-mapped products.
+PRODUCTS = ["2mm.c", "3mm.c", "gemm.c", "syrk.c", "syr2k.c"]
+
+
+def orcu(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "orcu", *args], cwd=cwd, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "ORCU_HOME": str(cwd / "home")})
+
+
+def check(name: str, tmp_path: Path) -> dict:
+    (tmp_path / name).write_text((SCOPS / name).read_text())
+    proc = orcu("check", name, "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_every_kernel_holds_one_transform_before_its_whole_scop():
+    assert len(TUNED) + len(REFUSED) >= 22
+    for name in [*TUNED, *REFUSED]:
+        text = (SCOPS / name).read_text()
+        assert text.count("transform CUDA(") == 1 and text.count("begin Loop(transform CUDA(mapping='auto')") == 1, name
+
+
+@pytest.mark.parametrize("name", TUNED)
+def test_each_scop_tunes_with_every_variant_right(tmp_path, name):
+    (tmp_path / name).write_text((SCOPS / name).read_text())
+    proc = orcu("tune", name, "--backend", "emulate", "--budget", "3", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    regions = json.loads(proc.stdout)["regions"]
+    for region in regions:
+        assert region["statuses"].get("ok", 0) >= 1 and set(region["statuses"]) <= {"ok", "invalid"}, (region["name"], region["statuses"])
+    assert (tmp_path / name.replace(".c", ".tuned.cu")).is_file()
+
+
+@pytest.mark.parametrize("name", PRODUCTS)
+def test_the_products_run_on_a_2d_grid(tmp_path, name):
+    summary = check(name, tmp_path)
+    products = [r for r in summary["regions"] if max(lp["depth"] for lp in r["loops"]) == 2]
+    assert products
+    for r in products:
+        assert r["mapping"] and all(" y=" in m for m in r["mapping"]), (r["name"], r["mapping"])
+
+
+def test_gemm_as_polybench_writes_it_is_one_kernel_on_i_and_j(tmp_path):
+    """PolyBench's gemm: ``for i { for j C *= beta; for k for j C += ... }``: fused into one band
+    (i, j), the update of C in the loop on k inside it."""
+    summary = check("gemm.c", tmp_path)
+    [schedule] = summary["schedules"]
+    assert schedule["how"] == "isl, fused (outer coincidence)"
+    # C *= beta is in no loop on k: isl runs it at k = 0, before the loop
+    assert schedule["tree"].splitlines() == [
+        "band [i (parallel), j (parallel), k]", "  sequence", "    S0: C[i][j] *= beta    # line 12",
+        "    S1: C[i][j] += (alpha * A[i][k]) * B[k][j]    # line 15"]
+    [kernel] = summary["regions"]
+    assert [lp["var"] for lp in kernel["loops"]] == ["i", "j", "k"] and kernel["mapping"] == ["x=j y=i"]
+
+
+def test_atax_is_distributed_and_its_second_product_interchanged(tmp_path):
+    summary = check("atax.c", tmp_path)
+    loops = [[lp["var"] for lp in r["loops"]] for r in summary["regions"]]
+    assert loops == [["i"], ["i"], ["i", "j"], ["j", "i"]]
+    assert summary["regions"][3]["mapping"] == ["x=j"]
+
+
+def test_a_time_loop_stays_on_the_host_around_its_kernels(tmp_path):
+    summary = check("jacobi2d.c", tmp_path)
+    assert [r["mapping"] for r in summary["regions"]] == [["x=j y=i"], ["x=j y=i"]]
+    assert summary["schedules"][0]["tree"].splitlines()[0] == "band [t]"
+
+
+def test_explain_names_the_schedule_and_what_stays_on_the_host(tmp_path):
+    (tmp_path / "gramschmidt.c").write_text((SCOPS / "gramschmidt.c").read_text())
+    proc = orcu("check", "gramschmidt.c", "--explain", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    # isl distributes the statements of the private scalar nrm over different loops on k: refused
+    assert ("not isl, one band per strongly connected component: a private scalar's statements (S0, S1, S2) would be "
+            "split over loops on 'k'") in out
+    assert "schedule: the loops as written; kernels: kernel_gramschmidt_1 (line 15), kernel_gramschmidt_2 (line 18), " \
+           "kernel_gramschmidt_3 (line 20)" in out
+    assert "  on the host: 'R[k][k] = sqrt(nrm)' (line 17): no loop around it runs in parallel" in out
+    assert "        band [i (parallel)]\n          S1: nrm += A[i][k] * A[i][k]    # line 16" in out
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_scop_with_no_parallel_loop_is_refused_with_its_dependences(tmp_path, name):
+    (tmp_path / name).write_text((SCOPS / name).read_text())
+    proc = orcu("check", name, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert f"error: mapping='auto': no loop of this nest can run in parallel {REFUSED[name]}" in proc.stderr
+
+
+def test_a_perfect_nest_and_orios_transforms_are_left_as_written():
+    """One perfect nest is the TSG's to order; several transforms, or mapping='orio', are Orio's
+    regions: no schedule is computed for them."""
+    for path in [Path(__file__).parent.parent / "annotated_examples" / "gemv_t.c", SCOPS.parent / "polybench_shapes" / "jacobi2d.c"]:
+        program = load(path)
+        assert all(host.schedule is None for host in program.hosts), path
+
+
+SCALAR = """void f(int n, double *a, double *b, double *c)
+{
+    int i, j;
+    double s;
+    /*@ begin PerfTuning (
+    def performance_params { }
+    def input_params { param n[] = [33]; }
+    def input_vars { decl dynamic double a[n] = random; decl dynamic double b[n] = 0; decl dynamic double c[n] = 0; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++) {
+        s = a[i] * 2.0;
+        b[i] = s + 1.0;
+    }
+    for (j = 0; j < n; j++) {
+        s = b[j] * a[j];
+        c[j] = s;
+    }
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+def test_a_scalar_private_to_each_loop_ties_nothing_together(tmp_path):
+    """``s`` is assigned first in every iteration of both loops: one copy per iteration, so both
+    loops run in parallel, each its own kernel."""
+    (tmp_path / "s.c").write_text(SCALAR)
+    program = load(tmp_path / "s.c")
+    [host] = program.hosts
+    assert host.schedule is not None and len(host.schedule.kernels) == 2
+    assert [n.recipe.candidates[0].schedule.name for n in program.nests] == ["x=i", "x=j"]
+    proc = orcu("tune", "s.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
