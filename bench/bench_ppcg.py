@@ -1,12 +1,21 @@
 """Whole scops: orcu's schedule beside PPCG's, kernel by kernel, on PolyBench/C 4.2.1.
 
-Run: python3 bench/bench_ppcg.py POLYBENCH_DIR [--ppcg PATH] [--record]
+Run: python3 bench/bench_ppcg.py POLYBENCH_DIR [--ppcg PATH] [--dataset LARGE] [--record]
 (--record appends to bench/results/ppcg.json). PPCG is optional (it is built from source,
 about 15 minutes); without it only orcu's side is recorded. For each kernel: PPCG's kernels
 (grid and block sizes, arrays in shared memory, launches inside host loops) and the time it
 took, and orcu's for the same scop as tests/polybench_scops/ writes it (one
 ``transform CUDA(mapping='auto')``): the schedule, each kernel's loops, its mapping
 candidates and its shared-memory candidates, and the time ``orcu check`` took.
+
+Static traffic (``tsg/traffic.py``: bytes of global memory the kernel requests, 32-byte
+sectors, before any cache) at PolyBench's sizes of the dataset, for each orcu kernel that
+PPCG also makes (the same arrays written): orcu's pick (of every configuration of the
+kernel's own parameters, the least time orcu's model predicts on the H100 profile) beside
+PPCG's choices as orcu's space writes them (the same grid axes, the same arrays in shared
+memory, PPCG's tile over its block as register tiles, PPCG's tile of the sequential loop as
+the strip depth; orcu's block of threadCount threads, PPCG's 16 x 32 being outside the
+space), both counted by the same code.
 """
 from __future__ import annotations
 
@@ -44,7 +53,7 @@ PPCG_LIMIT_S = 60  # heat-3d takes about 12 minutes in isl's scheduler under PPC
 
 def orcu_side(name: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / name).write_text(((SCOPS / name) if (SCOPS / name).exists() else SHAPES / name).read_text())
+        (Path(tmp) / name).write_text(_scop_file(name).read_text())
         t0 = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "orcu", "check", name, "--json"], cwd=tmp, capture_output=True,
                               text=True, env={"ORCU_HOME": str(Path(tmp) / "home"), "PATH": "/usr/bin:/bin"})
@@ -63,13 +72,118 @@ def orcu_side(name: str) -> dict:
             "kernels": kernels}
 
 
-def ppcg_side(ppcg: str, polybench: Path, path: str) -> dict:
+def _sizes(polybench: Path, path: str, dataset: str) -> dict[str, int]:
+    """PolyBench's sizes of the dataset, by the names orcu's files give them (lower case)."""
+    header = (polybench / path).with_suffix(".h").read_text()
+    block = header.split(f"#  ifdef {dataset}_DATASET", 1)[1].split("#  endif", 1)[0]
+    return {name.lower(): int(value) for name, value in re.findall(r"#\s*define (\w+) (\d+)", block)}
+
+
+def _scop_file(name: str) -> Path:
+    return (SCOPS / name) if (SCOPS / name).exists() else SHAPES / name
+
+
+def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dict]:
+    """Per orcu kernel matched to one of PPCG's: the static bytes of orcu's pick and of PPCG's
+    choices in orcu's space."""
+    import itertools
+
+    from orcu.codegen.region import generate
+    from orcu.device import DEFAULT_PROFILE, profile
+    from orcu.model import of_variant
+    from orcu.preflight import limits
+    from orcu.program import load
+    from orcu.space import performance_space
+
+    device = profile(DEFAULT_PROFILE)
+    with tempfile.TemporaryDirectory() as tmp:
+        text = _scop_file(name).read_text()
+        for param, value in sizes.items():
+            text = re.sub(rf"param {param}\[\] = \[[^]]*\];", f"param {param}[] = [{value}];", text)
+        (Path(tmp) / name).write_text(text)
+        program = load(Path(tmp) / name)
+    inputs = {p.name: sizes.get(p.name, p.values[0]) for p in program.spec.input_params}
+    taken: set[int] = set()
+    rows = []
+    # the kernels in the most loops first (a product before the reset of its output: atax's y)
+    for k, nest in sorted(enumerate(program.nests), key=lambda kn: -max(len(lps) for _, lps in _statements(kn[1]))):
+        written = sorted({a.array for st, _ in _statements(nest) for a in st.accesses if a.write})
+        match = next((j for j, kernel in enumerate(ppcg) if j not in taken and kernel["writes"] == written), None)
+        if match is None:
+            continue
+        taken.add(match)
+        theirs = ppcg[match]
+        space = performance_space(program, inputs, limits(program, k, inputs, device).constraints)
+        mine = [p for p in space.params if p.name.endswith(f"_{k + 1}")]
+        base = space.config(0)
+        scored = []
+        for combo in itertools.product(*(p.values for p in mine)):
+            config = {**base, **{p.name: v for p, v in zip(mine, combo)}}
+            try:
+                space.index(config)
+            except (KeyError, ValueError):
+                continue  # a configuration that cannot be built
+            traffic = generate(program, nest, config, inputs).traffic(device.multiprocessors)
+            prediction = of_variant(program, k, traffic, inputs, device)
+            if traffic is not None and prediction is not None:
+                scored.append((prediction.ms, traffic.bytes, {p.name: config[p.name] for p in mine}))
+        if not scored:
+            continue
+        best = min(scored, key=lambda s: (s[0], s[1]))
+        wanted = _as_orcu(theirs, mine, nest)
+        same = [s for s in scored if all(s[2].get(n) == v for n, v in wanted.items())]
+        lacking = [a for a in theirs["shared"] if f"shared_{a}_{k + 1}" not in {p.name for p in mine}]
+        row = {"kernel": nest.name, "writes": written, "orcu_pick": best[2], "orcu_bytes": best[1],
+               "orcu_predicted_ms": round(best[0], 4), "ppcg": theirs, "ppcg_in_orcu": wanted,
+               # PPCG's shared arrays that orcu's space does not offer for the kernel (its placements differ)
+               "ppcg_shared_not_offered": lacking}
+        if same:
+            row["ppcg_bytes"] = min(s[1] for s in same)
+            row["ppcg_predicted_ms"] = round(min(s[0] for s in same), 4)
+        rows.append(row)
+    return sorted(rows, key=lambda r: r["kernel"])
+
+
+def _statements(nest):
+    from orcu.frontend.ir import statements
+
+    return statements(nest.body)
+
+
+def _as_orcu(theirs: dict, params, nest) -> dict:
+    """PPCG's choices as values of orcu's parameters of the kernel: the mapping of as many grid
+    axes (orcu's first such candidate), its arrays in shared memory, PPCG's tile over its block
+    along each axis as register tiles, and the tile of its sequential loop as the strip."""
+    by_name = {p.name.rsplit("_", 1)[0]: p for p in params}
+    axes = len(theirs["block_dims"])
+    out = {}
+    mapping = by_name.get("mapping")
+    if mapping is not None:
+        fitting = [m for m in mapping.values if len(m.split()) == axes and "(threads)" not in m]
+        if fitting:
+            out[mapping.name] = fitting[0]
+            loops = {axis.split("=")[0]: axis.split("=")[1] for axis in fitting[0].split()}
+            tiles = theirs["tile"]
+            for axis, block in zip("xy", theirs["block_dims"]):
+                if axis in loops and f"registers_{loops[axis]}" in by_name and tiles:
+                    # PPCG's tile sizes run outer band member first: y's tile, then x's
+                    tile = tiles[0] if (axis == "y" or axes == 1) else tiles[1]
+                    out[by_name[f"registers_{loops[axis]}"].name] = max(1, tile // block)
+            if "sharedDepth" in by_name and len(tiles) > axes:
+                out[by_name["sharedDepth"].name] = tiles[axes]
+    for key, p in by_name.items():
+        if key.startswith("shared_"):
+            out[p.name] = key[len("shared_"):] in theirs["shared"]
+    return out
+
+
+def ppcg_side(ppcg: str, polybench: Path, path: str, dataset: str) -> dict:
     source = polybench / path
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         try:
             proc = subprocess.run([ppcg, "--target=cuda", "--dump-sizes", "-I", str(polybench / "utilities"),
-                                   "-DLARGE_DATASET", str(source)], cwd=tmp, capture_output=True, text=True,
+                                   f"-D{dataset}_DATASET", str(source)], cwd=tmp, capture_output=True, text=True,
                                   timeout=PPCG_LIMIT_S)
         except subprocess.TimeoutExpired:
             return {"ppcg_s": f"> {PPCG_LIMIT_S}"}
@@ -84,7 +198,13 @@ def ppcg_side(ppcg: str, polybench: Path, path: str) -> dict:
         block = re.search(rf"dim3 k{k}_dimBlock\(([^;]*)\);", host)
         grid = re.search(rf"dim3 k{k}_dimGrid\(([^;]*)\);", host)
         launch = host.find(f"kernel{k} <<<")
+        tiles = re.search(r"kernel\[i0\] -> tile\[[^]]*\] : ([^;}]*)", proc.stderr)  # --dump-sizes
+        tile = re.search(rf"i0 = {k} and ([^)]*)", tiles.group(1)) if tiles else None
         kernels.append({
+            "writes": sorted({w for w in re.findall(r"\b(\w+)\[[^;=]*\]\s*[-+*/]?=[^=]", body)
+                              if not w.startswith(("private_", "shared_"))}),
+            "tile": [int(v) for v in re.findall(r"o\d+ = (\d+)", tile.group(1))] if tile else [],
+            "block_dims": [int(v) for v in block.group(1).split(",")] if block else [],  # x first
             "block": block.group(1) if block else None,
             "grid": grid.group(1) if grid else None,
             "shared": sorted(set(re.findall(r"__shared__ \w+ shared_(\w+)\[", body))),
@@ -125,22 +245,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("polybench", type=Path, help="PolyBench/C 4.2.1's directory")
     parser.add_argument("--ppcg", help="PPCG's executable (built by its own instructions)")
+    parser.add_argument("--dataset", default="LARGE", help="PolyBench's dataset (sizes) for PPCG and the traffic figures")
     parser.add_argument("--record", action="store_true", help="append the figures to bench/results/ppcg.json")
     args = parser.parse_args()
     rows = []
     for name, path in KERNELS.items():
         row = {"kernel": name, "orcu": orcu_side(name)}
         if args.ppcg:
-            row["ppcg"] = ppcg_side(args.ppcg, args.polybench, path)
+            row["ppcg"] = ppcg_side(args.ppcg, args.polybench, path, args.dataset)
+            if row["ppcg"].get("kernels") and "kernels" in row["orcu"]:
+                row["traffic"] = traffic_side(name, _sizes(args.polybench, path, args.dataset), row["ppcg"]["kernels"])
         rows.append(row)
         ours, theirs = row["orcu"], row.get("ppcg", {})
         print(f"{name:16} orcu: {len(ours.get('kernels', []))} kernel(s) in {ours['check_s']} s"
               f" ({ours.get('schedule') or ours.get('refused')}); "
               f"ppcg: {len(theirs.get('kernels', []))} kernel(s) in {theirs.get('ppcg_s', '-')} s")
+        for t in row.get("traffic", []):
+            theirs_bytes = t.get("ppcg_bytes")
+            print(f"    {t['kernel']:24} orcu's pick {t['orcu_bytes'] / 1e6:10.2f} MB  PPCG's choices "
+                  + (f"{theirs_bytes / 1e6:10.2f} MB" if theirs_bytes is not None else "not in orcu's space"))
     if args.record:
         out = ROOT / "bench" / "results" / "ppcg.json"
         history = json.loads(out.read_text()) if out.exists() else []
         history.append({"date": str(date.today()), "machine": f"{platform.machine()}, CPython {platform.python_version()}",
+                        "dataset": args.dataset,
                         "ppcg": _version(args.ppcg) if args.ppcg else None,
                         "rows": rows})
         out.write_text(json.dumps(history, indent=1) + "\n")
