@@ -157,3 +157,73 @@ def test_a_scalar_private_to_each_loop_ties_nothing_together(tmp_path):
     proc = orcu("tune", "s.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
+
+
+SWAP = """void f(int n, int steps, double *a, double *b)
+{
+    int t, i;
+    double *tmp;
+    /*@ begin PerfTuning (
+    def performance_params { }
+    def input_params { param n[] = [40]; param steps[] = [3]; }
+    def input_vars { decl dynamic double a[n] = random; decl dynamic double b[n] = 0; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (t = 0; t < steps; t++) {
+        for (i = 1; i < n - 1; i++)
+            b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0;
+        tmp = a; a = b; b = tmp;
+    }
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+def test_a_region_that_swaps_pointers_is_no_scop(tmp_path):
+    """After ``a = b`` the accesses a[i] are other data than before: the model's arrays would not
+    be the program's, so the transform applies to the loop after it, as Orio's does."""
+    (tmp_path / "swap.c").write_text(SWAP)
+    proc = orcu("check", "swap.c", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "error: mapping='auto': no loop of this nest can run in parallel ('t':" in proc.stderr
+
+
+SHADOW = """void f(int n, int m, double A[n][m], double B[n][m], double *s)
+{
+    int i;
+    double total;
+    /*@ begin PerfTuning (
+    def performance_params { }
+    def input_params { param n[] = [17]; param m[] = [23]; }
+    def input_vars { decl dynamic double A[n][m] = random; decl dynamic double B[n][m] = 0; decl dynamic double s[1] = 0; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    total = 0;
+    for (i = 0; i < n; i++)
+        total += A[i][0];
+    s[0] = total;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            double v = A[i][j] * 2.0;
+            B[i][j] = v + total;
+        }
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+def test_loop_declared_iterators_and_block_declarations_keep_their_scopes(tmp_path):
+    """``for (int i ...)`` beside the function's ``i``, a declaration in a loop's block: the
+    schedule keeps each with the statements that name it; the sum stays a reduction kernel."""
+    (tmp_path / "shadow.c").write_text(SHADOW)
+    program = load(tmp_path / "shadow.c")
+    [host] = program.hosts
+    assert host.schedule is not None and len(host.schedule.kernels) == 2
+    assert "'s[0] = total' (line 14): it runs once, outside the loops" in host.schedule.host[-1]
+    proc = orcu("tune", "shadow.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])

@@ -118,6 +118,9 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
     if any(lp.jumps for lp in nest.loops()):
         return None, "not a scop: a loop holds 'break' or 'continue'"
     iterators = {lp.var for lp in nest.loops()}
+    pointers = sorted({n for st, _ in statements(body) for n in st.scalar_writes if n in arrays})
+    if pointers:  # after 'a = b;' the accesses a[...] name other data: the model's arrays would not be the program's
+        return None, f"not a scop: the region assigns the pointer '{pointers[0]}'"
     if iterators & live_after:
         return None, f"'{sorted(iterators & live_after)[0]}' is read after the region: its loops keep their order"
     try:
@@ -638,13 +641,15 @@ def _iterators_read(loop: Loop, loops: tuple[Loop, ...]) -> set[str]:
 
 
 def _check_scopes(items: list) -> None:
-    """A declaration stays in the block of every statement that names it."""
+    """A declaration stays in the block of every statement that names it (a loop's own
+    ``int i = 0`` goes with its header; a name declared in a block and also outside it is
+    taken for the block's, which can only refuse a schedule)."""
     def walk(block, visible: set[str]):
         declared = set(visible)
         for node in block:
             if isinstance(node, c_ast.Decl):
                 declared.add(node.name)
-            elif isinstance(node, c_ast.For):
+            if isinstance(node, c_ast.For):
                 walk(node.stmt.block_items or [], declared)
             for name in _names(node):
                 if name in local and name not in declared:
@@ -655,12 +660,17 @@ def _check_scopes(items: list) -> None:
 
 
 def _decls(node) -> list:
+    """The declarations among a region's statements (not those of a loop's header)."""
     found = []
 
     class V(c_ast.NodeVisitor):
         def visit_Decl(self, n):
             found.append(n)
             self.generic_visit(n)
+
+        def visit_For(self, n):
+            if n.stmt is not None:
+                self.visit(n.stmt)
 
     V().visit(node)
     return found
