@@ -10,7 +10,7 @@ from pycparser import c_ast
 from . import generated
 from .device import DEFAULT_PROFILE, Device, profile
 from .annotations import Region, blank, blank_comments, brace_depth, matching_bracket, scan_regions
-from .errors import AnalysisError, AnnotationError
+from .errors import AnalysisError, AnnotationError, OrcuError
 from .frontend.cparse import file_macros, local_headers, parse_file, parse_statements
 from .frontend.cxx import cxx_edits, cxx_prototype, declared
 from .frontend.helpers import Helper, declarations, used_helpers
@@ -20,7 +20,7 @@ from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from .frontend.liveness import between, copy_groups, effects, named_elsewhere, offset_of, pointer_copies, read_after
 from .frontend.lower import Lowering, loc_of
 from .tsg.plan import plan
-from .tsg.scop import schedule_scop
+from .tsg.scop import SCHEDULE_KEPT, schedule_scop
 from .frontend.transform import CudaTransform, find_transforms
 from .frontend.types import resolve_types, used_names, visible_variables
 from .source import SourceFile
@@ -181,7 +181,15 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     nests: tuple[LoopNest, ...] = ()
     for g in range(len(specs)):
         mine = [k for k, owned in enumerate(groups) if owned == g]
-        specs[g], planned = plan(src, specs[g], tuple(found[k] for k in mine), mine[0] if mine else 0)
+        try:
+            specs[g], planned = plan(src, specs[g], tuple(found[k] for k in mine), mine[0] if mine else 0)
+        except OrcuError as e:
+            # the nest of a region whose one transform could not take it whole: say why too
+            why = next((h.unscheduled for r, h in zip(loops, hosts) if h.unscheduled and e.loc is not None
+                        and r.start <= src.offset(e.loc.line, e.loc.col) < r.end), None)
+            if why is not None and isinstance(e, AnalysisError) and not why.startswith(SCHEDULE_KEPT):
+                e.message += f" (the region was not scheduled as a whole: {why})"
+            raise
         nests += planned
     spec = specs[0]
     functions = {
@@ -299,11 +307,11 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     tree, spans, macros, catalogue = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, parsed.items, function, tree, spec, macros)
-    scheduled = None
+    scheduled, unscheduled = None, ""
     if parsed.head and _maps_auto(parsed.transforms[0]):
         scalars = [n for n, v in variables.items() if v.kind == "scalar"]
         live = read_after(src, function, region.start, region.end, scalars)
-        scheduled, _ = schedule_scop(src, parsed.items, variables, {f.decl.name for _, _, f in spans}, set(live))
+        scheduled, unscheduled = schedule_scop(src, parsed.items, variables, {f.decl.name for _, _, f in spans}, set(live))
         if scheduled is not None:
             parsed = replace(parsed, items=scheduled.items, loops=scheduled.kernels,
                              transforms=[parsed.transforms[0]] * len(scheduled.kernels))
@@ -328,6 +336,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         aliases=aliases,
         swaps=_swaps(host_items, done, scope),
         schedule=scheduled,
+        unscheduled=unscheduled,
     )
     nests = []
     for j, (transform, loop, body) in enumerate(zip(parsed.transforms, parsed.loops, bodies)):

@@ -38,6 +38,9 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         "regions": [_region(program, k, checked[k]) for k in range(len(program.nests))],
         # Loop regions whose one transform took the whole scop (tsg/scop.py): the schedule chosen
         "schedules": [_schedule(program, r) for r, host in enumerate(program.hosts) if host.schedule is not None],
+        # ... and those where it did not, with why (the transform applies to the loop after it)
+        "unscheduled": [{"line": program.src.location(program.regions[r].start).line, "why": host.unscheduled}
+                        for r, host in enumerate(program.hosts) if host.unscheduled],
         # of each region, those that can be built (the rest are left out before the search)
         "buildable_variants": [sum(m.of - m.removed for m in per_input) for per_input in checked],
     }
@@ -172,6 +175,10 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
             out.append("  schedule tree:")
             out.extend("    " + line for line in sch["tree"].splitlines())
             out.extend(f"  on the host: {h}" for h in sch["host"])
+    if explain:
+        for u in s.get("unscheduled", []):
+            out.append(f"Loop region at line {u['line']}: one transform before the region, no schedule of the whole: "
+                       f"{u['why']}; the transform applies to the loop after it")
     for r in s["regions"]:
         where = f" in {r['function']}()" if r["function"] else ""
         out.append("")

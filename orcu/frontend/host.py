@@ -52,6 +52,7 @@ class Host:
     swaps: tuple[tuple[str, str], ...] | None = None
     # Where one transform took the whole region: the schedule that chose its kernels (tsg/scop.py).
     schedule: Any = None
+    unscheduled: str = ""  # where one transform stands before the region but no schedule was taken: why
 
     @property
     def trivial(self) -> bool:

@@ -68,6 +68,10 @@ class Scheduled:
     repeated: int = 0  # kernels inside host loops (launched once an iteration of them)
 
 
+# Why a region's code stays as written where that is the schedule (not a failure to report).
+SCHEDULE_KEPT = ("one perfect nest", "the loops as written are the schedule", "one nest with a loop around all",
+                 "no loop runs in parallel")
+
 # Schedules tried in order: (name, isl options); None: the loops as written.
 OPTIONS = (
     ("isl, fused (outer coincidence)", {"outer_coincidence": 1, "serialize_sccs": 0}),
