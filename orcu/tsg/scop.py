@@ -571,7 +571,11 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> S
             reads = _iterators_read(loops_of_var[(n, var)], model.by_name[n].loops)
             if not reads <= around:
                 raise _Unfit(f"the bounds of the loop on '{var}' read '{sorted(reads - around)[0]}', not outside it")
-        before, after = _outside(loop, member, [n for n in names if n not in looped], looped, names_in(t.child))
+        fixed = [n for n in names if n not in looped]
+        # a statement with loops still to come has instances that a deeper member orders among
+        # those of the loop's value it sits at: only a value off the loop's range keeps it apart
+        open_ = {n for n in fixed if any(lp.var not in {v for v, _ in outer.get(n, ())} for lp in model.by_name[n].loops)}
+        before, after = _outside(loop, member, fixed, looped, names_in(t.child), open_)
         kernel = not in_kernel and coincident
         node = copy.deepcopy(loop.node)
         inner = {n: outer.get(n, ()) + ((var, id(node)),) for n in looped}
@@ -595,9 +599,12 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> S
     return Scheduled(items, kernels, how, text, tuple(host), tried, bulk, sum(repeated))
 
 
-def _outside(loop: Loop, member: dict, fixed: list[str], looped: list[str], order: list[str]) -> tuple[set, set]:
+def _outside(loop: Loop, member: dict, fixed: list[str], looped: list[str], order: list[str],
+             open_: set[str]) -> tuple[set, set]:
     """The statements of a band that are not in its loop: those isl places before its first
-    iteration and those after its last (the others cannot be written without guards)."""
+    iteration and those after its last (the others cannot be written without guards). At the
+    first or the last value itself, only a statement whose loops are all outside (``open_``:
+    the others) runs wholly before or after the loop's instances there."""
     before, after = set(), set()
     lower, upper = poly_of(loop.lower), poly_of(loop.upper)
     first = min(order.index(n) for n in looped)
@@ -605,9 +612,9 @@ def _outside(loop: Loop, member: dict, fixed: list[str], looped: list[str], orde
     for n in fixed:
         below = (member[n] - lower).constant if lower is not None else None
         above = (member[n] - upper + Poly.const(1)).constant if upper is not None else None
-        if below is not None and (below < 0 or below == 0 and order.index(n) < first):
+        if below is not None and (below < 0 or below == 0 and order.index(n) < first and n not in open_):
             before.add(n)
-        elif above is not None and (above > 0 or above == 0 and order.index(n) > last):
+        elif above is not None and (above > 0 or above == 0 and order.index(n) > last and n not in open_):
             after.add(n)
         else:
             raise _Unfit(f"isl runs {n} inside the loop on '{loop.var}' that it is not in")
