@@ -315,6 +315,8 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         if scheduled is not None:
             parsed = replace(parsed, items=scheduled.items, loops=scheduled.kernels,
                              transforms=[parsed.transforms[0]] * len(scheduled.kernels))
+            if scheduled.expanded:  # the copies of private arrays it declares
+                variables = resolve_types(src, parsed.items, function, tree, spec, macros)
     text, host_items = split(src, parsed.items, parsed.loops, first)
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
     bodies = [Lowering(src, arrays, {f.decl.name for _, _, f in spans}).block([loop]) for loop in parsed.loops]

@@ -22,7 +22,7 @@ REFUSED = {"floyd.c": "('k': dependences between its iterations: 'path[i][j]' (l
            "seidel2d.c": "('t': dependences between its iterations: 'A[i][j]' (line 13) and 'A[i][j]' (line 13)"}
 TUNED = sorted(name for name in SOURCES if name not in REFUSED)
 # Kernels whose bulk (their statements in three loops) becomes 2-D-mapped products.
-PRODUCTS = ["2mm.c", "3mm.c", "gemm.c", "syrk.c", "syr2k.c"]
+PRODUCTS = ["2mm.c", "3mm.c", "gemm.c", "syrk.c", "syr2k.c", "trmm.c", "doitgen.c"]
 
 
 def orcu(*args, cwd):
@@ -58,7 +58,7 @@ def test_each_scop_tunes_with_every_variant_right(tmp_path, name):
 @pytest.mark.parametrize("name", PRODUCTS)
 def test_the_products_run_on_a_2d_grid(tmp_path, name):
     summary = check(name, tmp_path)
-    products = [r for r in summary["regions"] if max(lp["depth"] for lp in r["loops"]) == 2]
+    products = [r for r in summary["regions"] if max(lp["depth"] for lp in r["loops"]) >= 2]
     assert products
     for r in products:
         assert r["mapping"] and all(" y=" in m for m in r["mapping"]), (r["name"], r["mapping"])
@@ -227,3 +227,28 @@ def test_loop_declared_iterators_and_block_declarations_keep_their_scopes(tmp_pa
     proc = orcu("tune", "shadow.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
+
+
+def test_doitgen_gets_a_copy_of_sum_per_row_and_column(tmp_path):
+    """doitgen's sum[p] is written before it is read in every iteration of the loops on r and q,
+    always the same elements: one copy per (r, q) frees them to run in parallel, and the last
+    copy is sum after the region."""
+    summary = check("doitgen.c", tmp_path)
+    [schedule] = summary["schedules"]
+    assert schedule["how"] == "isl, fused (outer coincidence), sum one copy per iteration"
+    assert ("'sum' is private to the loops on 'r', 'q': one copy per iteration of them in 'sum_private' (the last "
+            "iteration's is 'sum' after them)") in schedule["host"]
+    assert [[lp["var"] for lp in r["loops"]] for r in summary["regions"]] == [["r", "q", "p", "s"], ["r", "q", "p"]]
+    assert all(r["mapping"] == ["x=p y=r", "x=p y=q"] for r in summary["regions"])
+
+
+def test_trmm_reads_the_rows_below_from_a_copy_taken_before(tmp_path):
+    """trmm's B[k][j] (k > i) is row k before iteration k overwrites it: read from a copy taken
+    before the region, the loop on i no longer waits for the rows below."""
+    summary = check("trmm.c", tmp_path)
+    [schedule] = summary["schedules"]
+    assert schedule["how"] == "isl, fused (outer coincidence), B read from before the region"
+    assert ("'B' is read from 'B_before', a copy taken before the region, where no statement of the region has "
+            "written the element yet") in schedule["host"]
+    [kernel] = summary["regions"]
+    assert kernel["mapping"] == ["x=j y=i", "x=i y=j"]

@@ -2,7 +2,8 @@
 
 Each case is a sequence of loop nests (one or two loops each, some inside a time loop) whose
 statements read and update arrays with affine subscripts, some through a scalar private to
-the loop or into a scalar sum; the arrays are unsigned, so that sums in any order agree
+the loop or into a scalar sum, some through a row private to the loop (one copy per iteration
+when scheduled), some reading values from before the region; the arrays are unsigned, so that sums in any order agree
 exactly. The region as written and as scheduled (tsg/scop.py) are
 compiled side by side with gcc and run on the same data; every array must come out equal.
 """
@@ -72,10 +73,27 @@ def nest(draw, pad):
 
 
 @st.composite
+def private_rows(draw, pad):
+    """A row of a 1-D array filled, then read, in each iteration of the loop on i (doitgen's
+    sum[p]): private to that loop."""
+    row = draw(st.sampled_from(ARRAYS1))
+    out = draw(st.sampled_from(ARRAYS2))
+    fill = draw(access(["i", "j"]))
+    use = draw(st.sampled_from(["j", "j - 1", "j + 1"]))
+    return [f"{pad}for (i = 1; i < n - 1; i++) {{",
+            f"{pad}  for (j = 1; j < n - 1; j++)",
+            f"{pad}    {row}[j] = {fill} * 5u;",
+            f"{pad}  for (j = 2; j < n - 2; j++)",
+            f"{pad}    {out}[i][j] += {row}[{use}] + {row}[j];",
+            f"{pad}}}"]
+
+
+@st.composite
 def scop(draw):
     timed = draw(st.booleans())
     pad = "      " if timed else "    "
-    lines = [line for _ in range(draw(st.integers(2, 3))) for line in draw(nest(pad))]
+    lines = [line for _ in range(draw(st.integers(2, 3)))
+             for line in draw(st.one_of(nest(pad), nest(pad), private_rows(pad)))]
     if any("acc" in line for line in lines):  # the sum starts at 0 and lands in y[0]
         lines = [pad + "acc = 0u;", *lines, pad + "y[0] += acc;"]
     if timed:

@@ -99,6 +99,8 @@ def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, 
         for info in analysis.arrays:
             if not (info.read or info.written):
                 continue
+            if nest.variables[info.name].origin == "region":
+                return f"'{info.name}' is declared in the region: it exists only once its declaration has run"
             if info.extent is None:
                 return f"how far the loops reach into '{info.name}' is not known"
             parsed = parse_expression(info.extent)

@@ -29,17 +29,21 @@ constraints: along a parallel loop the TSG folds them across threads.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
 import islpy as isl
 from pycparser import c_ast
+from pycparser.c_parser import CParser
 
-from ..analysis.affine import Poly, poly_of
+from ..analysis.affine import Poly, loop_bounds, poly_of, value_range
 from ..analysis.poly import dependences
 from ..analysis.scalars import assigned_before_read, match_reduction
 from ..analysis.subscripts import is_affine, shapes
 from ..errors import AnalysisError
+from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, Stmt, Variable, c_text, statements
 from ..frontend.lower import Lowering, loc_of
 from ..source import SourceFile
@@ -66,6 +70,8 @@ class Scheduled:
     # elsewhere fused kernels pass over the data fewer times).
     parallel: int = 0
     repeated: int = 0  # kernels inside host loops (launched once an iteration of them)
+    # arrays given one copy per iteration of the loops they are private to, or read from a copy
+    expanded: tuple[str, ...] = ()
 
 
 # Why a region's code stays as written where that is the schedule (not a failure to report).
@@ -103,6 +109,12 @@ class _Model:
     position: dict = field(default_factory=dict)  # block (ids of its loops) -> statement or loop id -> place
     # each private scalar's copies: (the statements of one copy, the iterators indexing it)
     live_ranges: list = field(default_factory=list)
+    reads: dict = field(default_factory=dict)  # array -> its reads (statement instance -> element)
+    writes: dict = field(default_factory=dict)  # ... and writes
+    exact: set = field(default_factory=set)  # the arrays whose every access is affine and exact
+    expanded: dict = field(default_factory=dict)  # array -> the loops it has one copy per iteration of
+    before: dict = field(default_factory=dict)  # (statement, access) -> array: reads of values from before the region
+    read_sites: list = field(default_factory=list)  # (statement, access, array, its map as isl text)
 
 
 def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable], functions: set[str],
@@ -131,17 +143,28 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
         model = _model(nest, variables, live_after)
     except _Unfit as e:
         return None, f"not a scop: {e}"
+    # One copy of each private array per iteration of its loops, and reads of values from before
+    # the region from a copy taken then: either can make loops parallel that were not.
+    private, early = _private_arrays(model, nest, variables), _reads_before(model, variables)
+    models = [model] + [_model(nest, variables, live_after, e, b) for e, b in
+                        ([(private, None)] if private else []) + ([(None, early)] if early else [])
+                        + ([(private, {k: a for k, a in early.items() if a not in private})] if private and early else [])]
     tried: list[str] = []
     found: list[Scheduled] = []
-    for how, options in OPTIONS:
-        try:
-            tree = _as_written(model, body) if options is None else _isl_tree(model, options)
-            found.append(_emit(model, tree, how, _describe(model, tree), tuple(tried)))
-        except _Unfit as e:
-            tried.append(f"{how}: {e}")
+    for m in models:
+        for how, options in OPTIONS:
+            if options is None and m.expanded:
+                continue  # as written, a copy per iteration changes nothing
+            label = how + (f", {', '.join(sorted(m.expanded))} one copy per iteration" if m.expanded else "") + (
+                f", {', '.join(sorted(set(m.before.values())))} read from before the region" if m.before else "")
+            try:
+                tree = _as_written(m, body) if options is None else _isl_tree(m, options)
+                found.append(_emit(m, tree, label, _describe(m, tree), tuple(tried), variables))
+            except _Unfit as e:
+                tried.append(f"{label}: {e}")
     if not found:
         return None, "; ".join(tried)
-    scheduled = max(found, key=lambda s: (s.parallel, -s.repeated, -len(s.kernels)))
+    scheduled = max(found, key=lambda s: (s.parallel, -s.repeated, -len(s.expanded), -len(s.kernels)))
     if scheduled.how == OPTIONS[-1][0] and len(body) == 1 and _parallel_throughout(nest):
         return None, "one nest with a loop around all of its statements that runs in parallel: the TSG maps it"
     if not scheduled.kernels:
@@ -152,7 +175,11 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
 
 
 # -- the polyhedral model ---------------------------------------------------------------------
-def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[str]) -> _Model:
+def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[str],
+           expanded: Mapping[str, tuple[Loop, ...]] | None = None, early: Mapping[tuple, str] | None = None) -> _Model:
+    """``expanded``: arrays with one copy per iteration of the loops given (``_private_arrays``);
+    ``early``: the reads that read a copy of their array taken before the region (``_reads_before``)."""
+    expanded, early = dict(expanded or {}), dict(early or {})
     found = [(st, loops) for st, loops in statements(nest.body)]
     stmts = [_Statement(f"S{k}", st, loops) for k, (st, loops) in enumerate(found)]
     by_stmt = {id(s.stmt): s for s in stmts}
@@ -201,20 +228,31 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
         for sh in shaped:
             access_of[id(sh.access)] = (name, None if whole else sh.dims)
     privates = _scalar_groups(nest, stmts, written, live_after)
+    inexact: set[str] = {name for name, shaped in arrays.items() if access_of[id(shaped[0].access)][1] is None}
+    array_reads: dict[str, list[str]] = {}
+    array_writes: dict[str, list[str]] = {}
+    read_sites: list[tuple] = []
     for s in stmts:
         dims = [names.iterator(lp.var) for lp in s.loops]
         vars_ = {lp.var for lp in s.loops}
         head = f"{s.name}[{', '.join(dims)}]"
         mine = []
-        for acc in s.stmt.accesses:
+        for site, acc in enumerate(s.stmt.accesses):
             name, subs = access_of[id(acc)]
-            target = names.array(name)
+            target = names.array(name) + ("_b" if (s.name, site) in early else "")
             if subs is None or not all(is_affine(p, vars_) and not any(n in written for m, _ in p.terms for n in m if n not in vars_)
                                        for p in subs):
                 element = f"{target}[]"
+                inexact.add(name)
+            elif name in expanded:
+                copies = [names.iterator(lp.var) for lp in expanded[name]]
+                element = f"{target}_x[{', '.join(copies + [names.expr(p, vars_) for p in subs])}]"
             else:
                 element = f"{target}[{', '.join(names.expr(p, vars_) for p in subs)}]"
             mine.append((acc.write, f"{head} -> {element}", False))
+            (array_writes if acc.write else array_reads).setdefault(name, []).append(f"{head} -> {element}")
+            if not acc.write:
+                read_sites.append((s.name, site, name, f"{head} -> {element}"))
         update = match_reduction(s.stmt.node)
         for scalar in sorted((s.stmt.scalar_reads | s.stmt.scalar_writes) & written):
             index = privates.get((scalar, id(s.stmt)))
@@ -257,7 +295,9 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
     for (scalar, stmt_id), (group, index) in privates.items():
         ranges.setdefault((scalar, group), (set(), index))[0].add(by_stmt[stmt_id].name)
     return _Model(stmts, domain, order, deps.coalesce(), coincidence.coalesce(), {s.name: s for s in stmts}, position,
-                  list(ranges.values()))
+                  list(ranges.values()), {a: umap(t) for a, t in array_reads.items()},
+                  {a: umap(t) for a, t in array_writes.items()}, set(arrays) - inexact, expanded, early,
+                  [(st, site, a, umap([t])) for st, site, a, t in read_sites])
 
 
 def _perfect(node) -> bool:
@@ -277,6 +317,105 @@ def _parallel_throughout(nest: LoopNest) -> bool:
     deps = dependences(nest)
     return any(all(any(lp is other for other in loops) for loops in around) and deps.loops[lp.var].parallel
                for lp in nest.loops())
+
+
+def _private_arrays(model: _Model, nest: LoopNest, variables: Mapping[str, Variable]) -> dict[str, tuple[Loop, ...]]:
+    """Arrays private to loops around all of their accesses (doitgen's ``sum[p]`` in the loops on
+    r and q): each iteration of those loops writes every element it reads before reading it, and
+    the same elements whatever the iteration (their subscripts and loop bounds read none of those
+    loops' iterators). One copy of each per iteration of them ties nothing together; the last
+    iteration's copy is the array's value after the loops. Declared arrays of a built-in type
+    only (the copies are allocated by their element type and declared sizes); the loops' bounds
+    read only sizes."""
+    out = {}
+    for name, writes in model.writes.items():
+        v = variables.get(name)
+        if v is None or v.ctype.base not in _BUILTIN or name not in model.exact or name not in model.reads:
+            continue
+        users = [s for s in model.statements if any(a.array == name for a in s.stmt.accesses)]
+        if not v.ctype.dims and _extent(name, users) is None:
+            continue
+        common = users[0].loops
+        for u in users[1:]:
+            common = tuple(a for a, b in zip(common, u.loops) if a is b)
+        around = []
+        for lp in common:
+            bounds = [poly_of(lp.lower), poly_of(lp.upper)]
+            if lp.step != 1 or any(b is None or any(n in {o.var for o in nest.loops()} for m, _ in b.terms for n in m)
+                                   for b in bounds):
+                break
+            around.append(lp)
+        mine = {lp.var for lp in around}
+        for u in users:  # the elements touched may not depend on the iteration of those loops
+            inner = [lp for lp in u.loops if lp not in around]
+            texts = [c_text(b) for lp in inner for b in (lp.lower, lp.upper)]
+            texts += [c_text(sub) for a in u.stmt.accesses if a.array == name for sub in a.subscripts]
+            if any(mine & set(_words(t)) for t in texts):
+                around = []
+        if not around:
+            continue
+        flow = (isl.UnionAccessInfo.from_sink(model.reads[name]).set_must_source(writes)
+                .set_schedule_map(model.order).compute_flow())
+        if not flow.get_may_no_source().is_empty():
+            continue  # a read of a value from before the loops
+        same = True
+        for m in _maps(flow.get_must_dependence()):
+            src_loops = model.by_name[m.get_tuple_name(isl.dim_type.in_)].loops
+            dst_loops = model.by_name[m.get_tuple_name(isl.dim_type.out)].loops
+            equal = m
+            for lp in around:
+                equal = equal.equate(isl.dim_type.in_, src_loops.index(lp), isl.dim_type.out, dst_loops.index(lp))
+            same &= m.is_subset(equal)
+        if same:
+            out[name] = tuple(around)
+    return out
+
+
+def _reads_before(model: _Model, variables: Mapping[str, Variable]) -> dict[tuple, str]:
+    """The reads of arrays the region writes that always read a value from before the region
+    (trmm's ``B[k][j]``, k > i: row k is overwritten later): (statement, access) -> array. Read
+    from a copy of the array taken before the region, they leave the writes free to run first."""
+    out = {}
+    for st, site, name, sink in model.read_sites:
+        v = variables.get(name)
+        if name not in model.writes or name not in model.exact or v is None or v.ctype.base not in _BUILTIN:
+            continue
+        accesses = model.by_name[st].stmt.accesses
+        if any(a.write and a.subscripts and a.subscripts[-1] is accesses[site].subscripts[-1] for a in accesses):
+            continue  # the target of an update (y[0] += ...): one element, read and written
+        users = [s for s in model.statements if any(a.array == name for a in s.stmt.accesses)]
+        if not v.ctype.dims and _extent(name, users) is None:
+            continue
+        flow = (isl.UnionAccessInfo.from_sink(sink).set_may_source(model.writes[name])
+                .set_schedule_map(model.order).compute_flow())
+        if flow.get_may_dependence().is_empty():
+            out[(st, site)] = name
+    return out
+
+
+def _extent(name: str, users: list) -> str | None:
+    """The elements a pointer indexed with one subscript is accessed at: one past the largest
+    subscript, where all of its accesses agree on it; None elsewhere."""
+    ends = set()
+    for u in users:
+        bounds = loop_bounds(u.loops)
+        for a in u.stmt.accesses:
+            if a.array != name:
+                continue
+            p = poly_of(a.subscripts[0]) if len(a.subscripts) == 1 else None
+            span = value_range(p, bounds) if p is not None and bounds is not None else None
+            if span is None:
+                return None
+            ends.add(span[1] + Poly.const(1))
+    return next(iter(ends)).c_expr() if len(ends) == 1 else None
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[A-Za-z_]\w*", text)
+
+
+_BUILTIN = {"double", "float", "int", "long", "long long", "unsigned", "unsigned int", "short", "char", "unsigned long",
+            "unsigned long long", "signed char", "unsigned char", "unsigned short"}
 
 
 def _position(position: dict, key, child) -> int:
@@ -506,13 +645,15 @@ def _describe(model: _Model, tree) -> str:
 
 
 # -- code -------------------------------------------------------------------------------------
-def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> Scheduled:
+def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...],
+          variables: Mapping[str, Variable]) -> Scheduled:
     loops_of_var = {}  # (statement name, iterator) -> its Loop
     for s in model.statements:
         for lp in s.loops:
             loops_of_var[(s.name, lp.var)] = lp
     kernels: list[c_ast.For] = []
     host: list[str] = []
+    privates = _Copies(model, variables)
 
     def names_in(t) -> list[str]:
         if isinstance(t, _Leaf):
@@ -547,7 +688,7 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> S
                     why = "no loop around it runs in parallel" if s.loops else "it runs once, outside the loops"
                     host.append(f"'{s.stmt.text}' (line {s.stmt.loc.line}): {why}")
                 chains[name] = outer.get(name, ())
-                out.append(copy.deepcopy(s.stmt.node))
+                out.append(privates.copy_of(s))
             return out
         # a band: its first member a loop (a kernel's root where coincident), the rest inside
         member, coincident = t.members[0], t.coincident[0]
@@ -594,9 +735,166 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...]) -> S
             if len(loops) > 1:
                 raise _Unfit(f"a private scalar's statements ({', '.join(sorted(names))}) would be split over loops on '{var}'")
     _check_scopes(items)
+    items = privates.before() + items + privates.after()
+    host += privates.notes()
     most = max(len(s.loops) for s in model.statements)
     bulk = sum(depth.get(s.name, 0) for s in model.statements if len(s.loops) == most)
-    return Scheduled(items, kernels, how, text, tuple(host), tried, bulk, sum(repeated))
+    return Scheduled(items, kernels, how, text, tuple(host), tried, bulk, sum(repeated),
+                     tuple(sorted(set(model.expanded) | set(model.before.values()))))
+
+
+class _Copies:
+    """The copies of the arrays private to loops (``_private_arrays``): ``sum[p]`` private to the
+    loops on r and q becomes ``sum_private[(r * nq + q) * np + p]`` in an array allocated before
+    the region's code, filled from ``sum`` at the last iteration's place (elements no iteration
+    writes keep their values) and copied back from there after it, then freed."""
+
+    def __init__(self, model: _Model, variables: Mapping[str, Variable]):
+        self.arrays = {}
+        taken = set(variables)
+        for name, loops in sorted(model.expanded.items()):
+            copy_name = _fresh(f"{name}_private", taken)
+            taken.add(copy_name)
+            self.arrays[name] = (copy_name, loops, self._ctype(model, name, variables[name].ctype))
+        self.coord = next((s.stmt.node.coord for s in model.statements), None)
+        self.model = model
+        self.early = {}  # array -> (its copy from before the region, ctype)
+        for name in sorted(set(model.before.values())):
+            copy_name = _fresh(f"{name}_before", taken)
+            taken.add(copy_name)
+            self.early[name] = (copy_name, self._ctype(model, name, variables[name].ctype))
+    def copy_of(self, statement) -> c_ast.Node:
+        """The statement's node, its accesses rewritten to the copies."""
+        memo: dict = {}
+        node = copy.deepcopy(statement.stmt.node, memo)
+        # the reads from before: their subscripts in the copy (ids of nodes alive while it is rewritten)
+        sites = {id(memo[id(acc.subscripts[-1])]) for site, acc in enumerate(statement.stmt.accesses)
+                 if (statement.name, site) in self.model.before and id(acc.subscripts[-1]) in memo}
+        return self.rewrite(node, sites)
+
+    @staticmethod
+    def _ctype(model, name, ctype):
+        if ctype.dims:
+            return ctype
+        users = [s for s in model.statements if any(a.array == name for a in s.stmt.accesses)]
+        return dataclasses.replace(ctype, dims=(_extent(name, users),))
+
+    def rewrite(self, node: c_ast.Node, sites: set[int]) -> c_ast.Node:
+        if not self.arrays and not self.early:
+            return node
+        if isinstance(node, c_ast.ArrayRef):
+            base, subscripts = node, []
+            while isinstance(base, c_ast.ArrayRef):
+                subscripts.insert(0, base.subscript)
+                base = base.name
+            if isinstance(base, c_ast.ID) and base.name in self.early and id(node.subscript) in sites:
+                copy_name, ctype = self.early[base.name]
+                return self._parsed(f"{copy_name}[{_row_major([f'({c_text(sub)})' for sub in subscripts], ctype.dims)}]")
+            if isinstance(base, c_ast.ID) and base.name in self.arrays:
+                copy_name, loops, ctype = self.arrays[base.name]
+                flat = _row_major([f"({c_text(self.rewrite(sub, sites))})" for sub in subscripts], ctype.dims)
+                index = f"({_row_major([_from_lower(lp) for lp in loops], [_trips(lp) for lp in loops])}) * {_elements(ctype)} + {flat}"
+                return self._parsed(f"{copy_name}[{index}]")
+        for attr in node.__slots__:
+            value = getattr(node, attr, None)
+            if isinstance(value, c_ast.Node):
+                setattr(node, attr, self.rewrite(value, sites))
+            elif isinstance(value, list):
+                setattr(node, attr, [self.rewrite(v, sites) if isinstance(v, c_ast.Node) else v for v in value])
+        return node
+
+    def before(self) -> list:
+        out = []
+        for name, (copy_name, ctype) in self.early.items():
+            out.append(self._statement(f"{ctype.base} *{copy_name} = ({ctype.base} *)malloc(sizeof({ctype.base}) * "
+                                       f"(unsigned long)({self._count(ctype)}));"))
+            out.append(self._statement(f"for (long long {copy_name}_k = 0; {copy_name}_k < {self._count(ctype)}; "
+                                       f"{copy_name}_k++) {copy_name}[{copy_name}_k] = (({ctype.base} *){name})[{copy_name}_k];"))
+        for name, (copy_name, loops, ctype) in self.arrays.items():
+            copies = " * ".join(f"({_trips(lp)} > 0 ? {_trips(lp)} : 0)" for lp in loops)
+            out.append(self._statement(f"{ctype.base} *{copy_name} = ({ctype.base} *)malloc(sizeof({ctype.base}) * "
+                                       f"(unsigned long)({copies}) * (unsigned long)({self._count(ctype)}));"))
+            out.append(self._statement(self._copy(name, copy_name, loops, ctype, into_copy=True)))
+        return out
+
+    def after(self) -> list:
+        out = []
+        for name, (copy_name, loops, ctype) in self.arrays.items():
+            out.append(self._statement(self._copy(name, copy_name, loops, ctype, into_copy=False)))
+            out.append(self._statement(f"free({copy_name});"))
+        out += [self._statement(f"free({copy_name});") for copy_name, _ in self.early.values()]
+        return out
+
+    def notes(self) -> list[str]:
+        return [f"'{name}' is read from '{copy_name}', a copy taken before the region, where no statement of the region "
+                "has written the element yet" for name, (copy_name, _) in self.early.items()] + [
+                f"'{name}' is private to the loops on {', '.join(repr(lp.var) for lp in loops)}: one copy per iteration "
+                f"of them in '{copy_name}' (the last iteration's is '{name}' after them)"
+                for name, (copy_name, loops, _) in self.arrays.items()]
+
+    @staticmethod
+    def _count(ctype) -> str:
+        """The array's elements, as a 64-bit count (host code)."""
+        return f"(long long){_elements(ctype)}"
+
+    def _copy(self, name: str, copy_name: str, loops, ctype, into_copy: bool) -> str:
+        """Between the array and the last iteration's copy, where the loops run at all."""
+        last = _row_major([f"({_trips(lp)} - 1)" for lp in loops], [_trips(lp) for lp in loops])
+        element, there = f"(({ctype.base} *){name})[{copy_name}_k]", f"{copy_name}[({last}) * ({self._count(ctype)}) + {copy_name}_k]"
+        target, source = (there, element) if into_copy else (element, there)
+        runs = " && ".join(f"{_trips(lp)} > 0" for lp in loops)
+        return (f"if ({runs}) for (long long {copy_name}_k = 0; {copy_name}_k < {self._count(ctype)}; {copy_name}_k++) "
+                f"{target} = {source};")
+
+    def _parsed(self, text: str) -> c_ast.Node:
+        node = copy.deepcopy(parse_expression(text))
+        _set_coord(node, self.coord)
+        return node
+
+    def _statement(self, text: str) -> c_ast.Node:
+        node = CParser().parse(f"void f(void) {{ {text} }}", filename="<orcu>").ext[0].body.block_items[0]
+        _set_coord(node, self.coord)
+        return node
+
+
+def _elements(ctype) -> str:
+    return "(" + " * ".join(f"({d})" for d in ctype.dims) + ")"
+
+
+def _row_major(indexes: list[str], dims) -> str:
+    out = indexes[0]
+    for index, dim in zip(indexes[1:], list(dims)[1:]):
+        out = f"({out}) * ({dim}) + {index}"
+    return out
+
+
+def _from_lower(loop: Loop) -> str:
+    lower = c_text(loop.lower)
+    return loop.var if lower == "0" else f"({loop.var} - ({lower}))"
+
+
+def _trips(loop: Loop) -> str:
+    lower = c_text(loop.lower)
+    return f"({c_text(loop.upper)})" if lower == "0" else f"(({c_text(loop.upper)}) - ({lower}))"
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    out, k = name, 1
+    while out in taken:
+        k += 1
+        out = f"{name}{k}"
+    return out
+
+
+def _set_coord(node: c_ast.Node, coord) -> None:
+    for n in _walk(node):
+        n.coord = coord
+
+
+def _walk(node: c_ast.Node):
+    yield node
+    for _, child in node.children():
+        yield from _walk(child)
 
 
 def _outside(loop: Loop, member: dict, fixed: list[str], looped: list[str], order: list[str],
