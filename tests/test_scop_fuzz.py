@@ -2,7 +2,7 @@
 
 Each case is a sequence of loop nests (one or two loops each, some inside a time loop) whose
 statements read and update arrays with affine subscripts, some through a scalar private to
-the loop or into a scalar sum, some through a row private to the loop (one copy per iteration
+the loop or into a scalar sum, some under a condition, some through a row private to the loop (one copy per iteration
 when scheduled), some reading values from before the region; the arrays are unsigned, so that sums in any order agree
 exactly. The region as written and as scheduled (tsg/scop.py) are
 compiled side by side with gcc and run on the same data; every array must come out equal.
@@ -43,7 +43,8 @@ def statement(draw, loops):
     target = draw(access(loops))
     reads = [draw(access(loops)) for _ in range(draw(st.integers(1, 2)))]
     op = draw(st.sampled_from(["=", "+="]))
-    return f"{target} {op} {' + '.join(reads)} * 3u + 1u;"
+    guard = draw(st.sampled_from(["", "", "", "if (i > 2) "]))
+    return f"{guard}{target} {op} {' + '.join(reads)} * 3u + 1u;"
 
 
 @st.composite
@@ -80,9 +81,10 @@ def private_rows(draw, pad):
     out = draw(st.sampled_from(ARRAYS2))
     fill = draw(access(["i", "j"]))
     use = draw(st.sampled_from(["j", "j - 1", "j + 1"]))
+    guard = draw(st.sampled_from(["", "", "if (i > 2) "]))
     return [f"{pad}for (i = 1; i < n - 1; i++) {{",
             f"{pad}  for (j = 1; j < n - 1; j++)",
-            f"{pad}    {row}[j] = {fill} * 5u;",
+            f"{pad}    {guard}{row}[j] = {fill} * 5u;",
             f"{pad}  for (j = 2; j < n - 2; j++)",
             f"{pad}    {out}[i][j] += {row}[{use}] + {row}[j];",
             f"{pad}}}"]
@@ -176,4 +178,19 @@ def test_a_statement_isl_places_at_a_loops_first_value_with_loops_of_its_own_to_
           x[i + 1] += A[i][j] * 3u + 1u;
         }
     }"""
+    check(code)
+
+
+def test_a_row_written_under_a_condition_keeps_its_one_copy():
+    """x[j] is written only where i > 2: in the other iterations the reads see an earlier
+    iteration's row, so x is not private to the loop on i."""
+    code = """    for (i = 1; i < n - 1; i++) {
+      for (j = 1; j < n - 1; j++)
+        if (i > 2) x[j] = A[i][j] * 5u;
+      for (j = 2; j < n - 2; j++)
+        B[i][j] += x[j - 1] + x[j];
+    }
+    for (i = 1; i < n - 1; i++)
+      for (j = 1; j < n - 1; j++)
+        C[i][j] = B[i][j] * 3u;"""
     check(code)

@@ -335,6 +335,8 @@ def _private_arrays(model: _Model, nest: LoopNest, variables: Mapping[str, Varia
         users = [s for s in model.statements if any(a.array == name for a in s.stmt.accesses)]
         if not v.ctype.dims and _extent(name, users) is None:
             continue
+        if any(a.write and not isinstance(u.stmt.node, c_ast.Assignment) for u in users for a in u.stmt.accesses):
+            continue  # a write under an 'if' may not happen: the reads after it may see an earlier iteration's value
         common = users[0].loops
         for u in users[1:]:
             common = tuple(a for a, b in zip(common, u.loops) if a is b)
