@@ -25,6 +25,11 @@ private to loops (assigned before it is read in each of their iterations and dea
 them): then it is one element per iteration of those loops (scalar expansion), so that it
 ties nothing together. Updates of one scalar reduction (``s += ...``) are not coincidence
 constraints: along a parallel loop the TSG folds them across threads.
+
+Two rewrites free loops that only the reuse of memory ties together, each tried beside the
+model without it: an array private to loops (doitgen's ``sum``) gets one copy per iteration
+of them, and reads that always see a value from before the region (trmm's rows below the
+current one) read a copy taken then (``_Copies`` writes both into the region's code).
 """
 from __future__ import annotations
 
@@ -1023,15 +1028,6 @@ def _canonical(node: c_ast.Node) -> str:
 
     V().visit(node)
     return c_text(node)
-
-
-def _var(loop: c_ast.For) -> str:
-    init = loop.init
-    if isinstance(init, c_ast.Assignment):
-        return c_text(init.lvalue)
-    if isinstance(init, c_ast.DeclList):
-        return init.decls[0].name
-    return "?"
 
 
 def _maps(umap: isl.UnionMap) -> list[isl.Map]:
