@@ -146,14 +146,16 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
         return None, f"'{sorted(iterators & live_after)[0]}' is read after the region: its loops keep their order"
     try:
         model = _model(nest, variables, live_after)
+        # One copy of each private array per iteration of its loops, and reads of values from
+        # before the region from a copy taken then: either can make loops parallel that were not.
+        private, early = _private_arrays(model, nest, variables), _reads_before(model, variables)
+        models = [model] + [_model(nest, variables, live_after, e, b) for e, b in
+                            ([(private, None)] if private else []) + ([(None, early)] if early else [])
+                            + ([(private, {k: a for k, a in early.items() if a not in private})] if private and early else [])]
     except _Unfit as e:
         return None, f"not a scop: {e}"
-    # One copy of each private array per iteration of its loops, and reads of values from before
-    # the region from a copy taken then: either can make loops parallel that were not.
-    private, early = _private_arrays(model, nest, variables), _reads_before(model, variables)
-    models = [model] + [_model(nest, variables, live_after, e, b) for e, b in
-                        ([(private, None)] if private else []) + ([(None, early)] if early else [])
-                        + ([(private, {k: a for k, a in early.items() if a not in private})] if private and early else [])]
+    except isl.Error as e:  # a model isl cannot read: the region stays as written
+        return None, f"not a scop: isl: {e}"
     tried: list[str] = []
     found: list[Scheduled] = []
     for m in models:
