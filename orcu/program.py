@@ -187,7 +187,7 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
             # the nest of a region whose one transform could not take it whole: say why too
             why = next((h.unscheduled for r, h in zip(loops, hosts) if h.unscheduled and e.loc is not None
                         and r.start <= src.offset(e.loc.line, e.loc.col) < r.end), None)
-            if why is not None and isinstance(e, AnalysisError) and not why.startswith(SCHEDULE_KEPT):
+            if why is not None and isinstance(e, AnalysisError) and why not in SCHEDULE_KEPT:
                 e.message += f" (the region was not scheduled as a whole: {why})"
             raise
         nests += planned
@@ -307,11 +307,12 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
     tree, spans, macros, catalogue = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     variables = resolve_types(src, parsed.items, function, tree, spec, macros)
+    functions = {f.decl.name for _, _, f in spans}
     scheduled, unscheduled = None, ""
     if parsed.head and _maps_auto(parsed.transforms[0]):
         scalars = [n for n, v in variables.items() if v.kind == "scalar"]
         live = read_after(src, function, region.start, region.end, scalars)
-        scheduled, unscheduled = schedule_scop(src, parsed.items, variables, {f.decl.name for _, _, f in spans}, set(live))
+        scheduled, unscheduled = schedule_scop(src, parsed.items, variables, functions, set(live))
         if scheduled is not None:
             parsed = replace(parsed, items=scheduled.items, loops=scheduled.kernels,
                              transforms=[parsed.transforms[0]] * len(scheduled.kernels))
@@ -319,7 +320,7 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
                 variables = resolve_types(src, parsed.items, function, tree, spec, macros)
     text, host_items = split(src, parsed.items, parsed.loops, first)
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
-    bodies = [Lowering(src, arrays, {f.decl.name for _, _, f in spans}).block([loop]) for loop in parsed.loops]
+    bodies = [Lowering(src, arrays, functions).block([loop]) for loop in parsed.loops]
     done = effects(host_items)
     outside = visible_variables(function, tree)
     scope = {**outside, **variables}

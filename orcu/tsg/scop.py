@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -50,6 +49,7 @@ from ..analysis.subscripts import is_affine, shapes
 from ..errors import AnalysisError
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, Stmt, Variable, c_text, statements
+from ..frontend.types import used_names
 from ..frontend.lower import Lowering, loc_of
 from ..source import SourceFile
 
@@ -80,8 +80,11 @@ class Scheduled:
 
 
 # Why a region's code stays as written where that is the schedule (not a failure to report).
-SCHEDULE_KEPT = ("one perfect nest", "the loops as written are the schedule", "one nest with a loop around all",
-                 "no loop runs in parallel")
+PERFECT = "one perfect nest: the TSG orders and maps its loops itself"
+THROUGHOUT = "one nest with a loop around all of its statements that runs in parallel: the TSG maps it"
+SERIAL = "no loop runs in parallel"
+AS_WRITTEN = "the loops as written are the schedule"
+SCHEDULE_KEPT = (PERFECT, THROUGHOUT, SERIAL, AS_WRITTEN)
 
 # Schedules tried in order: (name, isl options); None: the loops as written.
 OPTIONS = (
@@ -100,7 +103,6 @@ class _Statement:
     name: str  # S0, S1, ... in program order
     stmt: Stmt
     loops: tuple[Loop, ...]
-    reduction: str | None = None  # the scalar it updates with one operator
 
 
 @dataclass
@@ -135,7 +137,7 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
     nest = LoopNest(index=0, loc=loc_of(items[0]), body=body, variables=variables, function=None, transform=None,
                     reference="", code="")
     if len(body) == 1 and _perfect(body[0]):
-        return None, "one perfect nest: the TSG orders and maps its loops itself"
+        return None, PERFECT
     if any(lp.jumps for lp in nest.loops()):
         return None, "not a scop: a loop holds 'break' or 'continue'"
     iterators = {lp.var for lp in nest.loops()}
@@ -173,11 +175,11 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
         return None, "; ".join(tried)
     scheduled = max(found, key=lambda s: (s.parallel, -s.repeated, -len(s.expanded), -len(s.kernels)))
     if scheduled.how == OPTIONS[-1][0] and len(body) == 1 and _parallel_throughout(nest):
-        return None, "one nest with a loop around all of its statements that runs in parallel: the TSG maps it"
+        return None, THROUGHOUT
     if not scheduled.kernels:
-        return None, "no loop runs in parallel"
+        return None, SERIAL
     if _unchanged(scheduled, items):
-        return None, "the loops as written are the schedule"
+        return None, AS_WRITTEN
     return scheduled, ""
 
 
@@ -234,7 +236,7 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
         whole = any(sh.dims is None or not sh.exact for sh in shaped) or len(ndims) > 1
         for sh in shaped:
             access_of[id(sh.access)] = (name, None if whole else sh.dims)
-    privates = _scalar_groups(nest, stmts, written, live_after)
+    privates = _scalar_groups(stmts, written, live_after)
     inexact: set[str] = {name for name, shaped in arrays.items() if access_of[id(shaped[0].access)][1] is None}
     array_reads: dict[str, list[str]] = {}
     array_writes: dict[str, list[str]] = {}
@@ -266,8 +268,6 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
             group, loops = index if index is not None else ("", ())
             element = f"{names.array(scalar + group)}[{', '.join(names.iterator(v) for v in loops)}]"
             is_target = update is not None and update[0] == scalar
-            if is_target:
-                s.reduction = scalar
             if scalar in s.stmt.scalar_reads:
                 mine.append((False, f"{head} -> {element}", is_target))
             if scalar in s.stmt.scalar_writes:
@@ -339,16 +339,13 @@ def _private_arrays(model: _Model, nest: LoopNest, variables: Mapping[str, Varia
         v = variables.get(name)
         if v is None or v.ctype.base not in _BUILTIN or name not in model.exact or name not in model.reads:
             continue
-        users = [s for s in model.statements if any(a.array == name for a in s.stmt.accesses)]
+        users = _users(model, name)
         if not v.ctype.dims and _extent(name, users) is None:
             continue
         if any(a.write and not isinstance(u.stmt.node, c_ast.Assignment) for u in users for a in u.stmt.accesses):
             continue  # a write under an 'if' may not happen: the reads after it may see an earlier iteration's value
-        common = users[0].loops
-        for u in users[1:]:
-            common = tuple(a for a, b in zip(common, u.loops) if a is b)
         around = []
-        for lp in common:
+        for lp in _common(users):
             bounds = [poly_of(lp.lower), poly_of(lp.upper)]
             if lp.step != 1 or any(b is None or any(n in {o.var for o in nest.loops()} for m, _ in b.terms for n in m)
                                    for b in bounds):
@@ -356,10 +353,9 @@ def _private_arrays(model: _Model, nest: LoopNest, variables: Mapping[str, Varia
             around.append(lp)
         mine = {lp.var for lp in around}
         for u in users:  # the elements touched may not depend on the iteration of those loops
-            inner = [lp for lp in u.loops if lp not in around]
-            texts = [c_text(b) for lp in inner for b in (lp.lower, lp.upper)]
-            texts += [c_text(sub) for a in u.stmt.accesses if a.array == name for sub in a.subscripts]
-            if any(mine & set(_words(t)) for t in texts):
+            read = [b for lp in u.loops if lp not in around for b in (lp.lower, lp.upper)]
+            read += [sub for a in u.stmt.accesses if a.array == name for sub in a.subscripts]
+            if mine & set(used_names(read)):
                 around = []
         if not around:
             continue
@@ -385,16 +381,14 @@ def _reads_before(model: _Model, variables: Mapping[str, Variable]) -> dict[tupl
     (trmm's ``B[k][j]``, k > i: row k is overwritten later): (statement, access) -> array. Read
     from a copy of the array taken before the region, they leave the writes free to run first."""
     out = {}
+    sized = {name: bool(v.ctype.dims) or _extent(name, _users(model, name)) is not None
+             for name, v in variables.items() if name in model.writes and name in model.exact and v.ctype.base in _BUILTIN}
     for st, site, name, sink in model.read_sites:
-        v = variables.get(name)
-        if name not in model.writes or name not in model.exact or v is None or v.ctype.base not in _BUILTIN:
-            continue
+        if not sized.get(name):
+            continue  # not an array written here of a built-in type whose elements orcu can count
         accesses = model.by_name[st].stmt.accesses
         if any(a.write and a.subscripts and a.subscripts[-1] is accesses[site].subscripts[-1] for a in accesses):
             continue  # the target of an update (y[0] += ...): one element, read and written
-        users = [s for s in model.statements if any(a.array == name for a in s.stmt.accesses)]
-        if not v.ctype.dims and _extent(name, users) is None:
-            continue
         flow = (isl.UnionAccessInfo.from_sink(sink).set_may_source(model.writes[name])
                 .set_schedule_map(model.order).compute_flow())
         if flow.get_may_dependence().is_empty():
@@ -419,8 +413,17 @@ def _extent(name: str, users: list) -> str | None:
     return next(iter(ends)).c_expr() if len(ends) == 1 else None
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"[A-Za-z_]\w*", text)
+def _users(model: _Model, name: str) -> list[_Statement]:
+    """The statements that access the array ``name``."""
+    return [s for s in model.statements if any(a.array == name for a in s.stmt.accesses)]
+
+
+def _common(statements_: list[_Statement]) -> tuple[Loop, ...]:
+    """The loops around all of the statements, outermost first."""
+    common = statements_[0].loops
+    for s in statements_[1:]:
+        common = tuple(a for a, b in zip(common, s.loops) if a is b)
+    return common
 
 
 _BUILTIN = {"double", "float", "int", "long", "long long", "unsigned", "unsigned int", "short", "char", "unsigned long",
@@ -433,7 +436,7 @@ def _position(position: dict, key, child) -> int:
     return slot.setdefault(child, len(slot))
 
 
-def _scalar_groups(nest: LoopNest, stmts: list[_Statement], written: set[str],
+def _scalar_groups(stmts: list[_Statement], written: set[str],
                    live_after: set[str]) -> dict[tuple[str, int], tuple[str, tuple[str, ...]]]:
     """Per (scalar, statement): the name of its copy and the iterators that index it, for
     scalars private to loops (each outermost such loop a copy of its own, indexed by the
@@ -450,9 +453,7 @@ def _scalar_groups(nest: LoopNest, stmts: list[_Statement], written: set[str],
             groups.setdefault(id(outer), []).append(s)
         else:
             for g, (_, members) in enumerate(groups.items()):
-                common = members[0].loops
-                for s in members[1:]:
-                    common = tuple(a for a, b in zip(common, s.loops) if a is b)
+                common = _common(members)
                 # every loop around the group (outer ones: its copy per iteration of them) and
                 # those of its own where the scalar is assigned first
                 first = next(k for k, lp in enumerate(common) if assigned_before_read(lp, scalar))
@@ -783,10 +784,8 @@ class _Copies:
 
     @staticmethod
     def _ctype(model, name, ctype):
-        if ctype.dims:
-            return ctype
-        users = [s for s in model.statements if any(a.array == name for a in s.stmt.accesses)]
-        return dataclasses.replace(ctype, dims=(_extent(name, users),))
+        """The array's type, a pointer's with the extent its accesses reach as its one dimension."""
+        return ctype if ctype.dims else dataclasses.replace(ctype, dims=(_extent(name, _users(model, name)),))
 
     def rewrite(self, node: c_ast.Node, sites: set[int]) -> c_ast.Node:
         if not self.arrays and not self.early:
