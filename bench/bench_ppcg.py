@@ -20,6 +20,7 @@ space), both counted by the same code.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import platform
 import re
@@ -29,6 +30,14 @@ import tempfile
 import time
 from datetime import date
 from pathlib import Path
+
+from orcu.codegen.region import generate
+from orcu.device import DEFAULT_PROFILE, profile
+from orcu.frontend.ir import statements
+from orcu.model import of_variant
+from orcu.preflight import limits
+from orcu.program import load
+from orcu.space import performance_space
 
 ROOT = Path(__file__).resolve().parent.parent
 SCOPS = ROOT / "tests" / "polybench_scops"
@@ -86,15 +95,6 @@ def _scop_file(name: str) -> Path:
 def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dict]:
     """Per orcu kernel matched to one of PPCG's: the static bytes of orcu's pick and of PPCG's
     choices in orcu's space."""
-    import itertools
-
-    from orcu.codegen.region import generate
-    from orcu.device import DEFAULT_PROFILE, profile
-    from orcu.model import of_variant
-    from orcu.preflight import limits
-    from orcu.program import load
-    from orcu.space import performance_space
-
     device = profile(DEFAULT_PROFILE)
     with tempfile.TemporaryDirectory() as tmp:
         text = _scop_file(name).read_text()
@@ -106,8 +106,8 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
     taken: set[int] = set()
     rows = []
     # the kernels in the most loops first (a product before the reset of its output: atax's y)
-    for k, nest in sorted(enumerate(program.nests), key=lambda kn: -max(len(lps) for _, lps in _statements(kn[1]))):
-        written = sorted({a.array for st, _ in _statements(nest) for a in st.accesses if a.write})
+    for k, nest in sorted(enumerate(program.nests), key=lambda kn: -max(len(lps) for _, lps in statements(kn[1].body))):
+        written = sorted({a.array for st, _ in statements(nest.body) for a in st.accesses if a.write})
         match = next((j for j, kernel in enumerate(ppcg) if j not in taken and kernel["writes"] == written), None)
         if match is None:
             continue
@@ -130,7 +130,7 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
         if not scored:
             continue
         best = min(scored, key=lambda s: (s[0], s[1]))
-        wanted = _as_orcu(theirs, mine, nest)
+        wanted = _as_orcu(theirs, mine)
         same = [s for s in scored if all(s[2].get(n) == v for n, v in wanted.items())]
         lacking = [a for a in theirs["shared"] if f"shared_{a}_{k + 1}" not in {p.name for p in mine}]
         row = {"kernel": nest.name, "writes": written, "orcu_pick": best[2], "orcu_bytes": best[1],
@@ -144,13 +144,7 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
     return sorted(rows, key=lambda r: r["kernel"])
 
 
-def _statements(nest):
-    from orcu.frontend.ir import statements
-
-    return statements(nest.body)
-
-
-def _as_orcu(theirs: dict, params, nest) -> dict:
+def _as_orcu(theirs: dict, params) -> dict:
     """PPCG's choices as values of orcu's parameters of the kernel: the mapping of as many grid
     axes (orcu's first such candidate), its arrays in shared memory, PPCG's tile over its block
     along each axis as register tiles, and the tile of its sequential loop as the strip."""
