@@ -107,19 +107,20 @@ class Run:
     """One invocation: where results go, the backend, and the bookkeeping of finished steps."""
 
     def __init__(self, out: Path, dry: bool, budget: int | None, examples: list[str] | None,
-                 cases: list[str] | None = None):
+                 cases: list[str] | None = None, home: Path | None = None):
         self.out, self.dry = out.resolve(), dry  # absolute: orcu runs in a scratch folder, with ORCU_HOME under out
+        self.home = (home or self.out / "home").resolve()
         self.budget = budget or (2 if dry else 12)
         self.backend = "emulate" if dry else "cuda"
         self.examples, self.cases = examples, cases
         self.out.mkdir(parents=True, exist_ok=True)
         self.scratch = Path(tempfile.mkdtemp(prefix="orcu-gpu-all-"))
-        self.env = dict(os.environ, ORCU_HOME=str(self.out / "home"))
+        self.env = dict(os.environ, ORCU_HOME=str(self.home))
         self.facts = facts(dry)
 
     @property
     def database(self) -> Path:
-        return self.out / "home" / "results.sqlite"
+        return self.home / "results.sqlite"
 
     def load(self, name: str, default):
         path = self.out / name
@@ -420,11 +421,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", nargs="+",
                         help="only these annotated examples in tune (file names, or paths from the repository's root)")
     parser.add_argument("--cases", nargs="+", help="only these vendor cases (daxpy, sgemm, orio_dgemv, ...)")
+    parser.add_argument("--home", type=Path,
+                        help="orcu's results database folder (default OUT/home): runs side by side with their own "
+                             "--out can share one, so that calibrate sees every variant they measured")
     args = parser.parse_args(argv)
     if not args.dry_run and shutil.which("nvidia-smi") is None:
         print("gpu_all: no GPU visible (nvidia-smi not found); --dry-run walks the steps in emulation", file=sys.stderr)
         return 2
-    run = Run(args.out, args.dry_run, args.budget, args.examples, args.cases)
+    run = Run(args.out, args.dry_run, args.budget, args.examples, args.cases, args.home)
     state = {} if args.again else run.load("steps.json", {})
     if args.again:
         for name in ("steps.json", "tests.json", "tune.json", "vendor.json", "calibration.json", "plots.json"):

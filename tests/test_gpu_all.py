@@ -85,3 +85,17 @@ def test_results_land_under_a_relative_out_and_a_file_anywhere_in_the_repository
     assert (tmp_path / "gpu" / "home" / "results.sqlite").is_file()
     calibration = json.loads((tmp_path / "gpu" / "calibration.json").read_text())
     assert [example["region"] for example in calibration["examples"]] == ["orcu_scale3d_1"]
+
+
+def test_runs_side_by_side_share_one_database_and_calibrate_sees_both(tmp_path):
+    # one device call runs the vendor cases, the tests and tunes as separate processes, each with
+    # its own --out; the model's calibration must see the variants all of them measured
+    home = tmp_path / "home"
+    for out, example in (("a", "vecscale.c"), ("b", "tests/c_as_written/scale3d.c")):
+        proc = gpu_all(tmp_path / out, "--home", str(home), "--step", "tune", examples=(example,))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert not (tmp_path / out / "home").exists()
+    proc = gpu_all(tmp_path / "c", "--home", str(home), "--step", "calibrate")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    calibration = json.loads((tmp_path / "c" / "calibration.json").read_text())
+    assert {example["region"] for example in calibration["examples"]} == {"orcu_scale3d_1", "orcu_sscal_1"}
