@@ -358,7 +358,8 @@ def step_calibrate(run: Run) -> bool:
     found = bench_model.evaluations(run.database, backend=run.backend) if run.database.exists() else {}
     figures = bench_model.analyse(found)
     run.save("calibration.json", {**run.facts, **figures})
-    if figures["fit"] and not run.dry:
+    fit = figures["fit"]
+    if fit and fit["error_factor"] < fit["error_factor_before"] and not run.dry:
         fitted = json.loads(CALIBRATION.read_text()) if CALIBRATION.exists() else {}
         fitted[run.facts["device"]] = {"scale": figures["fit"]["scale"], "launch_ms": figures["fit"]["launch_ms"],
                                        "fitted": run.facts["date"], "variants": sum(map(len, found.values()))}
@@ -443,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             ok = STEP_FUNCTIONS[name](run)
             # read again before writing: another step may have finished meanwhile in a second process
-            state = {**run.load("steps.json", {}), **state}
+            state = {**state, **run.load("steps.json", {})}
             state[name] = {"finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "clean": ok,
                            "seconds": round(time.perf_counter() - start, 1), "device": run.facts["device"]}
             run.save("steps.json", state)

@@ -124,6 +124,7 @@ def test_a_devices_fit_scales_its_predictions_and_no_other(in_tmp, monkeypatch):
     from orcu import model
 
     inputs, fixed = {"n": 2048}, {"TC": 128, "registers_i_1": 4, "registers_j_1": 4}
+    monkeypatch.setattr(model, "fitted_calibrations", lambda: {})  # the constants alone (orcu ships an H100 fit)
     before = predicted("sgemm.c", None, inputs, fixed, in_tmp)
     launch = model.CALIBRATION.launch_us * 1e-3
     monkeypatch.setattr(model, "fitted_calibrations", lambda: {H100.name: {"scale": 2.0, "launch_ms": 0.01}})
