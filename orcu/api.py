@@ -794,8 +794,8 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     file = str(Path(path).resolve())
     regions = [_region_result(file, t, backend, device_text, compiler) for t in tunings]
     result["objective"] = goal.text()
-    return Tuning(str(path), backend, device_text, measure, regions, written, errors, _after_notes(tunings), result, device,
-                  goal)
+    return Tuning(str(path), backend, device_text, measure, regions, written, errors, _after_notes(tunings, backend), result,
+                  device, goal)
 
 
 def _region_result(file: str, t, backend: str, device_text: str, compiler: str) -> RegionResult:
@@ -806,14 +806,25 @@ def _region_result(file: str, t, backend: str, device_text: str, compiler: str) 
                         t.checked)
 
 
-def _after_notes(tunings) -> list[str]:
+# A GPU time under which launches, clocks and the timer's resolution are as large as what tells
+# variants apart (a kernel launch alone costs 2 to 5 microseconds).
+SMALL_KERNEL_MS = 0.02
+
+
+def _after_notes(tunings, backend: str) -> list[str]:
     """What the command line says after its table: parameters that changed nothing, codegen's
-    notes, where predictions were checked, unsteady winners."""
+    notes, where predictions were checked, unsteady winners, winners too fast to tell apart."""
     from .space import settings_text
 
     out = []
     for t in tunings:
         where = f"{t.name} {settings_text(t.inputs)}".strip()
+        best = t.best
+        if backend == "cuda" and best is not None and best.measure == "kernel" and best.time_ms is not None \
+                and best.time_ms < SMALL_KERNEL_MS:
+            out.append(f"orcu: warning: {where}: the winner's kernels run in {1000 * best.time_ms:.1f} us: at this size "
+                       "a launch's cost and the timer's noise are as large as the differences between variants, and "
+                       "the choice may not hold at the sizes production runs; tune at those sizes (input_params)")
         if t.no_effect:
             out.append(f"orcu: note: {where}: {', '.join(t.no_effect)} changed nothing in the winner's build (the table "
                        f"leaves {'it' if len(t.no_effect) == 1 else 'them'} out)")

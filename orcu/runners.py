@@ -529,6 +529,8 @@ class Runner:
     def _submit_run(self, exe: Built, which: int):
         """Start one run of variant ``which`` of ``exe`` on the executor: what ``_result`` reads."""
         env = [("ORCU_EMULATION_SEED", EMULATION_SEED)] + ([("ORCU_ENERGY_S", str(ENERGY_S))] if self.energy else [])
+        if self.measure == "kernel":  # each timed launch from a cold L2, its launch latency outside its events
+            env.append(("ORCU_TIMER", "kernel"))
         job = RunJob(which, tuple(self._timed_calls()), tuple(env), self.timeout(), self.reference_limit, self.address_limit)
         return self.executor.run(exe, job)
 
