@@ -1,0 +1,149 @@
+"""The best generated code against the roofline: per kernel, the configuration orcu's model
+ranks first at a production size, its predicted time as a share of the roofline's bound, and
+the instruction mix of its inner loop in the PTX nvcc writes for sm_90.
+
+Run: python3 bench/bench_roofline.py [--record] [--kernels sgemm ...]
+(--record appends to bench/results/roofline.json, with the commit, so that a change's
+figures stand beside those before it.)
+
+Every configuration of the kernel's space is predicted from its static traffic; the TOP best
+of those are compiled and predicted again with what ptxas reports (registers, hence
+occupancy), and the best of them is the kernel's. Its inner loop is the PTX basic block with
+the most multiply-adds: how many of them per shared-memory load (a warp's shared loads and its
+FMAs share the multiprocessor's issue slots: an outer-product register tile is what lifts the
+ratio), and how many global loads its fills issue.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+from recording import append
+
+from orcu.codegen.region import generate
+from orcu.device import profile
+from orcu.metrics import work
+from orcu.model import of_variant, peak_rates
+from orcu.program import load
+from orcu.space import performance_space
+from orcu.toolchain import kernel_resources, nvcc, ptxas_report
+from orcu.writeback import Choice, tuned_source
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "annotated_examples"
+H100 = profile("H100")
+# the same GPU under a name no fit has: orcu's constants alone (orcu ships a fit of the H100's
+# measured times; a goal judged on the model must not be met by the fit)
+CONSTANTS = replace(H100, name=f"{H100.name} (orcu's constants)")
+TOP = 12  # configurations compiled for ptxas's figures, of the best the static prediction finds
+# kernel -> (example, a production size)
+KERNELS = {
+    "sgemm": ("sgemm.c", {"n": 4096}),
+    "dgemm": ("dgemm.c", {"n": 4096}),
+    "gemv_t": ("gemv_t.c", {"n": 8192, "m": 8192}),
+    "jacobi2d": ("jacobi2d.c", {"n": 8192}),
+    "conv2d": ("conv2d.c", {"n": 4096, "m": 4096, "k": 5}),
+}
+_BLOCK = re.compile(r"^\$L__BB\d+_\d+:", re.M)
+_COUNTED = {
+    "fma": re.compile(r"\bfma\.rn\.f(32|64)\b"),
+    "shared_loads": re.compile(r"\bld\.shared\."),
+    "shared_vector_loads": re.compile(r"\bld\.shared\.v[24]\."),
+    "global_loads": re.compile(r"\bld\.global\."),
+    "barriers": re.compile(r"\bbar\.sync\b"),
+}
+
+
+def inner_loop(ptx: str) -> dict[str, int]:
+    """The instruction counts of the PTX basic block with the most multiply-adds (of them all,
+    the counts of the whole text where no block has one)."""
+    blocks = _BLOCK.split(ptx)
+    counts = [{name: len(rx.findall(block)) for name, rx in _COUNTED.items()} for block in blocks]
+    return max(counts, key=lambda c: c["fma"])
+
+
+def ptx_of(text: str, directory: Path) -> str:
+    source = directory / "variant.cu"
+    source.write_text(text)
+    subprocess.run([nvcc(), "-ptx", "-arch=sm_90", "-O3", str(source), "-o", str(directory / "variant.ptx")], check=True,
+                   capture_output=True, text=True)
+    return (directory / "variant.ptx").read_text()
+
+
+def _compiled(program, config: dict, inputs: dict, directory: Path) -> tuple[object, str]:
+    """ptxas's figures of one configuration's kernel (or why none), and its PTX."""
+    text, _ = tuned_source(program, [Choice(config, inputs)])
+    source = directory / "tuned.cu"
+    source.write_text(text)
+    found = ptxas_report(source, H100.arch)
+    code = generate(program, program.nests[0], config, inputs)
+    kernel = None if isinstance(found, str) else kernel_resources(found, code.host)
+    return kernel, ptx_of(text, directory)
+
+
+def best(kernel: str) -> dict:
+    example, inputs = KERNELS[kernel]
+    program = load(EXAMPLES / example, device=H100)
+    space = performance_space(program, dict(inputs))
+    predicted = []
+    for k in range(space.size):
+        config = space.config(k)
+        code = generate(program, program.nests[0], config, inputs)
+        prediction = of_variant(program, 0, code.traffic(H100.multiprocessors), inputs, H100)
+        if prediction is not None:
+            predicted.append((prediction.ms, k))
+    top = [space.config(k) for _, k in sorted(predicted)[:TOP]]
+
+    def with_ptxas(config: dict) -> tuple[float, dict, dict, object]:
+        with tempfile.TemporaryDirectory() as tmp:
+            resources, ptx = _compiled(program, config, inputs, Path(tmp))
+        code = generate(program, program.nests[0], config, inputs)
+        prediction = of_variant(program, 0, code.traffic(H100.multiprocessors), inputs, H100, resources)
+        constants = of_variant(program, 0, code.traffic(H100.multiprocessors), inputs, CONSTANTS, resources)
+        return prediction.ms, config, inner_loop(ptx), (resources, prediction, constants)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        ranked = sorted(pool.map(with_ptxas, top), key=lambda r: r[0])
+    ms, config, mix, (resources, prediction, constants) = ranked[0]
+    done = work(program, 0, inputs)
+    bytes_per_s, ops_per_s = peak_rates(H100, done.element_bytes)
+    bound_ms = max(done.flops / ops_per_s, done.bytes / bytes_per_s) * 1e3
+    return {
+        "kernel": kernel, "inputs": inputs, "space": space.size, "config": config, "predicted_ms": round(ms, 5),
+        "bound": prediction.bound, "roofline_ms": round(bound_ms, 5), "share_of_roofline": round(bound_ms / ms, 3),
+        "constants_ms": round(constants.ms, 5), "constants_share": round(bound_ms / constants.ms, 3),
+        "registers": resources.registers if resources else None, "spills": resources.spill_bytes if resources else None,
+        "inner_loop": mix, "fma_per_shared_load": round(mix["fma"] / mix["shared_loads"], 2) if mix["shared_loads"] else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--record", action="store_true", help="append the figures to bench/results/roofline.json")
+    parser.add_argument("--kernels", nargs="+", choices=sorted(KERNELS), default=list(KERNELS))
+    args = parser.parse_args()
+    if nvcc() is None:
+        sys.exit("bench_roofline: nvcc is needed (the PTX and ptxas's figures)")
+    rows = []
+    for kernel in args.kernels:
+        row = best(kernel)
+        rows.append(row)
+        mix = row["inner_loop"]
+        print(f"{kernel:<9} {row['predicted_ms']:9.4g} ms predicted ({row['bound']}), roofline {row['roofline_ms']:.4g} ms: "
+              f"{100 * row['share_of_roofline']:5.1f}% ({100 * row['constants_share']:.1f}% with orcu's constants)   inner loop: {mix['fma']} FMAs, {mix['shared_loads']} shared loads "
+              f"({mix['shared_vector_loads']} vectors): {row['fma_per_shared_load']} FMAs a shared load; "
+              f"{row['registers']} registers   {row['config']}", flush=True)
+    if args.record:
+        commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        append("roofline.json", {"commit": commit, "device_profile": H100.name, "kernels": rows})
+
+
+if __name__ == "__main__":
+    main()
