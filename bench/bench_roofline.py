@@ -16,8 +16,10 @@ ratio), and how many global loads its fills issue.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,15 +27,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from recording import append
+from recording import RESULTS, append
 
 from orcu.codegen.region import generate
 from orcu.device import profile
 from orcu.metrics import work
 from orcu.model import of_variant, peak_rates
 from orcu.program import load
-from orcu.space import performance_space
 from orcu.toolchain import kernel_resources, nvcc, ptxas_report
+from orcu.tuning import region_configs
 from orcu.writeback import Choice, tuned_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,6 +44,7 @@ H100 = profile("H100")
 # the same GPU under a name no fit has: orcu's constants alone (orcu ships a fit of the H100's
 # measured times; a goal judged on the model must not be met by the fit)
 CONSTANTS = replace(H100, name=f"{H100.name} (orcu's constants)")
+RECORD = RESULTS / "roofline.json"
 TOP = 12  # configurations compiled for ptxas's figures, of the best the static prediction finds
 # kernel -> (example, a production size)
 KERNELS = {
@@ -51,7 +54,17 @@ KERNELS = {
     "jacobi2d": ("jacobi2d.c", {"n": 8192}),
     "conv2d": ("conv2d.c", {"n": 4096, "m": 4096, "k": 5}),
 }
-_BLOCK = re.compile(r"^\$L__BB\d+_\d+:", re.M)
+# On a GPU (--gpu): the size each kernel is timed at, every run checked against the C code on
+# the CPU (GEMM at 4096 would take the CPU minutes a variant), and the vendor's case there
+TIMED = {
+    "sgemm": ({"n": 2048}, ["sgemm", 2048]),
+    "dgemm": ({"n": 2048}, ["dgemm", 2048]),
+    "gemv_t": ({"n": 8192, "m": 8192}, ["dgemv_t", 8192, 8192]),
+    "jacobi2d": ({"n": 8192}, None),
+    "conv2d": ({"n": 4096, "m": 4096, "k": 5}, None),
+}
+_LABEL = re.compile(r"^(\$L__BB\d+_\d+):", re.M)
+_BRANCH = re.compile(r"\bbra(?:\.uni)?\s+(\$L__BB\d+_\d+);")
 _COUNTED = {
     "fma": re.compile(r"\bfma\.rn\.f(32|64)\b"),
     "shared_loads": re.compile(r"\bld\.shared\."),
@@ -62,10 +75,26 @@ _COUNTED = {
 
 
 def inner_loop(ptx: str) -> dict[str, int]:
-    """The instruction counts of the PTX basic block with the most multiply-adds (of them all,
-    the counts of the whole text where no block has one)."""
-    blocks = _BLOCK.split(ptx)
-    counts = [{name: len(rx.findall(block)) for name, rx in _COUNTED.items()} for block in blocks]
+    """The instruction counts of the PTX loop that runs the most multiply-adds itself: a loop
+    runs from a label to the last branch back to it, and what loops inside it run is not its own
+    (a GEMM's strip loop holds its fills and its edge's loop, its own body the unrolled strip).
+    The whole text's counts where there is no loop."""
+    labels = {m.group(1): m.start() for m in _LABEL.finditer(ptx)}
+    loops = {}
+    for m in _BRANCH.finditer(ptx):
+        start = labels.get(m.group(1))
+        if start is not None and start < m.start():
+            loops[start] = max(loops.get(start, 0), m.end())
+    bodies = []
+    for a, b in loops.items():
+        inside = sorted((c, d) for c, d in loops.items() if a < c and d <= b)
+        own, at = [], a
+        for c, d in inside:
+            if c >= at:
+                own.append(ptx[at:c])
+                at = d
+        bodies.append("".join(own) + ptx[at:b])
+    counts = [{name: len(rx.findall(body)) for name, rx in _COUNTED.items()} for body in bodies or [ptx]]
     return max(counts, key=lambda c: c["fma"])
 
 
@@ -91,15 +120,14 @@ def _compiled(program, config: dict, inputs: dict, directory: Path) -> tuple[obj
 def best(kernel: str) -> dict:
     example, inputs = KERNELS[kernel]
     program = load(EXAMPLES / example, device=H100)
-    space = performance_space(program, dict(inputs))
+    configs = region_configs(program, 0, dict(inputs), H100)  # those the device can run, as a tune offers them
     predicted = []
-    for k in range(space.size):
-        config = space.config(k)
+    for k, config in enumerate(configs):
         code = generate(program, program.nests[0], config, inputs)
         prediction = of_variant(program, 0, code.traffic(H100.multiprocessors), inputs, H100)
         if prediction is not None:
             predicted.append((prediction.ms, k))
-    top = [space.config(k) for _, k in sorted(predicted)[:TOP]]
+    top = [configs[k] for _, k in sorted(predicted)[:TOP]]
 
     def with_ptxas(config: dict) -> tuple[float, dict, dict, object]:
         with tempfile.TemporaryDirectory() as tmp:
@@ -110,13 +138,15 @@ def best(kernel: str) -> dict:
         return prediction.ms, config, inner_loop(ptx), (resources, prediction, constants)
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        ranked = sorted(pool.map(with_ptxas, top), key=lambda r: r[0])
+        # a tile ptxas spills is not kept (orcu/runners.py): nor is it here
+        ranked = sorted((r for r in pool.map(with_ptxas, top) if r[3][0] is not None and not r[3][0].stack_bytes + r[3][0].spill_bytes),
+                        key=lambda r: r[0])
     ms, config, mix, (resources, prediction, constants) = ranked[0]
     done = work(program, 0, inputs)
     bytes_per_s, ops_per_s = peak_rates(H100, done.element_bytes)
     bound_ms = max(done.flops / ops_per_s, done.bytes / bytes_per_s) * 1e3
     return {
-        "kernel": kernel, "inputs": inputs, "space": space.size, "config": config, "predicted_ms": round(ms, 5),
+        "kernel": kernel, "inputs": inputs, "configurations": len(configs), "config": config, "predicted_ms": round(ms, 5),
         "bound": prediction.bound, "roofline_ms": round(bound_ms, 5), "share_of_roofline": round(bound_ms / ms, 3),
         "constants_ms": round(constants.ms, 5), "constants_share": round(bound_ms / constants.ms, 3),
         "registers": resources.registers if resources else None, "spills": resources.spill_bytes if resources else None,
@@ -124,13 +154,67 @@ def best(kernel: str) -> dict:
     }
 
 
+def timed(kernels: list[str]) -> list[dict]:
+    """On this machine's GPU: each kernel's best configuration of every recorded run (so the
+    code before a change beside the code after it), and the model's best now, timed at the
+    kernel's TIMED size beside the vendor's library; the model's prediction at that size too."""
+    from gpu_all import vendor_program
+
+    from orcu.device import query
+    from orcu.runners import Runner
+
+    device = query()
+    recorded = json.loads(RECORD.read_text()) if RECORD.exists() else []
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = vendor_program(Path(tmp))
+        runner = Runner("cuda", device, Path(tmp) / "runs", jobs=os.cpu_count())
+        for kernel in kernels:
+            example, _ = KERNELS[kernel]
+            inputs, case = TIMED[kernel]
+            program = load(EXAMPLES / example, device=device)
+            configs = {}
+            for run in recorded:
+                for row in run["kernels"]:
+                    if row["kernel"] == kernel:
+                        configs.setdefault(json.dumps(row["config"], sort_keys=True), []).append(run.get("commit", "?"))
+            configs.setdefault(json.dumps(best(kernel)["config"], sort_keys=True), []).append("now")
+            results = runner.evaluate(program, 0, [(json.loads(c), dict(inputs)) for c in configs])
+            vendor = None
+            if case and isinstance(exe, Path):
+                proc = subprocess.run([str(exe), *map(str, case)], capture_output=True, text=True)
+                vendor = json.loads(proc.stdout)["ms"] if proc.returncode == 0 else proc.stderr[-300:]
+            for (text, commits), result in zip(configs.items(), results):
+                config = json.loads(text)
+                code = generate(program, program.nests[0], config, inputs)
+                prediction = of_variant(program, 0, code.traffic(device.multiprocessors), inputs, device, result.resources)
+                ms = statistics.median(result.kernel_ms) if result.status == "ok" else None
+                row = {"kernel": kernel, "inputs": inputs, "config": config, "best_at": commits, "status": result.status,
+                       "kernel_ms": ms, "predicted_ms": round(prediction.ms, 5) if prediction else None,
+                       "vendor_ms": vendor, "vendor_over_orcu": round(vendor / ms, 3) if ms and isinstance(vendor, float) else None}
+                if result.status != "ok":
+                    row["message"] = result.message[:300]
+                rows.append(row)
+                print(f"{kernel:<9} {json.dumps(inputs):<28} best at {','.join(commits):<16} {result.status:<6} "
+                      f"{ms} ms (predicted {row['predicted_ms']}), vendor {vendor} ms: {row['vendor_over_orcu']}", flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--record", action="store_true", help="append the figures to bench/results/roofline.json")
     parser.add_argument("--kernels", nargs="+", choices=sorted(KERNELS), default=list(KERNELS))
+    parser.add_argument("--gpu", action="store_true", help="time the best configurations on this machine's GPU (TIMED)")
     args = parser.parse_args()
     if nvcc() is None:
         sys.exit("bench_roofline: nvcc is needed (the PTX and ptxas's figures)")
+    if args.gpu:
+        rows = timed(args.kernels)
+        if args.record:
+            from bench_model import gpu_facts
+
+            append("roofline_gpu.json", {"commit": _commit(), **gpu_facts(), "kernels": rows})
+        return
     rows = []
     for kernel in args.kernels:
         row = best(kernel)
@@ -141,8 +225,11 @@ def main() -> None:
               f"({mix['shared_vector_loads']} vectors): {row['fma_per_shared_load']} FMAs a shared load; "
               f"{row['registers']} registers   {row['config']}", flush=True)
     if args.record:
-        commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-        append("roofline.json", {"commit": commit, "device_profile": H100.name, "kernels": rows})
+        append("roofline.json", {"commit": _commit(), "device_profile": H100.name, "kernels": rows})
+
+
+def _commit() -> str:
+    return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
 
 
 if __name__ == "__main__":

@@ -238,11 +238,12 @@ def step_tune(run: Run) -> bool:
     return not wrong
 
 
-def _vendor_program(run: Run) -> Path | str:
-    """The vendor program built (its path), or why not."""
-    exe = run.scratch / "vendor"
-    command = [shutil.which("nvcc") or "nvcc", "-O3", "-arch=sm_90" if run.dry else "-arch=native", str(VENDOR_SOURCE),
-               "-o", str(exe), "-lcublas", "-lcusparse"]
+def vendor_program(directory: Path, arch: str = "native") -> Path | str:
+    """bench/gpu/vendor.cu built in ``directory`` (its path), or why not: it times cuBLAS and
+    cuSPARSE (``vendor CASE SIZE...`` prints one JSON line)."""
+    exe = directory / "vendor"
+    command = [shutil.which("nvcc") or "nvcc", "-O3", f"-arch={arch}", str(VENDOR_SOURCE), "-o", str(exe), "-lcublas",
+               "-lcusparse"]
     proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
         return proc.stderr.strip()[-1500:]
@@ -277,7 +278,7 @@ def _at_size(run: Run, example: str, params: dict, inputs: dict) -> dict:
 
 def step_vendor(run: Run) -> bool:
     done = run.load("vendor.json", {"facts": run.facts, "cases": {}})
-    exe = _vendor_program(run)
+    exe = vendor_program(run.scratch, "sm_90" if run.dry else "native")
     done["vendor_program"] = "built" if isinstance(exe, Path) else exe
     if isinstance(exe, Path) and not run.dry:
         copy = subprocess.run([str(exe), "copy", str(BLAS1)], capture_output=True, text=True)

@@ -14,17 +14,17 @@ from conftest import EXAMPLES, ROOT, write
 # The TSG's examples: Phase II's register tiles, shared and constant copies, strip depth and vectors multiply the
 # mapping's candidates (2mm.c: two regions' parameters, each region tuned over its own).
 SIZES = {
-    "2mm.c": (41472, 41472, 2, 2, 82944),
-    "atax.c": (96, 96, 2, 2, 192),
-    "bicg.c": (96, 96, 2, 2, 192),
-    "conv2d.c": (864, 864, 2, 2, 1728),
-    "dgemm.c": (576, 576, 2, 2, 1152),
+    "2mm.c": (131072, 131072, 2, 2, 262144),
+    "atax.c": (128, 128, 2, 2, 256),
+    "bicg.c": (128, 128, 2, 2, 256),
+    "conv2d.c": (1536, 1536, 2, 2, 3072),
+    "dgemm.c": (1024, 1024, 2, 2, 2048),
     "gemv.c": (3, 3, 2, 2, 6),
-    "gemv_t.c": (144, 144, 2, 2, 288),
+    "gemv_t.c": (192, 192, 2, 2, 384),
     "gesummv.c": (2, 2, 2, 2, 4),
-    "jacobi2d.c": (108, 108, 2, 2, 216),
-    "mvt.c": (96, 96, 2, 2, 192),
-    "sgemm.c": (432, 432, 2, 2, 864),
+    "jacobi2d.c": (192, 192, 2, 2, 384),
+    "mvt.c": (128, 128, 2, 2, 256),
+    "sgemm.c": (768, 768, 2, 2, 1536),
     "syr2k.c": (2, 2, 2, 2, 4),
     "axpy.c": (768, 756, 2, 2, 1512),
     "dot.c": (96, 96, 3, 3, 288),
@@ -134,10 +134,10 @@ def test_readme_commands_are_the_ci_commands():
 
 
 def test_variants_to_evaluate_leave_out_what_cannot_be_built(capsys):
-    # jacobi2d's space at two sizes: 216 configurations, 18 at each size whose tiles do not fit
+    # jacobi2d's space at two sizes: 384 configurations, 32 at each size whose tiles do not fit
     s = check_json(EXAMPLES / "jacobi2d.c", capsys)
-    assert (s["total_variants"], s["buildable_variants"]) == (216, [180])
+    assert (s["total_variants"], s["buildable_variants"]) == (384, [320])
     assert main(["check", str(EXAMPLES / "jacobi2d.c")]) == 0
-    assert "variants to evaluate: 180 of 216, the rest cannot be built (search: Exhaustive)\n" in capsys.readouterr().out
+    assert "variants to evaluate: 320 of 384, the rest cannot be built (search: Exhaustive)\n" in capsys.readouterr().out
     assert main(["check", str(EXAMPLES / "two_regions.c")]) == 0
     assert "variants to evaluate: 20 per region (search: Exhaustive)\n" in capsys.readouterr().out

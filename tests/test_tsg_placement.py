@@ -17,6 +17,7 @@ from orcu.program import load
 from orcu.runners import Runner
 from orcu.space import input_space, performance_space
 from orcu.toolchain import nvcc
+from orcu.tsg.plan import REGISTER_TILES
 
 WRITTEN = "the nest writes it (shared copies are for data the block only reads)"
 
@@ -173,10 +174,10 @@ def test_placements_that_cannot_run_are_pruned_with_their_reason(in_tmp):
     assert p.problem(big, schedule, (32, 32), bytes_, 16 * 1024) == (
         "the shared tiles take 32768 bytes per block, above the 16384 of the device")
     # The space the search sees has none of them: sharedDepth without a strip, or vectorize with
-    # one iteration along x, is the same variant as another: 9 x 2 of the first, 3 x 4 x 2 of the
-    # second, 3 of them both.
+    # one iteration along x, is the same variant as another: 16 x 2 of the first (4 x 4 register
+    # tiles, vectors or not), 4 x 4 x 2 of the second, 4 of them both.
     found = limits(program, 0, {"n": 37}, H100)
-    assert (found.removed, found.of) == (18 + 24 - 3, 9 * 4 * 2 * 2)
+    assert len(REGISTER_TILES) == 4 and (found.removed, found.of) == (32 + 32 - 4, 16 * 4 * 2 * 2)
 
 
 @pytest.mark.parametrize("transform, message", [
@@ -236,7 +237,7 @@ def tile_builds(program, inputs, in_tmp):
     """A GPU runner's results for every register tile of gemm, with and without the shared
     tiles and vectors: nvcc builds them (with ptxas's report); without a GPU their runs fail."""
     configs = []
-    for ri, rj, shared, vectors in product((1, 2, 4), (1, 2, 4), (False, True), (False, True)):
+    for ri, rj, shared, vectors in product(REGISTER_TILES, REGISTER_TILES, (False, True), (False, True)):
         if ri == rj == 1 or (vectors and rj == 1):
             continue
         fixed = {"registers_i_1": ri, "registers_j_1": rj, "shared_A_1": shared, "shared_B_1": shared, "vectorize_1": vectors}
@@ -255,11 +256,15 @@ def test_register_tiled_gemm_kernels_that_tuning_keeps_have_their_tiles_out_of_l
     variant it spills is not kept, and says why."""
     program = load(EXAMPLES / example)
     results = tile_builds(program, next(iter(input_space(program).configs())), in_tmp)
-    assert len(results) == 8 * 2 + 6 * 2  # the tiles, shared or not, and with vectors where j has a tile
+    tiles = len(REGISTER_TILES)
+    # the tiles, shared or not, and with vectors where j has a tile
+    assert len(results) == (tiles * tiles - 1) * 2 + tiles * (tiles - 1) * 2
     for result in results:
         assert result.resources is not None, result.message  # nvcc built it
         if result.status == "invalid":
-            assert result.params["vectorize_1"], result.params  # without vectors every tile stays in registers
+            # without vectors every tile of up to 4 x 4 stays in registers; 64 doubles of 8 x 8 may not
+            largest = max(result.params["registers_i_1"], result.params["registers_j_1"])
+            assert result.params["vectorize_1"] or (example == "dgemm.c" and largest == 8), result.params
             assert result.message.startswith("ptxas keeps part of the register tile in local memory"), result.message
         else:
             assert (result.resources.stack_bytes, result.resources.spill_bytes) == (0, 0), result.params
@@ -283,9 +288,9 @@ def test_a_register_tile_that_ptxas_spills_is_not_kept(in_tmp):
 
 
 @pytest.mark.slow
-def test_the_tsg_search_tunes_gemm_in_a_few_dozen_variants(in_tmp, monkeypatch):
-    """Phase III: the 60 recipes (3 x 3 register tiles, A and B shared or not, vectors where j has
-    a register tile: 36 + 24) at the middle
+def test_the_tsg_search_tunes_gemm_over_its_recipes_then_the_best_ones_sizes(in_tmp, monkeypatch):
+    """Phase III: the 112 recipes (4 x 4 register tiles, A and B shared or not, vectors where j has
+    a register tile: 64 + 48) at the middle
     sizes; Phase IV: the other sizes of the best one (threads, and strip depths if it has shared tiles)."""
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "sgemm.c", (EXAMPLES / "sgemm.c").read_text())
@@ -296,7 +301,9 @@ def test_the_tsg_search_tunes_gemm_in_a_few_dozen_variants(in_tmp, monkeypatch):
     best = region["best"]["params"]
     sizes = 3 * (2 if best["shared_A_1"] or best["shared_B_1"] else 1)
     assert region["strategy"] == "TSG" and set(region["statuses"]) == {"ok"}
-    assert region["evaluated"]["new"] == 60 + sizes - 1, region
+    tiles = len(REGISTER_TILES)
+    recipes = tiles * tiles * 4 + tiles * (tiles - 1) * 4
+    assert recipes == 112 and region["evaluated"]["new"] == recipes + sizes - 1, region
 
 
 def test_emit_explains_the_traffic_a_placement_saves(in_tmp, capsys):

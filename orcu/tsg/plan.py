@@ -30,7 +30,7 @@ from .schedule import Dim, Schedule
 
 TSG_ARGUMENTS = ("mapping", "blockLoops", "threadLoops", "tile")
 PLACEMENT_ARGUMENTS = ("registerTile", "shared", "sharedDepth", "constant")
-REGISTER_TILES = (1, 2, 4)  # iterations per thread along a grid loop: up to 16 accumulators in 2-D
+REGISTER_TILES = (1, 2, 4, 8)  # iterations per thread along a grid loop: up to 64 accumulators in 2-D (8 x 8 reads 16 FMAs a shared load)
 SHARED_DEPTHS = (16, 32)
 
 
