@@ -156,8 +156,9 @@ def best(kernel: str) -> dict:
 
 def timed(kernels: list[str]) -> list[dict]:
     """On this machine's GPU: each kernel's best configuration of every recorded run (so the
-    code before a change beside the code after it), and the model's best now, timed at the
-    kernel's TIMED size beside the vendor's library; the model's prediction at that size too."""
+    code before a change beside the code after it), and the model's best now where the code
+    changed since the last record, timed at the kernel's TIMED size beside the vendor's
+    library; the model's prediction at that size too."""
     from gpu_all import vendor_program
 
     from orcu.device import query
@@ -178,7 +179,8 @@ def timed(kernels: list[str]) -> list[dict]:
                 for row in run["kernels"]:
                     if row["kernel"] == kernel:
                         configs.setdefault(json.dumps(row["config"], sort_keys=True), []).append(run.get("commit", "?"))
-            configs.setdefault(json.dumps(best(kernel)["config"], sort_keys=True), []).append("now")
+            if not recorded or recorded[-1].get("code") != _code():  # orcu has changed since the last record
+                configs.setdefault(json.dumps(best(kernel)["config"], sort_keys=True), []).append("now")
             results = runner.evaluate(program, 0, [(json.loads(c), dict(inputs)) for c in configs])
             vendor = None
             if case and isinstance(exe, Path):
@@ -225,11 +227,21 @@ def main() -> None:
               f"({mix['shared_vector_loads']} vectors): {row['fma_per_shared_load']} FMAs a shared load; "
               f"{row['registers']} registers   {row['config']}", flush=True)
     if args.record:
-        append("roofline.json", {"commit": _commit(), "device_profile": H100.name, "kernels": rows})
+        append("roofline.json", {"commit": _commit(), "code": _code(), "device_profile": H100.name, "kernels": rows})
 
 
 def _commit() -> str:
     return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
+def _code() -> str:
+    """The last commit that changed orcu's package or templates (what generates the code), and
+    "+changes" where the working tree changes them."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+    return git("log", "-1", "--format=%h", "--", "orcu", "templates") + (
+        "+changes" if git("status", "--porcelain", "--", "orcu", "templates") else "")
 
 
 if __name__ == "__main__":
