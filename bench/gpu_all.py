@@ -160,7 +160,9 @@ def step_tests(run: Run) -> bool:
     # machine's CPUs build the tests' programs side by side (the dry run has nothing to build)
     workers = "0" if run.dry else str(min(6, os.cpu_count() or 1))
     with open(run.out / "tests.log", "w") as log:
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider", "-n", workers,
+        # -v: each test's outcome as it ends, so that a log cut off names its failures (the second
+        # H100 run of 2026-11-27 left one F among dots and no summary)
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-m", "gpu", "-v", "-p", "no:cacheprovider", "-n", workers,
                                f"--junitxml={xml}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, timeout=500)
     counts = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0}
     failures = []
