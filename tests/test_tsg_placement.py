@@ -383,7 +383,8 @@ def test_every_placement_of_a_nest_with_steps_offsets_and_a_triangular_loop_vali
     (region,) = json.loads(proc.stdout)["regions"]
     # register tiles, and those along j with vectors (A, B and C move one element a step with j),
     # x (x in global memory, in shared memory at two strip depths, or in constant memory)
-    assert region["statuses"] == {"ok": (9 + 3 * 2) * (1 + 2 + 1)}
+    tiles = len(REGISTER_TILES)
+    assert region["statuses"] == {"ok": (tiles * tiles + tiles * (tiles - 1)) * (1 + 2 + 1)}
 
 
 GEMV_T = """/*@ begin PerfTuning (
