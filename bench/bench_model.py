@@ -88,17 +88,16 @@ def fit(points: list[tuple[float, float, float]]) -> tuple[float, float]:
 
     # a grid over log(scale) and the launch cost (at most the fastest kernel measured), narrowed
     # around the best point four times: two parameters, no solver needed
-    low, high, top = math.log(0.01), math.log(100.0), min(p[1] for p in points)
-    best = (1.0, 0.0)
-    spans = [(low, high), (0.0, top)]
+    low, high = math.log(0.01), math.log(100.0)  # of log(scale)
+    top = min(p[1] for p in points)
+    first, last = 0.0, top  # of the launch cost
     for _ in range(4):
-        grid = [(math.exp(low + (high - low) * i / 40), spans[1][0] + (spans[1][1] - spans[1][0]) * j / 40)
-                for i in range(41) for j in range(41)]
-        best = min(grid, key=lambda c: error(*c))
-        width, launch_width = (high - low) / 10, (spans[1][1] - spans[1][0]) / 10
-        low, high = math.log(best[0]) - width, math.log(best[0]) + width
-        spans[1] = (max(0.0, best[1] - launch_width), min(top, best[1] + launch_width))
-    return best
+        grid = [(math.exp(low + (high - low) * i / 40), first + (last - first) * j / 40) for i in range(41) for j in range(41)]
+        scale, launch = min(grid, key=lambda c: error(*c))
+        width, launch_width = (high - low) / 10, (last - first) / 10
+        low, high = math.log(scale) - width, math.log(scale) + width
+        first, last = max(0.0, launch - launch_width), min(top, launch + launch_width)
+    return scale, launch
 
 
 def error_factor(pairs: list[tuple[float, float]]) -> float:

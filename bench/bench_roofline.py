@@ -8,10 +8,10 @@ figures stand beside those before it.)
 
 Every configuration of the kernel's space is predicted from its static traffic; the TOP best
 of those are compiled and predicted again with what ptxas reports (registers, hence
-occupancy), and the best of them is the kernel's. Its inner loop is the PTX basic block with
-the most multiply-adds: how many of them per shared-memory load (a warp's shared loads and its
-FMAs share the multiprocessor's issue slots: an outer-product register tile is what lifts the
-ratio), and how many global loads its fills issue.
+occupancy), and the best of them is the kernel's. Its inner loop is the PTX loop that runs the
+most multiply-adds itself (inner_loop): how many of them per shared-memory load (a warp's shared
+loads and its FMAs share the multiprocessor's issue slots: an outer-product register tile is
+what lifts the ratio), and how many global loads its fills issue.
 """
 from __future__ import annotations
 
@@ -100,23 +100,15 @@ def inner_loop(ptx: str) -> dict[str, int]:
     return max(counts, key=lambda c: c["fma"])
 
 
-def ptx_of(text: str, directory: Path) -> str:
-    source = directory / "variant.cu"
-    source.write_text(text)
-    subprocess.run([nvcc(), "-ptx", "-arch=sm_90", "-O3", str(source), "-o", str(directory / "variant.ptx")], check=True,
-                   capture_output=True, text=True)
-    return (directory / "variant.ptx").read_text()
-
-
-def _compiled(program, config: dict, inputs: dict, directory: Path) -> tuple[object, str]:
-    """ptxas's figures of one configuration's kernel (or why none), and its PTX."""
-    text, _ = tuned_source(program, [Choice(config, inputs)])
+def _compiled(text: str, host: str, directory: Path) -> tuple[object, str]:
+    """ptxas's figures of the kernel of ``host`` in the tuned file ``text`` (None without a
+    report), and the file's PTX."""
     source = directory / "tuned.cu"
     source.write_text(text)
     found = ptxas_report(source, H100.arch)
-    code = generate(program, program.nests[0], config, inputs)
-    kernel = None if isinstance(found, str) else kernel_resources(found, code.host)
-    return kernel, ptx_of(text, directory)
+    subprocess.run([nvcc(), "-ptx", "-arch=sm_90", "-O3", str(source), "-o", str(directory / "tuned.ptx")], check=True,
+                   capture_output=True, text=True)
+    return None if isinstance(found, str) else kernel_resources(found, host), (directory / "tuned.ptx").read_text()
 
 
 def best(kernel: str) -> dict:
@@ -131,27 +123,30 @@ def best(kernel: str) -> dict:
             predicted.append((prediction.ms, k))
     top = [configs[k] for _, k in sorted(predicted)[:TOP]]
 
-    def with_ptxas(config: dict) -> tuple[float, dict, dict, object]:
-        with tempfile.TemporaryDirectory() as tmp:
-            resources, ptx = _compiled(program, config, inputs, Path(tmp))
+    def with_ptxas(config: dict) -> dict:
         code = generate(program, program.nests[0], config, inputs)
-        prediction = of_variant(program, 0, code.traffic(H100.multiprocessors), inputs, H100, resources)
-        constants = of_variant(program, 0, code.traffic(H100.multiprocessors), inputs, CONSTANTS, resources)
-        return prediction.ms, config, inner_loop(ptx), (resources, prediction, constants)
+        text, _ = tuned_source(program, [Choice(config, inputs)])
+        with tempfile.TemporaryDirectory() as tmp:
+            resources, ptx = _compiled(text, code.host, Path(tmp))
+        traffic = code.traffic(H100.multiprocessors)
+        return {"config": config, "resources": resources, "mix": inner_loop(ptx),
+                "prediction": of_variant(program, 0, traffic, inputs, H100, resources),
+                "constants": of_variant(program, 0, traffic, inputs, CONSTANTS, resources)}
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         # a tile ptxas spills is not kept (orcu/runners.py): nor is it here
-        ranked = sorted((r for r in pool.map(with_ptxas, top) if r[3][0] is not None and not r[3][0].stack_bytes + r[3][0].spill_bytes),
-                        key=lambda r: r[0])
-    ms, config, mix, (resources, prediction, constants) = ranked[0]
+        kept = [r for r in pool.map(with_ptxas, top)
+                if r["resources"] is not None and not r["resources"].stack_bytes + r["resources"].spill_bytes]
+    chosen = min(kept, key=lambda r: r["prediction"].ms)
+    resources, mix, ms, constants = chosen["resources"], chosen["mix"], chosen["prediction"].ms, chosen["constants"].ms
     done = work(program, 0, inputs)
     bytes_per_s, ops_per_s = peak_rates(H100, done.element_bytes)
     bound_ms = max(done.flops / ops_per_s, done.bytes / bytes_per_s) * 1e3
     return {
-        "kernel": kernel, "inputs": inputs, "configurations": len(configs), "config": config, "predicted_ms": round(ms, 5),
-        "bound": prediction.bound, "roofline_ms": round(bound_ms, 5), "share_of_roofline": round(bound_ms / ms, 3),
-        "constants_ms": round(constants.ms, 5), "constants_share": round(bound_ms / constants.ms, 3),
-        "registers": resources.registers if resources else None, "spills": resources.spill_bytes if resources else None,
+        "kernel": kernel, "inputs": inputs, "configurations": len(configs), "config": chosen["config"],
+        "predicted_ms": round(ms, 5), "bound": chosen["prediction"].bound, "roofline_ms": round(bound_ms, 5),
+        "share_of_roofline": round(bound_ms / ms, 3), "constants_ms": round(constants, 5),
+        "constants_share": round(bound_ms / constants, 3), "registers": resources.registers, "spills": resources.spill_bytes,
         "inner_loop": mix, "fma_per_shared_load": round(mix["fma"] / mix["shared_loads"], 2) if mix["shared_loads"] else None,
     }
 
@@ -234,18 +229,19 @@ def main() -> None:
         append("roofline.json", {"commit": _commit(), "code": _code(), "device_profile": H100.name, "kernels": rows})
 
 
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
 def _commit() -> str:
-    return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    return _git("describe", "--always", "--dirty")
 
 
 def _code() -> str:
     """The last commit that changed orcu's package or templates (what generates the code), and
     "+changes" where the working tree changes them."""
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-
-    return git("log", "-1", "--format=%h", "--", "orcu", "templates") + (
-        "+changes" if git("status", "--porcelain", "--", "orcu", "templates") else "")
+    return _git("log", "-1", "--format=%h", "--", "orcu", "templates") + (
+        "+changes" if _git("status", "--porcelain", "--", "orcu", "templates") else "")
 
 
 if __name__ == "__main__":

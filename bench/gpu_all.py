@@ -364,7 +364,7 @@ def step_calibrate(run: Run) -> bool:
     fit = figures["fit"]
     if fit and fit["error_factor"] < fit["error_factor_before"] and not run.dry:
         fitted = json.loads(CALIBRATION.read_text()) if CALIBRATION.exists() else {}
-        fitted[run.facts["device"]] = {"scale": figures["fit"]["scale"], "launch_ms": figures["fit"]["launch_ms"],
+        fitted[run.facts["device"]] = {"scale": fit["scale"], "launch_ms": fit["launch_ms"],
                                        "fitted": run.facts["date"], "variants": sum(map(len, found.values()))}
         CALIBRATION.write_text(json.dumps(fitted, indent=2, sort_keys=True) + "\n")
     return bool(found)
