@@ -63,6 +63,10 @@ EXACT = [
     ("sgemm.c", None, {"n": 128}, {"TC": 64, "registers_i_1": 2, "registers_j_1": 4, "shared_A_1": True,
                                    "shared_B_1": True, "vectorize_1": True}),
     ("gemv_t.c", None, {"n": 48, "m": 256}, {"TC": 64, "registers_j_1": 4, "vectorize_1": True}),
+    # a sum split over the threads and blocks along y: rows of 32 threads, each block's sums added atomically
+    ("gemv_t.c", "x=j y=i(split)", {"n": 48, "m": 64}, {"TC": 64}),
+    ("gemv_t.c", "x=j y=i(split)", {"n": 1000, "m": 64}, {"TC": 128}),
+    ("gemv_t.c", "x=j y=i(split)", {"n": 96, "m": 256}, {"TC": 128, "registers_j_1": 4, "vectorize_1": True}),
 ]
 
 

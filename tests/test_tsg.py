@@ -172,7 +172,7 @@ def test_a_conditional_update_is_a_reduction_and_indirect_reads_do_not_matter(in
     write(in_tmp / "dia.c", text.replace("preferL1Size=PL, unrollInner=UIF)", "preferL1Size=PL)"))
     nest = load("dia.c").nests[0]
     assert nest.deps.loops["j"].reduces
-    assert [s.name for s in nest.recipe.kept] == ["x=i"]
+    assert [s.name for s in nest.recipe.kept] == ["x=i", "x=i y=j(split)"]
 
 
 # -- reductions --------------------------------------------------------------------------------
@@ -283,9 +283,9 @@ def test_check_lists_the_mapping_parameter_and_explains_the_recipe(capsys):
 
 
 def test_schedule_text_round_trips():
-    for text in ("x=j y=i", "x=j(threads) y=i", "x=k"):
+    for text in ("x=j y=i", "x=j(threads) y=i", "x=j y=i(split)", "x=k"):
         assert Schedule.parse(text).name == text
-    for text in ("y=i", "x=i x=j", "x=i y=i", "x=i(threads)y=j", "orio"):
+    for text in ("y=i", "x=i x=j", "x=i y=i", "x=i(threads)y=j", "x=i y=j(splits)", "orio"):
         assert Schedule.parse(text) is None
 
 

@@ -22,8 +22,8 @@ from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type, used_names
 from ..program import Program
-from ..tsg.phase1 import chain
-from ..tsg.phase2 import CONSTANT_BYTES, Placement, by_text, kernel_body
+from ..tsg.phase1 import chain, kernel_body
+from ..tsg.phase2 import CONSTANT_BYTES, Placement, by_text
 from ..tsg.traffic import Traffic, orio_traffic, traffic
 from ..tsg.schedule import Schedule, block_shape
 from . import mapped as mapped_code
@@ -440,7 +440,8 @@ class _Generator:
         tx, ty = block_shape(schedule, v["threadCount"], v["tile"])  # the runner pruned shapes that do not exist
         grid, body = kernel_body(nest, schedule)
         threads = schedule.threads_only[0].loop if schedule.threads_only else None
-        sequential = [lp for lp in loops_of(body) if lp.var != threads]
+        split = schedule.split.loop if schedule.split else None
+        sequential = [lp for lp in loops_of(body) if lp.var not in (threads, split)]  # no register over a shared loop
         registers = self.registers(arrays, sequential)
         types = {n: canonical_type(var.ctype.base) for n, var in nest.variables.items()}
         row_loop = next((lp for lp in loops_of(body) if lp.var == threads), None)
@@ -450,17 +451,23 @@ class _Generator:
             self.needs |= {"row_reduce", t.functor}
         where = str(self.source)
         placed = next((p for p in nest.recipe.placements if p.schedule == schedule.name), None) if nest.recipe else None
-        tiled = placed is not None and (any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"])
+        tiled = placed is not None and (any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"]
+                                        or split is not None)  # a split's fold needs the block's loops alike
         if tiled:  # Phase II's block and register tiles, shared copies (the runner pruned those that cannot apply)
             axes = {d.loop: d.axis for d in schedule.grid}
             self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
+            split_loop = next((lp for lp in loops_of(body) if lp.var == split), None)
+            sums = mapped_code.targets(nest, split_loop, types, self._identity, self.fresh) if split_loop else []
+            if split_loop is not None:
+                self.needs |= {"column_reduce", "blocks_split"} | {t.functor for t in sums}
             body_ = TiledBody(grid, body, placed, v, (tx, ty), axes, types,
                               {a.name: a.element for a in arrays}, {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
-                              registers, unroll, self.fresh, where, {c["name"]: c for c in self.constants}, by_text(nest))
+                              registers, unroll, self.fresh, where, {c["name"]: c for c in self.constants}, by_text(nest),
+                              (split_loop, sums) if split_loop else None)
             self.needs.add("tiles")
             lines = body_.lines()
             self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
-            return self._launch(grid, lines, (tx, ty), body_.counts)
+            return self._launch(grid, lines, (tx, ty), body_.counts, split_loop)
         if placed is not None:
             self._traffic(placed, {}, registers)
 
@@ -492,23 +499,28 @@ class _Generator:
 
     def _traffic(self, placed: Placement, ways: Mapping[str, int], registers: Mapping[int, list]) -> None:
         kept = {r.ref: r.loop for regs in registers.values() for r in regs}
-        self.figures = _once(lambda _: traffic(self.nest, placed, self.v, self.inputs, ways, kept, self.reduced))
+        self.figures = _once(lambda sms: traffic(self.nest, placed, self.v, self.inputs, ways, kept, self.reduced, sms))
 
-    def _launch(self, grid: list[Loop], lines: list[str], shape: tuple[int, int], per_block: Mapping[str, int]) -> dict[str, Any]:
+    def _launch(self, grid: list[Loop], lines: list[str], shape: tuple[int, int], per_block: Mapping[str, int],
+                split: Loop | None = None) -> dict[str, Any]:
         """The mapped kernel's lines with what the host needs to launch it; ``per_block``: the
-        iterations of each grid loop one block covers."""
+        iterations of each grid loop one block covers; ``split``: the loop split over the
+        threads and blocks along y."""
         spans = []
-        for lp in grid:
+        for lp in grid + ([split] if split else []):
             axis = self.schedule.dim(lp.var).axis
             extent = self._span(lp)
-            spans.append({"var": lp.var, "axis": axis, "threads": per_block[lp.var], "step": lp.step,
-                          "span": extent[0] if extent else "-1LL", "reach": extent[1] if extent else None,
+            spans.append({"var": lp.var, "axis": axis, "threads": per_block[lp.var] if lp is not split else shape[1],
+                          "step": lp.step, "span": extent[0] if extent else "-1LL", "reach": extent[1] if extent else None,
                           "most": "2147483647LL" if axis == "x" else "65535LL"})
         self.needs.add("blocks_along")
         blocks = []
         for axis in ("x", "y"):  # blocks along each axis: the grid loop's, else one
             s = next((s for s in spans if s["axis"] == axis), None)
             step = f" * {s['step']}" if s and s["step"] != 1 else ""
+            if s and s["var"] == (split.var if split else None):  # enough blocks to fill the device, given those along x
+                blocks.append(f"orcu_blocks_split(orcu_span_{s['var']}, {s['threads']}LL{step}, {blocks[0]}, {shape[0] * shape[1]})")
+                continue
             blocks.append(f"orcu_blocks_along(orcu_span_{s['var']}, {s['threads']}LL{step}, {s['most']})" if s else "1")
         empty = " || ".join(f"orcu_span_{s['var']} <= 0" for s in spans if s["reach"]) or None
         return {"lines": lines, "shape": shape, "spans": spans, "grid": blocks, "empty": empty}
@@ -529,7 +541,7 @@ class _Generator:
         highest value its upper bound takes): C text, None when its bounds are not affine."""
         outer = []
         for lp in chain(self.nest):
-            if lp is loop:
+            if lp.var == loop.var:  # (a kernel body's loop is a copy of the nest's, in its new place)
                 break
             outer.append(lp)
         lower, upper = poly_of(loop.lower), poly_of(loop.upper)

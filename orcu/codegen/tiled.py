@@ -54,8 +54,11 @@ class TiledBody:
     def __init__(self, grid: list[Loop], body: tuple, placed: Placement, values: Mapping, shape: tuple[int, int],
                  axes: Mapping[str, str], scalar_types: Mapping[str, str], element_types: Mapping[str, str],
                  element_bytes: Mapping[str, int], registers: Mapping[int, list], unroll: int, fresh, where: str,
-                 constants: Mapping[str, Mapping[str, Any]], shaped: Mapping[str, Shaped]):
+                 constants: Mapping[str, Mapping[str, Any]], shaped: Mapping[str, Shaped], split: tuple | None = None):
         self.grid, self.body, self.placed = grid, body, placed
+        # the loop split over the threads and blocks along y, and the sums it folds (codegen/mapped.py's targets)
+        self.split_loop, self.sums = split or (None, [])
+        self.fold_buffers = {t.ctype: fresh(f"orcu_fold_{t.ctype.replace(' ', '_')}") for t in self.sums}
         self.shape, self.axes, self.unroll, self.fresh, self.where = shape, axes, unroll, fresh, where
         self.registers = registers
         self.constants = constants  # arrays in constant memory when they fit: their symbol and flag
@@ -114,6 +117,8 @@ class TiledBody:
             dims = "".join(f"[{n}]" for n in t.shape(self.counts))
             out.append(f"{pad}ORCU_SHARED_TILE({self.element_types[t.array]}, {self.tile_names[t.array]}, {dims}, {ways});  "
                        + ("// free of bank conflicts" if ways == 1 else f"// reads: up to {ways} requests of a warp in one bank"))
+        for ctype, name in self.fold_buffers.items():
+            out.append(f"{pad}__shared__ {ctype} {name}[{self.shape[0] * self.shape[1]}];  // the shares the threads along y fold")
         depth = 1
         for lp in self.grid:
             v, per = lp.var, self.counts[lp.var] * lp.step
@@ -163,6 +168,8 @@ class TiledBody:
         for node in body:
             if isinstance(node, Stmt):
                 out += self._statements(node, depth, active)
+            elif self.split_loop is not None and node.var == self.split_loop.var:
+                out += self._split(node, depth, active)
             elif self._alike(node):
                 out += self._jammed_loop(node, depth, active)
             else:  # bounds that differ between iterations: the loop runs once per iteration
@@ -234,6 +241,35 @@ class TiledBody:
                 continue
             for it in self.iterations:
                 out.append(f"{pad}if ({it.guard}) {self._at(r.ref, it)} = {r.name}{it.suffix};")
+        return out
+
+    def _split(self, loop: Loop, depth: int, active: tuple) -> list[str]:
+        """The loop over the threads and blocks along y: each thread sums its share of every
+        target (of each iteration of its tile) in a register, the block's column of threads
+        folds the shares, and its first thread adds the block's sum to memory with atomicAdd
+        (blocks along y share the target). Every thread of the block runs the fold."""
+        pad = printer.INDENT * depth
+        lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
+        start = "" if lower == "0" else f"(orcu_index)({lower}) + "
+        step = f" * {loop.step}" if loop.step != 1 else ""
+        out = [f"{pad}// '{loop.var}' (the loop at {self.where}:{loop.loc.line}): over threadIdx.y and blockIdx.y, a whole "
+               f"grid apart, each thread a share of {', '.join(t.ref for t in self.sums)}"]
+        out += [f"{pad}{t.ctype} {t.name}{it.suffix} = {t.identity};" for t in self.sums for it in self.iterations]
+        if self.unroll > 1 and printer.innermost(loop):
+            out.append(f"{pad}#pragma unroll {self.unroll}")
+        out.append(f"{pad}for ({loop.var} = {start}((orcu_index)blockIdx.y * blockDim.y + threadIdx.y){step}; {loop.var} < {upper}; "
+                   f"{loop.var} += (orcu_index)gridDim.y * blockDim.y{step}) {{")
+        out += self._jam(loop.body, depth + 1, active + tuple(self.sums))
+        out.append(f"{pad}}}")
+        out.append(f"{pad}// the column's shares folded (in its thread y 0), the block's sum added to the blocks' along y")
+        for t in self.sums:
+            for it in self.iterations:
+                out.append(f"{pad}{t.name}{it.suffix} = orcu_column_reduce<{t.ctype}, {t.functor}>({t.name}{it.suffix}, "
+                           f"{self.fold_buffers[t.ctype]});")
+        out.append(f"{pad}if (threadIdx.y == 0) {{")
+        out += [f"{pad}    if ({it.guard}) atomicAdd(&{self._at(t.ref, it)}, {t.name}{it.suffix});"
+                for t in self.sums for it in self.iterations]
+        out.append(f"{pad}}}")
         return out
 
     def _vector_register(self, r) -> bool:

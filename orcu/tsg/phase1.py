@@ -12,7 +12,7 @@ parameter, among which the search chooses.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from ..analysis.affine import poly_of
@@ -20,6 +20,7 @@ from ..analysis.scalars import match_reduction
 from ..analysis.poly import Dependences, array_update, dependences
 from ..analysis.subscripts import shapes, varies_along
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
+from ..frontend.types import canonical_type
 from .schedule import Dim, Schedule
 
 
@@ -66,6 +67,19 @@ def chain(nest: LoopNest) -> list[Loop]:
     return out
 
 
+def kernel_body(nest: LoopNest, schedule: Schedule) -> tuple[list[Loop], tuple]:
+    """(the grid loops in source order, the body they wrap: the perfect nest's sequential loops
+    around the innermost grid loop's body)."""
+    perfect = chain(nest)
+    mapped = {d.loop for d in schedule.grid}
+    grid = [lp for lp in perfect if lp.var in mapped]
+    deepest = max(perfect.index(lp) for lp in grid)
+    body = perfect[deepest].body
+    for lp in reversed([lp for lp in perfect[: deepest + 1] if lp not in grid]):
+        body = (replace(lp, body=body),)
+    return grid, body
+
+
 def check(nest: LoopNest, deps: Dependences, schedule: Schedule) -> str | None:
     """Why ``schedule`` cannot run the nest (None when it can): loops it names, where they
     are, the dependences between their iterations, what a reduction across threads needs."""
@@ -87,6 +101,11 @@ def check(nest: LoopNest, deps: Dependences, schedule: Schedule) -> str | None:
             used = _bound_names(loops[var]) & moved
             if used:
                 return f"the bounds of '{var}' depend on '{sorted(used)[0]}', which would run inside it"
+    split = schedule.split
+    if split is not None:
+        problem = _split_loop(nest, deps, schedule, split)
+        if problem:
+            return problem
     threads = schedule.threads_only
     if len(threads) > 1 or (threads and threads[0].axis != "x"):
         return "only thread x can take a loop without blocks"
@@ -95,10 +114,43 @@ def check(nest: LoopNest, deps: Dependences, schedule: Schedule) -> str | None:
         lp = loops[d.loop]
         if home is None or not any(n is lp for n in home.body):
             return f"'{d.loop}' must sit directly in the body of the innermost grid loop to run over the threads of a block"
-        problem = _reduction_loop(nest, deps, home, lp)
+        problem = _reduction_loop(nest, deps, home.body, lp)
         if problem:
             return problem
-    return deps.parallel_together(grid, [d.loop for d in threads])
+    return deps.parallel_together(grid, [d.loop for d in threads] + ([split.loop] if split else []))
+
+
+# The element types whose sums blocks add with atomicAdd (CUDA has no 'long long' or 'long' one).
+ATOMIC_SUMS = ("float", "double", "int", "unsigned int", "unsigned long long")
+
+
+def _split_loop(nest: LoopNest, deps: Dependences, schedule: Schedule, split: Dim) -> str | None:
+    """What a loop split over the threads and blocks along y needs: one grid loop along x, the
+    split loop alone in the thread's program around the grid loop's body, and in it only sums
+    into array elements it does not move, of types atomicAdd adds (blocks add their shares)."""
+    if split.axis != "y" or len(schedule.dims) != 2 or schedule.dims[0].split or schedule.threads_only:
+        return "a loop split over threads and blocks goes along y, beside one grid loop along x"
+    _, body = kernel_body(nest, schedule)
+    loop = body[0] if len(body) == 1 else None
+    if not isinstance(loop, Loop) or loop.var != split.loop:
+        return f"'{split.loop}' must be all the thread runs around the body of the grid loop to be split over blocks"
+    problem = _reduction_loop(nest, deps, body, loop)
+    if problem:
+        return problem
+    if not deps.loops[loop.var].conflicts:
+        return f"'{loop.var}' reduces nothing: its iterations are a grid loop's"
+    if deps.scalar_reductions(loop.var):
+        scalar = sorted(deps.scalar_reductions(loop.var))[0]
+        return f"'{scalar}' is a scalar reduced along '{loop.var}': its total is no one block's to use"
+    for st, _ in statements(loop.body):
+        update = array_update(st.node)
+        if update is None:
+            continue
+        ctype = canonical_type(nest.variables[next(a.array for a in st.accesses if a.write)].ctype.base)
+        if update[1] != "+" or ctype not in ATOMIC_SUMS:
+            return (f"'{update[0]}' (line {st.loc.line}) is a '{update[1]}=' reduction of {ctype}: blocks add their shares "
+                    f"with atomicAdd, a sum of {', '.join(ATOMIC_SUMS)}")
+    return None
 
 
 def _bound_names(loop: Loop) -> set[str]:
@@ -109,19 +161,20 @@ def _bound_names(loop: Loop) -> set[str]:
     return names
 
 
-def _reduction_loop(nest: LoopNest, deps: Dependences, home: Loop, loop: Loop) -> str | None:
+def _reduction_loop(nest: LoopNest, deps: Dependences, home: tuple, loop: Loop) -> str | None:
     """What a loop spread over one block's threads needs: inside it, its reductions update
-    targets that stay the same along it, and it reads nothing written beside it."""
+    targets that stay the same along it, and it reads nothing written beside it (in ``home``,
+    the body it sits in)."""
     inner = {lp.var for lp in loops_of([loop])}
     inside = list(statements(loop.body))
-    beside_writes = {a.array for node in home.body if node is not loop for st, _ in statements((node,)) for a in st.accesses if a.write}
+    beside_writes = {a.array for node in home if node is not loop for st, _ in statements((node,)) for a in st.accesses if a.write}
     for st, _ in inside:
         update = array_update(st.node)  # its target is read as a private sum: not the array
         for a in st.accesses:
             if not a.write and a.array in beside_writes and not (update and a.text == update[0]):
                 return f"'{a.array}' is written beside the loop on '{loop.var}' and read in it"
     private = deps.private(loop.var)
-    after = list(home.body)[next(k for k, n in enumerate(home.body) if n is loop) + 1:]
+    after = list(home)[next(k for k, n in enumerate(home) if n is loop) + 1:]
     for st, _ in statements(tuple(after)):
         read = sorted(st.scalar_reads & private)
         if read:
@@ -167,6 +220,9 @@ def recipe(nest: LoopNest, deps: Dependences | None = None) -> Recipe:
                 schedules.append(Schedule((Dim("x", grid[0]),)))
                 innermost = next(lp for lp in perfect if lp.var == grid[0])
                 schedules += [Schedule((Dim("x", n.var, True), Dim("y", grid[0]))) for n in innermost.body if isinstance(n, Loop)]
+                _, body = kernel_body(nest, Schedule((Dim("x", grid[0]),)))
+                if len(body) == 1 and isinstance(body[0], Loop):  # the thread's one loop, a sum split over blocks
+                    schedules.append(Schedule((Dim("x", grid[0]), Dim("y", body[0].var, split=True))))
     checked = [(s, check(nest, deps, s)) for s in schedules]
     legal = [s for s, why in checked if why is None]
     widest = max((len(s.grid) for s in legal), default=0)
@@ -186,7 +242,8 @@ def recipe(nest: LoopNest, deps: Dependences | None = None) -> Recipe:
             why = f"thread x ('{x}') walks the last dimension of none of {', '.join(sorted(important))} ({walkers})"
         candidates.append(Candidate(s, why))
     kept = [c for c in candidates if c.pruned is None]
-    kept.sort(key=lambda c: (-len(walks[c.schedule.dims[0].loop]), -len(c.schedule.dims)))
+    # coalesced first; a split reduction after the grids that need no atomics
+    kept.sort(key=lambda c: (-len(walks[c.schedule.dims[0].loop]), c.schedule.split is not None, -len(c.schedule.dims)))
     conflicts = tuple((lp.var, _why(deps, lp.var)) for lp in nest.loops())
     permutable = tuple((a.var, b.var, deps.permutable(a.var, b.var)) for a, b in combinations(perfect, 2))
     return Recipe(tuple(kept + [c for c in candidates if c.pruned is not None]), tuple(lp.var for lp in nest.loops()),

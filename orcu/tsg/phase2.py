@@ -30,7 +30,7 @@ loops. Where a schedule has none, the reason is the recipe's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from math import prod
 from typing import Mapping
 
@@ -40,7 +40,7 @@ from ..analysis.affine import Poly, poly_of
 from ..analysis.subscripts import Shaped, shapes
 from ..frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type
-from .phase1 import chain
+from .phase1 import kernel_body
 from .schedule import Schedule
 
 VECTOR_BYTES = 16  # the widest load a thread issues
@@ -223,18 +223,6 @@ def element_sizes(nest: LoopNest) -> dict[str, int]:
     return {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
 
 
-def kernel_body(nest: LoopNest, schedule: Schedule) -> tuple[list[Loop], tuple]:
-    """(the grid loops in source order, the body they wrap: the perfect nest's sequential loops
-    around the innermost grid loop's body)."""
-    perfect = chain(nest)
-    grid = [lp for lp in perfect if schedule.dim(lp.var) and not schedule.dim(lp.var).threads_only]
-    deepest = max(perfect.index(lp) for lp in grid)
-    body = perfect[deepest].body
-    for lp in reversed([lp for lp in perfect[: deepest + 1] if lp not in grid]):
-        body = (replace(lp, body=body),)
-    return grid, body
-
-
 def private_scalars(body: tuple) -> list[str]:
     """Scalars the thread program writes (its loops' iterators aside), in order of first write."""
     loops = {lp.var for lp in loops_of(body)}
@@ -261,11 +249,14 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
     x = schedule.dims[0].loop
     conditional = conditional_reads(nest)
     structs = {name for name in arrays if _of_structs(nest, name)}
+    split = schedule.split
     for name in sorted(arrays):
         if name in structs:
             rejected.append((name, "its elements are structs, each thread reading the fields it uses"))
             continue
         tile = _shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional)
+        if split and not isinstance(tile, str) and (tile.loop == split.loop or any(split.loop in dict(d.coefs) for d in tile.dims)):
+            tile = f"it is read along '{split.loop}', which the threads along y split: each reads its own elements"
         if isinstance(tile, str):
             rejected.append((name, tile))
         else:
@@ -273,6 +264,8 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
     constant, not_constant = [], []
     for name in read_only:
         why = "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
+        if why is None and split and any(sh.dims is None or any(split.loop in d.names for d in sh.dims) for sh in arrays[name]):
+            why = f"it is read along '{split.loop}', which the threads along y split: they read different elements"
         if why is None:
             constant.append(name)
         else:

@@ -4,12 +4,15 @@ The loops a schedule maps become the dimensions of the launch, x first: a loop o
 dimension is spread over blocks and the threads of each block along that axis, a whole
 grid apart (so any grid covers any trip count); a loop on threads only is spread over the
 threads of each block along the axis, every block covering all its iterations, and when
-the loop reduces (``y[i] += ...``) the threads' shares are combined across the axis. The
-other loops run in each thread in their source order. Orio's mapping (the outer loop over
+the loop reduces (``y[i] += ...``) the threads' shares are combined across the axis. A loop
+split along y reduces a sum over the threads and the blocks along y (each thread a share, the
+block's shares folded in shared memory, the blocks' results added atomically): it fills the
+device where the grid loop alone has too few iterations (a transposed matrix-vector product's
+columns). The other loops run in each thread in their source order. Orio's mapping (the outer loop over
 a 1-D grid of ``threadCount`` x ``blockCount``, everything else in the thread) is one
 schedule among these: the one with ``orio`` set.
 
-A schedule is written ``x=j y=i`` (grid dimensions) or ``x=j(threads) y=i``; that text is
+A schedule is written ``x=j y=i`` (grid dimensions), ``x=j(threads) y=i`` or ``x=j y=i(split)``; that text is
 also the value of the tuning parameter through which the search chooses among the TSG's
 candidates.
 """
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 AXES = ("x", "y")
-_DIM = re.compile(r"^(x|y)=([A-Za-z_]\w*)(\(threads\))?$")
+_DIM = re.compile(r"^(x|y)=([A-Za-z_]\w*)(\((threads|split)\))?$")
 
 
 @dataclass(frozen=True)
@@ -28,9 +31,10 @@ class Dim:
     axis: str  # "x" or "y"
     loop: str  # the source loop's iterator
     threads_only: bool = False  # over the block's threads alone (each block covers the whole loop)
+    split: bool = False  # a sum over the threads and the blocks along the axis, folded, then added atomically
 
     def __str__(self) -> str:
-        return f"{self.axis}={self.loop}" + ("(threads)" if self.threads_only else "")
+        return f"{self.axis}={self.loop}" + ("(threads)" if self.threads_only else "(split)" if self.split else "")
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,11 @@ class Schedule:
 
     @property
     def grid(self) -> tuple[Dim, ...]:
-        return tuple(d for d in self.dims if not d.threads_only)
+        return tuple(d for d in self.dims if not d.threads_only and not d.split)
+
+    @property
+    def split(self) -> Dim | None:
+        return next((d for d in self.dims if d.split), None)
 
     @property
     def threads_only(self) -> tuple[Dim, ...]:
@@ -63,7 +71,7 @@ class Schedule:
             m = _DIM.match(word)
             if m is None:
                 return None
-            dims.append(Dim(m.group(1), m.group(2), bool(m.group(3))))
+            dims.append(Dim(m.group(1), m.group(2), m.group(4) == "threads", m.group(4) == "split"))
         axes = [d.axis for d in dims]
         if not dims or axes != list(AXES[: len(axes)]) or len({d.loop for d in dims}) != len(dims):
             return None
@@ -85,4 +93,6 @@ def block_shape(schedule: Schedule, threads: int, tiles: Mapping[str, int]) -> t
             return f"threadCount={threads} does not split into {tx} threads along x and a whole number along y"
     if x.threads_only and (tx > 32 or tx & (tx - 1)):
         return f"the row of {tx} threads along x ('{x.loop}') must be a power of two up to 32: one warp folds it"
+    if schedule.split and ty == 1:
+        return f"threadCount={threads} leaves one thread along y to split '{schedule.split.loop}' (mapping 'x={x.loop}' runs it so)"
     return tx, ty

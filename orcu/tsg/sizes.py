@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from ..analysis.affine import Poly, poly_of
 from ..frontend.ir import Loop, LoopNest
-from .phase2 import kernel_body
+from .phase1 import chain, kernel_body
 from .schedule import Schedule, block_shape
 
 
@@ -33,6 +33,19 @@ def trips(low: int | None, high: int | None, step: int) -> int | None:
     return None if low is None or high is None else max(0, -(-(high - low) // step))
 
 
+# Threads a multiprocessor runs at once (compute capability 7.0 to 9.0; 8.6 and 8.9 run 1536), as
+# the prelude's orcu_blocks_split takes them to size the blocks of a split sum.
+SPLIT_THREADS = 2048
+
+
+def split_blocks(trip: int, threads_y: int, across: int, threads: int, multiprocessors: int) -> int:
+    """Blocks along y of a loop split over them (prelude's orcu_blocks_split): enough that the
+    grid holds SPLIT_THREADS threads for every multiprocessor, given ``across`` blocks along x;
+    at most one per ``threads_y`` of its ``trip`` iterations, at least one."""
+    wanted = -(-(SPLIT_THREADS // threads) * multiprocessors // across)
+    return max(1, min(wanted, -(-trip // threads_y), 65535))
+
+
 def last_wave(nest: LoopNest, values: Mapping[str, Any], inputs: Mapping[str, Any], multiprocessors: int) -> float:
     """The fraction of the last wave's multiprocessors a configuration's grid keeps busy (1.0
     when the grid is a whole number of waves, or when the block count is not known)."""
@@ -48,4 +61,10 @@ def last_wave(nest: LoopNest, values: Mapping[str, Any], inputs: Mapping[str, An
         if trip is None:
             return 1.0
         blocks *= max(1, -(-trip // (threads[schedule.dim(lp.var).axis] * values["registerTile"].get(lp.var, 1))))
+    split = next((lp for lp in chain(nest) if schedule.split and lp.var == schedule.split.loop), None)
+    if split is not None:
+        trip = trip_count(split, inputs)
+        if trip is None:
+            return 1.0
+        blocks *= split_blocks(trip, shape[1], blocks, shape[0] * shape[1], multiprocessors)
     return blocks / (math.ceil(blocks / multiprocessors) * multiprocessors)

@@ -33,9 +33,10 @@ from ..analysis.subscripts import shapes
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, LoopNest, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, canonical_type
-from .phase2 import Placement, SharedTile, by_text, element_sizes, kernel_body, moves_as_vector
+from .phase1 import kernel_body
+from .phase2 import Placement, SharedTile, by_text, element_sizes, moves_as_vector
 from .schedule import Schedule, block_shape
-from .sizes import trip_count, value
+from .sizes import split_blocks, trip_count, value
 
 SECTOR = 32  # bytes a global-memory transaction moves
 WARP = 32
@@ -146,6 +147,9 @@ class _Launch:
     threads: int
     outputs: int
     row: tuple[str, int] | None = None  # a loop over the threads along x (its iterator, the row's width)
+    # a loop split over the threads and blocks along y: its iterator, the grid's threads along y, the
+    # share of the warps in a block's first row (they add the block's sums)
+    split: tuple[str, int, float] | None = None
     vector: int = 1  # iterations a thread takes at once, each access one vector (Orio's vectorize)
     tiles: tuple[tuple[str, int], ...] = ()  # each grid loop's register tile
     ranges: tuple[tuple[str, int, int, int], ...] = ()  # each grid loop's (iterator, first value, trip count, step)
@@ -155,11 +159,12 @@ class _Launch:
 
 
 def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs: Mapping[str, Any],
-            ways: Mapping[str, int], kept: Mapping[str, str], reductions: Sequence[str] = ()) -> Traffic | None:
+            ways: Mapping[str, int], kept: Mapping[str, str], reductions: Sequence[str], multiprocessors: int) -> Traffic | None:
     """The figures of one TSG configuration at ``inputs``; None where the grid's loops or the
     subscripts are not known numbers there. ``kept``: array elements held in a register over a
     loop (by their text: the loop's iterator), loaded before it and stored after it;
-    ``reductions``: the element type of each scalar the grid reduces (its partial results)."""
+    ``reductions``: the element type of each scalar the grid reduces (its partial results);
+    ``multiprocessors``: the device's (a split sum's blocks fill them)."""
     schedule = Schedule.parse(values["mapping"])
     shape = block_shape(schedule, values["threadCount"], values["tile"]) if schedule else None
     if shape is None or isinstance(shape, str):
@@ -174,6 +179,15 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     lowers, trips = {v: lo for v, (lo, _) in box.items()}, {v: t for v, (_, t) in box.items()}
     blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
     warps = -(-(shape[0] * shape[1]) // WARP)
+    split = None
+    if schedule.split:
+        loop = next(lp for lp in loops_of(body) if lp.var == schedule.split.loop)
+        trip = trip_count(loop, env)
+        if trip is None:
+            return None
+        along = split_blocks(trip, shape[1], blocks, shape[0] * shape[1], multiprocessors)
+        split = (loop.var, along * shape[1], -(-shape[0] // WARP) / warps)
+        blocks *= along
     x = next((lp for lp in grid if lp.var == placed.x), None)
     width, vectors = placed.vectors(values, element_sizes(nest), poly_of(x.lower) if x else None, by_text(nest))
     if width > 1:  # the tiles' reads that move as vectors, and the groups the loop's end cuts
@@ -196,7 +210,7 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     launch = _Launch(tuple(grid), body, tuple(lanes), round(blocks * warps * math.prod(tiles.values()) * warp_share), blocks,
                      shape[0] * shape[1], round(math.prod(trips.values()) * lane_share), row, tiles=tuple(tiles.items()),
                      ranges=tuple((lp.var, lowers[lp.var], trips[lp.var], lp.step) for lp in grid), width=width,
-                     vectors=frozenset(vectors), edges=edges)
+                     vectors=frozenset(vectors), edges=edges, split=split)
     found = _accesses(nest, launch, env, set(values["shared"]), ways, kept)
     if found is None:
         return None
@@ -345,6 +359,7 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
     held: dict[str, str] = {}  # register elements counted already (a load and a store around their loop): the loop
     operations = 0
     row_var = launch.row[0] if launch.row else None
+    split_var = launch.split[0] if launch.split else None
     for st, loops in statements(launch.body):
         inner = [lp for lp in loops if lp.var not in grid]
         runs = [1]  # iterations of each loop around the statement, per thread, outermost first
@@ -360,9 +375,11 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
                 if trip is None:
                     return None
             executed *= trip
-            runs.append(runs[-1] * (-(-trip // launch.row[1]) if lp.var == row_var else trip))
+            runs.append(runs[-1] * (-(-trip // launch.row[1]) if lp.var == row_var else
+                                    -(-trip // launch.split[1]) if lp.var == split_var else trip))
             here[lp.var] = start
         in_row = any(lp.var == row_var for lp in inner)
+        in_split = any(lp.var == split_var for lp in inner)
         operations += statement_operations(st.node) * launch.outputs * executed * launch.vector
         # Outside a row's loop its threads agree on every address: the row's first thread stands for them.
         lanes = [lane for lane in launch.lanes if in_row or row_var is None or lane["threadIdx.x"] == 0]
@@ -371,6 +388,7 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
                      for lane in lanes]
         inside = {lp.var for lp in inner}
         folded = {a.text for a in st.accesses if in_row and _folded(next(s for s in arrays[a.array] if s.access is a), row_var)}
+        summed = {a.text for a in st.accesses if in_split and _folded(next(s for s in arrays[a.array] if s.access is a), split_var)}
         written = {a.text for a in st.accesses if a.write}
         for access in st.accesses:
             sh = next(s for s in arrays[access.array] if s.access is access)
@@ -393,6 +411,9 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
                 turns, factor, lanes_here = runs[[lp.var for lp in inner].index(row_var)], 2, \
                     [lane for lane in lanes if lane["threadIdx.x"] == 0]
                 held[access.text] = row_var
+            elif access.text in summed:  # a share of the split's sum: in a register, added atomically once a block
+                turns, factor, lanes_here = runs[[lp.var for lp in inner].index(split_var)], 2, lanes
+                held[access.text] = split_var
             elif kept.get(access.text) in inside:
                 held[access.text] = kept[access.text]
                 turns, factor, lanes_here = runs[next(k for k, lp in enumerate(inner) if lp.var == kept[access.text])], 2, lanes
@@ -406,7 +427,9 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
                 return None
             width = launch.vector
             requests = factor * launch.per_loop * turns
-            if _as_vector(st, sh, launch, written, factor == 2 and access.text not in folded) and \
+            if access.text in summed:  # atomicAdd, an element at a time, by the warps of each block's first row
+                requests = round(requests * launch.split[2])
+            elif _as_vector(st, sh, launch, written, factor == 2 and access.text not in folded) and \
                     addresses[0] % launch.width == 0 and all(n % launch.width == 0 for n in strides[:-1]):
                 # every row starts a vector where the first does (else each element alone, as codegen's check finds)
                 width = launch.width
