@@ -642,7 +642,7 @@ def test_only_the_files_structs_are_struct_elements(in_tmp):
     type that has no size in orcu's table of element types) keeps its shared tile."""
     write(in_tmp / "particles.c", (WRITTEN / "particles.c").read_text())
     nest = load("particles.c").nests[0]
-    rejected = dict(placement(nest, nest.recipe.kept[0]).rejected)
+    rejected = dict(placement(nest, nest.recipe.kept[0], nest.deps).rejected)
     assert rejected["pos"] == rejected["vel"] == "its elements are structs, each thread reading the fields it uses"
     write(in_tmp / "t.c", """#include <stdint.h>
 void f(int n, int m, const int8_t *a, int8_t *b)
@@ -661,5 +661,5 @@ void f(int n, int m, const int8_t *a, int8_t *b)
 }
 """)
     nest = load("t.c").nests[0]
-    found = placement(nest, nest.recipe.kept[0])
+    found = placement(nest, nest.recipe.kept[0], nest.deps)
     assert [t.array for t in found.shared] == ["a"] and "structs" not in dict(found.rejected)["b"]

@@ -75,7 +75,8 @@ class TiledBody:
         self.shared = [placed.tile(n) for n in values["shared"]]
         self.start = {lp.var: fresh(f"{lp.var}0") for lp in grid}
         self.tile_names = {t.array: fresh(f"{t.array}_shared") for t in self.shared}
-        self.strips = {t.loop for t in self.shared if t.loop}
+        self.strips = {v for t in self.shared for v in t.strips}
+        self._in_strip: set[str] = set()  # inner loops of a pair of strips, while their strip's iterations are printed
         self.start.update({v: fresh(f"{v}0") for v in self.strips})
         counts = {v: self.threads[v] * n for v, n in self.tiles.items()}
         counts.update({v: self.depth for v in self.strips})
@@ -200,30 +201,35 @@ class TiledBody:
                 ref = self._at(r.ref, it)
                 out.append(f"{pad}{r.ctype} {r.name}{it.suffix} = {it.guard} ? {ref} : ({r.ctype})0;  "
                            f"// {ref} stays in a register over the loop on {r.loop}")
-        tiles = [t for t in self.shared if t.loop == loop.var and self._holds(loop, t)]
-        if tiles:
+        tiles = [t for t in self.shared if t.strips[:1] == (loop.var,) and self._holds(loop, t)]
+        lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
+        if loop.var in self._in_strip:  # the inner loop of a pair of strips: its strip's iterations
+            out += self._strip_runs(loop, self.start[loop.var], self._jam(loop.body, depth + 2, active + tuple(kept)), depth)
+        elif tiles and tiles[0].outer:
+            inner = loop.body[0]
+            v, k0, w, l0 = loop.var, self.start[loop.var], inner.var, self.start[inner.var]
+            inner_lower, inner_upper = printer.expression(inner.lower), printer.expression(inner.upper)
+            out.append(f"{pad}// '{v}' and '{w}' (the loops at {self.where}:{loop.loc.line} and {inner.loc.line}) in strips of "
+                       f"{self.depth} x {self.depth}: {', '.join(t.array for t in tiles)} copied to shared memory per pair of "
+                       "strips, the copy reused by both loops")
+            out.append(f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{")
+            out.append(f"{pad}    for (orcu_index {l0} = {inner_lower}; {l0} < {inner_upper}; {l0} += {self.depth}) {{")
+            out += self._fill(tiles, depth + 2)
+            self._in_strip.add(w)
+            out.append(f"{pad}        for ({v} = {k0}; {v} < {k0} + {self.depth} && {v} < {upper}; {v}++) {{")
+            out += self._jam(loop.body, depth + 3, active + tuple(kept))
+            out.append(f"{pad}        }}")
+            self._in_strip.discard(w)
+            out += [f"{pad}        __syncthreads();  // every thread has read the strips before the next ones fill them",
+                    f"{pad}    }}", f"{pad}}}"]
+        elif tiles:
             v, k0 = loop.var, self.start[loop.var]
-            lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
             out.append(f"{pad}// '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
                        f"{', '.join(t.array for t in tiles)} copied to shared memory per strip")
             out.append(f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{")
             out += self._fill(tiles, depth + 1)
-            body = self._jam(loop.body, depth + 3, active + tuple(kept))
-            # A whole strip has a constant trip count, which nvcc unrolls fully (the shared reads
-            # become constant offsets, the register tile's products independent); the last one
-            # may be shorter.
-            inner = printer.INDENT * (depth + 1)
-            out += [f"{inner}if ({k0} + {self.depth} <= {upper}) {{",
-                    f"{inner}    #pragma unroll",
-                    f"{inner}    for ({v} = {k0}; {v} < {k0} + {self.depth}; {v}++) {{",
-                    *body,
-                    f"{inner}    }}",
-                    f"{inner}}} else {{",
-                    f"{inner}    for ({v} = {k0}; {v} < {upper}; {v}++) {{",
-                    *body,
-                    f"{inner}    }}",
-                    f"{inner}}}",
-                    f"{inner}__syncthreads();  // every thread has read the strip before the next one fills it",
+            out += self._strip_runs(loop, k0, self._jam(loop.body, depth + 3, active + tuple(kept)), depth + 1)
+            out += [f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it",
                     f"{pad}}}"]
         else:
             if self.unroll > 1 and printer.innermost(loop):
@@ -271,6 +277,23 @@ class TiledBody:
                 for t in self.sums for it in self.iterations]
         out.append(f"{pad}}}")
         return out
+
+    def _strip_runs(self, loop: Loop, start: str, body: list[str], depth: int) -> list[str]:
+        """The iterations of ``loop`` in its strip from ``start`` (``body`` printed two levels
+        deeper). A whole strip has a constant trip count, which nvcc unrolls fully (the shared
+        reads become constant offsets, the register tile's products independent); the last one
+        may be shorter."""
+        pad, v, upper = printer.INDENT * depth, loop.var, printer.expression(loop.upper)
+        return [f"{pad}if ({start} + {self.depth} <= {upper}) {{",
+                f"{pad}    #pragma unroll",
+                f"{pad}    for ({v} = {start}; {v} < {start} + {self.depth}; {v}++) {{",
+                *body,
+                f"{pad}    }}",
+                f"{pad}}} else {{",
+                f"{pad}    for ({v} = {start}; {v} < {upper}; {v}++) {{",
+                *body,
+                f"{pad}    }}",
+                f"{pad}}}"]
 
     def _vector_register(self, r) -> bool:
         """Whether an element kept in a register over a loop is loaded and stored as vectors:
@@ -581,7 +604,7 @@ class TiledBody:
         return "(" + " || ".join(f"({b})" for b in boxes) + ")" if len(boxes) > 1 else f"({boxes[0]})"
 
     def _strip_loops(self) -> list[Loop]:
-        return [lp for lp in loops_of(self.body) if any(t.loop == lp.var and self._holds(lp, t) for t in self.shared)]
+        return [lp for lp in loops_of(self.body) if any(lp.var in t.strips and self._holds(lp, t) for t in self.shared)]
 
     @staticmethod
     def _holds(loop: Loop, t: SharedTile) -> bool:

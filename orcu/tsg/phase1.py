@@ -98,7 +98,7 @@ def check(nest: LoopNest, deps: Dependences, schedule: Schedule) -> str | None:
         last = max(on_chain.index(v) for v in grid)
         for var in grid:  # a grid loop's bounds may use only grid loops outside it
             moved = {lp.var for lp in perfect[: on_chain.index(var)]} - set(grid)
-            used = _bound_names(loops[var]) & moved
+            used = bound_names(loops[var]) & moved
             if used:
                 return f"the bounds of '{var}' depend on '{sorted(used)[0]}', which would run inside it"
     split = schedule.split
@@ -153,7 +153,8 @@ def _split_loop(nest: LoopNest, deps: Dependences, schedule: Schedule, split: Di
     return None
 
 
-def _bound_names(loop: Loop) -> set[str]:
+def bound_names(loop: Loop) -> set[str]:
+    """The names its bounds read ("?" where one is not affine)."""
     names: set[str] = set()
     for bound in (loop.lower, loop.upper):
         p = poly_of(bound)

@@ -37,10 +37,11 @@ from typing import Mapping
 from pycparser import c_ast
 
 from ..analysis.affine import Poly, poly_of
+from ..analysis.poly import Dependences
 from ..analysis.subscripts import Shaped, shapes
 from ..frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type
-from .phase1 import kernel_body
+from .phase1 import bound_names, kernel_body
 from .schedule import Schedule
 
 VECTOR_BYTES = 16  # the widest load a thread issues
@@ -75,6 +76,14 @@ class SharedTile:
     accesses: tuple[Shaped, ...]
     padded: bool  # thread x moves along a dimension that is not the last: rows get one more element
     reuse: float  # reads per element copied, at NOMINAL threads and strip
+    # the loop around ``loop`` strip-mined with it (its body is that loop alone): one copy per pair
+    # of strips, reused across both (a convolution's filter rows and columns); None: ``loop`` alone
+    outer: str | None = None
+
+    @property
+    def strips(self) -> tuple[str, ...]:
+        """The loops strip-mined around its copy, outermost first."""
+        return tuple(v for v in (self.outer, self.loop) if v)
 
     def vector_lanes(self, counts: Mapping[str, int], size: int) -> int:
         """Elements its fill moves per thread at once, 16 bytes of them (1: one by one): rows
@@ -178,7 +187,7 @@ class Placement:
         register tile, a strip's loop ``sharedDepth``."""
         threads = dict(zip(("x", "y"), shape))
         out = {d.loop: threads[d.axis] * values["registerTile"].get(d.loop, 1) for d in schedule.grid}
-        out.update({t.loop: values["sharedDepth"] for t in self.shared if t.loop})
+        out.update({v: values["sharedDepth"] for t in self.shared for v in t.strips})
         return out
 
     def explain(self) -> list[str]:
@@ -190,7 +199,8 @@ class Placement:
                          + (f"; {', '.join(repr(a) for a in self.accumulators)} one register per element of the tile"
                             if self.accumulators else ""))
         for t in self.shared:
-            where = f"per strip of the loop on '{t.loop}'" if t.loop else "once per block tile"
+            where = (f"per pair of strips of the loops on '{t.outer}' and '{t.loop}'" if t.outer else
+                     f"per strip of the loop on '{t.loop}'" if t.loop else "once per block tile")
             lines.append(f"  shared: '{t.array}' copied {where}, read {t.reuse:.3g}x per element copied"
                          + (" (rows padded by one element: thread x reads down a column)" if t.padded else ""))
         for name, why in self.rejected:
@@ -232,8 +242,8 @@ def private_scalars(body: tuple) -> list[str]:
     return out
 
 
-def placement(nest: LoopNest, schedule: Schedule) -> Placement:
-    """Phase II's candidates for one schedule of the nest."""
+def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placement:
+    """Phase II's candidates for one schedule of the nest, with its dependences."""
     arrays = shapes(nest)
     written = {a.array for st, _ in statements(nest.body) for a in st.accesses if a.write}
     read_only = tuple(sorted(set(arrays) - written))
@@ -254,13 +264,19 @@ def placement(nest: LoopNest, schedule: Schedule) -> Placement:
         if name in structs:
             rejected.append((name, "its elements are structs, each thread reading the fields it uses"))
             continue
-        tile = _shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional)
+        tile = _shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional, deps)
         if split and not isinstance(tile, str) and (tile.loop == split.loop or any(split.loop in dict(d.coefs) for d in tile.dims)):
             tile = f"it is read along '{split.loop}', which the threads along y split: each reads its own elements"
         if isinstance(tile, str):
             rejected.append((name, tile))
         else:
             shared.append(tile)
+    # A loop is strip-mined one way for all tiles: with the loop around it where every tile of
+    # either loop is a pair, on its own where one is not.
+    single = {v for t in shared if not t.outer for v in t.strips} | {t.loop for t in shared if t.outer and t.outer in
+                                                                     {u.loop for u in shared if not u.outer}}
+    shared = [_shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, conditional)
+              if t.outer and (t.loop in single or t.outer in single) else t for t in shared]
     constant, not_constant = [], []
     for name in read_only:
         why = "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
@@ -422,8 +438,10 @@ def conditional_reads(nest: LoopNest) -> set[str]:
 
 
 def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: list[Loop], body: tuple,
-                 scalars: list[str], x: str, conditional: set[str]) -> SharedTile | str:
-    """The array's shared tile, or why it has none."""
+                 scalars: list[str], x: str, conditional: set[str], deps: Dependences | None = None) -> SharedTile | str:
+    """The array's shared tile, or why it has none; with ``deps`` (the nest's dependences), a
+    pair of strips where its subscripts use the strip's loop and the one around it, a loop whose
+    body is the strip's loop alone, that may be swapped with it."""
     if name in written:
         return "the nest writes it (shared copies are for data the block only reads)"
     if any(sh.dims is None or not sh.exact for sh in accesses):
@@ -451,7 +469,12 @@ def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: lis
         return f"the loop on '{strip.var}' steps by {strip.step}"
     if strip is not None and strip.descending:  # strips run up; the loop's order may matter
         return f"the loop on '{strip.var}' counts down"
-    tiled = {lp.var: lp for lp in grid} | ({strip.var: strip} if strip else {})
+    outer = path[-2] if deps is not None and len(path) > 1 else None
+    if outer is not None and not (outer.var in used and len(outer.body) == 1 and outer.body[0] is strip and outer.step == 1
+                                  and not outer.descending and outer.var not in bound_names(strip)
+                                  and deps.permutable(outer.var, strip.var) is None):
+        outer = None
+    tiled = {lp.var: lp for lp in grid} | {lp.var: lp for lp in (strip, outer) if lp is not None}
     for lp in grid:
         if lp.step != 1 and lp.var in used:
             return f"the loop on '{lp.var}' steps by {lp.step}"
@@ -482,10 +505,10 @@ def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: lis
             offsets[j].append(d - low)
     counts = {v: NOMINAL for v in tiled}
     footprint = prod(d.extent(counts) for d in dims)
-    reads = len(accesses) * NOMINAL ** len(grid) * (NOMINAL if strip else 1)
+    reads = len(accesses) * NOMINAL ** (len(tiled))
     if footprint >= reads:
         return f"no reuse across the threads of a block: each element is read once ({NOMINAL} threads per axis)"
     kept_dims = [d for d in dims if d.coefs or d.high > d.low]
     padded = any(v == x for d in kept_dims[:-1] for v, _ in d.coefs)
     return SharedTile(name, strip.var if strip else None, tuple(dims), tuple(tuple(o) for o in offsets), tuple(accesses),
-                      padded, reads / footprint)
+                      padded, reads / footprint, outer.var if outer else None)

@@ -91,7 +91,7 @@ def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...], first: 
             transform = replace(nest.transform, args={**args, "mapping": _reference(name, args.get("mapping"), at)})
             schedules = kept
         _check_tiles(src, nest, args)
-        phase1 = replace(phase1, placements=tuple(placement(nest, s) for s in schedules))
+        phase1 = replace(phase1, placements=tuple(placement(nest, s, deps) for s in schedules))
         transform = replace(transform, args=_placement_args(src, nest, k, phase1.placements, transform.args, params, taken))
         out.append(replace(nest, transform=transform, deps=deps, recipe=phase1))
     return replace(spec, performance_params=tuple(params)), tuple(out)

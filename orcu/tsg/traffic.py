@@ -511,17 +511,17 @@ def _fill(nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads
     """(sectors of one warp request of the tile's fill, the requests a block issues for it):
     consecutive threads on consecutive elements of the tile as declared, padding idle."""
     counts = {v: threads[v] * tiles[v] for v in trips}
-    if tile.loop:
-        counts[tile.loop] = values["sharedDepth"]
+    counts.update({v: values["sharedDepth"] for v in tile.strips})
     starts = {lp.var: value(poly_of(lp.lower), env) for lp in grid}
     fills = 1
-    if tile.loop is not None:  # once per strip of its loop, in each iteration of the loops around it
-        for lp in _ancestors(body, tile.loop) + [None]:
-            loop = lp or next(q for q in loops_of(body) if q.var == tile.loop)
+    if tile.strips:  # once per strip of its loops, in each iteration of the loops around them
+        around = _ancestors(body, tile.strips[0])
+        strips = [next(q for q in loops_of(body) if q.var == v) for v in tile.strips]
+        for n, loop in enumerate(around + strips):
             trip = trip_count(loop, {**env, **starts})
             if trip is None:
                 return None
-            fills *= trip if lp is not None else -(-trip // values["sharedDepth"])
+            fills *= trip if n < len(around) else -(-trip // values["sharedDepth"])
             starts[loop.var] = value(poly_of(loop.lower), {**env, **starts})
     base = [value(d.rest + Poly.of({(v,): c for v, c in d.coefs}), {**env, **starts}) for d in tile.dims]
     strides = _strides(nest, tile.accesses[0], env)
