@@ -7,6 +7,7 @@ import pytest
 
 from conftest import EXAMPLES, H100, diagnose, write
 from orcu.codegen.region import generate
+from orcu.model import of_variant
 from orcu.program import load
 from orcu.runners import Runner
 from orcu.toolchain import kernel_resources, nvcc, ptxas_report
@@ -142,3 +143,23 @@ def test_nvcc_compiles_every_type_blocks_add_and_ptxas_spills_nothing(in_tmp, t)
     found = ptxas_report(in_tmp / "t.cu", H100.arch)
     report = kernel_resources(found, generate(program, program.nests[0], widest, inputs).host)
     assert (report.stack_bytes, report.spill_bytes) == (0, 0)
+
+
+def test_the_model_ranks_the_split_first_where_the_columns_alone_leave_the_device_idle():
+    """8192 columns are 256 blocks of 32 threads, each walking 8192 rows one load at a time: the
+    model's latency term; split over blocks along y the DRAM sets the time. With 262144 columns
+    the grid fills the device either way, and both predict the DRAM's time."""
+    program = load(EXAMPLES / "gemv_t.c", device=H100)
+
+    def best(inputs):
+        found = {}
+        for config in region_configs(program, 0, inputs, H100):
+            code = generate(program, program.nests[0], config, inputs)
+            prediction = of_variant(program, 0, code.traffic(H100.multiprocessors), inputs, H100)
+            found[config["mapping_1"]] = min(found.get(config["mapping_1"], prediction), prediction, key=lambda p: p.ms)
+        return found["x=j"], found["x=j y=i(split)"]
+
+    plain, split = best({"n": 8192, "m": 8192})
+    assert (plain.bound, split.bound) == ("latency", "dram") and split.ms < plain.ms / 4
+    plain, split = best({"n": 8192, "m": 262144})
+    assert plain.bound == split.bound == "dram" and plain.ms == split.ms
