@@ -94,6 +94,15 @@ CONV = """void f(int n, int m, int k, const float *in, const float *mask, const 
 """
 
 
+def test_a_pair_whose_loop_another_tile_strips_alone_is_refused_where_one_loop_leaves_it_no_reuse(in_tmp):
+    """in's elements are read once along q (32 apart along j): only the pair reuses them, across
+    p; w[p] strips p alone, so in has no tile at all (it was once a crash)."""
+    write(in_tmp / "t.c", CONV.format(update="acc + in[(i + p)*(32*m + k) + 32*j + q] * w[p]"))
+    placed = load("t.c").nests[0].recipe.placements[0]
+    assert {t.array: t.outer for t in placed.shared} == {"w": None}
+    assert dict(placed.rejected)["in"] == "no reuse across the threads of a block: each element is read once (16 threads per axis)"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("update, pairs", [
     ("acc + in[(i + p)*(m + k - 1) + j + q] * mask[p*k + q]", {"in": "p", "mask": "p"}),

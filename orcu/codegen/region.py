@@ -518,7 +518,7 @@ class _Generator:
         for axis in ("x", "y"):  # blocks along each axis: the grid loop's, else one
             s = next((s for s in spans if s["axis"] == axis), None)
             step = f" * {s['step']}" if s and s["step"] != 1 else ""
-            if s and s["var"] == (split.var if split else None):  # enough blocks to fill the device, given those along x
+            if split is not None and s is not None and s["var"] == split.var:  # enough to fill the device, given those along x
                 blocks.append(f"orcu_blocks_split(orcu_span_{s['var']}, {s['threads']}LL{step}, {blocks[0]}, {shape[0] * shape[1]})")
                 continue
             blocks.append(f"orcu_blocks_along(orcu_span_{s['var']}, {s['threads']}LL{step}, {s['most']})" if s else "1")

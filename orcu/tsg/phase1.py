@@ -128,7 +128,7 @@ def _split_loop(nest: LoopNest, deps: Dependences, schedule: Schedule, split: Di
     """What a loop split over the threads and blocks along y needs: one grid loop along x, the
     split loop alone in the thread's program around the grid loop's body, and in it only sums
     into array elements it does not move, of types atomicAdd adds (blocks add their shares)."""
-    if split.axis != "y" or len(schedule.dims) != 2 or schedule.dims[0].split or schedule.threads_only:
+    if split.axis != "y" or len(schedule.dims) != 2 or schedule.threads_only:
         return "a loop split over threads and blocks goes along y, beside one grid loop along x"
     _, body = kernel_body(nest, schedule)
     loop = body[0] if len(body) == 1 else None

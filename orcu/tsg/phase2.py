@@ -271,12 +271,13 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
             rejected.append((name, tile))
         else:
             shared.append(tile)
-    # A loop is strip-mined one way for all tiles: with the loop around it where every tile of
-    # either loop is a pair, on its own where one is not.
-    single = {v for t in shared if not t.outer for v in t.strips} | {t.loop for t in shared if t.outer and t.outer in
-                                                                     {u.loop for u in shared if not u.outer}}
-    shared = [_shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, conditional)
-              if t.outer and (t.loop in single or t.outer in single) else t for t in shared]
+    # A loop is strip-mined one way for all tiles: a pair where no tile strips either of its loops
+    # alone, else each pair's tile on its inner loop alone (which may leave it no reuse to copy for)
+    single = {v for t in shared if not t.outer for v in t.strips}
+    alone = {t.array: _shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, conditional)
+             for t in shared if t.outer and {t.outer, t.loop} & single}
+    rejected += [(name, why) for name, why in alone.items() if isinstance(why, str)]
+    shared = [alone.get(t.array, t) for t in shared if not isinstance(alone.get(t.array), str)]
     constant, not_constant = [], []
     for name in read_only:
         why = "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
