@@ -73,14 +73,18 @@ def _region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, .
             bound = replace(expr, text=f"({expr.text.strip()}) <= {limit}",
                             _fn=lambda env, fn=expr._fn, check=ARGUMENTS[arg].check, limit=limit: _within(check, fn, env, limit))
             out.append(Constraint(f"{arg} <= {limit} ({what} of {device.name})", bound))
-    placing = [a for a in ("mapping", "threadCount", "tile", *PLACEMENT_ARGUMENTS, "vectorize") if a in nest.transform.args
-               and nest.transform.args[a].names]
+    placing = [a for a in PLACING if a in nest.transform.args and nest.transform.args[a].names]
     if nest.recipe is not None and placing:
         names = frozenset().union(*(nest.transform.args[a].names for a in placing))
         fits = Expr(text="placed(...)", loc=nest.loc, names=names, _fn=lambda env: _placed(nest, env, device))
-        out.append(Constraint("the TSG's block shape and placements (registerTile, shared, sharedDepth, vectorize) fit the mapping"
-                              + (f" and the shared memory of {device.name}" if device else ""), fits))
+        out.append(Constraint("the TSG's block shape and placements (registerTile, shared, sharedDepth, vectorize, "
+                              "doubleBuffer) fit the mapping" + (f" and the shared memory of {device.name}" if device else ""),
+                              fits))
     return tuple(out)
+
+
+# The transform arguments the TSG's placements depend on (the others may be parameters too).
+PLACING = ("mapping", "threadCount", "tile", *PLACEMENT_ARGUMENTS, "vectorize", "doubleBuffer")
 
 
 def _placed(nest: LoopNest, env, device: Device | None) -> bool:
@@ -88,7 +92,7 @@ def _placed(nest: LoopNest, env, device: Device | None) -> bool:
     (tsg/schedule.py, tsg/phase2.py)."""
     if any(isinstance(v, np.ndarray) for v in env.values()):
         raise NotVectorizable("placements are checked point by point")
-    values = nest.transform.values(env)
+    values = nest.transform.values(env, PLACING)  # env holds their parameters alone
     schedule = Schedule.parse(values["mapping"])
     if schedule is None:
         return True  # Orio's mapping

@@ -422,7 +422,8 @@ def right_and_tuned(in_tmp, monkeypatch, name: str) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kernel, size", [("gemm_local.c", 196), ("stencil_const.c", 50), ("scale3d.c", 58)])
+# stencil_const.c: vectors with A's tile shared are left out (their reads conflict in banks; without vectors, none)
+@pytest.mark.parametrize("kernel, size", [("gemm_local.c", 196), ("stencil_const.c", 41), ("scale3d.c", 58)])
 def test_every_variant_of_the_whole_space_is_right(in_tmp, kernel, size):
     """A gemm with its sum in a local declared in the nest (`float s = 0;`: each register-tiled
     copy gets its own), a stencil with `const double c = 0.2;` in the nest and a 3-D array kernel:

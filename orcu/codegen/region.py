@@ -464,7 +464,7 @@ class _Generator:
                               {a.name: a.element for a in arrays}, {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
                               registers, unroll, self.fresh, where, {c["name"]: c for c in self.constants}, by_text(nest),
                               (split_loop, sums) if split_loop else None)
-            self.needs.add("tiles")
+            self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set())
             lines = body_.lines()
             self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
             return self._launch(grid, lines, (tx, ty), body_.counts, split_loop)
@@ -797,7 +797,8 @@ class _Generator:
             "fallback": overlaps and not v["dataOnDevice"],
             "original": self._original(arrays, reductions, returned) if overlaps and not v["dataOnDevice"] else None,
             "constants": self.constants,
-            "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads})", kernel, kernel_params),
+            "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads}"
+                                           + (f", {v['minBlocks']})" if v["minBlocks"] else ")"), kernel, kernel_params),
             "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, *_ in params]),
             "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, *_ in params]),
             "host_args": ", ".join(names),

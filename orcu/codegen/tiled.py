@@ -32,9 +32,8 @@ from ..analysis.subscripts import Shaped
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, Stmt, loops_of, statements
 from ..frontend.types import VECTORS
-from ..tsg.phase2 import Placement, SharedTile, moves_as_vector
+from ..tsg.phase2 import Placement, SharedTile, double_buffered, moves_as_vector
 from . import printer
-from .banks import bank_ways
 
 _LANES = "xyzw"
 
@@ -81,6 +80,11 @@ class TiledBody:
         counts = {v: self.threads[v] * n for v, n in self.tiles.items()}
         counts.update({v: self.depth for v in self.strips})
         self.counts = counts
+        # doubleBuffer: the tiles of a strip in two buffers (declared as one array of two, read
+        # through a view of the strip's buffer under the tile's name) where they fit
+        self.double = values["doubleBuffer"] and split is None and double_buffered(self.shared, counts, element_bytes)
+        self.buffer_names = {t.array: fresh(f"{t.array}_buffers") for t in self.shared
+                             if self.double and t.loop and not t.outer}
         self.x, self.shaped = placed.x, shaped
         self.tiled = {lp.var for lp in grid if self.tiles[lp.var] > 1}  # grid loops with a register tile
         x_loop = next(lp for lp in grid if lp.var == self.x)
@@ -116,7 +120,10 @@ class TiledBody:
         for t in self.shared:
             ways = self.ways(t)
             dims = "".join(f"[{n}]" for n in t.shape(self.counts))
-            out.append(f"{pad}ORCU_SHARED_TILE({self.element_types[t.array]}, {self.tile_names[t.array]}, {dims}, {ways});  "
+            name = self.buffer_names.get(t.array, self.tile_names[t.array])
+            if t.array in self.buffer_names:
+                dims = "[2]" + dims
+            out.append(f"{pad}ORCU_SHARED_TILE({self.element_types[t.array]}, {name}, {dims}, {ways});  "
                        + ("// free of bank conflicts" if ways == 1 else f"// reads: up to {ways} requests of a warp in one bank"))
         for ctype, name in self.fold_buffers.items():
             out.append(f"{pad}__shared__ {ctype} {name}[{self.shape[0] * self.shape[1]}];  // the shares the threads along y fold")
@@ -222,15 +229,10 @@ class TiledBody:
             self._in_strip.discard(w)
             out += [f"{pad}        __syncthreads();  // every thread has read the strips before the next ones fill them",
                     f"{pad}    }}", f"{pad}}}"]
+        elif tiles and self.double:
+            out += self._double_buffered(loop, tiles, active + tuple(kept), depth)
         elif tiles:
-            v, k0 = loop.var, self.start[loop.var]
-            out.append(f"{pad}// '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
-                       f"{', '.join(t.array for t in tiles)} copied to shared memory per strip")
-            out.append(f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{")
-            out += self._fill(tiles, depth + 1)
-            out += self._strip_runs(loop, k0, self._jam(loop.body, depth + 3, active + tuple(kept)), depth + 1)
-            out += [f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it",
-                    f"{pad}}}"]
+            out += self._one_buffer(loop, tiles, active + tuple(kept), depth)
         else:
             if self.unroll > 1 and printer.innermost(loop):
                 out.append(f"{pad}#pragma unroll {self.unroll}")
@@ -275,6 +277,61 @@ class TiledBody:
         out.append(f"{pad}if (threadIdx.y == 0) {{")
         out += [f"{pad}    if ({it.guard}) atomicAdd(&{self._at(t.ref, it)}, {t.name}{it.suffix});"
                 for t in self.sums for it in self.iterations]
+        out.append(f"{pad}}}")
+        return out
+
+    def _one_buffer(self, loop: Loop, tiles: list[SharedTile], active: tuple, depth: int) -> list[str]:
+        """``loop`` in strips, ``tiles`` copied per strip between two barriers."""
+        pad, v, k0 = printer.INDENT * depth, loop.var, self.start[loop.var]
+        lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
+        return [f"{pad}// '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
+                f"{', '.join(t.array for t in tiles)} copied to shared memory per strip",
+                f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{",
+                *self._fill(tiles, depth + 1),
+                *self._strip_runs(loop, k0, self._jam(loop.body, depth + 3, active), depth + 1),
+                f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it",
+                f"{pad}}}"]
+
+    def _double_buffered(self, loop: Loop, tiles: list[SharedTile], active: tuple, depth: int) -> list[str]:
+        """``loop`` in strips, ``tiles`` in two buffers: the first strip copied before the loop,
+        each strip's iterations run while the next strip's copy is in flight into the other
+        buffer, then one barrier: after it the next strip is whole, and no thread reads the
+        buffer the strip after it overwrites. The kernel's 64-bit index instance runs the strips
+        with one buffer (_one_buffer, in buffer 0): there the next strip's addresses, live across
+        a strip's iterations, made ptxas spill registers."""
+        pad, v, k0 = printer.INDENT * depth, loop.var, self.start[loop.var]
+        lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
+        b, following = self.fresh("orcu_buffer"), self.fresh(f"{v}0_next")
+
+        def views(which: str, level: int) -> list[str]:
+            return [f"{printer.INDENT * level}auto {self.tile_names[t.array]} = {self.buffer_names[t.array]}[{which}];"
+                    for t in tiles]
+
+        out = [f"{pad}if (sizeof(orcu_index) == 4) {{",
+               f"{pad}    // '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
+               f"{', '.join(t.array for t in tiles)} copied to shared memory per strip, in two buffers: the next strip's copy "
+               "in flight while the threads read this one",
+               f"{pad}    orcu_index {k0} = {lower};",
+               f"{pad}    {{  // the first strip"]
+        out += views("0", depth + 2)
+        out += self._fill(tiles, depth + 2, asynchronous=True)
+        out += [f"{pad}    }}",
+                f"{pad}    for (int {b} = 0; {k0} < {upper}; {k0} += {self.depth}, {b} ^= 1) {{",
+                f"{pad}        if ({k0} + {self.depth} < {upper}) {{  // the next strip, into the other buffer",
+                f"{pad}            const orcu_index {following} = {k0} + {self.depth};"]
+        out += views(f"{b} ^ 1", depth + 3)
+        self.start[v] = following  # the fill's origin: the next strip's
+        out += self._fill(tiles, depth + 3, asynchronous=True, barrier=False)
+        self.start[v] = k0
+        out.append(f"{pad}        }}")
+        out += views(b, depth + 2)
+        out += self._strip_runs(loop, k0, self._jam(loop.body, depth + 4, active), depth + 2)
+        out += [f"{pad}        orcu_copies_wait();",
+                f"{pad}        __syncthreads();  // the next strip is whole, and every thread has read this one",
+                f"{pad}    }}",
+                f"{pad}}} else {{  // 64-bit indices: one buffer"]
+        out += views("0", depth + 1)
+        out += self._one_buffer(loop, tiles, active, depth + 1)
         out.append(f"{pad}}}")
         return out
 
@@ -458,12 +515,14 @@ class TiledBody:
         refs.update(self._constant_refs)
         return refs
 
-    def _fill(self, tiles: list[SharedTile], depth: int) -> list[str]:
-        """The block copies ``tiles`` from global memory, then waits for all of it. Consecutive
-        threads take consecutive elements of the tile as declared, padding included (the
-        padding's threads idle); 16 bytes each where the tile's rows are a whole number of
-        vectors and the array's rows are aligned to 16 bytes. The stores go to the tile's
-        storage (ORCU_TILE_DATA): its declared bank conflicts are those of its reads."""
+    def _fill(self, tiles: list[SharedTile], depth: int, asynchronous: bool = False, barrier: bool = True) -> list[str]:
+        """The block copies ``tiles`` from global memory, then (``barrier``) waits for all of it.
+        Consecutive threads take consecutive elements of the tile as declared, padding included
+        (the padding's threads idle); 16 bytes each where the tile's rows are a whole number of
+        vectors and the array's rows are aligned to 16 bytes. The stores go to the tile's storage
+        (ORCU_TILE_DATA): its declared bank conflicts are those of its reads.
+        ``asynchronous``: the copies run while the thread goes on (orcu_copy_async), each thread
+        waits for its own before the barrier."""
         pad = printer.INDENT * depth
         out = []
         for t in tiles:
@@ -475,21 +534,26 @@ class TiledBody:
             out.append(f"{pad}// {t.array}{''.join(f'[{v}]' for v in values)}: the block's tile, read once from global "
                        "memory, consecutive threads on consecutive " + (f"{vector}s where its rows allow" if vector else "elements"))
             if vector is None:
-                out += self._fill_loop(t, kept, 1, None, depth)
+                out += self._fill_loop(t, kept, 1, None, asynchronous, depth)
                 continue
             origin = [f"({self._base(d)})" for d in t.dims]
             rows = [f"({st.c_expr()}) % {lanes} == 0" for k, st in enumerate(t.accesses[0].strides) if k in kept[:-1]]
             aligned = " && ".join(rows + [f"(size_t)&{self._address(t, origin)} % 16 == 0"])
             out.append(f"{pad}if ({aligned}) {{  // every row of the tile starts on 16 bytes")
-            out += self._fill_loop(t, kept, lanes, vector, depth + 1)
+            out += self._fill_loop(t, kept, lanes, vector, asynchronous, depth + 1)
             out.append(f"{pad}}} else {{")
-            out += self._fill_loop(t, kept, 1, None, depth + 1)
+            out += self._fill_loop(t, kept, 1, None, asynchronous, depth + 1)
             out.append(f"{pad}}}")
-        out.append(f"{pad}__syncthreads();  // the tiles are whole before any thread reads them")
+        if asynchronous and barrier:
+            out.append(f"{pad}orcu_copies_wait();")
+        if barrier:
+            out.append(f"{pad}__syncthreads();  // the tiles are whole before any thread reads them")
         return out
 
-    def _fill_loop(self, t: SharedTile, kept: list[int], lanes: int, vector: str | None, depth: int) -> list[str]:
-        """One fill of ``t``, ``lanes`` consecutive elements a thread (a ``vector``) at a time."""
+    def _fill_loop(self, t: SharedTile, kept: list[int], lanes: int, vector: str | None, asynchronous: bool,
+                   depth: int) -> list[str]:
+        """One fill of ``t``, ``lanes`` consecutive elements a thread (a ``vector``) at a time;
+        elements outside the arrays' boxes are zeros, not read."""
         pad = printer.INDENT * depth
         tx, ty = self.shape
         declared = list(t.shape(self.counts))
@@ -502,70 +566,48 @@ class TiledBody:
                     else f"({self._base(d)})" for k, d in enumerate(t.dims)]
 
         raw = f"ORCU_TILE_DATA({self.tile_names[t.array]})"
+
+        def copy(target: str, source: str) -> str:
+            return f"orcu_copy_async({target}, {source});" if asynchronous else f"{target} = {source};"
+
         out = [f"{pad}for (orcu_index e = (orcu_index)threadIdx.y * {tx} + threadIdx.x; e < {prod(steps)}; e += {tx * ty}) {{"]
         for n, k in enumerate(kept):
             inner = prod(steps[n + 1:])
             cell = ("e" if inner == 1 else f"e / {inner}") + (f" % {steps[n]}" if n else "")
             out.append(f"{pad}    const orcu_index {names[k]} = {f'({cell}) * {lanes}' if vector and k == kept[-1] else cell};")
         target = raw + ("".join(f"[{names[k]}]" for k in kept) if kept else "[0]")
+
+        def checked_copy(target: str, values: list[str], inner: str) -> list[str]:
+            if not asynchronous:
+                return [f"{inner}{target} = {self._inside(t, values)} ? {self._address(t, values)} : ({element})0;"]
+            return [f"{inner}if {self._inside(t, values)}", f"{inner}    {copy(target, self._address(t, values))}",
+                    f"{inner}else", f"{inner}    {target} = ({element})0;"]
+
         if vector:
-            start = f"&{self._address(t, at())}"
             each = raw + "".join(f"[{names[k]}{' + orcu_l' if k == kept[-1] else ''}]" for k in kept)
             out += [f"{pad}    if ({self._inside(t, at(), at(f' + {lanes - 1}'))})",
-                    f"{pad}        *({vector} *)&{target} = *(const {vector} *){start};",
+                    f"{pad}        {copy(f'*({vector} *)&{target}', f'*(const {vector} *)&{self._address(t, at())}')}",
                     f"{pad}    else  // the tile's edge",
-                    f"{pad}        for (int orcu_l = 0; orcu_l < {lanes}; orcu_l++)",
-                    f"{pad}            {each} = {self._inside(t, at(' + orcu_l'))} ? {self._address(t, at(' + orcu_l'))} : "
-                    f"({element})0;"]
+                    f"{pad}        for (int orcu_l = 0; orcu_l < {lanes}; orcu_l++) {{",
+                    *checked_copy(each, at(' + orcu_l'), pad + "            "),
+                    f"{pad}        }}"]
         elif t.padded:
             width = t.dims[kept[-1]].extent(self.counts)
-            out += [f"{pad}    if ({names[kept[-1]]} < {width})  // not the padding",
-                    f"{pad}        {target} = {self._inside(t, at())} ? {self._address(t, at())} : ({element})0;"]
+            out += [f"{pad}    if ({names[kept[-1]]} < {width}) {{  // not the padding",
+                    *checked_copy(target, at(), pad + "        "),
+                    f"{pad}    }}"]
         else:
-            out.append(f"{pad}    {target} = {self._inside(t, at())} ? {self._address(t, at())} : ({element})0;")
+            out += checked_copy(target, at(), pad + "    ")
         out.append(f"{pad}}}")
         return out
 
     def ways(self, t: SharedTile) -> int:
-        """The most requests of one warp that fall in one bank, over the tile's reads by each
-        iteration of the register tile (1: free of bank conflicts; its fill is, by its order)."""
+        """The most requests of one warp that fall in one bank over the tile's reads (SharedTile.ways)."""
         if t.array not in self._ways:
-            self._ways[t.array] = self._count_ways(t)
+            tiles = {lp.var: self.tiles[lp.var] for lp in self.grid}
+            self._ways[t.array] = t.ways(self.shape, self.counts, tiles, self.axes, self.x, self.width,
+                                         self.element_bytes[t.array])
         return self._ways[t.array]
-
-    def _count_ways(self, t: SharedTile) -> int:
-        tx, ty = self.shape
-        declared = t.shape(self.counts)
-        kept = [k for k, d in enumerate(t.dims) if d.coefs or d.high > d.low]
-        strides = [prod(declared[n + 1:]) for n in range(len(kept))]
-        lanes = [(lane % tx, lane // tx % ty) for lane in range(min(32, tx * ty))]
-        worst = 1
-        for it in itertools.product(*(range(self.tiles[lp.var]) for lp in self.grid)):
-            rank = dict(zip((lp.var for lp in self.grid), it))
-            for a, offsets in enumerate(t.offsets):
-                vector = t.vector_read(a, self.x, self.width, self.counts)
-                if vector and rank[self.x] % self.width:
-                    continue  # read with the group's first iteration
-                size = self.element_bytes[t.array] * (self.width if vector else 1)
-                addresses = []
-                for x, y in lanes:
-                    thread = {"x": x, "y": y}
-                    element = 0
-                    for n, k in enumerate(kept):
-                        d = t.dims[k]
-                        index = offsets[k] + sum(c * self.position(v, thread[self.axes[v]], rank[v]) if v in rank else 0
-                                                 for v, c in d.coefs)
-                        element += index * strides[n]
-                    addresses.append(element * self.element_bytes[t.array])
-                worst = max(worst, bank_ways(addresses, size))
-        return worst
-
-    def position(self, var: str, thread: int, rank: int) -> int:
-        """The iteration of a grid loop, from its tile's first, that a thread's ``rank``-th runs."""
-        if var == self.x and self.width > 1:
-            group, lane = divmod(rank, self.width)
-            return (thread + group * self.threads[var]) * self.width + lane
-        return thread + rank * self.threads[var]
 
     def _base(self, dim) -> str:
         p = dim.rest

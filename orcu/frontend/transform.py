@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 from ..annotations import blank_comments, matching_bracket
 from ..errors import SpecError, did_you_mean
@@ -56,6 +56,9 @@ ARGUMENTS: dict[str, Argument] = {
         Argument("threadCount", 256, _positive_int, "a positive integer", "threads per block"),
         Argument("blockCount", None, lambda v: v is None or _positive_int(v), "a positive integer",
                  "blocks in the grid (default: enough to cover the outer loop, capped by the device)"),
+        Argument("minBlocks", None, lambda v: v is None or _positive_int(v), "a positive integer",
+                 "blocks each multiprocessor must hold at once: __launch_bounds__'s second figure, so ptxas keeps "
+                 "registers to let them fit"),
         # No limit but the trip count: CUDA caps neither streams nor concurrent copies (Orio's tests use 30).
         Argument("streamCount", 1, _positive_int, "a positive integer",
                  "CUDA streams the outer loop is split over"),
@@ -81,6 +84,9 @@ ARGUMENTS: dict[str, Argument] = {
                  "a list of array names", "arrays the block copies to shared memory tile by tile (TSG phase II)"),
         Argument("sharedDepth", 16, _positive_int, "a positive integer",
                  "iterations of a sequential loop per shared tile (TSG phase II)"),
+        Argument("doubleBuffer", False, _bool, "True or False",
+                 "a strip's shared tiles in two buffers where they fit: the next strip copied while this one is read "
+                 "(TSG phase II)"),
         Argument("constant", [], lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
                  "a list of array names", "arrays read in constant memory when they fit (TSG phase II)"),
         Argument("arraySizes", {}, _sizes, "a dict of array name to element count (a C expression)",
@@ -96,10 +102,13 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class CudaTransform:
     args: Mapping[str, Expr]  # only those written in the annotation
 
-    def values(self, env: Mapping[str, Any]) -> dict[str, Any]:
-        """Every argument's value for one configuration (defaults for those left out)."""
+    def values(self, env: Mapping[str, Any], only: Collection[str] | None = None) -> dict[str, Any]:
+        """Every argument's value for one configuration (defaults for those left out); ``only``:
+        evaluate those arguments alone (``env`` may lack the parameters of the others)."""
         out = {name: a.default for name, a in ARGUMENTS.items()}
         for name, expr in self.args.items():
+            if only is not None and name not in only:
+                continue
             value = expr.evaluate(dict(env))
             if not ARGUMENTS[name].check(value):
                 raise SpecError(

@@ -13,7 +13,9 @@ every array that is not one with the reason:
   block in coalesced order, then read from the copy. The copy sits at the level of the
   deepest sequential loop its subscripts use (strip-mined by ``sharedDepth``), or once per
   block tile when they use none; a tile read with thread x moving along a row that is not
-  the contiguous one is padded by one element so that the reads hit distinct banks;
+  the contiguous one is padded by one element so that the reads hit distinct banks. With
+  ``doubleBuffer``, the tiles of a strip get two buffers where they fit (double_buffered): the next strip's copy
+  is in flight while the threads read this one, one barrier a strip;
 - *constant memory*: an array only read whose one flat subscript names the same element for
   every thread of a block (it reads only loops all threads run alike, and sizes) is read
   from a ``__constant__`` copy of CONSTANT_BYTES when it fits, from global memory otherwise;
@@ -30,6 +32,7 @@ loops. Where a schedule has none, the reason is the recipe's.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from math import prod
 from typing import Mapping
@@ -41,6 +44,7 @@ from ..analysis.poly import Dependences
 from ..analysis.subscripts import Shaped, shapes
 from ..frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type
+from .banks import bank_ways
 from .phase1 import bound_names, kernel_body
 from .schedule import Schedule
 
@@ -48,6 +52,7 @@ VECTOR_BYTES = 16  # the widest load a thread issues
 NOMINAL = 16  # threads along each axis, and iterations of a strip, on which reuse is judged
 CONSTANT_BYTES = 16384  # constant memory an array may take: four such arrays fill the 64 KB of a file
 SHARED_DEPTH = 16  # sharedDepth's default
+STATIC_SHARED = 48 * 1024  # bytes of __shared__ arrays a block declares statically, on every GPU since Fermi
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,47 @@ class SharedTile:
         if self.padded and dims:
             dims[-1] += 1
         return tuple(dims) or (1,)
+
+    def ways(self, shape: tuple[int, int], counts: Mapping[str, int], tiles: Mapping[str, int], axes: Mapping[str, str],
+             x: str, width: int, element_bytes: int) -> int:
+        """The most requests of one warp that fall in one bank, over the tile's reads by each
+        iteration of the register tile (``tiles``: its iterations along each grid loop, on
+        ``axes``; ``width``: those along x read as one vector), the block ``shape`` threads;
+        1: free of bank conflicts (its fill is, by its order)."""
+        tx, ty = shape
+        threads = {v: tx if axes[v] == "x" else ty for v in tiles}
+        declared = self.shape(counts)
+        kept = [k for k, d in enumerate(self.dims) if d.coefs or d.high > d.low]
+        strides = [prod(declared[n + 1:]) for n in range(len(kept))]
+        lanes = [(lane % tx, lane // tx % ty) for lane in range(min(32, tx * ty))]
+        worst = 1
+        for it in itertools.product(*(range(n) for n in tiles.values())):
+            rank = dict(zip(tiles, it))
+            for a, offsets in enumerate(self.offsets):
+                vector = self.vector_read(a, x, width, counts)
+                if vector and rank[x] % width:
+                    continue  # read with the group's first iteration
+                size = element_bytes * (width if vector else 1)
+                addresses = []
+                for lx, ly in lanes:
+                    thread = {"x": lx, "y": ly}
+                    element = 0
+                    for n, k in enumerate(kept):
+                        index = offsets[k] + sum(c * position(v, thread[axes[v]], rank[v], x, width, threads)
+                                                 for v, c in self.dims[k].coefs if v in rank)
+                        element += index * strides[n]
+                    addresses.append(element * element_bytes)
+                worst = max(worst, bank_ways(addresses, size))
+        return worst
+
+
+def position(var: str, thread: int, rank: int, x: str, width: int, threads: Mapping[str, int]) -> int:
+    """The iteration of a grid loop, from its tile's first, that a thread's ``rank``-th runs:
+    ranks a block apart, or along x (``width`` > 1) in groups of ``width`` consecutive ones."""
+    if var == x and width > 1:
+        group, lane = divmod(rank, width)
+        return (thread + group * threads[var]) * width + lane
+    return thread + rank * threads[var]
 
 
 @dataclass(frozen=True)
@@ -220,12 +266,59 @@ class Placement:
         return lines
 
 
+def double_buffered(tiles: list[SharedTile], counts: Mapping[str, int], element_bytes: Mapping[str, int]) -> bool:
+    """Whether the tiles copied per strip of one loop (not per pair of strips: their copy is
+    reused across the inner strips) get two buffers each, the next strip copied into one while
+    the threads read the other: where every tile of the block fits the static shared memory
+    with those doubled, and each buffer is a whole number of 16-byte vectors (the second stays
+    aligned for them)."""
+    strips = [t for t in tiles if t.loop and not t.outer]
+    sizes = {t.array: prod(t.shape(counts)) * element_bytes[t.array] for t in tiles}
+    if not strips or any(sizes[t.array] % VECTOR_BYTES for t in strips):
+        return False
+    return sum(sizes.values()) + sum(sizes[t.array] for t in strips) <= STATIC_SHARED
+
+
 def placement_problem(nest: LoopNest, values: Mapping, schedule: Schedule, shape: tuple[int, int],
                       shared_limit: int) -> str | None:
     """Why a configuration's placements cannot run on its schedule (Placement.problem), with
     the nest's element sizes; None when they can."""
     placed = next(p for p in nest.recipe.placements if p.schedule == schedule.name)
-    return placed.problem(values, schedule, shape, element_sizes(nest), shared_limit)
+    sizes = element_sizes(nest)
+    found = placed.problem(values, schedule, shape, sizes, shared_limit)
+    vectorize, double = nest.transform.args.get("vectorize"), nest.transform.args.get("doubleBuffer")
+    if found is None and values["vectorize"] and values["shared"] and vectorize is not None and vectorize.names:
+        found = _needless_conflicts(nest, placed, values, schedule, shape, sizes)
+    if found is None and values["doubleBuffer"] and double is not None and double.names and not double_buffered(
+            [placed.tile(n) for n in values["shared"]], placed.counts(values, schedule, shape), sizes):
+        found = (f"doubleBuffer: no shared tile of a strip gets two buffers with the mapping '{schedule.name}' (none is "
+                 f"copied per strip of one loop, or two buffers of each would not fit {STATIC_SHARED} bytes): the same code as "
+                 "doubleBuffer=False")
+    return found
+
+
+def _needless_conflicts(nest: LoopNest, placed: Placement, values: Mapping, schedule: Schedule, shape: tuple[int, int],
+                        sizes: Mapping[str, int]) -> str | None:
+    """Why a vectorized configuration is not offered: a shared tile whose reads its vectors
+    spread over banks (a thread's iterations along x a vector apart, so a warp's lanes read
+    every few words) where the same configuration without vectors, which the space holds
+    (``vectorize`` is a parameter), reads it free of conflicts. None when it is not so."""
+    grid, _ = kernel_body(nest, schedule)
+    x_loop = next(lp for lp in grid if lp.var == placed.x)
+    width, _ = placed.vectors(values, sizes, poly_of(x_loop.lower), by_text(nest))
+    if width == 1:
+        return None
+    counts = placed.counts(values, schedule, shape)
+    axes = {d.loop: d.axis for d in schedule.grid}
+    tiles = {lp.var: values["registerTile"].get(lp.var, 1) for lp in grid}
+    for name in values["shared"]:
+        t = placed.tile(name)
+        ways = t.ways(shape, counts, tiles, axes, placed.x, width, sizes[name])
+        if ways > 1 and t.ways(shape, counts, tiles, axes, placed.x, 1, sizes[name]) == 1:
+            return (f"vectorize: the reads of '{name}''s shared tile would put up to {ways} requests of a warp in one bank "
+                    "(a thread's iterations along x a vector apart); the same configuration without vectorize reads it "
+                    "free of conflicts")
+    return None
 
 
 def element_sizes(nest: LoopNest) -> dict[str, int]:

@@ -294,7 +294,7 @@ ORCU_EMU_FN bool settle_warps(int threads, bool *progress, char *why, size_t siz
 /* Each access to a tile is logged with its call site; a lane's n-th access at a site since the
  * last barrier is one request together with the other lanes' n-th there (lanes run the same
  * code; a lane that skips a guarded access is inactive in it). At each barrier and at the
- * block's end, every request is counted as the hardware serialises it (orcu/codegen/banks.py:
+ * block's end, every request is counted as the hardware serialises it (orcu/tsg/banks.py:
  * phases of 128 bytes of lanes, distinct 4-byte words per bank) and checked against the figure
  * the code declared for the tile, on each kernel's first launch (the others repeat it). */
 struct BankAccess {
@@ -385,26 +385,27 @@ ORCU_EMU_HOT ORCU_EMU_FN void log_global(const void *site, const void *p, int si
 ORCU_EMU_FN bool check_banks(char *why, size_t size);
 
 template <typename A, bool last = std::rank<typename std::remove_extent<A>::type>::value == 0> struct tile_view;
+/* A tile's sub-array (a row, or one buffer of a double-buffered tile): `data` is its elements. */
 template <typename A> struct tile_view<A, true> {
-    A *a;
+    A &data;
     int ways;
     const char *name;
     /* not inlined: its return address names the access in the kernel */
     __attribute__((noinline)) typename std::remove_extent<A>::type &operator[](long long i) const
     {
-        typename std::remove_extent<A>::type &element = (*a)[i];
+        typename std::remove_extent<A>::type &element = data[i];
         if (banks_on)
             log_bank(__builtin_return_address(0), &element, (int)sizeof element, ways, name);
         return element;
     }
 };
 template <typename A> struct tile_view<A, false> {
-    A *a;
+    A &data;
     int ways;
     const char *name;
     __attribute__((always_inline)) inline tile_view<typename std::remove_extent<A>::type> operator[](long long i) const
     {
-        return tile_view<typename std::remove_extent<A>::type>{&(*a)[i], ways, name};
+        return tile_view<typename std::remove_extent<A>::type>{data[i], ways, name};
     }
 };
 template <typename A> struct tile {
@@ -414,12 +415,12 @@ template <typename A> struct tile {
     tile(const char *name_, int ways_) : ways(ways_), name(name_) {}
     __attribute__((always_inline)) inline decltype(auto) operator[](long long i)
     {
-        return tile_view<A>{&data, ways, name}[i];
+        return tile_view<A>{data, ways, name}[i];
     }
 };
 /* A vector of the tile's consecutive elements at `p` (ORCU_TILE_VECTOR): one logged access of
  * the vector's size. Not inlined: its return address names the access in the kernel. */
-template <typename V, typename A> __attribute__((noinline)) V tile_vector(const tile<A> &t, const void *p)
+template <typename V, typename T> __attribute__((noinline)) V tile_vector(const T &t, const void *p)
 {
     if (banks_on)
         log_bank(__builtin_return_address(0), p, (int)sizeof(V), t.ways, t.name);
