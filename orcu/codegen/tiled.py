@@ -16,7 +16,9 @@ so (SharedTile.vector_read) the same, one vector load per distinct group. A shar
 filled by the whole block in coalesced order (the tile's
 last dimension is the array's contiguous one), between barriers, once per block tile or
 once per strip of ``sharedDepth`` iterations of its sequential loop; elements past the
-array's accessed box are zeros that no kept iteration reads.
+array's accessed box are zeros that no kept iteration reads. With ``doubleBuffer``, a strip's
+tiles have two buffers: the next strip is copied (cp.async where the GPU has it) into one
+while the threads read the other, one barrier a strip.
 """
 from __future__ import annotations
 
