@@ -134,10 +134,11 @@ def test_readme_commands_are_the_ci_commands():
 
 
 def test_variants_to_evaluate_leave_out_what_cannot_be_built(capsys):
-    # jacobi2d's space at two sizes: 384 configurations, 32 at each size whose tiles do not fit
+    # jacobi2d's space at two sizes: 384 configurations, 32 at each size whose tiles do not fit, and 32 whose
+    # vectors would read the shared tile with bank conflicts (the same without vectors reads it free of them)
     s = check_json(EXAMPLES / "jacobi2d.c", capsys)
-    assert (s["total_variants"], s["buildable_variants"]) == (384, [320])
+    assert (s["total_variants"], s["buildable_variants"]) == (384, [256])
     assert main(["check", str(EXAMPLES / "jacobi2d.c")]) == 0
-    assert "variants to evaluate: 320 of 384, the rest cannot be built (search: Exhaustive)\n" in capsys.readouterr().out
+    assert "variants to evaluate: 256 of 384, the rest cannot be built (search: Exhaustive)\n" in capsys.readouterr().out
     assert main(["check", str(EXAMPLES / "two_regions.c")]) == 0
     assert "variants to evaluate: 20 per region (search: Exhaustive)\n" in capsys.readouterr().out
