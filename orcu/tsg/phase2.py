@@ -14,8 +14,8 @@ every array that is not one with the reason:
   deepest sequential loop its subscripts use (strip-mined by ``sharedDepth``), or once per
   block tile when they use none; a tile read with thread x moving along a row that is not
   the contiguous one is padded by one element so that the reads hit distinct banks. With
-  ``doubleBuffer``, the tiles of a strip get two buffers where they fit (double_buffered): the next strip's copy
-  is in flight while the threads read this one, one barrier a strip;
+  ``doubleBuffer``, the tiles of a strip get two buffers where they fit (double_buffered):
+  the next strip's copy is in flight while the threads read this one, one barrier a strip;
 - *constant memory*: an array only read whose one flat subscript names the same element for
   every thread of a block (it reads only loops all threads run alike, and sizes) is read
   from a ``__constant__`` copy of CONSTANT_BYTES when it fits, from global memory otherwise;
