@@ -97,6 +97,7 @@ class TiledBody:
         self._parsed: dict[str, Any] = {}  # access texts' expressions
         self._ways: dict[str, int] = {}
         self.global_arrays = {a for a in element_types} - {t.array for t in self.shared}
+        self._jumps = any(lp.jumps for lp in loops_of(body))  # a break: iterations run a loop unalike
 
     # -- the tile's iterations ----------------------------------------------------------
     def _iterations(self) -> list[Iteration]:
@@ -491,12 +492,28 @@ class TiledBody:
     def _statement(self, node: Stmt, it: Iteration, depth: int, active: tuple,
                    vectors: Mapping[str, str] | None = None) -> list[str]:
         refs = {**self._refs(it, active), **(vectors or {})}
-        touches_global = any(a.array in self.global_arrays and a.text not in refs for a in node.accesses)
-        divides = any(op in node.text for op in ("/", "%"))
-        if not (touches_global or divides):
+        if not self._guarded(node, refs):
             return printer.nodes((node,), depth, it.renames, refs=refs)
         pad = printer.INDENT * depth
         return [f"{pad}if ({it.guard}) {{", *printer.nodes((node,), depth + 1, it.renames, refs=refs), f"{pad}}}"]
+
+    def _guarded(self, node: Stmt, refs: Mapping[str, str]) -> bool:
+        """Whether an iteration runs ``node`` only where it is one the loops run. Not where it
+        reads only shared tiles, registers and global elements that no grid loop or private
+        scalar moves, in an expression without branches or calls, and writes no global element:
+        then an iteration past the arrays' end computes a value it never stores, from elements
+        the block's first iteration reads too (the grid loops start within their bounds, and the
+        loops around a jammed statement run alike for every iteration). A weight read by every
+        iteration of the tile (conv2d's mask[p * k + q]) is then loaded once for the tile, not
+        once per iteration under its guard."""
+        if any(op in node.text for op in ("/", "%")) or self._jumps:
+            return True
+        outside = [a for a in node.accesses if a.array in self.global_arrays and a.text not in refs]
+        if not outside:
+            return False
+        moving = set(self.tiles) | set(self.placed.accumulators)
+        return (any(a.write for a in outside) or not _straight(node.node)
+                or any((p := poly_of(s)) is None or p.names & moving for a in outside for s in a.subscripts))
 
     def _refs(self, it: Iteration, active: tuple) -> dict[str, str]:
         """Array elements this iteration reads from a shared tile or keeps in a register, by their text."""
@@ -656,3 +673,14 @@ class TiledBody:
         loop on the same name (PolyBench's gemm: C[i][j] *= beta, then the k loop around its own j)."""
         held = {id(sh.access) for sh in t.accesses}
         return any(id(a) in held for st, _ in statements(loop.body) for a in st.accesses)
+
+
+_STRAIGHT = (c_ast.Assignment, c_ast.Decl, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.ArrayRef, c_ast.StructRef, c_ast.ID,
+             c_ast.Constant, c_ast.Cast, c_ast.Typename, c_ast.TypeDecl, c_ast.PtrDecl, c_ast.IdentifierType)
+
+
+def _straight(node: c_ast.Node) -> bool:
+    """Whether ``node`` computes without a branch or a call: every read it makes is one of its
+    accesses, made whatever the values."""
+    return isinstance(node, _STRAIGHT) and all(_straight(child) for _, child in node.children())
+
