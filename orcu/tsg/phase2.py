@@ -303,6 +303,15 @@ def _needless_conflicts(nest: LoopNest, placed: Placement, values: Mapping, sche
     spread over banks (a thread's iterations along x a vector apart, so a warp's lanes read
     every few words) where the same configuration without vectors, which the space holds
     (``vectorize`` is a parameter), reads it free of conflicts. None when it is not so."""
+    # the space asks of every vectorized configuration: what decides the answer is kept per nest
+    memo = nest.memo.setdefault(("vector conflicts", id(nest.body)), {})
+    key = (schedule.name, shape, tuple(sorted(values["registerTile"].items())), tuple(values["shared"]), values["sharedDepth"])
+    if key not in memo:
+        memo[key] = _conflicted_vectors(nest, placed, values, schedule, shape, sizes)
+    return memo[key]
+
+
+def _conflicted_vectors(nest, placed, values, schedule, shape, sizes) -> str | None:
     grid, _ = kernel_body(nest, schedule)
     x_loop = next(lp for lp in grid if lp.var == placed.x)
     width, _ = placed.vectors(values, sizes, poly_of(x_loop.lower), by_text(nest))
@@ -319,6 +328,7 @@ def _needless_conflicts(nest: LoopNest, placed: Placement, values: Mapping, sche
                     "(a thread's iterations along x a vector apart); the same configuration without vectorize reads it "
                     "free of conflicts")
     return None
+
 
 
 def element_sizes(nest: LoopNest) -> dict[str, int]:
@@ -418,9 +428,13 @@ def moves_as_vector(sh: Shaped, tiled: set[str], *, kept: bool = False, node: c_
     return not written or stored_as_vector(node, sh, tiled)
 
 
-def by_text(nest: LoopNest) -> dict[str, Shaped]:
-    """Every access of the nest by its text (one text, one set of subscripts)."""
-    return {sh.access.text: sh for accesses in shapes(nest).values() for sh in accesses}
+def by_text(nest: LoopNest) -> Mapping[str, Shaped]:
+    """Every access of the nest by its text (one text, one set of subscripts); kept with the
+    nest, as the space asks for every configuration."""
+    key = ("by_text", id(nest.body))
+    if key not in nest.memo:
+        nest.memo[key] = {sh.access.text: sh for accesses in shapes(nest).values() for sh in accesses}
+    return nest.memo[key]
 
 
 def _has_vectors(nest: LoopNest, name: str) -> bool:
