@@ -15,13 +15,15 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from pycparser import c_ast
+
 from .analysis.nest import analyze
 from .codegen.region import RegionCode, prelude
 from .frontend.types import ELEMENT_BYTES, canonical_type, names_c_bool
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
 from .frontend.cparse import file_macros, parse_statements
-from .frontend.ir import statements as nest_statements
+from .frontend.ir import Stmt, loops_of, statements as nest_statements
 from .frontend.types import declarations_in, used_names
 from .program import Program
 from .space import settings_text
@@ -246,7 +248,38 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         else [c.release for c in codes],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
+        repeatable=repeatable(program.nests, {h.name for h in program.helpers}),
     )
+
+
+def repeatable(nests, helpers: set[str]) -> bool:
+    """Whether a kernel of these nests may run again on its own results (the harness's timed
+    calls launch short kernels back to back): no array a nest writes is read where it steers,
+    in a subscript, a loop's bound, a condition or the arguments of a call of ``helpers`` (the
+    file's functions, which may index with them), so that a second launch reads and writes the elements the first did; the values it computes
+    are not checked."""
+    written, steering = set(), set()
+    for nest in nests:
+        for lp in loops_of(nest.body):
+            steering |= set(used_names([lp.lower, lp.upper]))
+        for st, _ in nest_statements(nest.body):
+            if not isinstance(st, Stmt):  # a break or a continue
+                continue
+            written |= {a.array for a in st.accesses if a.write}
+            steering |= set(used_names([s for a in st.accesses for s in a.subscripts] + _steering(st.node, helpers)))
+    return not written & steering
+
+
+def _steering(node: c_ast.Node, helpers: set[str]) -> list[c_ast.Node]:
+    """The parts of a statement that decide what it runs or reads: conditions, and the arguments
+    of calls of ``helpers``."""
+    if isinstance(node, (c_ast.If, c_ast.TernaryOp, c_ast.While, c_ast.DoWhile)):
+        found = [node.cond]
+    elif isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name in helpers:
+        return [node.args] if node.args is not None else []
+    else:
+        found = []
+    return found + [part for _, child in node.children() for part in _steering(child, helpers)]
 
 
 def _widened(code: str) -> str:

@@ -529,7 +529,7 @@ class Runner:
     def _submit_run(self, exe: Built, which: int):
         """Start one run of variant ``which`` of ``exe`` on the executor: what ``_result`` reads."""
         env = [("ORCU_EMULATION_SEED", EMULATION_SEED)] + ([("ORCU_ENERGY_S", str(ENERGY_S))] if self.energy else [])
-        if self.measure == "kernel":  # each timed launch from a cold L2, its launch latency outside its events
+        if self.measure == "kernel":  # each timed pair from a cold L2, its launch latency outside its events
             env.append(("ORCU_TIMER", "kernel"))
         job = RunJob(which, tuple(self._timed_calls()), tuple(env), self.timeout(), self.reference_limit, self.address_limit)
         return self.executor.run(exe, job)
@@ -541,7 +541,8 @@ class Runner:
         """The Result of an executor's outcome of a run (orcu/executors.py run_harness)."""
         status, run_s = outcome["status"], outcome.get("run_s", 0.0)
         err = outcome.get("stderr", "")
-        extra = {k: outcome[k] for k in ("gpu", "worker") if k in outcome}  # where it ran, beside several
+        # where it ran, beside several; the kernel launches each timed pair of events held
+        extra = {k: outcome[k] for k in ("gpu", "worker", "launches") if k in outcome}
         if "kernel_ms" not in outcome:  # it printed no report: a timeout, a crash, a launch error
             message = outcome.get("message", "")
             if "signal" in outcome:

@@ -1,6 +1,6 @@
-"""The kernel measure's timer: each timed launch from a cold L2 cache, the launch's latency outside
-its events (templates/harness.cu.j2), and the warning when a tuned size is too small to tell
-variants apart."""
+"""The kernel measure's timer: each timed pair of events from a cold L2 cache, the launch's latency
+outside its events, short kernels launched back to back between them (templates/harness.cu.j2),
+and the warning when a tuned size is too small to tell variants apart."""
 import json
 import os
 import subprocess
@@ -10,7 +10,7 @@ import pytest
 from orcu.api import SMALL_KERNEL_MS, _after_notes
 from orcu.codegen.region import generate
 from orcu.device import query
-from orcu.harness import harness_source
+from orcu.harness import harness_source, repeatable
 from orcu.program import load
 from orcu.runners import Result
 from orcu.toolchain import compile_program
@@ -58,8 +58,86 @@ def test_cold_launches_are_no_faster_than_the_gpus_memory(in_tmp):
     cold, warm = run(ORCU_TIMER="kernel"), run()
     assert cold["status"] == warm["status"] == "ok"
     assert cold["timer"] == "cold" and "timer" not in warm
+    assert cold["launches"] == warm["launches"] == 1  # longer than a pair needs: one launch, cold
     fastest = min(cold["kernel_ms"])
     moved = 3 * 8 * n  # x and y read, y written
     assert moved / (fastest * 1e-3) <= device.bandwidth_gbs * 1e9
     print(f"daxpy n=2^21: cold {fastest:.4f} ms ({moved / fastest / 1e6:.0f} GB/s), "
           f"warm {min(warm['kernel_ms']):.4f} ms ({moved / min(warm['kernel_ms']) / 1e6:.0f} GB/s)")
+
+
+@pytest.mark.gpu
+def test_a_short_kernel_is_timed_over_launches_back_to_back(in_tmp):
+    """daxpy over 10^4 doubles runs in a few microseconds: its pairs hold several launches."""
+    write(in_tmp / "t.c", DAXPY % "")
+    device = query()
+    program = load("t.c", device=device)
+    code = generate(program, program.nests[0], {"TC": 256, "BC": 32}, {"n": 10000}, suffix="_0")
+    write(in_tmp / "h.cu", harness_source(program, 0, [code], {"n": 10000}))
+    build = compile_program("cuda", in_tmp / "h.cu", in_tmp / "h", device.arch)
+    assert build.ok, build.message
+    proc = subprocess.run([str(in_tmp / "h"), "0"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "ORCU_TIMER": "kernel"})
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["status"] == "ok" and 1 < report["launches"] <= 100 and min(report["kernel_ms"]) > 0
+
+
+CLAMP = """void clamp(int n, double *a, const double *b) {
+    int i;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [32, 64]; }
+    def input_params { param n[] = [100]; }
+    def input_vars {
+        decl dynamic double a[n] = random;
+        decl dynamic double b[n] = random;
+    }
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC)
+    for (i = 0; i < n; i++)
+        %s
+    ) @*/
+    for (i = 0; i < n; i++)
+        %s
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+@pytest.mark.parametrize("statement, again", [
+    ("a[i] = fmax(a[i], b[i]);", True),  # a C function reads only its arguments
+    ("if (b[i] > 1.0) a[i] = 1.0;", True),  # the condition reads what no launch writes
+    ("if (a[i] > 1.0) a[i] = 1.0;", False),  # a second launch takes other branches
+    ("a[i] = b[(int)a[i] % n];", False),  # ... reads other elements
+])
+def test_a_kernel_is_launched_again_on_its_results_only_where_they_steer_nothing(in_tmp, statement, again):
+    write(in_tmp / "t.c", CLAMP % (statement, statement))
+    program = load("t.c")
+    assert repeatable(program.nests, set()) is again
+
+
+def _emulated_run(in_tmp, text: str, inputs: dict, params: dict, **env) -> dict:
+    write(in_tmp / "t.c", text)
+    program = load("t.c")
+    code = generate(program, program.nests[0], params, inputs, suffix="_0")
+    write(in_tmp / "h.cu", harness_source(program, 0, [code], inputs))
+    build = compile_program("emulate", in_tmp / "h.cu", in_tmp / "h")
+    assert build.ok, build.message
+    proc = subprocess.run([str(in_tmp / "h"), "0", "2"], capture_output=True, text=True, timeout=120,
+                          env={**{k: v for k, v in os.environ.items() if k not in ("ORCU_TIMER", "ORCU_LAUNCHES")}, **env})
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_timed_calls_launch_each_kernel_as_often_as_asked_where_it_can_run_again(in_tmp):
+    """The timed calls follow the checked one, so a repeated launch's values (y grows with each
+    daxpy) are never compared; the kernel time is a pair's over its launches."""
+    daxpy = (DAXPY % "").replace("param n[] = [10000]", "param n[] = [100]")
+    asked = _emulated_run(in_tmp, daxpy, {"n": 100}, {"TC": 32, "BC": 8}, ORCU_LAUNCHES="3")
+    assert asked["status"] == "ok" and asked["launches"] == 3 and len(asked["kernel_ms"]) == 2
+    assert _emulated_run(in_tmp, daxpy, {"n": 100}, {"TC": 32, "BC": 8})["launches"] == 1  # no GPU timer: one
+    assert _emulated_run(in_tmp, daxpy, {"n": 100}, {"TC": 32, "BC": 8}, ORCU_LAUNCHES="1000")["launches"] == 100
+    steered = CLAMP % (("if (a[i] > 1.0) a[i] = 1.0;",) * 2)
+    once = _emulated_run(in_tmp, steered, {"n": 100}, {"TC": 32}, ORCU_LAUNCHES="3")
+    assert once["status"] == "ok" and once["launches"] == 1
