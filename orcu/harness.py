@@ -256,8 +256,8 @@ def repeatable(nests, helpers: set[str]) -> bool:
     """Whether a kernel of these nests may run again on its own results (the harness's timed
     calls launch short kernels back to back): no array a nest writes is read where it steers,
     in a subscript, a loop's bound, a condition or the arguments of a call of ``helpers`` (the
-    file's functions, which may index with them), so that a second launch reads and writes the elements the first did; the values it computes
-    are not checked."""
+    file's functions, which may index with them), so that a second launch reads and writes the
+    elements the first did; the values it computes are not checked."""
     written, steering = set(), set()
     for nest in nests:
         for lp in loops_of(nest.body):

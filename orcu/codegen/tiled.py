@@ -683,4 +683,3 @@ def _straight(node: c_ast.Node) -> bool:
     """Whether ``node`` computes without a branch or a call: every read it makes is one of its
     accesses, made whatever the values."""
     return isinstance(node, _STRAIGHT) and all(_straight(child) for _, child in node.children())
-

@@ -330,7 +330,6 @@ def _conflicted_vectors(nest, placed, values, schedule, shape, sizes) -> str | N
     return None
 
 
-
 def element_sizes(nest: LoopNest) -> dict[str, int]:
     """Bytes of an element of each of the nest's variables (8 for a type orcu does not size)."""
     return {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
