@@ -97,7 +97,12 @@ class TiledBody:
         self._parsed: dict[str, Any] = {}  # access texts' expressions
         self._ways: dict[str, int] = {}
         self.global_arrays = {a for a in element_types} - {t.array for t in self.shared}
-        self._jumps = any(lp.jumps for lp in loops_of(body))  # a break: iterations run a loop unalike
+        # Where every iteration of the tile may run a statement that reads only what no grid
+        # loop moves (_guarded): not with a break (iterations run a loop unalike), nor with a grid
+        # loop whose bounds follow another (a triangle: a block may hold no iteration the loops run)
+        grid_vars = {lp.var for lp in grid}
+        self._alike_runs = not any(lp.jumps for lp in loops_of(body)) and all(
+            (q := poly_of(b)) is not None and not q.names & grid_vars for lp in grid for b in (lp.lower, lp.upper))
 
     # -- the tile's iterations ----------------------------------------------------------
     def _iterations(self) -> list[Iteration]:
@@ -502,11 +507,11 @@ class TiledBody:
         reads only shared tiles, registers and global elements that no grid loop or private
         scalar moves, in an expression without branches or calls, and writes no global element:
         then an iteration past the arrays' end computes a value it never stores, from elements
-        the block's first iteration reads too (the grid loops start within their bounds, and the
-        loops around a jammed statement run alike for every iteration). A weight read by every
+        the block's first iteration reads too (the grid loops, a box, start within their bounds,
+        and the loops around a jammed statement run alike for every iteration). A weight read by every
         iteration of the tile (conv2d's mask[p * k + q]) is then loaded once for the tile, not
         once per iteration under its guard."""
-        if any(op in node.text for op in ("/", "%")) or self._jumps:
+        if any(op in node.text for op in ("/", "%")) or not self._alike_runs:
             return True
         outside = [a for a in node.accesses if a.array in self.global_arrays and a.text not in refs]
         if not outside:
