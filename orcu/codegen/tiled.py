@@ -34,6 +34,7 @@ from ..analysis.subscripts import Shaped
 from ..frontend.cparse import parse_expression
 from ..frontend.ir import Loop, Stmt, loops_of, statements
 from ..frontend.types import VECTORS
+from ..tsg.phase1 import bound_names
 from ..tsg.phase2 import Placement, SharedTile, double_buffered, moves_as_vector
 from . import printer
 
@@ -100,9 +101,10 @@ class TiledBody:
         # Where every iteration of the tile may run a statement that reads only what no grid
         # loop moves (_guarded): not with a break (iterations run a loop unalike), nor with a grid
         # loop whose bounds follow another (a triangle: a block may hold no iteration the loops run)
-        grid_vars = {lp.var for lp in grid}
-        self._alike_runs = not any(lp.jumps for lp in loops_of(body)) and all(
-            (q := poly_of(b)) is not None and not q.names & grid_vars for lp in grid for b in (lp.lower, lp.upper))
+        self._alike_runs = not any(lp.jumps for lp in loops_of(body)) and not any(
+            bound_names(lp) & (set(self.tiles) | {"?"}) for lp in grid)
+        # what differs between the iterations of the tile: the grid loops and the private scalars
+        self._moving = set(self.tiles) | set(self.placed.accumulators)
 
     # -- the tile's iterations ----------------------------------------------------------
     def _iterations(self) -> list[Iteration]:
@@ -196,8 +198,7 @@ class TiledBody:
         return out
 
     def _alike(self, loop: Loop) -> bool:
-        moving = set(self.tiles) | set(self.placed.accumulators)
-        return all((p := poly_of(b)) is not None and not p.names & moving for b in (loop.lower, loop.upper))
+        return not bound_names(loop) & (self._moving | {"?"})
 
     def _jammed_loop(self, loop: Loop, depth: int, active: tuple) -> list[str]:
         pad = printer.INDENT * depth
@@ -508,17 +509,16 @@ class TiledBody:
         scalar moves, in an expression without branches or calls, and writes no global element:
         then an iteration past the arrays' end computes a value it never stores, from elements
         the block's first iteration reads too (the grid loops, a box, start within their bounds,
-        and the loops around a jammed statement run alike for every iteration). A weight read by every
-        iteration of the tile (conv2d's mask[p * k + q]) is then loaded once for the tile, not
-        once per iteration under its guard."""
+        and the loops around a jammed statement run alike for every iteration). A weight read
+        by every iteration of the tile (conv2d's mask[p * k + q]) is then loaded once for the
+        tile, not once per iteration under its guard."""
         if any(op in node.text for op in ("/", "%")) or not self._alike_runs:
             return True
         outside = [a for a in node.accesses if a.array in self.global_arrays and a.text not in refs]
         if not outside:
             return False
-        moving = set(self.tiles) | set(self.placed.accumulators)
         return (any(a.write for a in outside) or not _straight(node.node)
-                or any((p := poly_of(s)) is None or p.names & moving for a in outside for s in a.subscripts))
+                or any((p := poly_of(s)) is None or p.names & self._moving for a in outside for s in a.subscripts))
 
     def _refs(self, it: Iteration, active: tuple) -> dict[str, str]:
         """Array elements this iteration reads from a shared tile or keeps in a register, by their text."""

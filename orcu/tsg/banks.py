@@ -24,5 +24,3 @@ def bank_ways(addresses: list[int], size: int) -> int:
                 words.setdefault(word % BANKS, set()).add(word)
         worst = max(worst, max(len(w) for w in words.values()))
     return worst
-
-
