@@ -34,6 +34,7 @@ from orcu.device import profile
 from orcu.metrics import work
 from orcu.model import of_variant, peak_rates
 from orcu.program import load
+from orcu.runners import min_blocks_to_try
 from orcu.toolchain import kernel_resources, nvcc, ptxas_report
 from orcu.tuning import region_configs
 from orcu.writeback import Choice, tuned_source
@@ -149,6 +150,15 @@ def _best(kernel: str, program) -> dict:
         text, _ = tuned_source(program, [Choice(config, inputs)])
         with tempfile.TemporaryDirectory() as tmp:
             resources, ptx = _compiled(text, code.host, Path(tmp))
+            setting = program.nests[0].recipe.min_blocks
+            if resources is not None and resources.stack_bytes + resources.spill_bytes and setting:
+                # as a tune builds it (orcu/runners.py): with the minBlocks that end ptxas's spills
+                for blocks in min_blocks_to_try([resources], code.threads, H100):
+                    text, _ = tuned_source(program, [Choice({**config, setting: blocks}, inputs)])
+                    resources, ptx = _compiled(text, code.host, Path(tmp))
+                    config = {**config, setting: blocks}
+                    if resources is None or not resources.stack_bytes + resources.spill_bytes:
+                        break
         traffic = code.traffic(H100.multiprocessors)
         return {"config": config, "resources": resources, "mix": inner_loop(ptx),
                 "prediction": of_variant(program, 0, traffic, inputs, H100, resources),

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .codegen.region import RegionCode, generate, transform_values
-from .device import Device
+from .device import REGISTER_UNIT, Device
 from .errors import OrcuError
 from .frontend.ir import LoopNest
 from .tsg.phase2 import placement_problem
@@ -257,6 +257,27 @@ def _of_kernel(build: Build, host: str) -> dict[str, KernelResources]:
     return dict(sorted(named.items(), key=lambda item: item[1] is not found))
 
 
+def min_blocks_to_try(spilled: Iterable[KernelResources], threads: int, device: Device) -> tuple[int, ...]:
+    """The minBlocks to build a kernel with, in turn, that ptxas spilled under its own register
+    target (its instances' reports ``spilled``; blocks of ``threads``): first one that gives each
+    thread a budget one allocation step above the most registers ptxas took, then 1 (no budget
+    but the multiprocessor's). Of the 84 variants of sgemm's space at n = 256 that ptxas (sm_90)
+    spilled, the first kept 36 at 40-96 registers a thread, minBlocks 1 then 21 more; minBlocks 1
+    first let ptxas take 128-254 registers for tiles that fit in 40-80 (occupancy lost for nothing)."""
+    unit = REGISTER_UNIT // 32  # a warp's 32 threads: a thread's registers are allocated in steps of this many
+    budget = -(-max(r.registers for r in spilled) // unit) * unit + unit
+    # registers_per_block: the multiprocessor's registers too, on every GPU orcu knows
+    return tuple(dict.fromkeys((max(1, device.registers_per_block // (threads * budget)), 1)))
+
+
+def searched(program: Program, region: int, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The configuration a result's settings come from: without the minBlocks the runner added
+    where ptxas spilled its register tile (Runner._build_variants). The results database keeps a
+    result under it, so that a search finds the result of the configuration it asks for."""
+    recipe = program.of_nest(region).nests[region].recipe
+    return {k: v for k, v in params.items() if recipe is None or k != recipe.min_blocks}
+
+
 def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, build: Build) -> str | None:
     """Why a register-tiled TSG variant is not kept: ptxas put some of its kernel in local
     memory (a stack frame or spills) where the tile claims registers; None otherwise."""
@@ -268,8 +289,8 @@ def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, bui
     if Schedule.parse(values.get("mapping") or "orio") is None or all(n == 1 for n in values["registerTile"].values()):
         return None
     return (f"ptxas keeps part of the register tile in local memory ({worst.stack_bytes} bytes of stack frame, "
-            f"{worst.spill_bytes} bytes of spill stores and loads, {worst.registers} registers): not kept")
-
+            f"{worst.spill_bytes} bytes of spill stores and loads, {worst.registers} registers"
+            + (f", minBlocks {values['minBlocks']}" if values["minBlocks"] else "") + "): not kept")
 
 
 
@@ -371,7 +392,7 @@ class Runner:
             if k in invalid:
                 return Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
             future, j = built[k]
-            exe, which, build = future.result()[j]
+            exe, which, build, params = future.result()[j]  # the settings it was built with
             if not build.ok:
                 return Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
             spilled = _spilled_tile(program, region, params, inputs, build)
@@ -448,7 +469,7 @@ class Runner:
                 batches.append([item])
         started = []
         for batch in batches:
-            future = self._pool.submit(self._build_batch, program, region, batch, edit)
+            future = self._pool.submit(self._build_variants, program, region, batch, edit)
             # the program and the edit are kept with their ids, so that no other object takes them
             self._variants.update({key(item): (future, j, program, edit) for j, item in enumerate(batch)})
             started.append((future, [key(item) for item in batch]))
@@ -496,7 +517,38 @@ class Runner:
             return Result("compile_error", {}, inputs, message=build.message)
         return self._run(exe, 0, {}, inputs)
 
-    def _build_batch(self, program: Program, region: int, batch: list, edit) -> list[tuple[Path, int, Build]]:
+    def _build_variants(self, program: Program, region: int, batch: list, edit) -> list[tuple[Built, int, Build, dict]]:
+        """(executable, variant number in it, build, the settings it was built with) for each item
+        of ``batch``: the item's own; or, where ptxas, left to its own register target, spilled the
+        variant's register tile, the first of min_blocks_to_try that ends the spills, as
+        __launch_bounds__'s minBlocks (the setting the TSG's recipe names; the last where none
+        does). Every try of the batch's spilled variants is built in one more harness: a harness's
+        fixed costs are most of a build."""
+        program = program.of_nest(region)
+        recipe = program.nests[region].recipe
+        out = [(*built, item[1]) for item, built in zip(batch, self._build_batch(program, region, batch, edit))]
+        if recipe is None or recipe.min_blocks is None:
+            return out
+
+        def spilled(j: int) -> bool:
+            _, _, build, params = out[j]
+            return build.ok and _spilled_tile(program, region, params, batch[j][2], build) is not None
+
+        tries = [(j, {**item[1], recipe.min_blocks: blocks}) for j, item in enumerate(batch)
+                 if recipe.min_blocks not in item[1] and spilled(j)
+                 for blocks in min_blocks_to_try(out[j][2].resources.values(), item[4].threads, self.device)]
+        items = [(batch[j][0], params, batch[j][2], batch[j][3],
+                  generate(program, program.nests[region], params, batch[j][2], suffix=f"_v{batch[j][0]}_{params[recipe.min_blocks]}"))
+                 for j, params in tries]
+        done = set()  # the variants a try has ended the spills of: their later tries are not taken
+        for (j, params), (exe, which, build) in zip(tries, self._build_batch(program, region, items, edit) if items else []):
+            if j not in done:
+                out[j] = (exe, which, dataclasses.replace(build, seconds=out[j][2].seconds + build.seconds), params)
+                if not spilled(j):
+                    done.add(j)
+        return out
+
+    def _build_batch(self, program: Program, region: int, batch: list, edit) -> list[tuple[Built, int, Build]]:
         """(executable, variant number in it, build) for each item of ``batch``."""
         program = program.of_nest(region)
         inputs, flags = batch[0][2], batch[0][3]

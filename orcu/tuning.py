@@ -22,7 +22,7 @@ from .device import Device, occupancy
 from .preflight import region_limits
 from .space import performance_space, settings_text, sizes_of
 from .database import Context, Database, _hash
-from .runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build_identity
+from .runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build_identity, searched
 from .search import DEFAULT, SearchSpace, drive, make
 from .metrics import Ranking, work
 from .model import of_variant
@@ -164,7 +164,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             started(tuning, min(share or len(space), len(space)), share is not None or end is not None)
 
         def config_key(params, ctx=ctx, inputs=inputs):
-            return ctx.key(params, inputs, build_flags(spec.build_command, params, runner.backend))
+            return ctx.key(searched(program, k, params), inputs, build_flags(spec.build_command, params, runner.backend))
 
         def key(point, space=space, config_key=config_key):
             return config_key(space.config(point))
@@ -297,9 +297,10 @@ class _Builds:
             self._results.setdefault(identity, result)
 
     def result(self, config: dict[str, Any]) -> Result | None:
-        """The result of the build this configuration is, under this configuration's name."""
+        """The result of the build this configuration is, under this configuration's name (with
+        the runner's settings of the build: minBlocks where ptxas spilled it)."""
         found = self._results.get(self.identity(config) or "")
-        return None if found is None else dataclasses.replace(found, params=dict(config))
+        return None if found is None else dataclasses.replace(found, params={**found.params, **config})
 
     def no_effect(self, config: dict[str, Any], space: SearchSpace, tries: int = 8) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(parameters whose other values, up to ``tries`` of them spread over the axis, make the
@@ -419,7 +420,7 @@ def _work(inputs: dict[str, Any]) -> float:
 def _checked(program: Program, region: int, params: dict, inputs: dict, checker: Runner, db: Database, ctx: Context) -> Result:
     """The checker's result for one variant, from the database when it has one."""
     program = program.of_nest(region)
-    key = ctx.key(params, inputs, build_flags(program.spec.build_command, params, checker.backend))
+    key = ctx.key(searched(program, region, params), inputs, build_flags(program.spec.build_command, params, checker.backend))
     known = db.get(key, checker.measure)
     if known is not None and known.status != "timeout":
         return known

@@ -334,6 +334,8 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
     regions = []
     for k, (nest, opts) in enumerate(zip(program.nests, options)):
         used = region_parameters(program.of_nest(k), nest)
+        if nest.recipe is not None and nest.recipe.min_blocks:  # the runner's, where ptxas spilled the tile
+            used.append(nest.recipe.min_blocks)
         for choice in opts:
             regions.append({
                 "name": f"orcu_{nest.name}",

@@ -166,7 +166,10 @@ def prelude(codes: list[RegionCode]) -> str:
 
 def transform_values(program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
     env = {**program.spec.lets, **inputs, **params}
-    return nest.transform.values(env)
+    values = nest.transform.values(env)
+    if nest.recipe is not None and env.get(nest.recipe.min_blocks):  # the runner's, for a tile ptxas spilled
+        values["minBlocks"] = env[nest.recipe.min_blocks]
+    return values
 
 
 @dataclass(frozen=True)
@@ -764,7 +767,8 @@ class _Generator:
             "where": f"{self.source}:{self.outer.loc.line}",
             "function": nest.function,
             "loop_comment": _comment_lines(nest.code),
-            "settings": ", ".join(f"{k}={val!r}" if isinstance(val, str) else f"{k}={val}" for k, val in v.items() if k in nest.transform.args),
+            "settings": ", ".join(f"{k}={val!r}" if isinstance(val, str) else f"{k}={val}" for k, val in v.items()
+                                 if k in nest.transform.args or k == "minBlocks" and val),  # the runner's too
             "var": self.outer.var,
             "step": step,
             "lower": printer.widened(self.outer.lower),

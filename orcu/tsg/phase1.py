@@ -39,6 +39,10 @@ class Recipe:
     conflicts: tuple[tuple[str, str | None], ...]  # every loop, with why it cannot run in parallel (None when it can)
     permutable: tuple[tuple[str, str, str | None], ...]  # pairs of the perfect nest, with why they cannot be swapped
     placements: tuple = ()  # Phase II's, one per schedule kept (tsg/phase2.py)
+    # The setting that gives a variant's kernel a minBlocks where the transform sets none: the
+    # runner sets it when ptxas spilled the variant's register tile (runners.py), and the tuned
+    # file, built from the result's settings, keeps it. None where the transform sets minBlocks.
+    min_blocks: str | None = None
 
     @property
     def kept(self) -> tuple[Schedule, ...]:

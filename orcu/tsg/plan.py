@@ -93,6 +93,9 @@ def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...], first: 
         _check_tiles(src, nest, args)
         phase1 = replace(phase1, placements=tuple(placement(nest, s, deps) for s in schedules))
         transform = replace(transform, args=_placement_args(src, nest, k, phase1.placements, transform.args, params, taken))
+        if "minBlocks" not in args:  # not a parameter of the space: set only where ptxas spilled a variant
+            phase1 = replace(phase1, min_blocks=_fresh(f"minBlocks_{k + 1}", taken))
+            taken.add(phase1.min_blocks)
         out.append(replace(nest, transform=transform, deps=deps, recipe=phase1))
     return replace(spec, performance_params=tuple(params)), tuple(out)
 

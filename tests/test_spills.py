@@ -1,0 +1,69 @@
+"""A register tile that ptxas spills where it is left to its own register target is built
+again with a minBlocks that gives it the registers (runners.Runner._build_variants): the variant is
+kept, its result says the minBlocks, and the tuned file written from it carries it."""
+import re
+
+from conftest import EXAMPLES, H100, write
+from orcu.api import tune
+from orcu.codegen.region import generate
+from orcu.program import load
+from orcu.runners import Runner
+from orcu.space import performance_space
+from orcu.toolchain import ptxas_report
+from orcu.writeback import Choice, tuned_source
+
+
+def sgemm(placement: str) -> str:
+    """sgemm.c with 64 threads and the mapping and placements given."""
+    text = (EXAMPLES / "sgemm.c").read_text().replace("param TC[] = [64, 128, 256];", "param TC[] = [64];")
+    return text.replace("mapping='auto', threadCount=TC", f"mapping='x=j y=i', threadCount=TC, {placement}")
+
+
+def spills(path, config: dict, inputs: dict) -> list[int]:
+    """ptxas's bytes of spills and stack frame of each instance of the file's kernel (sm_90)."""
+    program = load(path)
+    text, _ = tuned_source(program, [Choice(config, inputs)])
+    cu = write(path.with_suffix(".cu"), text)
+    host = generate(program, program.nests[0], config, inputs).host
+    return [r.spill_bytes + r.stack_bytes for name, r in ptxas_report(cu, H100.arch).items() if f"{host}_kernel" in name]
+
+
+def test_a_tile_ptxas_spilled_is_kept_with_the_min_blocks_that_end_the_spills(in_tmp):
+    path = write(in_tmp / "t.c", sgemm("registerTile={'i': 1, 'j': 2}, shared=['A'], sharedDepth=32"))
+    inputs = {"n": 64}
+    [config] = performance_space(load(path), inputs).configs()
+    # what the runner mends: ptxas (nvcc 13, sm_90) spills this 1 x 2 tile under __launch_bounds__(64) alone
+    assert any(spills(path, config, inputs)), "this nvcc no longer spills the tile: the test needs another one"
+    tuning = tune(path, backend="model", inputs=inputs, progress=False, output=in_tmp / "t.tuned.cu")
+    region = tuning.regions[0]
+    blocks = region.best.params["minBlocks_1"]
+    # predicted, then checked in the emulation
+    assert (region.best.status, region.checked, blocks > 1) == ("predicted", True, True), region.best.message
+    tuned = (in_tmp / "t.tuned.cu").read_text()
+    assert re.findall(r"__launch_bounds__\([^)]*\) orcu_sgemm_1", tuned) == [f"__launch_bounds__(64, {blocks}) orcu_sgemm_1"]
+    assert spills(path, region.best.params, inputs) == [0, 0]
+    # the results database keeps the result under the configuration the search asked for, with its minBlocks
+    again = tune(path, backend="model", inputs=inputs, progress=False, output=in_tmp / "again.cu").regions[0]
+    assert (again.cached, again.new, again.best.params) == (1, 0, region.best.params)
+    assert (in_tmp / "again.cu").read_text().split("\n", 8)[8] == tuned.split("\n", 8)[8]  # the same, its header apart
+
+
+def test_the_variants_of_a_batch_that_spilled_are_built_again_together_and_one_too_large_stays_out(in_tmp):
+    """sgemm.c's space at 64 threads: two small tiles ptxas spills (nvcc 13, sm_90), an 8 x 8 tile
+    with A from global memory that it spills even at 255 registers, and a tile it does not spill."""
+    program = load(EXAMPLES / "sgemm.c", device=H100)
+    inputs = {"n": 64}
+    space = performance_space(program, inputs)
+    picks = [{"registers_i_1": 1, "registers_j_1": 2, "shared_A_1": True, "shared_B_1": False, "vectorize_1": True},
+             {"registers_i_1": 2, "registers_j_1": 4, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
+             {"registers_i_1": 8, "registers_j_1": 8, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
+             {"registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True, "vectorize_1": True}]
+    configs = [space.first_matching({"TC": 64, "mapping_1": "x=j y=i", "sharedDepth_1": 16, **pick}) for pick in picks]
+    results = list(Runner("model", H100, in_tmp / "build", jobs=2).evaluate(program, 0, [(c, inputs) for c in configs]))
+    statuses = [(r.status, r.params.get("minBlocks_1")) for r in results]
+    assert [s for s, _ in statuses] == ["predicted", "predicted", "invalid", "predicted"], [r.message for r in results]
+    assert statuses[0][1] > 1 and statuses[1][1] > 1 and statuses[2][1] == 1 and statuses[3][1] is None
+    for r, config in zip(results, configs):
+        assert r.params == {**config, **({"minBlocks_1": r.params["minBlocks_1"]} if "minBlocks_1" in r.params else {})}
+    assert re.fullmatch(r"ptxas keeps part of the register tile in local memory \(\d+ bytes of stack frame, \d+ bytes of "
+                        r"spill stores and loads, 255 registers, minBlocks 1\): not kept", results[2].message), results[2].message
