@@ -257,16 +257,22 @@ def _of_kernel(build: Build, host: str) -> dict[str, KernelResources]:
     return dict(sorted(named.items(), key=lambda item: item[1] is not found))
 
 
+MOST_REGISTERS = 255  # a thread's, on every GPU since sm_35
+
+
 def min_blocks_to_try(spilled: Iterable[KernelResources], threads: int, device: Device) -> tuple[int, ...]:
     """The minBlocks to build a kernel with, in turn, that ptxas spilled under its own register
     target (its instances' reports ``spilled``; blocks of ``threads``): first one that gives each
     thread a budget one allocation step above the most registers ptxas took, then 1 (no budget
-    but the multiprocessor's). Of the 84 variants of sgemm's space at n = 256 that ptxas (sm_90)
+    but the multiprocessor's); none where ptxas had all a thread may have. Of the 84 variants of sgemm's space at n = 256 that ptxas (sm_90)
     spilled, the first kept 36 at 40-96 registers a thread, minBlocks 1 then 21 more; minBlocks 1
     first let ptxas take 128-254 registers for tiles that fit in 40-80 (occupancy lost for nothing)."""
     unit = REGISTER_UNIT // 32  # a warp's 32 threads: a thread's registers are allocated in steps of this many
-    budget = -(-max(r.registers for r in spilled) // unit) * unit + unit
+    took = max(r.registers for r in spilled)
     # registers_per_block: the multiprocessor's registers too, on every GPU orcu knows
+    if took >= min(MOST_REGISTERS, device.registers_per_block // threads // unit * unit):
+        return ()  # ptxas had all the registers a block of this size may have: no minBlocks gives more
+    budget = -(-took // unit) * unit + unit
     return tuple(dict.fromkeys((max(1, device.registers_per_block // (threads * budget)), 1)))
 
 

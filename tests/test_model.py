@@ -175,13 +175,15 @@ def test_the_model_backend_compiles_every_variant_runs_only_its_winners_check_an
     # the space at n=256: 588 configurations the device can run (4 x 4 register tiles, shared, depths, vectors, blocks)
     assert statuses["predicted"] + statuses.get("invalid", 0) == 588 and region["best"]["measure"] == "model"
     # every variant compiled: where nvcc did, a register tile ptxas spilled is built again with a minBlocks
-    # (tests/test_spills.py), and one it spills even then is invalid, as on the GPU
+    # (tests/test_spills.py), and one it spills even then, or at 255 registers, is invalid, as on the GPU
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as db:
         invalid = db.execute("SELECT message, params FROM evaluations WHERE status = 'invalid'").fetchall()
         kept = db.execute("SELECT params FROM evaluations WHERE status = 'predicted' AND params LIKE '%minBlocks_1%'").fetchall()
     assert len(invalid) == statuses.get("invalid", 0)
-    assert all(re.fullmatch(r"ptxas keeps part of the register tile in local memory \(.*, minBlocks 1\): not kept", why)
-               and json.loads(params)["minBlocks_1"] == 1 for why, params in invalid)
+    for why, params in invalid:  # tried at minBlocks 1 too, unless ptxas had all 255 registers a thread may have
+        tried = re.fullmatch(r"ptxas keeps part of the register tile in local memory \(.*, (\d+) registers(, minBlocks 1)?\): "
+                             r"not kept", why)
+        assert tried and (tried[2] or tried[1] == "255") and json.loads(params).get("minBlocks_1", 1) == 1, why
     assert kept  # spilled under ptxas's own target, kept with a minBlocks
     assert region["best"]["status"] == "predicted" and region["best"]["checked"] is True and region["best"]["check_note"] == ""
     winner = settings_text(region["best"]["params"])

@@ -50,7 +50,7 @@ def test_a_tile_ptxas_spilled_is_kept_with_the_min_blocks_that_end_the_spills(in
 
 def test_the_variants_of_a_batch_that_spilled_are_built_again_together_and_one_too_large_stays_out(in_tmp):
     """sgemm.c's space at 64 threads: two small tiles ptxas spills (nvcc 13, sm_90), an 8 x 8 tile
-    with A from global memory that it spills even at 255 registers, and a tile it does not spill."""
+    with A from global memory that it spills at 255 registers, and a tile it does not spill."""
     program = load(EXAMPLES / "sgemm.c", device=H100)
     inputs = {"n": 64}
     space = performance_space(program, inputs)
@@ -62,8 +62,9 @@ def test_the_variants_of_a_batch_that_spilled_are_built_again_together_and_one_t
     results = list(Runner("model", H100, in_tmp / "build", jobs=2).evaluate(program, 0, [(c, inputs) for c in configs]))
     statuses = [(r.status, r.params.get("minBlocks_1")) for r in results]
     assert [s for s, _ in statuses] == ["predicted", "predicted", "invalid", "predicted"], [r.message for r in results]
-    assert statuses[0][1] > 1 and statuses[1][1] > 1 and statuses[2][1] == 1 and statuses[3][1] is None
+    # ptxas took all 255 registers a thread may have for the 8 x 8 tile: no minBlocks can give it more, none is tried
+    assert statuses[0][1] > 1 and statuses[1][1] > 1 and statuses[2][1] is None and statuses[3][1] is None
     for r, config in zip(results, configs):
         assert r.params == {**config, **({"minBlocks_1": r.params["minBlocks_1"]} if "minBlocks_1" in r.params else {})}
     assert re.fullmatch(r"ptxas keeps part of the register tile in local memory \(\d+ bytes of stack frame, \d+ bytes of "
-                        r"spill stores and loads, 255 registers, minBlocks 1\): not kept", results[2].message), results[2].message
+                        r"spill stores and loads, 255 registers\): not kept", results[2].message), results[2].message
