@@ -264,9 +264,10 @@ def min_blocks_to_try(spilled: Iterable[KernelResources], threads: int, device: 
     """The minBlocks to build a kernel with, in turn, that ptxas spilled under its own register
     target (its instances' reports ``spilled``; blocks of ``threads``): first one that gives each
     thread a budget one allocation step above the most registers ptxas took, then 1 (no budget
-    but the multiprocessor's); none where ptxas had all a thread may have. Of the 84 variants of sgemm's space at n = 256 that ptxas (sm_90)
-    spilled, the first kept 36 at 40-96 registers a thread, minBlocks 1 then 21 more; minBlocks 1
-    first let ptxas take 128-254 registers for tiles that fit in 40-80 (occupancy lost for nothing)."""
+    but the multiprocessor's); none where ptxas had all a thread may have. Of the 84 variants of
+    sgemm's space at n = 256 that ptxas (sm_90) spilled, the first kept 36 at 40-96 registers a
+    thread, minBlocks 1 then 21 more; minBlocks 1 first let ptxas take 128-254 registers for
+    tiles that fit in 40-80 (occupancy lost for nothing)."""
     unit = REGISTER_UNIT // 32  # a warp's 32 threads: a thread's registers are allocated in steps of this many
     took = max(r.registers for r in spilled)
     # registers_per_block: the multiprocessor's registers too, on every GPU orcu knows
@@ -297,7 +298,6 @@ def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, bui
     return (f"ptxas keeps part of the register tile in local memory ({worst.stack_bytes} bytes of stack frame, "
             f"{worst.spill_bytes} bytes of spill stores and loads, {worst.registers} registers"
             + (f", minBlocks {values['minBlocks']}" if values["minBlocks"] else "") + "): not kept")
-
 
 
 class Runner:
