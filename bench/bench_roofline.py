@@ -182,10 +182,11 @@ def _best(kernel: str, program) -> dict:
     }
 
 
-def timed(kernels: list[str]) -> list[dict]:
+def timed(kernels: list[str], recorded_only: bool = False) -> list[dict]:
     """On this machine's GPU: each kernel's best configuration of every recorded run (so the
     code before a change beside the code after it), and the model's best now where the code
-    changed since the last record, timed at the kernel's TIMED size beside the vendor's
+    changed since the last record (unless ``recorded_only``: the search takes minutes a kernel,
+    device time a run with few minutes lent cannot spare), timed at the kernel's TIMED size beside the vendor's
     library; the model's prediction at that size too."""
     from gpu_all import vendor_program
 
@@ -206,7 +207,7 @@ def timed(kernels: list[str]) -> list[dict]:
                 for row in run["kernels"]:
                     if row["kernel"] == kernel:
                         configs.setdefault(json.dumps(row["config"], sort_keys=True), []).append(run.get("commit", "?"))
-            if not recorded or recorded[-1].get("code") != _code():  # orcu has changed since the last record
+            if not recorded_only and (not recorded or recorded[-1].get("code") != _code()):  # orcu has changed since the last record
                 configs.setdefault(json.dumps(best(kernel)["config"], sort_keys=True), []).append("now")
             print(f"{kernel}: {len(configs)} configuration(s) at {json.dumps(inputs)}, each checked against the C code first",
                   flush=True)  # a run cut off still says how far it came
@@ -236,11 +237,13 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="append the figures to bench/results/roofline.json")
     parser.add_argument("--kernels", nargs="+", choices=sorted(KERNELS), default=list(KERNELS))
     parser.add_argument("--gpu", action="store_true", help="time the best configurations on this machine's GPU (TIMED)")
+    parser.add_argument("--recorded", action="store_true",
+                        help="with --gpu: time only the recorded runs' configurations, not the model's best now")
     args = parser.parse_args()
     if nvcc() is None:
         sys.exit("bench_roofline: nvcc is needed (the PTX and ptxas's figures)")
     if args.gpu:
-        rows = timed(args.kernels)
+        rows = timed(args.kernels, args.recorded)
         if args.record:
             from bench_model import gpu_facts
 
