@@ -182,7 +182,7 @@ def _best(kernel: str, program) -> dict:
     }
 
 
-def timed(kernels: list[str], recorded_only: bool = False) -> list[dict]:
+def timed(kernels: list[str], recorded_only: bool = False, at: dict | None = None) -> list[dict]:
     """On this machine's GPU: each kernel's best configuration of every recorded run (so the
     code before a change beside the code after it), and the model's best now where the code
     changed since the last record (unless ``recorded_only``: the search takes minutes a kernel,
@@ -201,6 +201,9 @@ def timed(kernels: list[str], recorded_only: bool = False) -> list[dict]:
         runner = Runner("cuda", device, Path(tmp) / "runs", jobs=os.cpu_count())
         for kernel in kernels:
             inputs, case = TIMED[kernel]
+            if at:  # other sizes (``--at n=2048``): the vendor's case is given the kernel's sizes in order
+                inputs = {name: at.get(name, value) for name, value in inputs.items()}
+                case = case and [case[0], *inputs.values()]
             program = example_program(kernel, Path(tmp), device)
             configs = {}
             for run in recorded:
@@ -239,11 +242,13 @@ def main() -> None:
     parser.add_argument("--gpu", action="store_true", help="time the best configurations on this machine's GPU (TIMED)")
     parser.add_argument("--recorded", action="store_true",
                         help="with --gpu: time only the recorded runs' configurations, not the model's best now")
+    parser.add_argument("--at", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="with --gpu: time at these sizes instead of TIMED's (the CPU's check of each takes longer)")
     args = parser.parse_args()
     if nvcc() is None:
         sys.exit("bench_roofline: nvcc is needed (the PTX and ptxas's figures)")
     if args.gpu:
-        rows = timed(args.kernels, args.recorded)
+        rows = timed(args.kernels, args.recorded, {k: int(v) for k, v in (a.split("=", 1) for a in args.at)})
         if args.record:
             from bench_model import gpu_facts
 
