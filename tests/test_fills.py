@@ -22,8 +22,11 @@ def first(program, inputs, **fixed):
     return performance_space(program, inputs).first_matching(fixed)
 
 
-def sgemm(in_tmp, double="True"):
-    text = (EXAMPLES / "sgemm.c").read_text().replace("threadCount=TC", f"threadCount=TC, doubleBuffer={double}")
+def sgemm(in_tmp, double=None):
+    """sgemm.c as shipped (doubleBuffer left to its default, two buffers), or with doubleBuffer=``double``."""
+    text = (EXAMPLES / "sgemm.c").read_text()
+    if double is not None:
+        text = text.replace("threadCount=TC", f"threadCount=TC, doubleBuffer={double}")
     if double == "DB":
         text = text.replace("param TC[] = [64, 128, 256];", "param TC[] = [64, 128, 256];\n        param DB[] = [False, True];")
     write(in_tmp / "sgemm.c", text)
@@ -63,8 +66,8 @@ def test_a_strips_tiles_have_two_buffers_and_one_barrier_a_strip(in_tmp):
     assert text.count("__syncthreads();") == 2 + 2
 
 
-def test_without_double_buffer_a_strip_has_one_buffer_and_as_a_parameter_it_is_pruned_where_nothing_gets_two(in_tmp):
-    program = load(EXAMPLES / "sgemm.c")
+def test_with_doubleBuffer_false_a_strip_has_one_buffer_and_as_a_parameter_it_is_pruned_where_nothing_gets_two(in_tmp):
+    program = sgemm(in_tmp, "False")
     config = first(program, {"n": 37}, TC=64, shared_A_1=True, shared_B_1=True)
     text = generate(program, program.nests[0], config, {"n": 37}).text
     assert "A_buffers" not in text and "orcu_copy_async" not in text and text.count("__syncthreads();") == 2

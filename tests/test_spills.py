@@ -54,8 +54,8 @@ def test_the_variants_of_a_batch_that_spilled_are_built_again_together_and_one_t
     program = load(EXAMPLES / "sgemm.c", device=H100)
     inputs = {"n": 64}
     space = performance_space(program, inputs)
-    picks = [{"registers_i_1": 1, "registers_j_1": 2, "shared_A_1": True, "shared_B_1": False, "vectorize_1": True},
-             {"registers_i_1": 2, "registers_j_1": 4, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
+    picks = [{"registers_i_1": 1, "registers_j_1": 2, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
+             {"registers_i_1": 2, "registers_j_1": 2, "shared_A_1": False, "shared_B_1": True, "vectorize_1": True},
              {"registers_i_1": 8, "registers_j_1": 8, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
              {"registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True, "vectorize_1": True}]
     configs = [space.first_matching({"TC": 64, "mapping_1": "x=j y=i", "sharedDepth_1": 16, **pick}) for pick in picks]

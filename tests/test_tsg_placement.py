@@ -50,7 +50,7 @@ def test_transposed_gemv_copies_x_and_reads_a_coalesced_from_global_memory():
         "A": "no reuse across the threads of a block: each element is read once (16 threads per axis)", "y": WRITTEN}
     program = load(EXAMPLES / "gemv_t.c")
     code = generate(program, program.nests[0], config(program, {"n": 41, "m": 37}, TC=64, registers_j_1=2, shared_x_1=True))
-    assert "ORCU_SHARED_TILE(double, x_shared, [16], 1);" in code.text
+    assert "ORCU_SHARED_TILE(double, x_buffers, [2][16], 1);" in code.text  # two buffers, the next strip copied meanwhile
     assert "double y_i_acc_0 = j_0 < m ? y[j_0] : (double)0;" in code.text  # y[j] in a register over i, per iteration
     assert "y_i_acc_1 += A[i * m + j_1] * x_shared[i - i0];" in code.text
 
@@ -180,13 +180,13 @@ def test_a_tile_that_thread_x_reads_down_a_column_gets_padded_rows(in_tmp):
     assert p.tile("B").shape({"i": 2, "j": 32, "k": 16}) == (32, 17)
     params = config(program, {"n": 37}, registers_i_1=2, shared_A_1=True, shared_B_1=True)
     text = generate(program, program.nests[0], params, {"n": 37}).text
-    assert "ORCU_SHARED_TILE(float, B_shared, [32][17], 1);  // free of bank conflicts" in text
+    assert "ORCU_SHARED_TILE(float, B_buffers, [2][32][17], 1);  // free of bank conflicts" in text
     result = evaluate(in_tmp, source, params=params)
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
     # Without the padding, the same claim is false: the emulation counts each warp's requests.
-    unpadded = evaluate(in_tmp, source, planted("B_shared, [32][17], 1)", "B_shared, [32][16], 1)"), params=params)
+    unpadded = evaluate(in_tmp, source, planted("B_buffers, [2][32][17], 1)", "B_buffers, [2][32][16], 1)"), params=params)
     assert unpadded.status == "launch_error"
-    assert re.search(r"orcu emulation: shared tile B_shared in block \(\d+,\d+,0\): a request of warp \d puts \d+ words in "
+    assert re.search(r"orcu emulation: shared tile B_buffers in block \(\d+,\d+,0\): a request of warp \d puts \d+ words in "
                      r"one bank; its declaration says at most 1", unpadded.message), unpadded.message
 
 
@@ -194,12 +194,14 @@ SHARED = {"TC": 64, "mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1":
           "sharedDepth_1": 16, "vectorize_1": False}
 
 
-@pytest.mark.parametrize("barrier", [
-    "__syncthreads();  // the tiles are whole before any thread reads them",
-    "__syncthreads();  // every thread has read the strip before the next one fills it",
+@pytest.mark.parametrize("double, barrier", [
+    (False, "__syncthreads();  // the tiles are whole before any thread reads them"),
+    (False, "__syncthreads();  // every thread has read the strip before the next one fills it"),
+    (True, "__syncthreads();  // the tiles are whole before any thread reads them"),  # the first strip's
+    (True, "__syncthreads();  // the next strip is whole, and every thread has read this one"),
 ])
-def test_the_emulation_catches_a_missing_barrier_around_a_shared_tile(in_tmp, barrier):
-    source = GEMM.format(transform="mapping='auto'", b="k*n + j")
+def test_the_emulation_catches_a_missing_barrier_around_a_shared_tile(in_tmp, double, barrier):
+    source = GEMM.format(transform=f"mapping='auto', doubleBuffer={double}", b="k*n + j")
     assert evaluate(in_tmp, source, params=SHARED).status == "ok"
     assert evaluate(in_tmp, source, planted(barrier, ";"), params=SHARED).status == "wrong_result"
 
@@ -252,7 +254,7 @@ def test_placements_given_by_hand_add_no_parameters(in_tmp):
     program = load("t.c")
     assert [p.name for p in program.spec.performance_params] == ["TC"]
     code = generate(program, program.nests[0], {"TC": 64}, {"n": 37})
-    assert "ORCU_SHARED_TILE(float, B_shared, [16][128], 1);" in code.text and "A_shared" not in code.text
+    assert "ORCU_SHARED_TILE(float, B_buffers, [2][16][128], 1);" in code.text and "A_shared" not in code.text
     lines = [line.strip() for line in code.text.splitlines()]
     at = lines.index("s_1_3 += A[i_1 * n + k] * B_shared[k - k0][j_3 - j0];")
     assert lines[at - 1] == "if (i_1 < n && j_3 < n) {"  # it reads A from global memory: only where i and j are in range
@@ -500,10 +502,10 @@ def test_emit_explains_what_ptxas_reports_of_a_register_tiled_kernel(capsys):
     assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input=n=37", "-o", "/dev/null", "--set=TC=256",
                  "--set=registers_i_1=4", "--set=registers_j_1=4", "--set=shared_A_1=True", "--set=shared_B_1=True"]) == 0
     line = next(l for l in capsys.readouterr().err.splitlines() if "ptxas" in l)
-    m = re.fullmatch(r"  ptxas \(sm_90\): (\d+) registers a thread, 10240 bytes of shared memory a block, no stack frame or "
+    m = re.fullmatch(r"  ptxas \(sm_90\): (\d+) registers a thread, 20480 bytes of shared memory a block, no stack frame or "
                      r"spills; (\d+) blocks of 256 threads per multiprocessor \((\w[\w ]*) bound\): occupancy (\d+)%", line)
-    assert m, line  # A_shared 32 x 16 and B_shared 16 x 128 floats; 4 x 4 accumulators in registers
-    blocks, busy, limit = occupancy(H100, 256, int(m.group(1)), 10240)
+    assert m, line  # A 32 x 16 and B 16 x 128 floats, two buffers each; 4 x 4 accumulators in registers
+    blocks, busy, limit = occupancy(H100, 256, int(m.group(1)), 20480)
     assert (int(m.group(2)), m.group(3), int(m.group(4))) == (blocks, limit, round(busy * 100))
 
 
@@ -544,8 +546,8 @@ def test_vectorize_gives_each_thread_consecutive_iterations_along_x_moved_as_vec
     assert "const orcu_index j_3 = j0 + (orcu_index)(threadIdx.x * 4 + 3);" in lines
     assert lines.count("const float4 B_v1 = ORCU_TILE_VECTOR(float4, B_shared, [k - k0][j_0 - j0]);") == 2  # strip, rest
     assert "s_1_3 += A_shared[i_1 - i0][k - k0] * B_v1.w;" in lines
-    assert "float4 C_v2;  // every iteration assigns it" in lines and "C_v2.z = s_0_2;" in lines
-    assert "if (i_0 < n && j_3 < n && (size_t)&C[i_0 * n + j_0] % 16 == 0) *(float4 *)&C[i_0 * n + j_0] = C_v2;" in lines
+    assert "float4 C_v3;  // every iteration assigns it" in lines and "C_v3.z = s_0_2;" in lines
+    assert "if (i_0 < n && j_3 < n && (size_t)&C[i_0 * n + j_0] % 16 == 0) *(float4 *)&C[i_0 * n + j_0] = C_v3;" in lines
     result = evaluate(in_tmp, source, params=params, inputs={"n": n})
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 

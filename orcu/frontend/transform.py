@@ -84,7 +84,7 @@ ARGUMENTS: dict[str, Argument] = {
                  "a list of array names", "arrays the block copies to shared memory tile by tile (TSG phase II)"),
         Argument("sharedDepth", 16, _positive_int, "a positive integer",
                  "iterations of a sequential loop per shared tile (TSG phase II)"),
-        Argument("doubleBuffer", False, _bool, "True or False",
+        Argument("doubleBuffer", True, _bool, "True or False",
                  "a strip's shared tiles in two buffers where they fit: the next strip copied while this one is read "
                  "(TSG phase II)"),
         Argument("constant", [], lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
