@@ -107,15 +107,21 @@ def inner_loop(ptx: str) -> dict[str, int]:
     return max(counts, key=lambda c: c["fma"])
 
 
-def _compiled(text: str, host: str, directory: Path) -> tuple[object, str]:
-    """ptxas's figures of the kernel of ``host`` in the tuned file ``text`` (None without a
-    report), and the file's PTX."""
+def _compiled(text: str, host: str, directory: Path) -> tuple[object, list, str]:
+    """ptxas's figures of the kernel of ``host`` in the tuned file ``text``: its 32-bit instance's
+    (None without a report) and every instance's (a tune judges spills on both, as here), and the
+    file's PTX."""
     source = directory / "tuned.cu"
     source.write_text(text)
     found = ptxas_report(source, H100.arch)
     subprocess.run([nvcc(), "-ptx", "-arch=sm_90", "-O3", str(source), "-o", str(directory / "tuned.ptx")], check=True,
                    capture_output=True, text=True)
-    return None if isinstance(found, str) else kernel_resources(found, host), (directory / "tuned.ptx").read_text()
+    instances = [] if isinstance(found, str) else [r for name, r in found.items() if f"{host}_kernel" in name]
+    return (None if isinstance(found, str) else kernel_resources(found, host)), instances, (directory / "tuned.ptx").read_text()
+
+
+def _spills(instances: list) -> bool:
+    return any(r.stack_bytes + r.spill_bytes for r in instances)
 
 
 def example_program(kernel: str, directory: Path, device):
@@ -149,25 +155,24 @@ def _best(kernel: str, program) -> dict:
         code = generate(program, program.nests[0], config, inputs)
         text, _ = tuned_source(program, [Choice(config, inputs)])
         with tempfile.TemporaryDirectory() as tmp:
-            resources, ptx = _compiled(text, code.host, Path(tmp))
+            resources, instances, ptx = _compiled(text, code.host, Path(tmp))
             setting = program.nests[0].recipe.min_blocks
-            if resources is not None and resources.stack_bytes + resources.spill_bytes and setting:
+            if _spills(instances) and setting:
                 # as a tune builds it (orcu/runners.py): with the minBlocks that end ptxas's spills
-                for blocks in min_blocks_to_try([resources], code.threads, H100):
+                for blocks in min_blocks_to_try(instances, code.threads, H100):
                     text, _ = tuned_source(program, [Choice({**config, setting: blocks}, inputs)])
-                    resources, ptx = _compiled(text, code.host, Path(tmp))
+                    resources, instances, ptx = _compiled(text, code.host, Path(tmp))
                     config = {**config, setting: blocks}
-                    if resources is None or not resources.stack_bytes + resources.spill_bytes:
+                    if not _spills(instances):
                         break
         traffic = code.traffic(H100.multiprocessors)
-        return {"config": config, "resources": resources, "mix": inner_loop(ptx),
+        return {"config": config, "resources": resources, "spilled": _spills(instances), "mix": inner_loop(ptx),
                 "prediction": of_variant(program, 0, traffic, inputs, H100, resources),
                 "constants": of_variant(program, 0, traffic, inputs, CONSTANTS, resources)}
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         # a tile ptxas spills is not kept (orcu/runners.py): nor is it here
-        kept = [r for r in pool.map(with_ptxas, top)
-                if r["resources"] is not None and not r["resources"].stack_bytes + r["resources"].spill_bytes]
+        kept = [r for r in pool.map(with_ptxas, top) if r["resources"] is not None and not r["spilled"]]
     chosen = min(kept, key=lambda r: r["prediction"].ms)
     resources, mix, ms, constants = chosen["resources"], chosen["mix"], chosen["prediction"].ms, chosen["constants"].ms
     done = work(program, 0, inputs)
