@@ -264,10 +264,10 @@ def min_blocks_to_try(spilled: Iterable[KernelResources], threads: int, device: 
     """The minBlocks to build a kernel with, in turn, that ptxas spilled under its own register
     target (its instances' reports ``spilled``; blocks of ``threads``): first one that gives each
     thread a budget one allocation step above the most registers ptxas took, then 1 (no budget
-    but the multiprocessor's); none where ptxas had all a thread may have. Of the 84 variants of
-    sgemm's space at n = 256 that ptxas (sm_90) spilled, the first kept 36 at 40-96 registers a
-    thread, minBlocks 1 then 21 more; minBlocks 1 first let ptxas take 128-254 registers for
-    tiles that fit in 40-80 (occupancy lost for nothing)."""
+    but the multiprocessor's); none where ptxas had all a thread may have. Of the 105 variants of
+    sgemm's space at n = 256 that ptxas (sm_90) spilled (two buffers a strip), the first kept 54,
+    minBlocks 1 then 28 more; minBlocks 1 first let ptxas take 128-254 registers for tiles that
+    fit in 40-80 (occupancy lost for nothing)."""
     unit = REGISTER_UNIT // 32  # a warp's 32 threads: a thread's registers are allocated in steps of this many
     took = max(r.registers for r in spilled)
     # registers_per_block: the multiprocessor's registers too, on every GPU orcu knows
