@@ -260,21 +260,28 @@ def _of_kernel(build: Build, host: str) -> dict[str, KernelResources]:
 MOST_REGISTERS = 255  # a thread's, on every GPU since sm_35
 
 
-def min_blocks_to_try(spilled: Iterable[KernelResources], threads: int, device: Device) -> tuple[int, ...]:
+def min_blocks_to_try(reports: Iterable[KernelResources], threads: int, device: Device) -> tuple[int, ...]:
     """The minBlocks to build a kernel with, in turn, that ptxas spilled under its own register
-    target (its instances' reports ``spilled``; blocks of ``threads``): first one that gives each
-    thread a budget one allocation step above the most registers ptxas took, then 1 (no budget
-    but the multiprocessor's); none where ptxas had all a thread may have. Of the 105 variants of
-    sgemm's space at n = 256 that ptxas (sm_90) spilled (two buffers a strip), the first kept 54,
-    minBlocks 1 then 28 more; minBlocks 1 first let ptxas take 128-254 registers for tiles that
-    fit in 40-80 (occupancy lost for nothing)."""
+    target (its instances' ``reports``; blocks of ``threads``): first one that gives each thread
+    a budget one allocation step above the most registers ptxas took, then 1 (no budget but the
+    multiprocessor's); none where every instance it spilled had all a thread may have (another
+    instance at that many, unspilled, does not stop the tries: they may end the spills of the
+    one that had fewer). Of the 105 variants of sgemm's space at n = 256 that ptxas (sm_90)
+    spilled (two buffers a strip), the first kept 54, minBlocks 1 then 28 more; minBlocks 1
+    first let ptxas take 128-254 registers for tiles that fit in 40-80 (occupancy lost for
+    nothing)."""
     unit = REGISTER_UNIT // 32  # a warp's 32 threads: a thread's registers are allocated in steps of this many
-    took = max(r.registers for r in spilled)
+    reports = list(reports)
+    took = max(r.registers for r in reports)
     # registers_per_block: the multiprocessor's registers too, on every GPU orcu knows
-    if took >= min(MOST_REGISTERS, device.registers_per_block // threads // unit * unit):
+    most = min(MOST_REGISTERS, device.registers_per_block // threads // unit * unit)
+    if all(r.registers >= most for r in reports if r.stack_bytes + r.spill_bytes):
         return ()  # ptxas had all the registers a block of this size may have: no minBlocks gives more
     budget = -(-took // unit) * unit + unit
-    return tuple(dict.fromkeys((max(1, device.registers_per_block // (threads * budget)), 1)))
+    first = max(1, device.registers_per_block // (threads * budget))
+    if device.registers_per_block // (threads * first) // unit * unit >= most:
+        return (first,)  # it gives a thread all it may have already: minBlocks 1 would build the same
+    return (first, 1)
 
 
 def searched(program: Program, region: int, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,9 +7,9 @@ from conftest import EXAMPLES, H100, write
 from orcu.api import tune
 from orcu.codegen.region import generate
 from orcu.program import load
-from orcu.runners import Runner
+from orcu.runners import Runner, min_blocks_to_try
 from orcu.space import performance_space
-from orcu.toolchain import ptxas_report
+from orcu.toolchain import KernelResources, ptxas_report
 from orcu.writeback import Choice, tuned_source
 
 
@@ -68,3 +68,17 @@ def test_the_variants_of_a_batch_that_spilled_are_built_again_together_and_one_t
         assert r.params == {**config, **({"minBlocks_1": r.params["minBlocks_1"]} if "minBlocks_1" in r.params else {})}
     assert re.fullmatch(r"ptxas keeps part of the register tile in local memory \(\d+ bytes of stack frame, \d+ bytes of "
                         r"spill stores and loads, 255 registers\): not kept", results[2].message), results[2].message
+
+
+def test_min_blocks_are_tried_unless_every_instance_that_spilled_had_all_the_registers_a_thread_may_have():
+    """H100: 65536 registers a multiprocessor, 255 a thread at most, allocated 8 at a time."""
+    spilled_168, spilled_255 = KernelResources(168, 0, 16, 48), KernelResources(255, 0, 80, 184)
+    clean_255, clean_96 = KernelResources(255, 0, 0, 0), KernelResources(96, 0, 0, 0)
+    # 168 spilled and 96: a budget of 176 a thread fits one block of 256 (65536 / (256 x 176)), then 1
+    assert min_blocks_to_try([spilled_168, clean_96], 256, H100) == (1,)
+    assert min_blocks_to_try([spilled_168, clean_96], 64, H100) == (5, 1)
+    # the other instance took 255 without spilling: the one at 168 may still get more, and 3 blocks
+    # of 64 already give a thread all 255 (65536 / 192 = 341), so minBlocks 1 is not tried as well
+    assert min_blocks_to_try([spilled_168, clean_255], 64, H100) == (3,)
+    assert min_blocks_to_try([spilled_255, clean_96], 64, H100) == ()
+    assert min_blocks_to_try([spilled_168], 1024, H100) == ()  # 64 registers a thread at most in a block of 1024
