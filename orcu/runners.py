@@ -267,7 +267,7 @@ def min_blocks_to_try(reports: Iterable[KernelResources], threads: int, device: 
     multiprocessor's); none where every instance it spilled had all a thread may have (another
     instance at that many, unspilled, does not stop the tries: they may end the spills of the
     one that had fewer). Of the 105 variants of sgemm's space at n = 256 that ptxas (sm_90)
-    spilled (two buffers a strip), the first kept 54, minBlocks 1 then 28 more; minBlocks 1
+    spilled (two buffers a strip), the first kept 55, minBlocks 1 then 28 more; minBlocks 1
     first let ptxas take 128-254 registers for tiles that fit in 40-80 (occupancy lost for
     nothing)."""
     unit = REGISTER_UNIT // 32  # a warp's 32 threads: a thread's registers are allocated in steps of this many
