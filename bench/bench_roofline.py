@@ -191,8 +191,8 @@ def timed(kernels: list[str], recorded_only: bool = False, at: dict | None = Non
     """On this machine's GPU: each kernel's best configuration of every recorded run (so the
     code before a change beside the code after it), and the model's best now where the code
     changed since the last record (unless ``recorded_only``: the search takes minutes a kernel,
-    device time a run with few minutes lent cannot spare), timed at the kernel's TIMED size beside the vendor's
-    library; the model's prediction at that size too."""
+    device time a run with few minutes lent cannot spare), timed at the kernel's TIMED size (or
+    ``at``'s) beside the vendor's library; the model's prediction at that size too."""
     from gpu_all import vendor_program
 
     from orcu.device import query
