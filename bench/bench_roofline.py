@@ -35,7 +35,7 @@ from orcu.metrics import work
 from orcu.model import of_variant, peak_rates
 from orcu.program import load
 from orcu.runners import min_blocks_to_try
-from orcu.toolchain import kernel_resources, nvcc, ptxas_report
+from orcu.toolchain import kernel_instances, nvcc, ptxas_report
 from orcu.tuning import region_configs
 from orcu.writeback import Choice, tuned_source
 
@@ -116,12 +116,12 @@ def _compiled(text: str, host: str, directory: Path) -> tuple[object, list, str]
     found = ptxas_report(source, H100.arch)
     subprocess.run([nvcc(), "-ptx", "-arch=sm_90", "-O3", str(source), "-o", str(directory / "tuned.ptx")], check=True,
                    capture_output=True, text=True)
-    instances = [] if isinstance(found, str) else [r for name, r in found.items() if f"{host}_kernel" in name]
-    return (None if isinstance(found, str) else kernel_resources(found, host)), instances, (directory / "tuned.ptx").read_text()
+    instances = [] if isinstance(found, str) else list(kernel_instances(found, host).values())
+    return next(iter(instances), None), instances, (directory / "tuned.ptx").read_text()
 
 
 def _spills(instances: list) -> bool:
-    return any(r.stack_bytes + r.spill_bytes for r in instances)
+    return any(r.local_bytes for r in instances)
 
 
 def example_program(kernel: str, directory: Path, device):

@@ -32,7 +32,7 @@ from .model import predicted_ms
 from .program import Program
 from .source import ENCODING
 from .executors import Built, BuildJob, Local, RunJob
-from .toolchain import Build, KernelResources, kernel_resources, model_compiler
+from .toolchain import Build, KernelResources, kernel_instances, model_compiler
 
 NOT_RUN = "compiled, not run (--backend model): the model predicted its time; it was not checked against the C code"
 # "predicted": a --backend model result, compiled and ranked by the model's time but never run
@@ -249,14 +249,6 @@ def _uncommented(text: str) -> str:
     return _COMMENT_OR_STRING.sub(lambda m: m.group(1) or "", text)
 
 
-def _of_kernel(build: Build, host: str) -> dict[str, KernelResources]:
-    """The build's ptxas report of the kernel of ``host`` alone (a harness holds several), by
-    instance: first the one sizes below 2^31 run (toolchain.kernel_resources)."""
-    found = kernel_resources(build.resources, host)
-    named = {name: r for name, r in build.resources.items() if f"{host}_kernel" in name}
-    return dict(sorted(named.items(), key=lambda item: item[1] is not found))
-
-
 MOST_REGISTERS = 255  # a thread's, on every GPU since sm_35
 
 
@@ -275,7 +267,7 @@ def min_blocks_to_try(reports: Iterable[KernelResources], threads: int, device: 
     took = max(r.registers for r in reports)
     # registers_per_block: the multiprocessor's registers too, on every GPU orcu knows
     most = min(MOST_REGISTERS, device.registers_per_block // threads // unit * unit)
-    if all(r.registers >= most for r in reports if r.stack_bytes + r.spill_bytes):
+    if all(r.registers >= most for r in reports if r.local_bytes):
         return ()  # ptxas had all the registers a block of this size may have: no minBlocks gives more
     budget = -(-took // unit) * unit + unit
     first = max(1, device.registers_per_block // (threads * budget))
@@ -296,8 +288,8 @@ def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, bui
     """Why a register-tiled TSG variant is not kept: ptxas put some of its kernel in local
     memory (a stack frame or spills) where the tile claims registers; None otherwise."""
     program = program.of_nest(region)
-    worst = max(build.resources.values(), key=lambda r: r.stack_bytes + r.spill_bytes, default=None)
-    if worst is None or not worst.stack_bytes + worst.spill_bytes:
+    worst = max(build.resources.values(), key=lambda r: r.local_bytes, default=None)
+    if worst is None or not worst.local_bytes:
         return None
     values = transform_values(program, program.nests[region], params, inputs)
     if Schedule.parse(values.get("mapping") or "orio") is None or all(n == 1 for n in values["registerTile"].values()):
@@ -572,12 +564,12 @@ class Runner:
         libs = build_libs(program)
         exe, build = self._build(harness_source(program, region, codes, inputs), flags, libs, count)
         if build.ok or len(batch) == 1:
-            return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message, _of_kernel(build, code.host)))
+            return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message, kernel_instances(build.resources, code.host)))
                     for j, code in enumerate(codes)]
         out = []
         for code in codes:
             exe, alone = self._build(harness_source(program, region, [code], inputs), flags, libs, count)
-            out.append((exe, 0, dataclasses.replace(alone, resources=_of_kernel(alone, code.host))))
+            out.append((exe, 0, dataclasses.replace(alone, resources=kernel_instances(alone.resources, code.host))))
         return out
 
     def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False) -> tuple[Built, Build]:

@@ -240,6 +240,11 @@ class KernelResources:
     stack_bytes: int
     spill_bytes: int  # stores and loads
 
+    @property
+    def local_bytes(self) -> int:
+        """Bytes of local memory it uses: stack frame and spills (none for a tile kept in registers)."""
+        return self.stack_bytes + self.spill_bytes
+
 
 _PTXAS_ENTRY = re.compile(r"Compiling entry function '(\w+)'")
 _PTXAS_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
@@ -274,8 +279,14 @@ def ptxas_resources(report: str) -> dict[str, KernelResources]:
     return out
 
 
+def kernel_instances(found: Mapping[str, KernelResources], host: str) -> dict[str, KernelResources]:
+    """The reports of the kernel of a region's host function ``host`` alone (a file or a harness
+    holds several kernels), by instance: first the one with 32-bit indices where there are two."""
+    named = {name: r for name, r in found.items() if f"{host}_kernel" in name}
+    return dict(sorted(named.items(), key=lambda item: "IiE" not in item[0]))
+
+
 def kernel_resources(found: Mapping[str, KernelResources], host: str) -> KernelResources | None:
     """The report of the kernel of a region's host function ``host``: its instance with 32-bit
     indices where there are two."""
-    named = {name: r for name, r in found.items() if f"{host}_kernel" in name}
-    return next((r for name, r in named.items() if "IiE" in name), None) or next(iter(named.values()), None)
+    return next(iter(kernel_instances(found, host).values()), None)

@@ -9,7 +9,7 @@ from orcu.codegen.region import generate
 from orcu.program import load
 from orcu.runners import Runner, min_blocks_to_try
 from orcu.space import performance_space
-from orcu.toolchain import KernelResources, ptxas_report
+from orcu.toolchain import KernelResources, kernel_instances, ptxas_report
 from orcu.writeback import Choice, tuned_source
 
 
@@ -25,7 +25,7 @@ def spills(path, config: dict, inputs: dict) -> list[int]:
     text, _ = tuned_source(program, [Choice(config, inputs)])
     cu = write(path.with_suffix(".cu"), text)
     host = generate(program, program.nests[0], config, inputs).host
-    return [r.spill_bytes + r.stack_bytes for name, r in ptxas_report(cu, H100.arch).items() if f"{host}_kernel" in name]
+    return [r.local_bytes for r in kernel_instances(ptxas_report(cu, H100.arch), host).values()]
 
 
 def test_a_tile_ptxas_spilled_is_kept_with_the_min_blocks_that_end_the_spills(in_tmp):
