@@ -52,8 +52,6 @@ KERNELS = {
     "sgemm": ("sgemm.c", {"n": 4096}),
     "dgemm": ("dgemm.c", {"n": 4096}),
     # the same spaces with doubleBuffer=True: a strip's tiles in two buffers (not in the TSG's own space)
-    "sgemm_2buf": ("sgemm.c", {"n": 4096}),
-    "dgemm_2buf": ("dgemm.c", {"n": 4096}),
     "gemv_t": ("gemv_t.c", {"n": 8192, "m": 8192}),
     "jacobi2d": ("jacobi2d.c", {"n": 8192}),
     "conv2d": ("conv2d.c", {"n": 4096, "m": 4096, "k": 5}),
@@ -65,8 +63,6 @@ KERNELS = {
 TIMED = {
     "sgemm": ({"n": 1024}, ["sgemm", 1024]),
     "dgemm": ({"n": 1024}, ["dgemm", 1024]),
-    "sgemm_2buf": ({"n": 1024}, ["sgemm", 1024]),
-    "dgemm_2buf": ({"n": 1024}, ["dgemm", 1024]),
     "gemv_t": ({"n": 8192, "m": 8192}, ["dgemv_t", 8192, 8192]),
     "jacobi2d": ({"n": 8192}, None),
     "conv2d": ({"n": 4096, "m": 4096, "k": 5}, None),
@@ -124,20 +120,15 @@ def _spills(instances: list) -> bool:
     return any(r.local_bytes for r in instances)
 
 
-def example_program(kernel: str, directory: Path, device):
-    """The kernel's example loaded for ``device``; a ``_2buf`` kernel's with doubleBuffer=True
-    added to its transform (written under ``directory``)."""
-    example, _ = KERNELS[kernel]
-    if not kernel.endswith("_2buf"):
-        return load(EXAMPLES / example, device=device)
-    text = (EXAMPLES / example).read_text().replace("CUDA(mapping='auto'", "CUDA(mapping='auto', doubleBuffer=True")
-    (directory / example).write_text(text)
-    return load(directory / example, device=device)
+def example_program(kernel: str, device):
+    """The kernel's example loaded for ``device`` (the rows ``sgemm_2buf`` and ``dgemm_2buf`` of
+    the history, doubleBuffer=True added, are the ``sgemm`` and ``dgemm`` rows' code since two
+    buffers became the default, 2fad510)."""
+    return load(EXAMPLES / KERNELS[kernel][0], device=device)
 
 
 def best(kernel: str) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        return _best(kernel, example_program(kernel, Path(tmp), H100))
+    return _best(kernel, example_program(kernel, H100))
 
 
 def _best(kernel: str, program) -> dict:
@@ -209,7 +200,7 @@ def timed(kernels: list[str], recorded_only: bool = False, at: dict | None = Non
             if at:  # other sizes (``--at n=2048``): the vendor's case is given the kernel's sizes in order
                 inputs = {name: at.get(name, value) for name, value in inputs.items()}
                 case = case and [case[0], *inputs.values()]
-            program = example_program(kernel, Path(tmp), device)
+            program = example_program(kernel, device)
             configs = {}
             for run in recorded:
                 for row in run["kernels"]:
