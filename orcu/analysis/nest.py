@@ -22,7 +22,7 @@ from ..source import SourceFile
 from ..spec.model import TuningSpec
 from .affine import Poly, loop_bounds, poly_of, value_range
 from .poly import array_update, dependences
-from .scalars import assigned_before_read, calls_c_minmax, is_name, match_reduction, mentions
+from .scalars import assigned_before_read, calls_c_minmax, is_name, match_reduction, mentions, why_carried
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def _mapped(src, nest, spec, sizes, outer, statements, inner_vars, written) -> N
     operator), every other written scalar a local of each thread, arrays copied in whole."""
     reductions = {}
     for st, _ in statements:
-        m = match_reduction(st.node)
+        m = match_reduction(st.node, nest.variables)
         if m is not None and m[0] not in reductions and nest.deps is not None:
             role = nest.deps.global_reduction(m[0])
             if role is not None:
@@ -203,7 +203,7 @@ def _assigns_first(node: c_ast.Node, name: str) -> bool:
 def _reductions(src, nest, outer, statements) -> list[Reduction]:
     found: dict[str, Reduction] = {}
     for st, _ in statements:
-        m = match_reduction(st.node)
+        m = match_reduction(st.node, nest.variables)
         if m is None:
             continue
         var, op = m
@@ -215,7 +215,7 @@ def _reductions(src, nest, outer, statements) -> list[Reduction]:
         found.setdefault(var, Reduction(var, op, v.ctype.base, st.loc, calls_c_minmax(st.node)))
     for st, _ in statements:  # a reduced scalar may appear in nothing but its updates
         for var in found:
-            if (var in st.scalar_reads or var in st.scalar_writes) and match_reduction(st.node) is None:
+            if (var in st.scalar_reads or var in st.scalar_writes) and match_reduction(st.node, nest.variables) is None:
                 raise src.error_at(
                     st.loc,
                     f"'{var}' is used here outside its reduction, so iterations of the outer loop depend on each other",
@@ -241,7 +241,8 @@ def _private_scalars(src, nest, statements, excluded, outer: Loop) -> list[str]:
         if not assigned_before_read(outer, name):
             raise src.error_at(
                 st.loc,
-                f"'{name}' carries a value from one iteration of the outer loop to the next (loop-carried dependence)",
+                f"'{name}' carries a value from one iteration of the outer loop to the next (loop-carried dependence)"
+                + why_carried([s.node for s, _ in statements], name, nest.variables),
                 AnalysisError,
             )
         if nest.variables[name].origin != "region":
@@ -260,7 +261,7 @@ def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, name
     are affine (analysis/poly.py, over the loops' bounds), conservatively elsewhere."""
     i = outer.var
     for st, _ in statements:
-        if array_update(st.node) is not None:
+        if array_update(st.node, nest.variables) is not None:
             continue  # an update of one element by every iteration is a reduction: said below
         for w in (a for a in st.accesses if a.write):
             wp = [_affine(s, names) for s in w.subscripts]

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import islpy as isl
 from pycparser import c_ast
 
-from ..frontend.ir import Access, Loop, LoopNest, c_text, statements
+from ..frontend.ir import Access, Loop, LoopNest, Variable, c_text, statements
+from .conversions import expression_type, reorder_problem
 from .affine import Poly, poly_of
-from .scalars import assigned_before_read, match_reduction
+from .scalars import assigned_before_read, match_reduction, why_carried
 from .subscripts import Shaped, is_affine, shapes
 
 
@@ -73,6 +74,9 @@ class _Pair:
 class Dependences:
     nest: LoopNest
     loops: dict[str, LoopFacts] = field(default_factory=dict)
+    # Loops a `break` leaves, with why: the iterations after the one that stops never run, so
+    # none may run beside another (not even as a reduction's share) nor move past another loop.
+    stops: dict[str, str] = field(default_factory=dict)
     _pairs: list[_Pair] = field(default_factory=list, repr=False)
     _scalars: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)  # loop -> scalar -> "private"/op/"carried"
     _differs: dict[tuple[int, str], bool] = field(default_factory=dict, repr=False)
@@ -82,6 +86,10 @@ class Dependences:
         (iterations spread over threads whose results a reduction combines) can all run in
         parallel; else why not."""
         grid, reduced = set(grid), set(reduced)
+        for var in sorted(grid | reduced):
+            stop = self.stops.get(var)
+            if stop is not None:
+                return stop
         for k, pair in enumerate(self._pairs):
             for var in sorted(grid | reduced):
                 if pair.reduction and var in reduced:
@@ -92,7 +100,7 @@ class Dependences:
         for var in sorted(grid | reduced):
             for scalar, how in self._scalars.get(var, {}).items():
                 if how == "carried":
-                    return f"'{scalar}' carries a value from one iteration of '{var}' to the next"
+                    return f"'{scalar}' carries a value from one iteration of '{var}' to the next" + self._why(scalar)
                 if how.startswith("reduce:") and var in grid:
                     return f"'{scalar}' is a reduction along '{var}' that only threads of one block can combine"
         return None
@@ -105,9 +113,11 @@ class Dependences:
             if not pair.reduction and _reversed(self.nest, pair, outer, inner):
                 return f"{pair.text()} would run in the other order" + (f" ({pair.opaque} is not affine)" if pair.opaque else "")
         for var in (outer, inner):
+            if var in self.stops:
+                return self.stops[var]
             for scalar, how in self._scalars.get(var, {}).items():
                 if how == "carried":
-                    return f"'{scalar}' carries a value from one iteration of '{var}' to the next"
+                    return f"'{scalar}' carries a value from one iteration of '{var}' to the next" + self._why(scalar)
         return None
 
     def array_conflict(self, var: str) -> tuple[Access, Access, bool, str | None] | None:
@@ -137,6 +147,9 @@ class Dependences:
     def scalar_reductions(self, var: str) -> dict[str, str]:
         """Scalars reduced along ``var`` that a reduction across its threads must combine: name -> operator."""
         return {s: how.split(":")[1] for s, how in self._scalars.get(var, {}).items() if how.startswith("reduce:")}
+
+    def _why(self, scalar: str) -> str:
+        return why_carried([st.node for st, _ in statements(self.nest.body)], scalar, self.nest.variables)
 
     def _pair_differs(self, k: int, var: str) -> bool:
         if (k, var) not in self._differs:
@@ -174,6 +187,10 @@ def _dependences(nest: LoopNest) -> Dependences:
     deps._scalars = _scalar_roles(nest)
     for loop in nest.loops():
         conflicts, opaque = [], []
+        for jump in loop.jumps_of("break"):
+            deps.stops[loop.var] = (f"the 'break' on line {jump.loc.line} stops the loop on '{loop.var}' where its data say: "
+                                    "its iterations run in order, one after the other")
+            conflicts.append(Conflict(f"the 'break' on line {jump.loc.line} ends its iterations early"))
         for k, pair in enumerate(deps._pairs):
             if _carried(nest, pair, loop) and deps._pair_differs(k, loop.var):
                 conflicts.append(Conflict(pair.text(), pair.reduction))
@@ -181,7 +198,7 @@ def _dependences(nest: LoopNest) -> Dependences:
                     opaque.append(pair.opaque)
         for scalar, how in deps._scalars.get(loop.var, {}).items():
             if how == "carried":
-                conflicts.append(Conflict(f"'{scalar}' carries a value from one iteration to the next"))
+                conflicts.append(Conflict(f"'{scalar}' carries a value from one iteration to the next" + deps._why(scalar)))
             elif how.startswith("reduce"):
                 conflicts.append(Conflict(f"'{scalar}' is reduced with '{how.split(':')[1]}'", reduction=True))
         deps.loops[loop.var] = LoopFacts(loop.var, tuple(dict.fromkeys(conflicts)), tuple(dict.fromkeys(opaque)))
@@ -198,32 +215,38 @@ def _array_reductions(nest: LoopNest) -> dict[int, tuple[str, str]]:
     """Statements that update an array element with one operator: id -> (target text, operator)."""
     out = {}
     for st, _ in statements(nest.body):
-        target = array_update(st.node)
+        target = array_update(st.node, nest.variables)
         if target is not None:
             out[id(st)] = target
     return out
 
 
-def array_update(node: c_ast.Node) -> tuple[str, str] | None:
+def array_update(node: c_ast.Node, variables: Mapping[str, Variable]) -> tuple[str, str] | None:
     """``A[...] op= e`` or ``A[...] = A[...] op e`` with e free of the target, alone or under an
-    ``if`` whose test does not read the target (skipped, it adds nothing): (target text, operator)."""
+    ``if`` whose test does not read the target (skipped, it adds nothing), where C's conversions
+    at each step let the updates be reordered (analysis/conversions.py): (target text, operator)."""
     if isinstance(node, c_ast.If) and node.iffalse is None:
         inner = node.iftrue
         if isinstance(inner, c_ast.Compound) and len(inner.block_items or []) == 1:
             inner = inner.block_items[0]
-        update = array_update(inner)
+        update = array_update(inner, variables)
         return update if update is not None and not _mentions(node.cond, update[0]) else None
     if not isinstance(node, c_ast.Assignment) or not isinstance(node.lvalue, c_ast.ArrayRef):
         return None
     target = c_text(node.lvalue)
+    element = expression_type(node.lvalue, variables)
     rhs = node.rvalue
+    found = None
     if node.op in ("+=", "-=", "*="):
-        return None if _mentions(rhs, target) else (target, "*" if node.op == "*=" else "+")
-    if node.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*"):
+        found = None if _mentions(rhs, target) else (target, "*" if node.op == "*=" else "+", rhs)
+    elif node.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*"):
         for this, other in ((rhs.left, rhs.right), (rhs.right, rhs.left)):
             if c_text(this) == target and not _mentions(other, target):
-                return target, rhs.op
-    return None
+                found = target, rhs.op, other
+                break
+    if found is None or element is None or reorder_problem(element, found[1], found[2], variables) is not None:
+        return None
+    return found[0], found[1]
 
 
 def _mentions(node: c_ast.Node, target: str) -> bool:
@@ -251,7 +274,7 @@ def _scalar_roles(nest: LoopNest) -> dict[str, dict[str, str]]:
     written -= iterators
     global_ops = {}
     for s in written:
-        ops = {match_reduction(st.node) for st, _ in statements(nest.body) if s in st.scalar_reads | st.scalar_writes}
+        ops = {match_reduction(st.node, nest.variables) for st, _ in statements(nest.body) if s in st.scalar_reads | st.scalar_writes}
         if len(ops) == 1 and None not in ops and next(iter(ops))[0] == s:
             global_ops[s] = next(iter(ops))[1]
     out: dict[str, dict[str, str]] = {}
@@ -266,7 +289,7 @@ def _scalar_roles(nest: LoopNest) -> dict[str, dict[str, str]]:
             elif assigned_before_read(loop, s):
                 roles[s] = "private"
             else:
-                ops = {match_reduction(st.node) for st in inside}
+                ops = {match_reduction(st.node, nest.variables) for st in inside}
                 if len(ops) == 1 and None not in ops and next(iter(ops))[0] == s:
                     roles[s] = f"reduce:{next(iter(ops))[1]}"
                 else:

@@ -3,11 +3,14 @@ s = e``) or as a value each iteration assigns before reading it (private). The a
 nests (analysis/nest.py), of dependences (analysis/poly.py) and the code generators ask."""
 from __future__ import annotations
 
+from typing import Mapping
+
 from pycparser import c_ast
 
-from ..frontend.ir import Loop, c_text
+from ..frontend.ir import Loop, Variable, c_text
 from ..frontend.liveness import upward_exposed
 from ..frontend.types import used_names
+from .conversions import reorder_problem
 
 _MINMAX_CALLS = {"fmax": "max", "fmaxf": "max", "max": "max", "fmin": "min", "fminf": "min", "min": "min"}
 
@@ -32,8 +35,46 @@ def calls_c_minmax(node: c_ast.Node) -> bool:
             and rhs.name.name in ("fmax", "fmaxf", "fmin", "fminf"))
 
 
-def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
-    """(scalar, operator) if ``node`` is a reduction update of a scalar, else None."""
+def match_reduction(node: c_ast.Node, variables: Mapping[str, Variable]) -> tuple[str, str] | None:
+    """(scalar, operator) if ``node`` is a reduction update of a scalar whose steps may be
+    reordered (analysis/conversions.py: C's conversions at each step allow it), else None.
+    ``variables``: the types of the names it uses (a nest's)."""
+    found = _update(node)
+    if found is None:
+        return None
+    s, op, term = found
+    v = variables.get(s)
+    if v is None or v.ctype.is_array or reorder_problem(v.ctype.base, op, term, variables) is not None:
+        return None
+    return s, op
+
+
+def reduction_problem(node: c_ast.Node, variables: Mapping[str, Variable]) -> str | None:
+    """Why ``node``, an update of a scalar in a reduction's form, is no reduction: C's
+    conversions at each step (``'acc' is an int ...``); None for any other statement."""
+    found = _update(node)
+    v = variables.get(found[0]) if found is not None else None
+    if found is None or v is None or v.ctype.is_array:
+        return None
+    problem = reorder_problem(v.ctype.base, found[1], found[2], variables)
+    return f"'{found[0]}' is updated in a reduction's form, but {problem}" if problem else None
+
+
+def why_carried(nodes, scalar: str, variables: Mapping[str, Variable]) -> str:
+    """What to add to "``scalar`` carries a value": the conversions that keep its updates from
+    being a reduction (": 'acc' is updated ..."), else nothing."""
+    for node in nodes:
+        problem = reduction_problem(node, variables)
+        if problem is not None and problem.startswith(f"'{scalar}'"):
+            return f": {problem}"
+    return ""
+
+
+_ONE = c_ast.Constant("int", "1")
+
+
+def _update(node: c_ast.Node) -> tuple[str, str, c_ast.Node] | None:
+    """(scalar, operator, the term it combines) if ``node`` has the form of a reduction update."""
     if isinstance(node, c_ast.If) and node.iffalse is None:
         body = node.iftrue
         if isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
@@ -44,42 +85,42 @@ def match_reduction(node: c_ast.Node) -> tuple[str, str] | None:
             and isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=", ">", ">=")
         ):
             s, e = body.lvalue.name, body.rvalue
-            if c_text(e) == c_text(cond.left) and is_name(cond.right, s):
-                return (s, "max" if cond.op in (">", ">=") else "min") if not mentions(e, s) else None  # if (e > s) s = e;
-            if c_text(e) == c_text(cond.right) and is_name(cond.left, s):
-                return (s, "max" if cond.op in ("<", "<=") else "min") if not mentions(e, s) else None  # if (s < e) s = e;
+            if c_text(e) == c_text(cond.left) and is_name(cond.right, s):  # if (e > s) s = e;
+                return (s, "max" if cond.op in (">", ">=") else "min", e) if not mentions(e, s) else None
+            if c_text(e) == c_text(cond.right) and is_name(cond.left, s):  # if (s < e) s = e;
+                return (s, "max" if cond.op in ("<", "<=") else "min", e) if not mentions(e, s) else None
         # an update under a test that does not read the scalar (`if (a > 0.5) c++;`): a skipped
         # update leaves the scalar as it was, as the operator's identity would
-        update = match_reduction(body) if not isinstance(body, c_ast.If) else None
+        update = _update(body) if not isinstance(body, c_ast.If) else None
         return update if update is not None and not mentions(cond, update[0]) else None
     if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--") and isinstance(node.expr, c_ast.ID):
-        return node.expr.name, "+"  # s++ adds one, s-- adds minus one
+        return node.expr.name, "+", _ONE  # s++ adds one, s-- adds minus one
     if not (isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID)):
         return None
     s, rhs = node.lvalue.name, node.rvalue
     if node.op in ("+=", "-=", "*="):
-        return (s, "*" if node.op == "*=" else "+") if not mentions(rhs, s) else None
+        return (s, "*" if node.op == "*=" else "+", rhs) if not mentions(rhs, s) else None
     if node.op != "=":
         return None
     if isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*", "-"):
         if is_name(rhs.left, s) and not mentions(rhs.right, s):
-            return s, "*" if rhs.op == "*" else "+"
+            return s, "*" if rhs.op == "*" else "+", rhs.right
         if rhs.op != "-" and is_name(rhs.right, s) and not mentions(rhs.left, s):
-            return s, rhs.op
+            return s, rhs.op, rhs.left
         return None
     if isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID) and rhs.name.name in _MINMAX_CALLS:
         args = rhs.args.exprs if rhs.args is not None else []
         if len(args) == 2:
             for a, b in (args, args[::-1]):
                 if is_name(a, s) and not mentions(b, s):
-                    return s, _MINMAX_CALLS[rhs.name.name]
+                    return s, _MINMAX_CALLS[rhs.name.name], b
         return None
     if isinstance(rhs, c_ast.TernaryOp) and isinstance(rhs.cond, c_ast.BinaryOp) and rhs.cond.op in ("<", "<=", ">", ">="):
         cond, t, f = rhs.cond, rhs.iftrue, rhs.iffalse
         if is_name(f, s) and c_text(t) == c_text(cond.left) and is_name(cond.right, s) and not mentions(t, s):
-            return s, "max" if cond.op in (">", ">=") else "min"  # (e > s) ? e : s
+            return s, "max" if cond.op in (">", ">=") else "min", t  # (e > s) ? e : s
         if is_name(t, s) and c_text(f) == c_text(cond.left) and is_name(cond.right, s) and not mentions(f, s):
-            return s, "min" if cond.op in (">", ">=") else "max"  # (e > s) ? s : e
+            return s, "min" if cond.op in (">", ">=") else "max", f  # (e > s) ? s : e
     return None
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from ..analysis.conversions import accumulator_type
 from ..analysis.scalars import calls_c_minmax, match_reduction
 from ..analysis.poly import array_update
 from ..frontend.cparse import parse_expression
@@ -53,18 +54,18 @@ def targets(nest: LoopNest, loop: Loop, types: Mapping[str, str], identities, fr
     scalars = nest.deps.scalar_reductions(loop.var)
     inner = {lp.var for lp in loops_of([loop])}
     for st, _ in statements(loop.body):
-        update = array_update(st.node)
+        update = array_update(st.node, nest.variables)
         if update is not None and varies_along(nest, next(a for a in st.accesses if a.write), inner):
             continue  # a parallel loop's update of its own elements (J[k], k = i*cols + j): each thread runs it
         if update is not None:
             ref, op = update
             array = next(a.array for a in st.accesses if a.write)
-            ctype = types[array]
+            ctype = accumulator_type(types[array])
             out.setdefault(ref, Target(ref, fresh(f"{array}_sum"), ctype, *identities(ctype, op, False), False))
             continue
-        m = match_reduction(st.node)
+        m = match_reduction(st.node, nest.variables)
         if m is not None and m[0] in scalars and m[0] not in out:
-            ctype = types[m[0]]
+            ctype = accumulator_type(types[m[0]])
             out[m[0]] = Target(m[0], fresh(f"{m[0]}_sum"), ctype, *identities(ctype, m[1], calls_c_minmax(st.node)), True)
     return list(out.values())
 

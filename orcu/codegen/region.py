@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 
 from pycparser import c_ast
 
+from ..analysis.conversions import accumulator_type
 from ..analysis.affine import Bound, Poly, poly_of, value_range
 from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
 from ..errors import AnalysisError
@@ -114,11 +115,12 @@ class ArrayPlan:
 class ReductionPlan:
     var: str
     op: str
-    ctype: str
+    ctype: str  # what its partial results are kept in (conversions.accumulator_type)
     identity: str
     functor: str
     partials: int  # kept buffers: the blocks' partial results (device), the result (pinned, mapped)
     result: int
+    host_type: str  # the scalar's own type, where the host's copy lives
 
 
 @dataclass(frozen=True)
@@ -392,7 +394,7 @@ class _Generator:
     def reductions(self) -> list[ReductionPlan]:
         plans = []
         for r in self.a.reductions:
-            ctype = canonical_type(r.ctype)
+            ctype = accumulator_type(r.ctype)
             if ctype not in _REDUCIBLE:
                 raise self.src.error_at(
                     r.loc,
@@ -400,7 +402,8 @@ class _Generator:
                     AnalysisError,
                 )
             identity, functor = self._identity(ctype, r.op, r.skips_nan)
-            plans.append(ReductionPlan(r.var, r.op, ctype, identity, functor, self.buffer(), self.buffer()))
+            plans.append(ReductionPlan(r.var, r.op, ctype, identity, functor, self.buffer(), self.buffer(),
+                                       canonical_type(r.ctype)))
             self.needs |= {"reduce", functor}
         return plans
 
@@ -635,7 +638,7 @@ class _Generator:
         code after the region reads come back through pointers."""
         by_name: dict[str, tuple] = {a.name: (a.host_param, a.argument, a.host_name, (a.name, a.cast)) for a in arrays}
         by_name.update({n: (f"{t} {n}", n, n, None) for t, n in scalars})
-        by_name.update({r.var: (f"{r.ctype} *{r.var}", "&" + r.var, r.var, None) for r in reductions})
+        by_name.update({r.var: (f"{r.host_type} *{r.var}", "&" + r.var, r.var, None) for r in reductions})
         by_name.update({n: (f"{t} *{n}", "&" + n, n, None) for t, n in live})
         order = [n for n in self.nest.variables if n in by_name]
         order += [n for n in by_name if n not in order]
@@ -825,7 +828,7 @@ class _Generator:
         pointers are copied in and out, and C99 array parameters taken flat get the kernel's
         strided view (its operator[] runs on the host too), so the loop's own text runs unchanged."""
         nest = self.nest
-        by_pointer = [(r.ctype, r.var) for r in reductions] + returned
+        by_pointer = [(r.host_type, r.var) for r in reductions] + returned
         depth = 2 if by_pointer else 1
         pad = "    " * depth
         lines = [f"    {a.view}" for a in arrays if a.view]

@@ -147,7 +147,7 @@ def _split_loop(nest: LoopNest, deps: Dependences, schedule: Schedule, split: Di
         scalar = sorted(deps.scalar_reductions(loop.var))[0]
         return f"'{scalar}' is a scalar reduced along '{loop.var}': its total is no one block's to use"
     for st, _ in statements(loop.body):
-        update = array_update(st.node)
+        update = array_update(st.node, nest.variables)
         if update is None:
             continue
         ctype = canonical_type(nest.variables[next(a.array for a in st.accesses if a.write)].ctype.base)
@@ -174,7 +174,7 @@ def _reduction_loop(nest: LoopNest, deps: Dependences, home: tuple, loop: Loop) 
     inside = list(statements(loop.body))
     beside_writes = {a.array for node in home if node is not loop for st, _ in statements((node,)) for a in st.accesses if a.write}
     for st, _ in inside:
-        update = array_update(st.node)  # its target is read as a private sum: not the array
+        update = array_update(st.node, nest.variables)  # its target is read as a private sum: not the array
         for a in st.accesses:
             if not a.write and a.array in beside_writes and not (update and a.text == update[0]):
                 return f"'{a.array}' is written beside the loop on '{loop.var}' and read in it"
@@ -188,12 +188,12 @@ def _reduction_loop(nest: LoopNest, deps: Dependences, home: tuple, loop: Loop) 
         return None  # parallel: nothing to combine
     scalars = deps.scalar_reductions(loop.var)
     for st, _ in inside:
-        update = array_update(st.node)
+        update = array_update(st.node, nest.variables)
         if update is not None:
             if varies_along(nest, next(a for a in st.accesses if a.write), inner):
                 return f"'{update[0]}' (line {st.loc.line}) changes along '{loop.var}': a reduction across threads needs one target"
             continue
-        m = match_reduction(st.node)
+        m = match_reduction(st.node, nest.variables)
         if m is not None and m[0] in scalars:
             continue
         if any(a.write for a in st.accesses) or st.scalar_writes - set(scalars) - private:

@@ -262,7 +262,7 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
             (array_writes if acc.write else array_reads).setdefault(name, []).append(f"{head} -> {element}")
             if not acc.write:
                 read_sites.append((s.name, site, name, f"{head} -> {element}"))
-        update = match_reduction(s.stmt.node)
+        update = match_reduction(s.stmt.node, variables)
         for scalar in sorted((s.stmt.scalar_reads | s.stmt.scalar_writes) & written):
             index = privates.get((scalar, id(s.stmt)))
             group, loops = index if index is not None else ("", ())
