@@ -264,7 +264,11 @@ def _check_spec_commands(program, trusted: bool) -> None:
     from .flags import check_build_flags
     from .spec.unused import unused_decls, unused_notes
 
+    from .harness import unobserved
+
     text = program.src.text
+    for line in unobserved(program):
+        _say(line)
     for g, spec in enumerate(program.specs):
         region = program.spec_regions[g] if program.spec_regions else None
         code = (text[region.code_start:region.code_end] if region is not None else text) + spec.init_code

@@ -65,6 +65,10 @@ class UsageError(OrcuError):
     """A bad command line: unknown parameter, value outside its list, missing file."""
 
 
+class ReferenceFailed(OrcuError):
+    """The C code as written failed on the inputs before any variant ran: no variant can be judged."""
+
+
 class NotWritten(OrcuError):
     """Nothing was written, for reasons said one per line (results missing or never checked):
     the command line prints them and exits 1."""

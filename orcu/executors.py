@@ -150,14 +150,17 @@ def run_harness(exe: Path, job: RunJob, workdir: Path, live: set | None = None) 
                 proc.communicate()
                 return {"status": "timeout", "message": late, "run_s": job.limit}
         elapsed = time.perf_counter() - start
-        variant_s = elapsed - (_reference_seconds(mark) or 0.0)
+        reference_s = _reference_seconds(mark)
+        variant_s = elapsed - (reference_s or 0.0)
     finally:
         mark.unlink(missing_ok=True)
         if live is not None:
             live.discard(proc)
     err = truncate(stderr)
     if proc.returncode < 0:
-        return {"status": "crash", "signal": signal.Signals(-proc.returncode).name, "stderr": err, "run_s": elapsed}
+        # before the mark, the C code as written was running: the inputs' failure, not the variant's
+        return {"status": "crash", "signal": signal.Signals(-proc.returncode).name, "stderr": err, "run_s": elapsed,
+                **({"reference_failed": True} if reference_s is None else {})}
     if proc.returncode != 0:
         status = "launch_error" if "CUDA error" in err or "orcu emulation:" in err else "crash"
         return {"status": status, "message": err or f"exit code {proc.returncode}", "run_s": elapsed}

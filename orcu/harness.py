@@ -57,6 +57,8 @@ class Value:
     # An array of structs: each field (name, type, whether random values are integers, epsilon),
     # filled and compared on its own.
     fields: tuple[tuple[str, str, bool, str], ...] = ()
+    second: bool = False  # drawn again for the second input set (a random value that steers nothing)
+    in_float: bool = False  # a double the region may compute in float: checked at float's precision
 
     @property
     def is_float(self) -> bool:
@@ -77,7 +79,7 @@ class Value:
 
     @property
     def epsilon(self) -> str:
-        return _FLOATS.get(self.ctype, "0")
+        return _FLOATS["float"] if self.in_float and self.ctype == "double" else _FLOATS.get(self.ctype, "0")
 
 
 def _literal(value: Any) -> str:
@@ -157,7 +159,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     # the file's macros and its headers' (MIN(a, b) too): the reference and the kernels use them
     macros = {k: v for k, v in file_macros(program.src, parameters=True).items() if k not in spec.input_names}
     # Scalars compared with the reference: sums the GPU computes, and what host statements in a region assign.
-    compared = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions}
+    compared = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions
+                if observable(n, r.var)}
     compared |= {name for host in program.hosts for name in host.writes}
     rng = random.Random(seed)
 
@@ -212,6 +215,11 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         values.append(Value(name, ctype, None, (), ["0"], name in compared,  # a struct: its fields zero
                             fields=_fields(struct) if struct is not None else ()))
 
+    steering = _steering_names(program.nests)
+    # a region that computes in float (a float sum written to a double array) rounds its doubles as floats
+    in_float = any(canonical_type(var.ctype.base) == "float" for n in program.nests for var in n.variables.values())
+    values = [dataclasses.replace(v, second=v.init is None and not v.fields and v.name not in steering, in_float=in_float)
+              for v in values]
     reference = _code(program, region_index, None)
     counts, largest = _terms(program, env), max([v.count for v in values if v.count] + [1])
     values = [dataclasses.replace(v, terms=counts.get(v.name, largest)) for v in values]
@@ -249,7 +257,35 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
         repeatable=repeatable(program.nests, {h.name for h in program.helpers}),
+        # a second input set where some value is drawn at random and no init_file sets them
+        second_set=not spec.init_code and any(v.second for v in values),
     )
+
+
+def observable(nest, name: str) -> bool:
+    """Whether a scalar the nest writes is seen after it: read by the code after the region, or
+    no function's own variable (a global, an input_vars value). The harness compares only these:
+    the generated code need bring back nothing else."""
+    v = nest.variables.get(name)
+    return name in nest.read_after or v is None or v.origin not in ("local", "parameter")
+
+
+def unobserved(program: Program) -> list[str]:
+    """``path:line:col: warning: ...`` for each Loop region whose results nothing observes: it
+    writes no array, and no scalar it writes is read after it."""
+    out = []
+    for nest in program.nests:
+        writes = [(st, a) for st, _ in nest_statements(nest.body) if isinstance(st, Stmt) for a in st.accesses if a.write]
+        iterators = {lp.var for lp in loops_of(nest.body)}
+        scalars = sorted({n for st, _ in nest_statements(nest.body) if isinstance(st, Stmt) for n in st.scalar_writes}
+                         - iterators)
+        if writes or any(observable(nest, s) for s in scalars):
+            continue
+        names = ", ".join(f"'{s}'" for s in scalars)
+        out.append(f"{nest.loc}: warning: the loop computes nothing observable: it writes no array, and "
+                   + (f"nothing reads {names} after it, so orcu does not compare {'it' if len(scalars) == 1 else 'them'}"
+                      if scalars else "no scalar"))
+    return out
 
 
 def repeatable(nests, helpers: set[str]) -> bool:
@@ -268,6 +304,20 @@ def repeatable(nests, helpers: set[str]) -> bool:
             written |= {a.array for a in st.accesses if a.write}
             steering |= set(used_names([s for a in st.accesses for s in a.subscripts] + _steering(st.node, helpers)))
     return not written & steering
+
+
+def _steering_names(nests) -> set[str]:
+    """The names that decide which elements the nests touch and how often: read in a subscript or
+    a loop's bound. The second input set keeps their values (a negative index is no test of
+    the code, and neither is a loop bound near INT_MAX)."""
+    found: set[str] = set()
+    for nest in nests:
+        for lp in loops_of(nest.body):
+            found |= set(used_names([lp.lower, lp.upper]))
+        for st, _ in nest_statements(nest.body):
+            if isinstance(st, Stmt):
+                found |= set(used_names([s for a in st.accesses for s in a.subscripts]))
+    return found
 
 
 def _steering(node: c_ast.Node, helpers: set[str]) -> list[c_ast.Node]:

@@ -22,12 +22,13 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .codegen.region import RegionCode, generate, transform_values
 from .device import REGISTER_UNIT, Device
-from .errors import OrcuError
+from .errors import OrcuError, ReferenceFailed
 from .frontend.ir import LoopNest
 from .tsg.phase2 import placement_problem
 from .tsg.schedule import Schedule, block_shape
 from .flags import flag_settings, spec_flags
 from .harness import HOST_COPIES, harness_source, memory_needs
+from .space import settings_text
 from .model import predicted_ms
 from .program import Program
 from .source import ENCODING
@@ -39,7 +40,9 @@ NOT_RUN = "compiled, not run (--backend model): the model predicted its time; it
 # or checked against the original code (only "ok" was).
 STATUSES = ("ok", "predicted", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
 RANKED = ("ok", "predicted")  # the statuses that carry a time a search ranks
-WRONG = ("compile_error", "wrong_result", "crash")  # what a prediction never overrides
+WRONG = ("compile_error", "wrong_result", "crash")
+# What the harness's second input set draws (templates/harness.cu.j2, orcu_adversarial).
+SECOND_INPUTS = "signed values, zeros, ones, repeats, integer limits"  # what a prediction never overrides
 # What ranks variants: the kernels' time (CUDA events around each launch; Orio's measure), the
 # host function's whole time (allocation, transfers, kernels), or the kernels' GPU time as
 # orcu/model.py predicts it (the emulation's default: its CPU times say nothing of the GPU).
@@ -600,6 +603,10 @@ class Runner:
         err = outcome.get("stderr", "")
         # where it ran, beside several; the kernel launches each timed pair of events held
         extra = {k: outcome[k] for k in ("gpu", "worker", "launches") if k in outcome}
+        if outcome.get("reference_failed"):
+            raise ReferenceFailed(f"the C code as written was killed by {outcome['signal']} at {settings_text(inputs)}, before any "
+                                  "variant ran: these inputs make the original code fail (a division by zero, a subscript out of "
+                                  "range), so no variant can be checked; change the input_vars or the sizes" + (f": {err}" if err else ""))
         if "kernel_ms" not in outcome:  # it printed no report: a timeout, a crash, a launch error
             message = outcome.get("message", "")
             if "signal" in outcome:
@@ -610,10 +617,13 @@ class Runner:
         result = Result(status, params, inputs, outcome["kernel_ms"], outcome["total_ms"], err, outcome["worst"],
                         run_s=run_s, counted=outcome.get("counted"), measured={**measured, **extra} or None)
         if result.status == "ok":
+            result.message = outcome.get("second_inputs", "")  # its second input set unchecked, and why
             variant_s = outcome["variant_s"]
             self.best_run_s = variant_s if self.best_run_s is None else min(self.best_run_s, variant_s)
         elif result.status == "wrong_result" and result.worst:
             w = result.worst
             where = w["name"] if w["index"] < 0 else f"{w['name']}[{w['index']}]"
             result.message = f"{where} is {w['got']:.17g}, expected {w['want']:.17g} ({w['error']:.3g} times the tolerance)"
+            if w.get("inputs") == 2:
+                result.message += f" on the second input set ({SECOND_INPUTS})"
         return result

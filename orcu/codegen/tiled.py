@@ -511,9 +511,12 @@ class TiledBody:
         the block's first iteration reads too (the grid loops, a box, start within their bounds,
         and the loops around a jammed statement run alike for every iteration). A weight read
         by every iteration of the tile (conv2d's mask[p * k + q]) is then loaded once for the
-        tile, not once per iteration under its guard."""
+        tile, not once per iteration under its guard. A statement that writes a scalar the
+        iterations share is always guarded."""
         if any(op in node.text for op in ("/", "%")) or not self._alike_runs:
             return True
+        if any(s not in self.placed.accumulators for s in node.scalar_writes):
+            return True  # a scalar all the tile's iterations share (the thread's share of a reduction): every update counts
         outside = [a for a in node.accesses if a.array in self.global_arrays and a.text not in refs]
         if not outside:
             return False

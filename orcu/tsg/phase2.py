@@ -353,7 +353,9 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
         return Placement(schedule.name, f"the loop on '{schedule.threads_only[0].loop}' runs over a row of threads that "
                          "folds a reduction: each thread holds one share, not a tile", (), (), (), (), read_only)
     grid, body = kernel_body(nest, schedule)
-    scalars = private_scalars(body)
+    # a scalar reduced over the whole nest is the thread's one share (codegen/region.py folds
+    # it across the grid), which every iteration of a register tile adds to: no copy per iteration
+    scalars = [s for s in private_scalars(body) if deps.global_reduction(s) is None]
     blocked = _blocked(nest, grid, body, scalars)
     if blocked:
         return Placement(schedule.name, blocked, (), (), (), (), read_only)
