@@ -33,6 +33,7 @@ class Target:
     identity: str
     functor: str
     scalar: bool
+    widened: bool  # ctype is wider than the target's own type (conversions.accumulator_type)
 
 
 def grid_header(loop: Loop, axis: str, renames: Mapping[str, str], where: str) -> list[str]:
@@ -61,12 +62,14 @@ def targets(nest: LoopNest, loop: Loop, types: Mapping[str, str], identities, fr
             ref, op = update
             array = next(a.array for a in st.accesses if a.write)
             ctype = accumulator_type(types[array])
-            out.setdefault(ref, Target(ref, fresh(f"{array}_sum"), ctype, *identities(ctype, op, False), False))
+            out.setdefault(ref, Target(ref, fresh(f"{array}_sum"), ctype, *identities(ctype, op, False), False,
+                                       ctype != types[array]))
             continue
         m = match_reduction(st.node, nest.variables)
         if m is not None and m[0] in scalars and m[0] not in out:
             ctype = accumulator_type(types[m[0]])
-            out[m[0]] = Target(m[0], fresh(f"{m[0]}_sum"), ctype, *identities(ctype, m[1], calls_c_minmax(st.node)), True)
+            out[m[0]] = Target(m[0], fresh(f"{m[0]}_sum"), ctype, *identities(ctype, m[1], calls_c_minmax(st.node)), True,
+                               ctype != types[m[0]])
     return list(out.values())
 
 
@@ -94,7 +97,9 @@ def threads_loop(loop: Loop, depth: int, found: list[Target], width: int, rename
         lines.append(f"{pad}    if (threadIdx.x == 0) {{")
         for t in found:
             ref = t.ref if t.scalar else printer.expression(parse_expression(t.ref), renames)
-            lines.append(f"{pad}        {ref} = {t.functor}::combine({ref}, {t.name});")
+            # a share kept wider than its target (a short's in int) is folded in the share's type
+            combine = f"combine<{t.ctype}>" if t.widened else "combine"
+            lines.append(f"{pad}        {ref} = {t.functor}::{combine}({ref}, {t.name});")
         lines.append(f"{pad}    }}")
     lines.append(f"{pad}}}")
     return lines
