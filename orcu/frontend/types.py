@@ -189,7 +189,7 @@ def _lookup(src, name, use, scopes, spec, macros, iterators=frozenset()) -> Vari
 VECTORS = {
     ("float", 4): "float4", ("float", 2): "float2", ("double", 2): "double2",
     ("int", 4): "int4", ("int", 2): "int2", ("unsigned int", 4): "uint4", ("unsigned int", 2): "uint2",
-    ("long long", 2): "longlong2", ("unsigned long long", 2): "ulonglong2",
+    ("long long", 2): "longlong2", ("unsigned long long", 2): "ulonglong2", ("long", 2): "long2", ("unsigned long", 2): "ulong2",
 }
 
 # Bytes of an element of each type (canonical names).

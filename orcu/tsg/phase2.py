@@ -175,6 +175,9 @@ class Placement:
     not_constant: tuple[tuple[str, str], ...] = ()  # (array only read, why it is no constant candidate)
     x: str = ""  # the grid loop on threadIdx.x
     along_x: tuple[str, ...] = ()  # accesses (their text) that x moves one element a step: vector candidates
+    # arrays of elements CUDA has no vector type of (short, char): in a shared tile, the tile's
+    # layout and its banks are those of elements read one by one, so no access moves as vectors
+    no_vectors: tuple[str, ...] = ()
 
     def tile(self, array: str) -> SharedTile | None:
         return next((t for t in self.shared if t.array == array), None)
@@ -220,7 +223,7 @@ class Placement:
         """(iterations of x a thread moves as one vector, the global accesses that move so, by
         their text) of a configuration; (1, none) without vectorize. ``sizes``: bytes of each
         array's element; ``lower``: the x loop's lower bound; ``shaped``: accesses by text."""
-        if not values["vectorize"] or not self.along_x or lower is None:
+        if not values["vectorize"] or not self.along_x or lower is None or set(values["shared"]) & set(self.no_vectors):
             return 1, frozenset()
         width = vector_width(values["registerTile"].get(self.x, 1), [sizes[shaped[t].access.array] for t in self.along_x])
         if width == 1:
@@ -395,7 +398,8 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
     along = [sh.access.text for name in sorted(arrays) for sh in arrays[name] if step == 1
              and sh.access.text not in conditional and contiguous(sh, x) and _has_vectors(nest, name)]
     return Placement(schedule.name, None, tuple(lp.var for lp in grid), tuple(shared), tuple(rejected), tuple(scalars),
-                     read_only, tuple(constant), tuple(not_constant), x, tuple(dict.fromkeys(along)))
+                     read_only, tuple(constant), tuple(not_constant), x, tuple(dict.fromkeys(along)),
+                     tuple(name for name in sorted(arrays) if not _has_vectors(nest, name)))
 
 
 def _of_structs(nest: LoopNest, name: str) -> bool:

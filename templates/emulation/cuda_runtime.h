@@ -64,6 +64,8 @@ struct __attribute__((aligned(8))) uint2 { unsigned int x, y; };
 struct __attribute__((aligned(16))) uint4 { unsigned int x, y, z, w; };
 struct __attribute__((aligned(16))) longlong2 { long long x, y; };
 struct __attribute__((aligned(16))) ulonglong2 { unsigned long long x, y; };
+struct __attribute__((aligned(16))) long2 { long x, y; };
+struct __attribute__((aligned(16))) ulong2 { unsigned long x, y; };
 struct dim3 {
     unsigned int x, y, z;
     dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
