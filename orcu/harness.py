@@ -19,7 +19,7 @@ from pycparser import c_ast
 
 from .analysis.nest import analyze
 from .codegen.region import RegionCode, prelude
-from .frontend.types import ELEMENT_BYTES, canonical_type, names_c_bool
+from .frontend.types import ELEMENT_BYTES, canonical_type, cxx_spellings
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
 from .frontend.cparse import file_macros, parse_statements
@@ -238,7 +238,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         init=_init_code(spec.init_code),
         variants=prelude(codes) + "\n" + "\n".join(c.text for c in codes),
         helpers=program.helpers,
-        c_bool=names_c_bool(program.src.text),
+        spellings=cxx_spellings(program.src.text),
         values=values,
         structs=[s.definition for s in program.structs.values()],
         pointers=[(name, ctype, _WIDER.get(ctype, ctype)) for name, ctype in pointers],

@@ -21,7 +21,7 @@ from .codegen.resident import Resident, resident
 from .codegen.templates import render
 from .errors import AnnotationError, UsageError
 from .files import replace_atomically
-from .frontend.types import names_c_bool
+from .frontend.types import cxx_spellings
 from .program import Program
 from .space import settings_text
 
@@ -112,7 +112,7 @@ def c_header(program: Program, cu_name: str) -> str:
     """The header that declares the tuned file's functions for C and C++ callers."""
     guard = "ORCU_" + re.sub(r"\W", "_", Path(cu_name).stem).upper() + "_H"
     return render("c_header.h.j2", version=__version__, source=Path(program.src.path).name, cu=cu_name, guard=guard,
-                  prototypes=[(cxx, c) for _, cxx, c in program.exported], c_bool=names_c_bool(program.src.text))
+                  prototypes=[(cxx, c) for _, cxx, c in program.exported], spellings=cxx_spellings(program.src.text))
 
 
 def _macro_sizes(program: Program) -> dict[str, tuple]:
@@ -351,7 +351,7 @@ def _header(program: Program, options: list[list[Choice]], codes, strip: bool, p
         begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
         version=__version__, date=provenance.date, source=source,
         regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip, unchecked=provenance.unchecked,
-        helpers=bool(program.helpers) and not program.fragment, c_bool=names_c_bool(program.src.text),
+        helpers=bool(program.helpers) and not program.fragment, spellings=cxx_spellings(program.src.text),
         includes=sorted(set().union(*(c.includes for c in codes))), macros=_size_macros(program),
     )
 

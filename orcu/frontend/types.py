@@ -198,9 +198,14 @@ ELEMENT_BYTES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "un
           "signed char": 1, "unsigned char": 1, "bool": 1}
 
 
-def names_c_bool(text: str) -> bool:
-    """Whether C code names _Bool, which the generated C++ calls bool (a macro says so)."""
-    return re.search(r"\b_Bool\b", text) is not None
+# C's words that C++ spells otherwise: (C's, C++'s), each made a macro where the file uses it.
+_CXX_SPELLINGS = (("_Bool", "bool"), ("restrict", "__restrict__"))
+
+
+def cxx_spellings(text: str) -> list[tuple[str, str]]:
+    """The words of C code that the generated C++ must spell otherwise (``_Bool``, ``restrict``:
+    ``float *restrict x`` is C99's commonest pointer parameter, no C++ keyword)."""
+    return [(c, cxx) for c, cxx in _CXX_SPELLINGS if re.search(rf"\b{c}\b", text)]
 
 
 def canonical_type(base: str) -> str:
