@@ -51,9 +51,19 @@ def _term(pick: Pick, element: str, k: str) -> tuple[str, str]:
     if not floating:
         options += [f"a[{k}] / (b[{k}] + 3)", f"a[{k}] % 5", f"(a[{k}] & 7) - 3"]
     else:
-        options += [f"a[{k}] / (b[{k}] + 3)", f"fabs(a[{k}]) - 1"]
+        options += [f"a[{k}] / (fabs(b[{k}]) + 1)", f"fabs(a[{k}]) - 1"]  # no infinity to convert to an integer
     text = pick(options)
     return text, floating or any(s in text for s in ("2.5f", "0.5", "0.75f", "(double)", "fabs"))
+
+
+def _defined(term: str, floating: bool, dest: str, element: str, k: str) -> str:
+    """``term``, or an integer term in its place where C leaves its conversion to ``dest``
+    undefined: a floating-point value out of the integer type's range (a term of an integer
+    element near INT_MAX times 2.5f), a negative one to an unsigned type. The fuzzer looks for
+    orcu's defects, not the program's undefined behaviour."""
+    if dest in FLOATS or not floating or (element in FLOATS and not dest.startswith("unsigned")):
+        return term
+    return f"(int)a[{k}]" if element in FLOATS else f"a[{k}] - 2 * b[{k}]"
 
 
 def _condition(pick: Pick, k: str) -> str:
@@ -62,7 +72,7 @@ def _condition(pick: Pick, k: str) -> str:
 
 def _update(pick: Pick, acc: str, acc_type: str, element: str, k: str) -> str:
     """One statement that updates ``acc`` with terms of a[k] and b[k]."""
-    term, _ = _term(pick, element, k)
+    term = _defined(*_term(pick, element, k), acc_type, element, k)
     kinds = ["add", "sub", "if_add", "count", "max_if", "min_ternary", "assign_add"]
     if acc_type in FLOATS:
         kinds += ["fmax", "mul"]
@@ -92,7 +102,8 @@ def draw(pick: Pick) -> Program:
     """One random program."""
     element = pick(TYPES)
     acc_type = pick(TYPES)
-    out_type = pick(["double", "int", "long", "float"])
+    # a floating-point sum into an integer output could leave its range (undefined in C)
+    out_type = pick(["double", "float"] if acc_type in FLOATS else ["double", "int", "long", "float"])
     n, m = pick([1, 3, 7, 13, 40]), pick([1, 5, 33, 70])
     mapping = pick(["threadCount=TC", "threadCount=TC, mapping='auto'"])
     shape = pick(["whole", "whole_1d", "rows", "rows_break", "rows_helper", "map"])
@@ -118,14 +129,18 @@ def draw(pick: Pick) -> Program:
                 f"            {body}\n        }}\n        y[i] = s;\n    }}")
     elif shape == "rows_helper":  # a helper of the file that returns at the first element its data stop at
         condition = _condition(pick, "j").replace("a[", "r[").replace("b[", "r[")
+        add = _defined("r[j]", element in FLOATS, acc_type, element, "j").replace("a[", "r[").replace("b[", "r[")
         helper = (f"static {acc_type} scan(const {element} *r, int m)\n{{\n    {acc_type} s = {first};\n"
-                  f"    for (int j = 0; j < m; j++) {{\n        if ({condition}) return s;\n        s += r[j];\n    }}\n"
+                  f"    for (int j = 0; j < m; j++) {{\n        if ({condition}) return s;\n        s += {add};\n    }}\n"
                   "    return s;\n}\n")
         before_function = helper
         loop = "for (i = 0; i < n; i++)\n        y[i] = scan(a + i*m, m);"
     else:
-        term, _ = _term(pick, element, "i*m + j")
-        value = pick([term, f"({_condition(pick, 'i*m + j')}) ? {term} : -1", f"({acc_type})({term})"])
+        term, floating = _term(pick, element, "i*m + j")
+        stored = _defined(term, floating, out_type, element, "i*m + j")
+        cast = f"({acc_type})({_defined(term, floating, acc_type, element, 'i*m + j')})"
+        value = pick([stored, f"({_condition(pick, 'i*m + j')}) ? {stored} : -1",
+                      cast if acc_type not in FLOATS or out_type in FLOATS else stored])
         loop = f"for (i = 0; i < n; i++)\n        for (j = 0; j < m; j++)\n            w[i*m + j] = {value};"
     text = f"""#include <math.h>
 {before_function}void kernel(int n, int m, const {element} *a, const {element} *b, {out_type} *y, {out_type} *w, {acc_type} *z)
