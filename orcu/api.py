@@ -544,10 +544,13 @@ def _write_tuned(program, choices, output: str, source: str, backend: str, strip
     # file around them (the caller's functions, their signatures) only here.
     first = next(iter(choices), None)
     first = first[0] if isinstance(first, list) and first else first
+    # once per tuned size where the code uses sizes as macros (Orio's -DN=...), as its builds compile it
     try:
-        problem = tuned_file_problem(text, Path(output).name, Path(source).resolve().parent,
-                                     model_compiler() if backend == "model" else backend, size_defines(program),
-                                     spec_defines_and_includes(program.spec.build_command, first.params if first else {}))
+        problem = next(filter(None, (tuned_file_problem(text, Path(output).name, Path(source).resolve().parent,
+                                                        model_compiler() if backend == "model" else backend, defines,
+                                                        spec_defines_and_includes(program.spec.build_command,
+                                                                                  first.params if first else {}))
+                                     for defines in size_defines(program))), None)
     except FileNotFoundError as missing:
         problem = None
         _say(f"orcu: note: {output} is written without a compile of its own: {missing}")

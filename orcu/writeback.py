@@ -121,9 +121,12 @@ def _macro_sizes(program: Program) -> dict[str, tuple]:
     if program.fragment:  # a fragment's host functions take them as parameters from the caller
         return {}
     sizes: dict[str, tuple] = {}
+    code = blank_comments(program.src.text)  # the C code as the build compiles it: annotations are comments
     for host in program.hosts:
         spec = program.of_nest(host.nests[0]).spec
         used = {name for name, v in host.variables.items() if v.origin == "input_params"}
+        # and the C code around the regions (Orio's `int n_ = N;` before the PerfTuning region)
+        used |= {p.name for p in spec.input_params if re.search(rf"\b{re.escape(p.name)}\b", code)}
         sizes.update((p.name, p.values) for p in spec.input_params if p.name in used)
     return sizes
 
@@ -133,10 +136,12 @@ def _size_macros(program: Program) -> list[tuple[str, str]]:
     return [(name, " or ".join(map(str, values))) for name, values in _macro_sizes(program).items()]
 
 
-def size_defines(program: Program) -> dict[str, str]:
-    """The -D a build of the tuned file needs for the sizes the code uses as macros: the first
-    value each was tuned for."""
-    return {name: str(values[0]) for name, values in _macro_sizes(program).items()}
+def size_defines(program: Program) -> list[dict[str, str]]:
+    """The -D of builds of the tuned file, for the sizes the code uses as macros: each value each
+    was tuned for in one of them (one build, with no -D, where the code uses none)."""
+    sizes = _macro_sizes(program)
+    count = max((len(values) for values in sizes.values()), default=1)
+    return [{name: str(values[min(k, len(values) - 1)]) for name, values in sizes.items()} for k in range(count)]
 
 
 def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_path: str | Path, strip: bool = False,

@@ -1,0 +1,50 @@
+"""Orio's size macros: an input parameter the C code names as a macro (`int n_ = N;`, compiled
+with -DN=... for each size). The tuned file is written, compiles at every tuned size with that
+size's -D, and its guard stops a build without them."""
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from orcu import api
+from orcu.program import load
+from orcu.toolchain import tuned_file_problem
+from orcu.writeback import size_defines
+
+DAXPY = """void daxpy(double a, const double *x, double *y)
+{{
+    int i;
+    {before}
+    /*@ begin PerfTuning (
+    def performance_params {{ param TC[] = [32, 64]; param PL[] = [16, 48]; }}
+    def input_params {{ param N[] = {ns}; {more} }}
+    def input_vars {{ decl static double x[N] = random; decl static double y[N] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC, preferL1Size=PL)
+    for (i = 0; i <= n_ - 1; i++)
+        y[i] = a * x[i] + y[i];
+    ) @*/
+    for (i = 0; i <= n_ - 1; i++)
+        y[i] = a * x[i] + y[i];
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+SHAPES = {
+    "before_the_spec": dict(before="int n_ = N;", ns="[1000, 5003]", more=""),
+    "an_expression_of_two": dict(before="int n_ = N + M - M;", ns="[1000, 77, 5003]", more="param M[] = [3];"),
+    "one_size": dict(before="const int n_ = (N);", ns="[640]", more=""),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_size_macro_in_the_code_gets_its_tuned_file_compiled_at_every_size(in_tmp, shape):
+    write(in_tmp / "d.c", DAXPY.format(**SHAPES[shape]))
+    api.tune("d.c", backend="emulate", progress=False)
+    text = (in_tmp / "d.tuned.cu").read_text()
+    defines = size_defines(load("d.c"))
+    assert [d["N"] for d in defines] == SHAPES[shape]["ns"].strip("[]").split(", ")
+    for d in defines:
+        assert tuned_file_problem(text, "d.tuned.cu", Path(in_tmp), "emulate", d) is None
+    unguarded = tuned_file_problem(text, "d.tuned.cu", Path(in_tmp), "emulate", {})
+    assert unguarded is not None and "N is not defined: orcu tuned this file for N = " in unguarded
