@@ -23,6 +23,7 @@ from .frontend.types import ELEMENT_BYTES, canonical_type, cxx_spellings
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
 from .frontend.cparse import file_macros, parse_statements
+from .frontend.liveness import effects
 from .frontend.ir import Stmt, loops_of, statements as nest_statements
 from .frontend.types import declarations_in, used_names
 from .program import Program
@@ -149,6 +150,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     else:
         statements = []
     used = list(used_names(statements))
+    # input parameters the code assigns (`if (n > cap) n = cap;`): variables in the harness
+    assigned = effects(statements).assigned | {name for host in program.hosts for name in host.writes}
     for host in program.hosts:
         used += [name for name in host.variables if name not in used]
     if spec.init_code:  # init_input_vars() fills every input, used here or not
@@ -233,6 +236,7 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         inputs=settings_text(inputs),
         macros=macros,
         before={k: _literal(v) for k, v in before.items()},
+        assigned={k: _literal(v) for k, v in inputs.items() if k in assigned},
         after={k: _literal(v) for k, v in after.items()},
         includes=sorted(set().union(*(c.includes for c in codes)) - {"math.h"}),  # the tuned file's headers
         init=_init_code(spec.init_code),

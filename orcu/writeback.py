@@ -122,11 +122,15 @@ def _macro_sizes(program: Program) -> dict[str, tuple]:
         return {}
     sizes: dict[str, tuple] = {}
     code = blank_comments(program.src.text)  # the C code as the build compiles it: annotations are comments
+    # names the C code declares (a parameter n beside the input parameter n) are no macros
+    declared = {name for nest in program.nests for name, v in {**nest.outside, **nest.variables}.items()
+                if v.origin in ("parameter", "local", "global", "region")}
     for host in program.hosts:
         spec = program.of_nest(host.nests[0]).spec
         used = {name for name, v in host.variables.items() if v.origin == "input_params"}
         # and the C code around the regions (Orio's `int n_ = N;` before the PerfTuning region)
-        used |= {p.name for p in spec.input_params if re.search(rf"\b{re.escape(p.name)}\b", code)}
+        used |= {p.name for p in spec.input_params
+                 if p.name not in declared and re.search(rf"\b{re.escape(p.name)}\b", code)}
         sizes.update((p.name, p.values) for p in spec.input_params if p.name in used)
     return sizes
 
