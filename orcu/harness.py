@@ -250,7 +250,9 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         reference=reference,
         accurate=_widened(reference) if any(v.compared and v.accurate_type != v.ctype for v in values) else None,
         # the file's functions in double too: the accurate reference passes them its double copies
-        accurate_helpers=[(_widened(h.prototype), _widened(h.text)) for h in program.helpers],
+        accurate_helpers=[(_widened(h.prototype), _widened(h.text), True) for h in program.helpers]
+        + [(_widened(h.prototype), _widened(h.text), False) for h in program.host_helpers],
+        host_helpers=program.host_helpers,
         calls=([_code(program, region_index, None, whole)] if whole is not None
                else [_code(program, region_index, _call(c, by_name)) for c in codes]),
         on_device=[] if whole is not None else [

@@ -13,7 +13,7 @@ from .annotations import Region, blank, blank_comments, brace_depth, matching_br
 from .errors import AnalysisError, AnnotationError, OrcuError
 from .frontend.cparse import file_macros, local_headers, parse_file, parse_statements
 from .frontend.cxx import cxx_edits, cxx_prototype, declared
-from .frontend.helpers import Helper, declarations, used_helpers
+from .frontend.helpers import Helper, declarations, host_helpers, used_helpers
 from .frontend.structs import Struct, structs
 from .frontend.host import Host, enclosing_loops, following, in_host_loop, left_to_host, split, statement_text, targets
 from .frontend.ir import Loop, LoopNest, c_text, loops_of, statements
@@ -70,6 +70,8 @@ class Program:
     specs: tuple[TuningSpec, ...] = ()
     spec_regions: tuple[Region, ...] = ()
     groups: tuple[int, ...] = ()
+    # The file's functions the PerfTuning regions' code calls on the host (the harness runs it).
+    host_helpers: tuple[Helper, ...] = ()
     # What is computed once from the program and kept (space.performance_space's spaces).
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -212,10 +214,11 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
                      if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec)
     cxx = cxx_edits(src.text, tree, lambda c: src.offset(c.line, c.column) if c is not None and c.file == src.path else None,
                     macros)
-    helpers = used_helpers(src, blank_comments(generated.blank_spans(src.text)), tree, spans,
-                           [loop for code in parsed for loop in code.loops], set(functions))
+    blanked = blank_comments(generated.blank_spans(src.text))
+    helpers = used_helpers(src, blanked, tree, spans, [loop for code in parsed for loop in code.loops], set(functions))
+    on_host = host_helpers(src, blanked, tree, spans, [(r.code_start, r.code_end) for r in perf], {h.name for h in helpers})
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported, tuple(cxx), helpers, catalogue, tuple(specs), tuple(perf), tuple(groups))
+                   exported, tuple(cxx), helpers, catalogue, tuple(specs), tuple(perf), tuple(groups), on_host)
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:

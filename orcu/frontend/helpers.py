@@ -136,10 +136,26 @@ def _definition_start(text: str, name_at: int) -> int:
     return i
 
 
-def used_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodies, own: set[str]) -> tuple[Helper, ...]:
+def host_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, ranges, known: set[str]) -> tuple[Helper, ...]:
+    """The file's functions that the code of the PerfTuning regions (``ranges``: (start, end)
+    offsets) calls on the host, between or around its Loop regions, and that are not in
+    ``known`` (the kernels' helpers): the harness runs that code, so it needs them, as written
+    (no check that a GPU could run them: only the host does)."""
+    def inside(call: c_ast.FuncCall) -> bool:
+        c = call.coord
+        return c is not None and c.file == src.path and any(lo <= src.offset(c.line, c.column or 1) < hi for lo, hi in ranges)
+
+    calls = [call for _, _, f in spans for call in _calls(f.body) if inside(call)]
+    found = used_helpers(src, blanked, tree, spans, calls, set(), device=False)
+    return tuple(h for h in found if h.name not in known)
+
+
+def used_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodies, own: set[str],
+                 device: bool = True) -> tuple[Helper, ...]:
     """The file's functions the loop bodies call, directly or through one another, callees
     first. ``spans``: (open, close, FuncDef) of the file's function bodies; ``own``: the
-    functions holding the regions, which a kernel cannot call."""
+    functions holding the regions, which a kernel cannot call. ``device``: the kernels call them
+    (each must be one a GPU can run)."""
     functions = {f.decl.name: (lo, hi, f) for lo, hi, f in spans}
     globals_ = {d.name for d in tree.ext if isinstance(d, c_ast.Decl) and d.name and not isinstance(d.type, c_ast.FuncDecl)}
     order: list[str] = []
@@ -150,10 +166,12 @@ def used_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodi
         if name not in functions or name in order:
             return
         where = loc_of(call)
+        if name in visiting and not device:
+            return
         if name in own or name in visiting:
             raise src.error_at(where, f"'{name}' calls itself through this loop: a kernel cannot run it", AnalysisError)
         f = functions[name][2]
-        why = _why_not(f, globals_)
+        why = _why_not(f, globals_) if device else None
         if why is not None:
             raise src.error_at(where, f"'{name}', a function of this file, {why}: orcu runs on the GPU only functions of "
                                       "scalar result and arguments (or pointers they only read) that use no global "
