@@ -70,32 +70,30 @@ def _condition(pick: Pick, k: str) -> str:
     return pick([f"a[{k}] > 0", f"b[{k}] == 0", f"a[{k}] < b[{k}]", f"a[{k}] != 1", f"({k} & 1) == 0", f"a[{k}] >= 2"])
 
 
+_UPDATES = {
+    "add": "{acc} += {term};",
+    "sub": "{acc} -= {term};",
+    "if_add": "if ({cond}) {acc} += {term};",
+    "count": "if ({cond}) {acc}++;",
+    "max_if": "if ({term} > {acc}) {acc} = {term};",
+    "min_ternary": "{acc} = ({term} < {acc}) ? {term} : {acc};",
+    "assign_add": "{acc} = {acc} + {term};",
+    "fmax": "{acc} = fmax({acc}, {term});",
+    # factors in [1, 1.03], so that no product of up to 2800 of them overflows a float (a
+    # product that overflows in one order and meets a zero first in another is NaN against 0)
+    "mul": "{acc} *= 1.0 + 0.01 * (double)((int)a[{k}] & 3);",
+}
+
+
 def _update(pick: Pick, acc: str, acc_type: str, element: str, k: str) -> str:
     """One statement that updates ``acc`` with terms of a[k] and b[k]."""
     term = _defined(*_term(pick, element, k), acc_type, element, k)
     kinds = ["add", "sub", "if_add", "count", "max_if", "min_ternary", "assign_add"]
     if acc_type in FLOATS:
         kinds += ["fmax", "mul"]
-    kind = pick(kinds)
-    if kind == "add":
-        return f"{acc} += {term};"
-    if kind == "sub":
-        return f"{acc} -= {term};"
-    if kind == "if_add":
-        return f"if ({_condition(pick, k)}) {acc} += {term};"
-    if kind == "count":
-        return f"if ({_condition(pick, k)}) {acc}++;"
-    if kind == "max_if":
-        return f"if ({term} > {acc}) {acc} = {term};"
-    if kind == "min_ternary":
-        return f"{acc} = ({term} < {acc}) ? {term} : {acc};"
-    if kind == "assign_add":
-        return f"{acc} = {acc} + {term};"
-    if kind == "fmax":
-        return f"{acc} = fmax({acc}, {term});"
-    # mul: factors in [1, 1.03], so that no product of up to 2800 of them overflows a float (a
-    # product that overflows in one order and meets a zero first in another is NaN against 0)
-    return f"{acc} *= 1.0 + 0.01 * (double)((int)a[{k}] & 3);"
+    template = _UPDATES[pick(kinds)]
+    condition = _condition(pick, k) if "{cond}" in template else ""
+    return template.format(acc=acc, term=term, cond=condition, k=k)
 
 
 def draw(pick: Pick) -> Program:
