@@ -127,7 +127,11 @@ def database_path(near: str | Path | None = None) -> Path:
 
 
 def existing_database(near: str | Path | None = None) -> "Database":
-    """The results database, for commands that read it (an error if no tune has written one)."""
+    """The results database, for commands that read it (an error if no tune has written one).
+    ``near``: the annotated file whose results are asked for (an error if there is none, as
+    tune and check say it)."""
+    if near is not None and not Path(near).exists():
+        raise UsageError(f"no such file: {near}")
     path = database_path(near)
     if not path.exists():
         raise UsageError(f"no results database at {path}: run orcu tune first (or set ORCU_HOME)")

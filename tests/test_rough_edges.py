@@ -213,3 +213,11 @@ def test_a_decl_no_code_names_draws_a_note_at_it(in_tmp, capsys):
                                        "it for nothing\n")
     write(in_tmp / "u.c", source())
     assert main(["check", "u.c"]) == 0 and capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", [["report"], ["report", "--csv", "out.csv"], ["export", "-o", "out.json"]])
+def test_the_results_of_a_missing_file_are_no_such_file(in_tmp, capsys, command):
+    """As tune and check say it: exit 2, not an empty report that exits 0."""
+    write(in_tmp / "here.c", SOURCE.format(threads="[32]", comment=""))
+    assert main(command + ["nosuch.c"]) == 2
+    assert "orcu: error: no such file: nosuch.c" in capsys.readouterr().err
