@@ -138,12 +138,22 @@ def test_reductions_keep_the_initial_value(in_tmp, name, identity, functor, call
 
 
 def test_unsupported_reduction_type(in_tmp):
-    src = CASES["sum_float"].replace("float", "short")
+    src = CASES["sum_float"].replace("float", "long double")
     with pytest.raises(OrcuError) as info:
         region_code(in_tmp, src)
     assert info.value.render().startswith(
-        "t.c:5:9: error: reductions of type 'short' are not supported (float, double, int, long, long long and their unsigned forms are)"
+        "t.c:5:9: error: reductions of type 'long double' are not supported (float, double, int, long, long long and their "
+        "unsigned forms are)"
     )
+
+
+@pytest.mark.parametrize("small, share", [("short", "int"), ("unsigned char", "int"), ("unsigned short", "int")])
+def test_a_reduction_of_a_small_type_keeps_its_shares_in_int(in_tmp, small, share):
+    """C converts each step's int sum back to the small type, modulo its range: the shares
+    summed in int and converted once give the same value."""
+    code = region_code(in_tmp, CASES["sum_float"].replace("float", small))
+    assert f"{share} r = 0;" in code.text and f"{small} *r" in code.text
+    assert f"orcu_block_reduce<{share}, orcu_sum" in code.text
 
 
 def test_array_size_from_arraysizes(in_tmp):
