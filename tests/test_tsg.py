@@ -198,11 +198,15 @@ SUM2D = """double total(int n, int m, const double *A) {
 """
 
 
-def test_a_scalar_reduced_over_a_2d_grid_goes_through_the_block_and_grid_stages(in_tmp):
-    result = evaluate(in_tmp, SUM2D, params={"mapping_1": "x=j y=i"})
+@pytest.mark.parametrize("ri, rj, vectorize", [(1, 1, False), (2, 4, True), (8, 2, False)])
+def test_a_scalar_reduced_over_a_2d_grid_goes_through_the_block_and_grid_stages(in_tmp, ri, rj, vectorize):
+    """Register tiles included: every iteration of a tile adds to the thread's one share of s."""
+    params = {"mapping_1": "x=j y=i", "registers_i_1": ri, "registers_j_1": rj, "vectorize_1": vectorize}
+    result = evaluate(in_tmp, SUM2D, params=params)
     assert result.status == "ok", result.message
-    code = generate(load("t.c"), load("t.c").nests[0], {"mapping_1": "x=j y=i"})
+    code = generate(load("t.c"), load("t.c").nests[0], params)
     assert "orcu_block_reduce<double, orcu_sum, 64>(s)" in code.text and "orcu_arrived_last(" in code.text
+    assert "s_0" not in code.text  # no copy of the share per iteration of the tile
 
 
 def test_a_private_scalar_read_after_a_loop_on_threads_keeps_it_off_the_threads(in_tmp):
