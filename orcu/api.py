@@ -262,9 +262,8 @@ def _check_spec_commands(program, trusted: bool) -> None:
     its prebuild and postbuild commands run only then (said once otherwise). Arguments orcu
     does not act on are said too."""
     from .flags import check_build_flags
-    from .spec.unused import unused_decls, unused_notes
-
     from .harness import unobserved
+    from .spec.unused import unused_decls, unused_notes
 
     text = program.src.text
     for line in unobserved(program):

@@ -40,9 +40,9 @@ NOT_RUN = "compiled, not run (--backend model): the model predicted its time; it
 # or checked against the original code (only "ok" was).
 STATUSES = ("ok", "predicted", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
 RANKED = ("ok", "predicted")  # the statuses that carry a time a search ranks
-WRONG = ("compile_error", "wrong_result", "crash")
+WRONG = ("compile_error", "wrong_result", "crash")  # what a prediction never overrides
 # What the harness's second input set draws (templates/harness.cu.j2, orcu_adversarial).
-SECOND_INPUTS = "signed values, zeros, ones, repeats, integer limits"  # what a prediction never overrides
+SECOND_INPUTS = "signed values, zeros, ones, repeats, integer limits"
 # What ranks variants: the kernels' time (CUDA events around each launch; Orio's measure), the
 # host function's whole time (allocation, transfers, kernels), or the kernels' GPU time as
 # orcu/model.py predicts it (the emulation's default: its CPU times say nothing of the GPU).
