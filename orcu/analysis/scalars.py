@@ -39,35 +39,30 @@ def match_reduction(node: c_ast.Node, variables: Mapping[str, Variable]) -> tupl
     """(scalar, operator) if ``node`` is a reduction update of a scalar whose steps may be
     reordered (analysis/conversions.py: C's conversions at each step allow it), else None.
     ``variables``: the types of the names it uses (a nest's)."""
-    found = _update(node)
-    if found is None:
+    checked = _checked(node, variables)
+    if checked is None or checked[1] is not None:
         return None
-    s, op, term = found
-    v = variables.get(s)
-    if v is None or v.ctype.is_array or reorder_problem(v.ctype.base, op, term, variables) is not None:
-        return None
-    return s, op
-
-
-def reduction_problem(node: c_ast.Node, variables: Mapping[str, Variable]) -> str | None:
-    """Why ``node``, an update of a scalar in a reduction's form, is no reduction: C's
-    conversions at each step (``'acc' is an int ...``); None for any other statement."""
-    found = _update(node)
-    v = variables.get(found[0]) if found is not None else None
-    if found is None or v is None or v.ctype.is_array:
-        return None
-    problem = reorder_problem(v.ctype.base, found[1], found[2], variables)
-    return f"'{found[0]}' is updated in a reduction's form, but {problem}" if problem else None
+    return checked[0][0], checked[0][1]
 
 
 def why_carried(nodes, scalar: str, variables: Mapping[str, Variable]) -> str:
     """What to add to "``scalar`` carries a value": the conversions that keep its updates from
     being a reduction (": 'acc' is updated ..."), else nothing."""
     for node in nodes:
-        problem = reduction_problem(node, variables)
-        if problem is not None and problem.startswith(f"'{scalar}'"):
-            return f": {problem}"
+        checked = _checked(node, variables)
+        if checked is not None and checked[0][0] == scalar and checked[1] is not None:
+            return f": '{scalar}' is updated in a reduction's form, but {checked[1]}"
     return ""
+
+
+def _checked(node: c_ast.Node, variables: Mapping[str, Variable]) -> tuple[tuple[str, str, c_ast.Node], str | None] | None:
+    """(the update, why its steps may not be reordered or None) for an update of a scalar in a
+    reduction's form; None for any other statement."""
+    found = _update(node)
+    v = variables.get(found[0]) if found is not None else None
+    if found is None or v is None or v.ctype.is_array:
+        return None
+    return found, reorder_problem(v.ctype.base, found[1], found[2], variables)
 
 
 _ONE = c_ast.Constant("int", "1")
