@@ -281,10 +281,9 @@ def unobserved(program: Program) -> list[str]:
     writes no array, and no scalar it writes is read after it."""
     out = []
     for nest in program.nests:
-        writes = [(st, a) for st, _ in nest_statements(nest.body) if isinstance(st, Stmt) for a in st.accesses if a.write]
-        iterators = {lp.var for lp in loops_of(nest.body)}
-        scalars = sorted({n for st, _ in nest_statements(nest.body) if isinstance(st, Stmt) for n in st.scalar_writes}
-                         - iterators)
+        stmts = [st for st, _ in nest_statements(nest.body) if isinstance(st, Stmt)]
+        writes = any(a.write for st in stmts for a in st.accesses)
+        scalars = sorted({n for st in stmts for n in st.scalar_writes} - {lp.var for lp in loops_of(nest.body)})
         if writes or any(observable(nest, s) for s in scalars):
             continue
         names = ", ".join(f"'{s}'" for s in scalars)
@@ -300,22 +299,21 @@ def repeatable(nests, helpers: set[str]) -> bool:
     in a subscript, a loop's bound, a condition or the arguments of a call of ``helpers`` (the
     file's functions, which may index with them), so that a second launch reads and writes the
     elements the first did; the values it computes are not checked."""
-    written, steering = set(), set()
+    written, steering = set(), _steering_names(nests)
     for nest in nests:
-        for lp in loops_of(nest.body):
-            steering |= set(used_names([lp.lower, lp.upper]))
         for st, _ in nest_statements(nest.body):
             if not isinstance(st, Stmt):  # a break or a continue
                 continue
             written |= {a.array for a in st.accesses if a.write}
-            steering |= set(used_names([s for a in st.accesses for s in a.subscripts] + _steering(st.node, helpers)))
+            steering |= set(used_names(_steering(st.node, helpers)))
     return not written & steering
 
 
 def _steering_names(nests) -> set[str]:
     """The names that decide which elements the nests touch and how often: read in a subscript or
     a loop's bound. The second input set keeps their values (a negative index is no test of
-    the code, and neither is a loop bound near INT_MAX)."""
+    the code, and neither is a loop bound near INT_MAX); ``repeatable`` asks whether the nests
+    write any of them."""
     found: set[str] = set()
     for nest in nests:
         for lp in loops_of(nest.body):
