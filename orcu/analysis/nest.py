@@ -15,7 +15,7 @@ from typing import Mapping
 from pycparser import c_ast
 
 from ..errors import AnalysisError, Location
-from ..frontend.ir import Access, Loop, LoopNest, Stmt
+from ..frontend.ir import Access, Loop, LoopNest, Stmt, bound_reads, c_text
 from ..frontend.ir import statements as ir_statements
 from ..frontend.types import used_names
 from ..source import SourceFile
@@ -32,7 +32,7 @@ class ArrayInfo:
     read: bool
     written: bool
     extent: str | None  # C expression: one past the highest element touched, None if unknown
-    extent_source: str | None  # "affine", "declared", "arraySizes" or "input_vars"
+    extent_source: str | None  # "affine", "declared", "runtime" (scanned on the host), "arraySizes" or "input_vars"
     chunkable: bool  # every access is A[i] for the outer iterator i (streams may split it)
     first: str = "0"  # C expression of the lowest element touched (transfers start there)
     dense_write: bool = False  # every element from first to extent is assigned, none read first
@@ -141,10 +141,12 @@ def _arrays(nest, spec, sizes, statements, affine_names: set[str], outer: Loop |
     """Each array's facts; ``outer``: the loop Orio's mapping spreads (chunks and whole
     overwrites are its notions; None for the TSG's)."""
     arrays = []
+    bounds = list(bound_reads([lp for lp in nest.body if isinstance(lp, Loop)]))
     for name, var in nest.variables.items():
         if var.kind != "array":
             continue
         accesses = [(a, lps) for st, lps in statements for a in st.accesses if a.array == name]
+        accesses += [(a, lps) for a, lps in bounds if a.array == name]
         extent, source, first = _extent(nest, spec, name, accesses, affine_names, sizes)
         arrays.append(ArrayInfo(
             name,
@@ -269,6 +271,8 @@ def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, name
                 raise src.error_at(w.loc, f"every iteration of '{i}' writes the same elements of '{w.array}' (the subscript "
                                           f"does not depend on '{i}')", AnalysisError)
     deps = nest.deps or dependences(nest)
+    for loc, why in deps.bounds_written.get(i, ()):
+        raise src.error_at(loc, f"loop-carried dependence: {why}, in different iterations of '{i}'", AnalysisError)
     found = deps.array_conflict(i)
     if found is None:
         return
@@ -330,21 +334,29 @@ def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str], sizes) -
     lows: list[Poly] = []
     highs: list[Poly] = []
     affine = bool(accesses)
+    runtime, read_bounds = bool(accesses), False
+    reaches = []  # (subscript, the loops it depends on) of each access
     for a, loops in accesses:
         p = _affine(a.subscripts[0], names) if len(a.subscripts) == 1 else None
-        if p is not None and any(lp.jumps_of("break") and lp.var in p.names for lp in loops):
-            p = None  # the loop may stop anywhere: its bounds say nothing of the elements touched
-        bounds = (loop_bounds(loops) or []) if p is not None else []
-        rng = value_range(p, bounds) if p is not None and (bounds or not (p.names & {lp.var for lp in loops})) else None
+        kept = _loops_reached(p, loops) if p is not None else None
+        runtime = runtime and kept is not None and (not kept or _linear_in(p, kept[-1].var))
+        if runtime:
+            reaches.append((p, kept))
+        bounds = loop_bounds(kept) if kept is not None else None
+        read_bounds |= kept is not None and bounds is None
+        rng = value_range(p, bounds) if p is not None and bounds is not None else None
         if rng is None or (rng[0].sign() or 0) < 0:
             affine = False
-            break
+            continue
         lows.append(rng[0])
         highs.append(rng[1] + Poly.const(1))
     if affine:
         high, low = _extreme(highs, 1), _extreme(lows, -1)
         if high is not None:
             return high.c_expr(), "affine", low.c_expr() if low is not None else "0"
+    # Only where bounds read from arrays are what stops the affine reach: a scan costs host time.
+    if runtime and read_bounds and not (sizes and name in sizes) and _bounds_on_host(nest, reaches):
+        return _scan(reaches, "end"), "runtime", _scan(reaches, "first")
     if sizes and name in sizes:
         return sizes[name], "arraySizes", "0"
     decl = spec.decl(name) if spec is not None else None
@@ -356,6 +368,78 @@ def _extent(nest: LoopNest, spec, name: str, accesses, names: set[str], sizes) -
     if len(ends) == 1 and None not in ends:
         return ends.pop(), "input_vars", "0"
     return None, None, "0"
+
+
+def _loops_reached(p: Poly, loops: tuple[Loop, ...]) -> tuple[Loop, ...] | None:
+    """The loops, outermost first, whose values ``p`` can take: those it names and those their
+    bounds name (an inner loop it does not name may leave some of them out, as the body's
+    conditions may). None when a loop of ``p`` has a bound that is neither affine nor read
+    from arrays whose subscripts are (CSR's ``rowptr[i + 1]``)."""
+    needed = set(p.names)
+    kept: list[Loop] = []
+    for lp in reversed(loops):
+        if lp.var not in needed:
+            continue
+        if lp.jumps_of("break"):
+            return None  # the loop may stop anywhere: its bounds say nothing of the values taken
+        for bound in (lp.lower, lp.upper):
+            q = poly_of(bound)
+            if q is not None:
+                needed |= q.names
+                continue
+            subscripts = [poly_of(s) for a in lp.bound_reads for s in a.subscripts]
+            if not lp.bound_reads or None in subscripts:
+                return None
+            needed |= {n for q in subscripts for n in q.names}
+        kept.append(lp)
+    return tuple(reversed(kept))
+
+
+def _linear_in(p: Poly, var: str) -> bool:
+    parts = p.split(var)
+    return parts is not None and not parts[0].names
+
+
+def _bounds_on_host(nest: LoopNest, reaches) -> bool:
+    """Whether the host can evaluate the loop bounds of ``reaches``: the arrays they read are
+    flat ones (the host function has them under their names) that the nest never writes."""
+    written = {a.array for st, _ in ir_statements(nest.body) for a in st.accesses if a.write}
+    read = {a.array for _, kept in reaches for lp in kept for a in lp.bound_reads}
+    return not read & written and all(len(nest.variables[n].ctype.dims) <= 1 for n in read)
+
+
+def _scan(reaches, which: str) -> str:
+    """C++ text that finds, on the host, one past the highest element (``which`` "end") or the
+    lowest ("first") that accesses reach where their loops' bounds are read from arrays: it
+    steps the loops around the innermost one named and takes that one's first and last value."""
+    end = which == "end"
+    lines = [f"long long orcu_{which} = {'0' if end else 'LLONG_MAX'};"]
+    for p, kept in reaches:
+        if not kept:
+            lines.append(_keep(p + Poly.const(1) if end else p, end))
+            continue
+        *around, inner = kept
+        coef, _ = p.split(inner.var)
+        last = Poly.var("orcu_hi") - Poly.const(1) if inner.step == 1 else Poly.var("orcu_last")
+        values = [p.substitute(inner.var, v) for v in (Poly.var("orcu_lo"), last)]
+        rising = (coef.sign() or 0) > 0
+        value = values[rising] + Poly.const(1) if end else values[not rising]
+        step = "" if inner.step == 1 or value.names.isdisjoint({"orcu_last"}) else (
+            f"const long long orcu_last = orcu_lo + (orcu_hi - 1 - orcu_lo) / {inner.step} * {inner.step}; ")
+        text = (f"const long long orcu_lo = {c_text(inner.lower)}, orcu_hi = {c_text(inner.upper)}; "
+                f"if (orcu_lo < orcu_hi) {{ {step}{_keep(value, end)} }}")
+        for lp in reversed(around):
+            text = f"for (long long {lp.var} = {c_text(lp.lower)}; {lp.var} < {c_text(lp.upper)}; {lp.var} += {lp.step}) {{ {text} }}"
+        lines.append(text)
+    lines.append("return orcu_end;" if end else "return orcu_first == LLONG_MAX ? 0 : orcu_first;")
+    return "[&] { " + " ".join(lines) + " }()"
+
+
+def _keep(value: Poly, end: bool) -> str:
+    text = value.c_expr()
+    if end:
+        return f"if ({text} > orcu_end) orcu_end = {text};"
+    return f"if ({text} < orcu_first) orcu_first = {text};"
 
 
 def _extreme(polys: list[Poly], direction: int) -> Poly | None:

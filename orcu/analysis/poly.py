@@ -26,6 +26,7 @@ from typing import Iterable, Mapping
 import islpy as isl
 from pycparser import c_ast
 
+from ..errors import Location
 from ..frontend.ir import Access, Loop, LoopNest, Variable, c_text, statements
 from .conversions import expression_type, reorder_problem
 from .affine import Poly, poly_of
@@ -77,6 +78,8 @@ class Dependences:
     # Loops a `break` leaves, with why: the iterations after the one that stops never run, so
     # none may run beside another (not even as a reduction's share) nor move past another loop.
     stops: dict[str, str] = field(default_factory=dict)
+    # Loops whose iterations write what the bounds of a loop in them read: (where, why) by iterator.
+    bounds_written: dict[str, list[tuple[Location, str]]] = field(default_factory=dict)
     _pairs: list[_Pair] = field(default_factory=list, repr=False)
     _scalars: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)  # loop -> scalar -> "private"/op/"carried"
     _differs: dict[tuple[int, str], bool] = field(default_factory=dict, repr=False)
@@ -87,7 +90,7 @@ class Dependences:
         parallel; else why not."""
         grid, reduced = set(grid), set(reduced)
         for var in sorted(grid | reduced):
-            stop = self.stops.get(var)
+            stop = self._sequential(var)
             if stop is not None:
                 return stop
         for k, pair in enumerate(self._pairs):
@@ -113,12 +116,19 @@ class Dependences:
             if not pair.reduction and _reversed(self.nest, pair, outer, inner):
                 return f"{pair.text()} would run in the other order" + (f" ({pair.opaque} is not affine)" if pair.opaque else "")
         for var in (outer, inner):
-            if var in self.stops:
-                return self.stops[var]
+            stop = self._sequential(var)
+            if stop is not None:
+                return stop
             for scalar, how in self._scalars.get(var, {}).items():
                 if how == "carried":
                     return f"'{scalar}' carries a value from one iteration of '{var}' to the next" + self._why(scalar)
         return None
+
+    def _sequential(self, var: str) -> str | None:
+        """Why the loop's iterations must run in order whatever its accesses (a ``break``, a
+        write to what a loop's bounds read); None where nothing does."""
+        written = self.bounds_written.get(var)
+        return self.stops.get(var) or (written[0][1] if written else None)
 
     def array_conflict(self, var: str) -> tuple[Access, Access, bool, str | None] | None:
         """The first pair of array accesses that touch one element in different iterations of
@@ -185,6 +195,7 @@ def _dependences(nest: LoopNest) -> Dependences:
                          and all(s.access.text == next(iter(same_update))[0] for s, _ in (a, b)))
             deps._pairs.append(_Pair(a, b, reduction, opaque))
     deps._scalars = _scalar_roles(nest)
+    deps.bounds_written = _bounds_written(nest)
     for loop in nest.loops():
         conflicts, opaque = [], []
         for jump in loop.jumps_of("break"):
@@ -196,6 +207,7 @@ def _dependences(nest: LoopNest) -> Dependences:
                 conflicts.append(Conflict(pair.text(), pair.reduction))
                 if pair.opaque:
                     opaque.append(pair.opaque)
+        conflicts += [Conflict(why) for _, why in deps.bounds_written.get(loop.var, ())]
         for scalar, how in deps._scalars.get(loop.var, {}).items():
             if how == "carried":
                 conflicts.append(Conflict(f"'{scalar}' carries a value from one iteration to the next" + deps._why(scalar)))
@@ -203,6 +215,32 @@ def _dependences(nest: LoopNest) -> Dependences:
                 conflicts.append(Conflict(f"'{scalar}' is reduced with '{how.split(':')[1]}'", reduction=True))
         deps.loops[loop.var] = LoopFacts(loop.var, tuple(dict.fromkeys(conflicts)), tuple(dict.fromkeys(opaque)))
     return deps
+
+
+def _bounds_written(nest: LoopNest) -> dict[str, list[tuple[Location, str]]]:
+    """By loop iterator: why its iterations are tied by a loop whose bounds read an array that a
+    statement of both writes (an iteration may move where a later one's loop stops)."""
+    placed: list[tuple[Loop, tuple[Loop, ...]]] = []  # each loop with those around it, itself last
+
+    def walk(nodes, around: tuple[Loop, ...]) -> None:
+        for n in nodes:
+            if isinstance(n, Loop):
+                placed.append((n, around + (n,)))
+                walk(n.body, around + (n,))
+    walk(nest.body, ())
+    out: dict[str, list[tuple[Location, str]]] = {}
+    for st, loops in statements(nest.body):
+        written = {a.array: a for a in st.accesses if a.write}
+        for bounded, chain in placed:
+            read = next((a for a in bounded.bound_reads if a.array in written), None)
+            if read is None:
+                continue
+            why = (f"'{written[read.array].text}' (line {st.loc.line}) writes what the bounds of the loop on "
+                   f"'{bounded.var}' read ('{read.text}')")
+            for lp in chain:
+                if any(lp is other for other in loops):
+                    out.setdefault(lp.var, []).append((written[read.array].loc, why))
+    return out
 
 
 def _carried(nest: LoopNest, pair: _Pair, loop: Loop) -> bool:

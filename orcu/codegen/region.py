@@ -364,6 +364,12 @@ class _Generator:
                 f"cannot tell how many elements of '{info.name}' to transfer: its subscripts are not affine "
                 f"in the loop bounds; declare it in input_vars or give arraySizes={{'{info.name}': ...}}",
             )
+        if info.extent_source == "runtime" and self.v["dataOnDevice"]:
+            raise self._error(
+                info.name,
+                f"dataOnDevice: how far the loops reach into '{info.name}' is read from arrays on the device, which "
+                f"the host cannot scan; give arraySizes={{'{info.name}': ...}}",
+            )
         return info.extent
 
     def _staged(self) -> set[str]:

@@ -103,6 +103,8 @@ def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, 
                 return f"'{info.name}' is declared in the region: it exists only once its declaration has run"
             if info.extent is None:
                 return f"how far the loops reach into '{info.name}' is not known"
+            if info.extent_source == "runtime":
+                return f"how far the loops reach into '{info.name}' depends on the values of the arrays their bounds read"
             parsed = parse_expression(info.extent)
             end = info.extent
             if parsed is None or set(used_names([parsed])) & host.changed:

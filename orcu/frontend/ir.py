@@ -102,6 +102,9 @@ class Loop:
     # Written counting down (for (i = n - 1; i >= 0; i--)): the same values, run from upper - 1
     # down to lower. Mapped to threads the order is moot; run in sequence it is kept.
     descending: bool = False
+    # The array elements its bounds read (CSR's ``for (k = rowptr[i]; k < rowptr[i+1]; k++)``):
+    # read by whoever runs the loop, so they move and are analysed as the body's reads are.
+    bound_reads: tuple["Access", ...] = field(default=(), compare=False)
 
     def jumps_of(self, kind: str) -> tuple[Jump, ...]:
         return tuple(j for j in self.jumps if j.kind == kind)
@@ -122,6 +125,16 @@ def statements(nodes, loops: tuple[Loop, ...] = ()):
             yield from statements(n.body, loops + (n,))
         else:
             yield n, loops
+
+
+def bound_reads(nodes, loops: tuple[Loop, ...] = ()):
+    """(access, the loops around its loop, outermost first) of the array reads in the bounds
+    of the loops among IR nodes."""
+    for n in nodes:
+        if isinstance(n, Loop):
+            for access in n.bound_reads:
+                yield access, loops
+            yield from bound_reads(n.body, loops + (n,))
 
 
 def loops_of(nodes) -> list[Loop]:

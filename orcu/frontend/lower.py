@@ -63,7 +63,11 @@ class Lowering:
         body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
         self.jumps.append([])
         lowered = self.block(body)
-        return Loop(var, lower, upper, step, lowered, loc_of(node), node, tuple(self.jumps.pop()), descending)
+        finder = _AccessFinder(self)
+        for bound in (lower, upper):
+            finder.visit(bound)
+        return Loop(var, lower, upper, step, lowered, loc_of(node), node, tuple(self.jumps.pop()), descending,
+                    tuple(finder.accesses))
 
     def _counts_down(self, node: c_ast.For, var: str) -> int | None:
         """The step of ``i--``, ``--i``, ``i -= c`` or ``i = i - c`` (c a positive constant); None

@@ -82,9 +82,10 @@ def assumed_spec(program, inputs: Mapping[str, list[Any]], predefined: Mapping[s
             var = nest.variables[info.name]
             if info.name in decls or var.origin == "region":
                 continue
-            if info.extent is None:
-                raise src.error_at(var.loc or nest.loc, f"cannot size '{info.name}' from its subscripts, and the file "
-                                                        "has no tuning spec: declare it in input_vars", AnalysisError)
+            if info.extent is None or info.extent_source == "runtime":
+                why = " (the bounds of its loops are read from arrays)" if info.extent_source == "runtime" else ""
+                raise src.error_at(var.loc or nest.loc, f"cannot size '{info.name}' from its subscripts{why}, and the "
+                                                        "file has no tuning spec: declare it in input_vars", AnalysisError)
             extent, names = _spec_expression(src, info.extent, var.loc or nest.loc, info.name)
             for name in names:
                 needed.setdefault(name, var.loc or nest.loc)

@@ -98,6 +98,10 @@ def check(nest: LoopNest, deps: Dependences, schedule: Schedule) -> str | None:
         if var not in on_chain:
             return (f"'{var}' is not in the perfect nest of the outer loops ({', '.join(on_chain)}): statements around it "
                     "would run once per thread")
+    for var in grid + ([schedule.split.loop] if schedule.split else []):
+        if loops[var].bound_reads:
+            return (f"the bounds of '{var}' are read from arrays ({loops[var].header}): the launch's grid is sized on the "
+                    "host before they are known")
     if grid:
         last = max(on_chain.index(v) for v in grid)
         for var in grid:  # a grid loop's bounds may use only grid loops outside it
