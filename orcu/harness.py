@@ -55,6 +55,9 @@ class Value:
     init: list[str] | None  # C literals (repeated if shorter than count); None: random
     compared: bool
     terms: int = 1  # the most terms one of its elements combines (its tolerance grows with their square root)
+    # How many steps a recurrence through the array may chain (LU's rows: each step's results
+    # feed the next), each rounding anew: the spread's widening grows with its square root.
+    steps: int = 1
     # An array of structs: each field (name, type, whether random values are integers, epsilon),
     # filled and compared on its own.
     fields: tuple[tuple[str, str, bool, str], ...] = ()
@@ -224,8 +227,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     values = [dataclasses.replace(v, second=v.init is None and not v.fields and v.name not in steering, in_float=in_float)
               for v in values]
     reference = _code(program, region_index, None)
-    counts, largest = _terms(program, env), max([v.count for v in values if v.count] + [1])
-    values = [dataclasses.replace(v, terms=counts.get(v.name, largest)) for v in values]
+    (counts, steps), largest = _terms(program, env), max([v.count for v in values if v.count] + [1])
+    values = [dataclasses.replace(v, terms=counts.get(v.name, largest), steps=steps.get(v.name, 1)) for v in values]
     by_name = {v.name: v for v in values}
     before = {k: v for k, v in inputs.items() if k not in code.params}
     after = {k: v for k, v in inputs.items() if k in code.params}
@@ -341,17 +344,28 @@ def _widened(code: str) -> str:
     return re.sub(r"\b(" + "|".join(_WIDER) + r")\b", lambda m: _WIDER[m.group(1)], code)
 
 
-def _terms(program: Program, env: Mapping[str, Any]) -> dict[str, int]:
-    """For each value the loop nests write, the most terms one element combines: the product of
-    the trip counts, at these sizes, of the loops around a write that its subscripts do not
-    walk (for a scalar, every loop around it), and at least the terms of the scalars it reads
-    (`y[i] = s` after `s += ...`). Values whose loops' bounds are not numbers here are left
-    out: they take the largest array's size."""
+def _terms(program: Program, env: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, int]]:
+    """For each value the loop nests write: the most terms one element combines, and the steps
+    of a recurrence through it.
+
+    Terms: the product of the trip counts, at these sizes, of the loops around a write that
+    its subscripts do not walk (for a scalar, every loop around it), and at least the terms of
+    the scalars it reads (`y[i] = s` after `s += ...`). Values whose loops' bounds are not
+    numbers here are left out: they take the largest array's size. Steps: for an array that
+    some statement reads other than as the element it updates (LU's ``A[i][k] * A[k][j]``,
+    a stencil's neighbours), the longest loop around its writes, where one step's rounding
+    reaches the next; 1 for any other value."""
     out: dict[str, int] = {}
     unknown: set[str] = set()
+    writes: dict[str, list[int]] = {}  # the longest loop around each write
+    recurrent: set[str] = set()
     for nest in (program.nests[k] for k in program.own_nests):
         for st, loops in nest_statements(nest.body):
             targets = {a.array: set(used_names(list(a.subscripts))) for a in st.accesses if a.write}
+            own = {a.text for a in st.accesses if a.write}
+            recurrent |= {a.array for a in st.accesses if not a.write and a.text not in own}
+            for name in targets:
+                writes.setdefault(name, []).append(max([trip_count(lp, env) or 1 for lp in loops] + [1]))
             targets.update({name: set() for name in st.scalar_writes})
             carried = [out.get(name, 1) for name in st.scalar_reads]
             for name, walked in targets.items():
@@ -360,7 +374,8 @@ def _terms(program: Program, env: Mapping[str, Any]) -> dict[str, int]:
                     unknown.add(name)
                 else:
                     out[name] = max([out.get(name, 1), math.prod(trips), *carried])
-    return {name: count for name, count in out.items() if name not in unknown}
+    steps = {name: max(longest) for name, longest in writes.items() if name in recurrent}
+    return {name: count for name, count in out.items() if name not in unknown}, steps
 
 
 def _variable(program: Program, name: str):
