@@ -130,11 +130,12 @@ class _Table:
                              "as a list of dicts") from None
         return pandas.DataFrame.from_records(self.records())
 
-    def plot(self, directory: str | os.PathLike, device=None) -> list[Path]:
-        """The plots of these evaluations as PNG files in ``directory``: what was written."""
+    def plot(self, directory: str | os.PathLike, device=None, skipped: list[str] | None = None) -> list[Path]:
+        """The plots of these evaluations as PNG files in ``directory``: what was written. Each
+        plot the evaluations do not allow is said in ``skipped``, with why."""
         from .plots import plot_all
 
-        return plot_all(self.evaluations, Path(directory), device)
+        return plot_all(self.evaluations, Path(directory), device, skipped)
 
 
 @dataclass
@@ -181,8 +182,8 @@ class Tuning(_Table):
     def evaluations(self) -> list[Evaluation]:
         return [e for r in self.regions for e in r.evaluations]
 
-    def plot(self, directory: str | os.PathLike, device=None) -> list[Path]:
-        return super().plot(directory, device or self.target)
+    def plot(self, directory: str | os.PathLike, device=None, skipped: list[str] | None = None) -> list[Path]:
+        return super().plot(directory, device or self.target, skipped)
 
 
 @dataclass
@@ -271,6 +272,7 @@ def _check_spec_commands(program, trusted: bool) -> None:
     for g, spec in enumerate(program.specs):
         region = program.spec_regions[g] if program.spec_regions else None
         code = (text[region.code_start:region.code_end] if region is not None else text) + spec.init_code
+        code += program.prologues[g] if program.prologues else ""
         for line in unused_notes(spec) + unused_decls(spec, code):
             _say(line)
     if trusted:

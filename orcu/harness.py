@@ -39,6 +39,8 @@ _WIDER = {"float": "double"}
 
 MAX_EVENTS = 256  # kernel launches timed per call of the variant
 
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
 
 def _pointer(ctype: str, dims: tuple[int, ...]) -> str:
     return f"{ctype} (*)" + "".join(f"[{d}]" for d in dims) if dims else f"{ctype} *"
@@ -124,7 +126,7 @@ def _code(program: Program, k: int, call: str | None, whole: str | None = None) 
 
     if spec is None:
         return region(mine)
-    pieces = []
+    pieces = [program.prologue]
     pos = spec.code_start
     for r, area in enumerate(program.regions):
         if not spec.code_start <= area.start < spec.code_end:
@@ -153,6 +155,8 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     else:
         statements = []
     used = list(used_names(statements))
+    # what the declarations before the region read and set (int *src = buffer;): the harness runs them
+    used += [n for line in program.prologue.splitlines() for n in _IDENT.findall(line.split("//")[0]) if n not in used]
     # input parameters the code assigns (`if (n > cap) n = cap;`): variables in the harness
     assigned = effects(statements).assigned | {name for host in program.hosts for name in host.writes}
     for host in program.hosts:

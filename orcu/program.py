@@ -1,6 +1,8 @@
 """The front end's one entry point: an annotated C file -> a checked tuning problem."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
@@ -72,6 +74,9 @@ class Program:
     groups: tuple[int, ...] = ()
     # The file's functions the PerfTuning regions' code calls on the host (the harness runs it).
     host_helpers: tuple[Helper, ...] = ()
+    # Per PerfTuning region: what the declarations before it in its function set that its code
+    # reads (``int *src = buffer;``), as assignments the harness runs first (_prologue).
+    prologues: tuple[str, ...] = ()
     # What is computed once from the program and kept (space.performance_space's spaces).
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -96,6 +101,13 @@ class Program:
     def nests_of(self, g: int) -> list[int]:
         """The nests the spec of PerfTuning region ``g`` tunes."""
         return [k for k in range(len(self.nests)) if not self.groups or self.groups[k] == g]
+
+    @property
+    def prologue(self) -> str:
+        """The assignments the harness runs before this program's PerfTuning region's code."""
+        if self.spec_region is None or not self.prologues:
+            return ""
+        return self.prologues[self.spec_regions.index(self.spec_region) if self.spec_regions else 0]
 
     def region_of(self, k: int) -> int:
         """The region that holds nest k."""
@@ -217,8 +229,44 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     blanked = blank_comments(generated.blank_spans(src.text))
     helpers = used_helpers(src, blanked, tree, spans, [loop for code in parsed for loop in code.loops], set(functions))
     on_host = host_helpers(src, blanked, tree, spans, [(r.code_start, r.code_end) for r in perf], {h.name for h in helpers})
+    names = set(file_macros(src, parameters=True))
+    prologues = tuple(_prologue(src, specs[g], r, spans, names) for g, r in enumerate(perf))
     return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported, tuple(cxx), helpers, catalogue, tuple(specs), tuple(perf), tuple(groups), on_host)
+                   exported, tuple(cxx), helpers, catalogue, tuple(specs), tuple(perf), tuple(groups), on_host, prologues)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def _prologue(src: SourceFile, spec: TuningSpec, region: Region, spans, macros: set[str]) -> str:
+    """The declarations before a PerfTuning region, in its function, that set from the spec's
+    inputs what the region's code reads (``int *src = buffer, *dst = result;``, ``int last =
+    cols - 1;``), as assignments: the harness runs only the region's code, so it runs these
+    first, as the function does. Initialisers that call functions or read anything else are
+    left out (the harness's value stands)."""
+    function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
+    if function is None:
+        return ""
+    known = set(spec.input_names) | {d.name for d in spec.input_vars} | macros
+    named = set(_IDENTIFIER.findall(src.text[region.code_start:region.code_end]))
+    lines = []
+    for item in function.body.block_items or ():
+        at = offset_of(src, item)
+        if at is None or at >= region.start:
+            break
+        for d in item.decls if isinstance(item, c_ast.DeclList) else [item] if isinstance(item, c_ast.Decl) else []:
+            if (d.init is None or isinstance(d.init, c_ast.InitList) or isinstance(d.type, c_ast.ArrayDecl)
+                    or d.name not in named or d.name in spec.input_names or spec.decl(d.name) is not None):
+                continue
+            if set(used_names([d.init])) - known or _calls(d.init):
+                continue
+            lines.append(f"{d.name} = {c_text(d.init)};  // as declared at line {d.coord.line}")
+            known.add(d.name)
+    return "".join(line + "\n" for line in lines)
+
+
+def _calls(node: c_ast.Node) -> bool:
+    return isinstance(node, c_ast.FuncCall) or any(_calls(child) for _, child in node.children())
 
 
 def _handoff(src: SourceFile, spans, first: Region, second: Region, a: LoopNest, b: LoopNest) -> Handoff | None:

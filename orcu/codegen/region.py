@@ -288,7 +288,11 @@ class _Generator:
             deferred = sent is not None and copy_out and not chunked and info.name in self.send.deferred
             elem = canonical_type(info.element)
             dims = "".join(f"[{d}]" for d in var.dims[1:])
-            const = "" if info.written else "const "
+            # An array passed whole to a function of the file keeps the constness it is declared
+            # with: the function only reads it (frontend/helpers.py) but may not say so (float *pt).
+            passed = any(acc.array == info.name and not acc.subscripts
+                         for st, _ in statements(self.nest.body) for acc in st.accesses)
+            const = "" if info.written or (passed and not var.const) else "const "
             restrict = "" if on_device else "__restrict__ "
             strided = self._runtime_extents(var.dims[1:])
             host_name = f"orcu_{info.name}_flat" if strided else info.name
