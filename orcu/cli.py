@@ -132,8 +132,11 @@ def _cmd_report(args) -> int:
         for written in write_kt_caches(rows, args.kt_cache, args.measure or "kernel"):
             print(f"orcu: wrote {written}", file=sys.stderr)
     if args.plot:
-        for written in api.results(args.file, measure=args.measure).plot(args.plot):
+        skipped: list[str] = []
+        for written in api.results(args.file, measure=args.measure).plot(args.plot, skipped=skipped):
             print(f"orcu: wrote {written}", file=sys.stderr)
+        for why in skipped:
+            print(f"orcu: note: {why}", file=sys.stderr)
     if not (args.csv or args.kt_cache or args.plot):
         if args.wide:
             results_table(rows, by_group, args.measure)

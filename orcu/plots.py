@@ -1,6 +1,7 @@
 """Pictures of tuning results (``orcu report --plot DIR``, ``Tuning.plot``), with matplotlib.
 
-Four kinds, each a PNG per region and input size (``group``: file, region, sizes, backend, device):
+Five kinds, each a PNG per region and input size (``group``: file, region, sizes, backend, device),
+where the evaluations allow it (``plot_all`` says why where they do not):
 - convergence: the best time found against the evaluations made, in their order;
 - parameters: each performance parameter's effect, every ranked variant's time against its value
   (the other parameters free);
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -68,8 +70,9 @@ KINDS = ("convergence", "parameters", "model", "roofline", "achieved")
 
 
 def figures(evaluations: Iterable, device=None) -> Iterator[tuple[str, tuple, Any]]:
-    """(kind, group, matplotlib figure) of every plot these evaluations allow; ``device``: whose
-    ceilings the roofline draws (default: the profile of the device the results name)."""
+    """(kind, group, matplotlib figure) of every plot of every group of these evaluations, or in
+    the figure's place why the evaluations do not allow it (a str); ``device``: whose ceilings
+    the roofline draws (default: the profile of the device the results name)."""
     try:
         import matplotlib
     except ImportError:
@@ -83,19 +86,42 @@ def figures(evaluations: Iterable, device=None) -> Iterator[tuple[str, tuple, An
             "achieved": _achieved}
     for key, group in _groups(evaluations).items():
         ranked = [e for e in group if e.status in RANKED and e.time_ms is not None]
-        if not ranked:
-            continue
         for kind in KINDS:
+            if not ranked:
+                yield kind, key, "no variant was ranked (none passed with a time)"
+                continue
             figure = draw[kind](plt, key, group, ranked, _device(key[4], device))
-            if figure is not None:
-                yield kind, key, figure
+            if not isinstance(figure, str):
+                _fit(figure)
+            yield kind, key, figure
 
 
-def plot_all(evaluations: Iterable, directory: Path, device=None) -> list[Path]:
-    """Every plot these evaluations allow, written in ``directory`` as PNG: the paths."""
+def _fit(figure) -> None:
+    """Wraps each title and axis label to the room its figure gives it, so that none is cut at
+    the figure's edge (tight_layout then makes room for the lines)."""
+    width, height = figure.get_size_inches()
+    texts = [(figure._suptitle, width)] if figure._suptitle is not None else []
+    for ax in figure.axes:
+        box = ax.get_position()
+        texts += [(ax.title, width * max(box.width, 0.8)), (ax.xaxis.label, width * box.width),
+                  (ax.yaxis.label, height * box.height)]
+    for text, inches in texts:
+        if not text.get_text():
+            continue
+        columns = max(20, int(inches * 72 / (text.get_fontsize() * 0.6)))
+        text.set_text("\n".join(textwrap.fill(line, columns) for line in text.get_text().split("\n")))
+
+
+def plot_all(evaluations: Iterable, directory: Path, device=None, skipped: list[str] | None = None) -> list[Path]:
+    """Every plot these evaluations allow, written in ``directory`` as PNG: the paths. Each plot
+    left out is said in ``skipped`` ("model plot of sdot_1 of dot.c, n=1000: why")."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for kind, key, figure in figures(evaluations, device):
+        if isinstance(figure, str):
+            if skipped is not None:
+                skipped.append(f"no {kind} plot of {_title(key).splitlines()[0]}: {figure}")
+            continue
         import matplotlib.pyplot as plt  # there once figures() has made one
 
         path = directory / f"{kind}_{_stem(key)}.png"
@@ -118,6 +144,7 @@ def _convergence(plt, key, group, ranked, device):
     figure, ax = plt.subplots(figsize=(6, 4))
     ax.step(xs, ys, where="post", marker="o", markersize=3)
     ax.set(xlabel="evaluations", ylabel=f"best {_label(ranked[0])}", title=f"Search convergence: {_title(key)}")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlim(0, max(len(group), 1) + 0.5)
     return figure
 
@@ -126,7 +153,7 @@ def _parameters(plt, key, group, ranked, device):
     """Time against each parameter's values: one panel a parameter that takes several values."""
     names = [n for n in ranked[0].params if len({json.dumps(e.params.get(n)) for e in ranked}) > 1]
     if not names:
-        return None
+        return "no parameter takes more than one value among the ranked variants"
     columns = min(3, len(names))
     rows = (len(names) + columns - 1) // columns
     figure, axes = plt.subplots(rows, columns, figsize=(4 * columns, 3.2 * rows), squeeze=False)
@@ -152,11 +179,11 @@ def _model(plt, key, group, ranked, device):
     """The model's prediction against the measured time, each variant that has both."""
     pairs = [(e.predicted_ms, _measured(e)) for e in group if e.status == "ok" and e.predicted_ms and _measured(e)]
     if not pairs:
-        return None
+        return "no variant has both a prediction and a measured kernel time"
     figure, ax = plt.subplots(figsize=(5, 4.5))
     ax.scatter([p for p, _ in pairs], [m for _, m in pairs], s=14)
     emulated = group[0].emulated
-    ax.set(xscale="log", yscale="log", xlabel="predicted GPU kernel time (ms)",
+    ax.set(xscale=_scale([p for p, _ in pairs]), yscale=_scale([m for _, m in pairs]), xlabel="predicted GPU kernel time (ms)",
            ylabel="CPU time of the emulated kernels (ms), not a GPU time" if emulated else "measured kernel time on the GPU (ms)",
            title=f"Model against measured: {_title(key)}")
     if not emulated:  # the same scale: the diagonal is a perfect prediction
@@ -164,6 +191,12 @@ def _model(plt, key, group, ranked, device):
         ax.plot([low, high], [low, high], color="grey", lw=0.8, label="predicted = measured")
         ax.legend(fontsize=7)
     return figure
+
+
+def _scale(values: list[float]) -> str:
+    """Log where the values span more than a decade; within one, a log axis has only minor
+    ticks, whose labels run into each other."""
+    return "log" if max(values) > 10 * min(values) else "linear"
 
 
 def _measured(e) -> float | None:
@@ -182,7 +215,8 @@ def _roofline(plt, key, group, ranked, device):
         if f.get("operations") and sectors and time_ms:
             points.append((f["operations"] / (sectors * SECTOR_BYTES), f["operations"] / (time_ms * 1e-3) / 1e9))
     if not points:
-        return None
+        return ("no ranked variant has both counted figures (operations and global sectors) and a kernel time"
+                + (" (the tune measured total times)" if ranked[0].measure == "total" else ""))
     figure, ax = plt.subplots(figsize=(6, 4.5))
     ax.scatter([p[0] for p in points], [p[1] for p in points], s=14, zorder=3,
                label="variants (predicted time)" if ranked[0].emulated else "variants (measured time)")
@@ -205,9 +239,9 @@ def _roofline(plt, key, group, ranked, device):
 def _achieved(plt, key, group, ranked, device):
     """Each ranked variant's fraction of the roofline bound, in the order evaluated (the one
     closest to the bound marked, with its GFLOP/s and GB/s)."""
-    points = [(k, e) for k, e in enumerate(group) if e in ranked and e.bound_fraction is not None]
+    points = [(k, e) for k, e in enumerate(group, 1) if e in ranked and e.bound_fraction is not None]
     if not points:
-        return None
+        return "no ranked variant has a roofline bound (its compulsory bytes and operations at a known time)"
     figure, ax = plt.subplots(figsize=(6, 4))
     ax.scatter([k for k, _ in points], [100 * e.bound_fraction for _, e in points], s=14, zorder=3,
                label="variants" + (" (predicted time)" if ranked[0].measure == "model" else ""))
@@ -217,5 +251,6 @@ def _achieved(plt, key, group, ranked, device):
     ax.axhline(100, color="black", lw=0.8)
     ax.set(xlabel="evaluation", ylabel="% of the roofline bound (the loop's compulsory bytes and operations)",
            title=f"Achieved: {_title(key)}")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7)
     return figure

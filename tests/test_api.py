@@ -130,18 +130,57 @@ def test_the_four_plots_of_a_tune(home, in_tmp):
     (convergence,) = made["convergence"].axes
     steps = convergence.lines[0].get_xydata()
     assert list(steps[:, 0]) == list(range(1, 9)) and steps[-1, 1] == tuning.regions[0].best.time_ms
-    assert convergence.get_xlabel() == "evaluations" and convergence.get_ylabel() == "best predicted GPU kernel time (ms)"
+    assert convergence.get_xlabel() == "evaluations"
+    assert convergence.get_ylabel().replace("\n", " ") == "best predicted GPU kernel time (ms)"
     assert "orcu_f_1 of t.c, n=1000" in convergence.get_title()
     (parameter, *_) = [ax for ax in made["parameters"].axes if ax.get_visible()]
     assert parameter.get_xlabel() == "BC" and len(parameter.collections[0].get_offsets()) == 8
     (model,) = made["model"].axes
     assert len(model.collections[0].get_offsets()) == 8
-    assert model.get_ylabel() == "CPU time of the emulated kernels (ms), not a GPU time"
+    assert model.get_ylabel().replace("\n", " ") == "CPU time of the emulated kernels (ms), not a GPU time"
     (roofline,) = made["roofline"].axes
     assert len(roofline.collections[0].get_offsets()) == 8 and roofline.get_xscale() == "log"
     assert [line.get_label().split(" peak")[0] for line in roofline.lines] == ["FP32", "FP64"]
     written = tuning.plot(in_tmp / "plots")
     assert sorted(p.name.split("_")[0] for p in written) == sorted(KINDS) and all(p.stat().st_size > 5000 for p in written)
+
+
+def test_no_plot_text_leaves_its_figure_and_evaluations_count_from_one(home, in_tmp):
+    """A long file name: the model plot's title was cut after "n=", the achieved plot's y label
+    at the top and bottom; the achieved plot counted evaluations from 0."""
+    write(in_tmp / "a_kernel_file_with_a_name_long_enough_to_need_room.c", EIGHT)
+    tuning = orcu.tune("a_kernel_file_with_a_name_long_enough_to_need_room.c", backend="emulate", search="Exhaustive",
+                       progress=False)
+    made = {kind: figure for kind, _, figure in figures(tuning.evaluations, tuning.target)}
+    for kind, figure in made.items():
+        figure.tight_layout()
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        box = figure.bbox
+        texts = [figure._suptitle] if figure._suptitle is not None else []
+        for ax in (ax for ax in figure.axes if ax.get_visible()):
+            texts += [ax.title, ax.xaxis.label, ax.yaxis.label]
+            for axis, (lo, hi) in ((0, sorted(ax.get_xlim())), (1, sorted(ax.get_ylim()))):  # the ticks in view
+                texts += [t for t in (ax.get_xticklabels, ax.get_yticklabels)[axis]() if lo <= t.get_position()[axis] <= hi]
+            texts += ax.get_legend().get_texts() if ax.get_legend() is not None else []
+        for text in texts:
+            if not (text.get_visible() and text.get_text()):
+                continue
+            extent = text.get_window_extent(renderer)
+            assert (extent.x0 >= box.x0 - 1 and extent.x1 <= box.x1 + 1 and extent.y0 >= box.y0 - 1
+                    and extent.y1 <= box.y1 + 1), (kind, text.get_text(), extent, box)
+    (achieved,) = made["achieved"].axes
+    assert min(achieved.collections[0].get_offsets()[:, 0]) == 1
+
+
+def test_a_plot_the_results_do_not_allow_is_said_with_why(home, in_tmp):
+    write(in_tmp / "one.c", EIGHT.replace("param BC[] = [1, 2, 3, 4, 5, 6, 7, 8];", "param BC[] = [4];"))
+    tuning = orcu.tune("one.c", backend="emulate", progress=False)
+    skipped = []
+    written = tuning.plot(in_tmp / "plots", skipped=skipped)
+    assert sorted(p.name.split("_")[0] for p in written) == sorted(set(KINDS) - {"parameters"})
+    assert skipped == ["no parameters plot of orcu_f_1 of one.c, n=1000: no parameter takes more than one value among "
+                       "the ranked variants"]
 
 
 def test_report_plot_writes_them_from_the_database(home, in_tmp):
