@@ -28,12 +28,16 @@ class OrcuError(Exception):
         self.message = message
         self.loc = loc
         self.source_line = source_line
+        self.notes: list[OrcuError] = []  # more places the error concerns, each said as a note with its caret
 
     def render(self) -> str:
         if self.loc is None:
             return f"orcu: error: {self.message}"
-        out = f"{self.loc}: error: {self.message}"
-        if self.source_line is not None:
+        return "\n".join([self._at("error"), *(note._at("note") for note in self.notes)])
+
+    def _at(self, kind: str) -> str:
+        out = f"{self.loc}: {kind}: {self.message}"
+        if self.source_line is not None and self.loc is not None:
             # A byte that is not UTF-8 (kept as a surrogate escape) shows as '?': one column, as the caret expects.
             line = "".join("?" if "\udc80" <= c <= "\udcff" else c for c in self.source_line.rstrip("\n"))
             # Keep tabs in the caret prefix so the caret lines up in any terminal.

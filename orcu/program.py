@@ -265,6 +265,31 @@ def _prologue(src: SourceFile, spec: TuningSpec, region: Region, spans, macros: 
     return "".join(line + "\n" for line in lines)
 
 
+# C tokens, and what lies between them (white space, comments), for comparing two copies of a loop.
+_TOKEN = re.compile(r"""(?P<skip>\s+|//[^\n]*|/\*.*?\*/)|[A-Za-z_]\w*|\.?\d(?:[eEpP][+-]|[\w.])*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'"""
+                    r"""|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|.""", re.S)
+
+
+def _tokens(text: str, start: int) -> list[tuple[str, int]]:
+    return [(m.group(), start + m.start()) for m in _TOKEN.finditer(text) if not m.group("skip")]
+
+
+def _copies_differ(src: SourceFile, code_start: int, code: str, copy_start: int, copy: str) -> OrcuError:
+    """The error for a Loop region whose two copies of the loop (in Loop(...), which the kernels
+    are built from, and below it, which the reference runs) differ: at the first token that
+    differs in each, with a caret at each."""
+    mine, theirs = _tokens(code, code_start), _tokens(copy, copy_start)
+    k = next((k for k, (a, b) in enumerate(zip(mine, theirs)) if a[0] != b[0]), min(len(mine), len(theirs)))
+    at = mine[k][1] if k < len(mine) else code_start + len(code.rstrip())
+    there = theirs[k][1] if k < len(theirs) else copy_start + len(copy.rstrip())
+    said = lambda tokens: f"'{tokens[k][0]}'" if k < len(tokens) else "its end"  # noqa: E731
+    error = src.error(at, f"the loop in Loop(...) and its copy below differ here: {said(mine)} against {said(theirs)}; "
+                          "the kernels are built from this one, the copy is what every variant is checked against: make "
+                          "them the same", AnnotationError)
+    error.notes.append(src.error(there, f"the copy has {said(theirs)} here"))
+    return error
+
+
 def _calls(node: c_ast.Node) -> bool:
     return isinstance(node, c_ast.FuncCall) or any(_calls(child) for _, child in node.children())
 
@@ -344,7 +369,9 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
     if not items:
         raise src.error(code_start, "the Loop region has no statements", AnnotationError)
     if original.strip() and code_start != original_start:
-        parse_statements(src, original_start, original)  # the reference must parse too
+        copy = parse_statements(src, original_start, original)  # the reference must parse too
+        if [c_text(n) for n in items] != [c_text(n) for n in copy]:
+            raise _copies_differ(src, code_start, code, original_start, original)
     loops = targets(src, items, markers)
     reference = original if original.strip() else "\n".join(line for line in code.split("\n") if line.strip()) + "\n"
     first = min(offset for offset in (offset_of(src, n) for n in items) if offset is not None)

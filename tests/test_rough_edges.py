@@ -221,3 +221,63 @@ def test_the_results_of_a_missing_file_are_no_such_file(in_tmp, capsys, command)
     write(in_tmp / "here.c", SOURCE.format(threads="[32]", comment=""))
     assert main(command + ["nosuch.c"]) == 2
     assert "orcu: error: no such file: nosuch.c" in capsys.readouterr().err
+
+
+TWO_COPIES = """void scale(int n, const double *x, double *y)
+{{
+    int i;
+    double s;
+    /*@ begin PerfTuning (
+    def performance_params {{ param TC[] = [32, 64]; }}
+    def input_params {{ param n[] = [1000]; }}
+    def input_vars {{ decl dynamic double x[n] = random; decl dynamic double y[n] = 0; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC)
+    for (i = 0; i < n; i++) {{
+        s = x[i] * 2;
+        y[i] = 2.0 * s;  // scaled
+    }}
+    ) @*/
+    for (i = 0; i < n; i++) {{
+{copy}
+    }}
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("command", ["check", "tune"])
+def test_two_copies_of_a_loop_that_differ_are_named_at_both_tokens(in_tmp, command):
+    """Only the plain copy changed: check said nothing and tune ran every variant into
+    wrong_result at 5.6e11 times the tolerance."""
+    write(in_tmp / "t.c", TWO_COPIES.format(copy="        s = x[i] * 2;\n        y[i] = s;"))
+    backend = ["--backend", "emulate"] if command == "tune" else []
+    proc = subprocess.run([sys.executable, "-m", "orcu", command, "t.c", *backend], cwd=in_tmp,
+                          capture_output=True, text=True, env=dict(os.environ, ORCU_HOME=str(in_tmp / "home")))
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[-6:] == [
+        "t.c:13:16: error: the loop in Loop(...) and its copy below differ here: '2.0' against 's'; the kernels are built "
+        "from this one, the copy is what every variant is checked against: make them the same",
+        "        y[i] = 2.0 * s;  // scaled",
+        "               ^",
+        "t.c:18:16: note: the copy has 's' here",
+        "        y[i] = s;",
+        "               ^",
+    ]
+    assert not (in_tmp / ".orcu").exists()  # nothing was built
+
+
+@pytest.mark.parametrize("copy", ["        s = x[i]*2;   /* as above */\n        y[i] = 2.0*s;",
+                                  "        s = x[i] * 2; y[i] = 2.0 * s;"])
+def test_copies_that_differ_only_in_spacing_and_comments_are_the_same_loop(in_tmp, copy):
+    write(in_tmp / "t.c", TWO_COPIES.format(copy=copy))
+    load("t.c")
+
+
+def test_a_copy_cut_short_is_said_at_its_end(in_tmp):
+    write(in_tmp / "t.c", TWO_COPIES.format(copy="        s = x[i] * 2;"))
+    with pytest.raises(Exception) as info:
+        load("t.c")
+    assert info.value.render().startswith("t.c:13:9: error: the loop in Loop(...) and its copy below differ here: 'y' "
+                                          "against '}'")
