@@ -757,7 +757,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
             update = display.update if display else (progress or None)
             tunings = search_space(program, runner, db, context, objective=goal, search=search, budget=min(budgets) if budgets else None,
                                    time_limit=min(limits) if limits else None, seed=seed, progress=update,
-                                   started=display.start if display else None)
+                                   started=display.start if display else None, say=_say)
         if backend == "model" and gxx() is None:
             for t in tunings:
                 t.checked, t.check_note = False, "no C++ compiler (g++) runs the emulation that checks the model's winners"

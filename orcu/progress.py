@@ -12,9 +12,9 @@ from rich.table import Table
 
 from .runners import RANKED
 from .space import settings_text
+from .tuning import duration
 
 
-LARGE = 300  # a search of more variants than this, uncapped, is said before it starts
 
 
 class Progress:
@@ -41,17 +41,10 @@ class Progress:
         if self.bar is not None:
             self.bar.stop()
 
-    def start(self, tuning, total: int, capped: bool = True) -> None:
-        """A region and input size begins: ``total`` evaluations at most; ``capped``: by a budget or
-        a time limit (else a large search is said, with how long it may take and how to cap it)."""
+    def start(self, tuning, total: int) -> None:
+        """A region and input size begins: ``total`` evaluations at most."""
         label = f"{tuning.name} {settings_text(tuning.inputs)}".strip()
         self.done, self.total, self.began = 0, total, time.monotonic()
-        if not capped and total > LARGE:
-            each = (time.monotonic() - self.tune_began) / self.evaluated if self.evaluated else None
-            pace = (f"at this tune's {each:.2g} s a variant, about {_duration(total * each)}" if each else
-                    f"at a second a variant, about {_duration(total)}")
-            print(f"orcu: note: {label}: {total} variants to evaluate with no budget ({pace}); --budget N or "
-                  "--time-limit SECONDS caps the search", file=self.console.file)
         if self.bar is not None:
             self.task = self.bar.add_task(label, total=total, best="")
         else:
@@ -60,8 +53,10 @@ class Progress:
                   file=self.console.file)
 
     def update(self, tuning, result, origin: str = "") -> None:
-        """``origin``: "" for a new evaluation, "cached" (the results database) or "same build"."""
-        self.done += 1
+        """``origin``: "" for a new evaluation, "cached" (the results database) or "same build".
+        A same build costs nothing and counts nothing against the budget: it is said, uncounted."""
+        same = origin == "same build"
+        self.done += not same
         if not origin:
             self.evaluated += 1
         best = tuning.best
@@ -70,12 +65,16 @@ class Progress:
             shown = f"best {best.time_ms:.4g} ms{_predicted(best)} [{settings_text(best.params)}]" if best else "no valid variant yet"
             if failures:
                 shown += "  " + " ".join(f"{s}:{n}" for s, n in failures.items())
-            self.bar.update(self.task, advance=1, best=shown + self._workers())
+            self.bar.update(self.task, advance=0 if same else 1, best=shown + self._workers())
             return
         what = f"{result.time_ms:.4g} ms{_predicted(result)}" if result.time_ms is not None else result.message.split("\n")[0][:120]
         elapsed = time.monotonic() - self.began
         left = (self.total - self.done) * elapsed / self.done if self.done < self.total else 0.0
-        when = f"{_duration(elapsed)}" + (f", about {_duration(left)} left" if self.done < self.total else "")
+        when = f"{duration(elapsed)}" + (f", about {duration(left)} left" if self.done < self.total else "")
+        if same:
+            print(f"orcu:   = [{settings_text(result.params)}]: {result.status} {what} (the same build as one evaluated: "
+                  "its result, at no cost)", file=self.console.file)
+            return
         print(f"orcu:   {self.done}/{self.total} [{settings_text(result.params)}]: {result.status} {what}"
               f"{f' ({origin})' if origin else ''} [{when}{self._workers()}]", file=self.console.file)
 
@@ -110,10 +109,6 @@ class Progress:
                 ", ".join(f"{n} {s}" for s, n in r.statuses.items()),
             )
         Console(file=stream or sys.stdout, width=160).print(table)
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
 def _predicted(result) -> str:

@@ -138,30 +138,58 @@ def strategy_name(program: Program, requested: str | None, budget: int | None, s
     return "Exhaustive" if budget is None or budget >= size else DEFAULT
 
 
+# A search of more variants than this, with neither a budget nor a time limit, is said before it starts.
+LARGE = 300
+
+
+def duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+
+
+def _plan_notes(budget: int | None, time_limit: float | None, sizes: list[int]) -> list[str]:
+    """What a tune's plan may hold that its user did not expect: each of its (region, input size)
+    pairs evaluated once at least, past the budget; a large search with no cap, in all."""
+    pairs = f"{len(sizes)} region and input size pair{'s' if len(sizes) != 1 else ''}"
+    if budget is not None and budget < len(sizes):
+        return [f"orcu: note: --budget {budget} is less than the tune's {pairs}: each gets one evaluation, "
+                f"{len(sizes)} in all"]
+    if budget is None and time_limit is None and sum(sizes) > LARGE:
+        total = sum(sizes)
+        return [f"orcu: note: {total} variants to evaluate with no budget, over the tune's {pairs} (at a second a "
+                f"variant, about {duration(total)}); --budget N or --time-limit SECONDS caps the search"]
+    return []
+
+
 def tune(program: Program, runner: Runner, db: Database, context: Callable[[int], Context], *,
          objective: Objective = TIME, search: str | None = None, budget: int | None = None,
          time_limit: float | None = None, seed: int = 0, pipeline: bool = True,
          progress: Callable[[RegionTuning, Result, str], None] | None = None,
-         started: Callable[[RegionTuning, int, bool], None] | None = None) -> list[RegionTuning]:
+         started: Callable[[RegionTuning, int], None] | None = None,
+         say: Callable[[str], None] | None = None) -> list[RegionTuning]:
     """Every (region, input size) pair gets an equal share of ``budget`` points and of
     ``time_limit`` seconds; ``objective`` ranks the variants. ``pipeline``: build the batches
     the strategy expects next while a batch runs (bench/bench_pipeline.py measures it against
-    building nothing ahead)."""
+    building nothing ahead). ``say``: the notes on the plan (a budget below one a pair, a large
+    search with no cap)."""
     pairs = [(k, inputs) for k in range(len(program.nests)) for inputs in sizes_of(program, k)]
     share = None if budget is None else max(1, math.ceil(budget / len(pairs)))
     end = None if time_limit is None else time.monotonic() + time_limit
+    spaces = [region_space(program, k, dict(inputs), runner.device) for k, inputs in pairs]
+    if say is not None:
+        for note in _plan_notes(budget, time_limit, [len(space) for space in spaces]):
+            say(note)
     out = []
     for n, (k, inputs) in enumerate(pairs):
         nest = program.nests[k]
         spec = program.of_nest(k).spec  # the spec of the PerfTuning region that holds it
-        space = region_space(program, k, dict(inputs), runner.device)
+        space = spaces[n]
         name = strategy_name(program.of_nest(k), search, share, len(space))
         tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space),
                               ranking=Ranking(objective, spec, work(program, k, dict(inputs)), runner.device))
         ctx = context(k)
         strategy = make(name, space, seed, spec.search_options(name), share)
         if started is not None:
-            started(tuning, min(share or len(space), len(space)), share is not None or end is not None)
+            started(tuning, min(share or len(space), len(space)))
 
         def config_key(params, ctx=ctx, inputs=inputs):
             return ctx.key(searched(program, k, params), inputs, build_flags(spec.build_command, params, runner.backend))

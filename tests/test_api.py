@@ -264,15 +264,19 @@ def test_progress_in_a_pipe_says_k_of_n_and_the_time_left(home, in_tmp):
     assert all(re.search(r"\[\d+ s, about \d+ s left\]$", line) for line in lines[:-1]) and re.search(r"\[\d+ s\]$", lines[-1])
 
 
-def test_a_large_search_without_a_budget_is_said_before_it_starts(home, in_tmp):
-    write(in_tmp / "big.c", EIGHT.replace("param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]", "param BC[] = range(1, 401)"))
+@pytest.mark.parametrize("sizes, total, pairs, time", [("[1000]", 400, "pair", "7 min"), ("[1000, 2000]", 800, "pairs", "13 min")])
+def test_a_large_search_without_a_budget_is_said_before_it_starts(home, in_tmp, sizes, total, pairs, time):
+    """Counted over every input size (at two sizes it said one size's 400)."""
+    write(in_tmp / "big.c", EIGHT.replace("param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]", "param BC[] = range(1, 401)").replace(
+        "param n[] = [1000]", f"param n[] = {sizes}"))
     proc = subprocess.Popen([sys.executable, "-m", "orcu", "tune", "big.c", "--backend", "emulate"], cwd=in_tmp,
                             env=dict(os.environ, ORCU_HOME=str(home)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     first = proc.stderr.readline()
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=60)
-    assert first == ("orcu: note: orcu_f_1 n=1000: 400 variants to evaluate with no budget (at a second a variant, about "
-                     "7 min); --budget N or --time-limit SECONDS caps the search\n")
+    n = total // 400
+    assert first == (f"orcu: note: {total} variants to evaluate with no budget, over the tune's {n} region and input size "
+                     f"{pairs} (at a second a variant, about {time}); --budget N or --time-limit SECONDS caps the search\n")
     capped = subprocess.run([sys.executable, "-m", "orcu", "tune", "big.c", "--backend", "emulate", "--budget", "2"],
                             cwd=in_tmp, env=dict(os.environ, ORCU_HOME=str(home)), capture_output=True, text=True, timeout=600)
     assert "variants to evaluate with no budget" not in capped.stderr

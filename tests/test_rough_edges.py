@@ -281,3 +281,46 @@ def test_a_copy_cut_short_is_said_at_its_end(in_tmp):
         load("t.c")
     assert info.value.render().startswith("t.c:13:9: error: the loop in Loop(...) and its copy below differ here: 'y' "
                                           "against '}'")
+
+
+SAME_BUILDS = """void f(int n, float *y, float *z)
+{
+    int i;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [32, 64, 128, 256]; param UF[] = [1, 2, 3]; }
+    def input_params { param n[] = [1000, 777]; }
+    def input_vars { decl dynamic float y[n] = random; decl dynamic float z[n] = random; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC, unrollInner=UF)
+    for (i = 0; i < n; i++) y[i] = 2.0f * y[i];
+    ) @*/
+    /*@ end @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC, unrollInner=UF)
+    for (i = 0; i < n; i++) z[i] = 3.0f * z[i];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+def test_progress_never_counts_past_its_total_and_same_builds_are_uncounted(in_tmp):
+    """unrollInner changes nothing here: most configurations are the same build as one evaluated.
+    Two regions and --budget 10 printed 6/5 ... 12/5."""
+    write(in_tmp / "t.c", SAME_BUILDS)
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--budget", "16"],
+                          cwd=in_tmp, capture_output=True, text=True, env=dict(os.environ, ORCU_HOME=str(in_tmp / "home")))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    counts = [tuple(map(int, m.groups())) for m in re.finditer(r"^orcu:   (\d+)/(\d+) \[", proc.stderr, re.M)]
+    assert counts and all(done <= total for done, total in counts)
+    same = re.findall(r"^orcu:   = \[.*\(the same build as one evaluated: its result, at no cost\)$", proc.stderr, re.M)
+    assert same
+
+
+def test_a_budget_below_one_a_region_and_size_says_each_gets_one(in_tmp):
+    write(in_tmp / "t.c", SAME_BUILDS)
+    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--budget", "3"],
+                          cwd=in_tmp, capture_output=True, text=True, env=dict(os.environ, ORCU_HOME=str(in_tmp / "home")))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert ("orcu: note: --budget 3 is less than the tune's 4 region and input size pairs: each gets one evaluation, 4 "
+            "in all") in proc.stderr.splitlines()
