@@ -22,13 +22,14 @@ from .codegen.region import RegionCode, prelude
 from .frontend.types import ELEMENT_BYTES, canonical_type, cxx_spellings
 from .codegen.templates import render
 from .errors import AnalysisError, SpecError
-from .frontend.cparse import file_macros, parse_statements
+from .analysis.affine import poly_of
+from .frontend.cparse import file_macros, parse_expression, parse_statements
 from .frontend.liveness import effects
 from .frontend.ir import Stmt, loops_of, statements as nest_statements
 from .frontend.types import declarations_in, used_names
 from .program import Program
 from .space import settings_text
-from .tsg.sizes import trip_count
+from .tsg.sizes import trip_count, value as poly_value
 
 _FLOATS = {"float": "FLT_EPSILON", "double": "DBL_EPSILON"}
 # A float result is also checked against the C code run in double (the accurate reference): the
@@ -212,6 +213,14 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             continue
         if any(name in host.aliases for host in program.hosts):  # src = buffer; in the code: a pointer, set there
             pointers.append((name, canonical_type(var.ctype.base)))
+            continue
+        extents = [poly_value(poly_of(node) if (node := parse_expression(d)) is not None else None, env)
+                   for d in var.ctype.dims]
+        if var.origin == "local" and extents and None not in extents:
+            # An array of the function (durbin's `double z[n];`): the harness makes it, zeroed; the
+            # function's caller never sees it, so it is not compared.
+            count = math.prod(extents)
+            values.append(Value(name, canonical_type(var.ctype.base), count, tuple(extents[1:]), ["0"], False))
             continue
         if var.ctype.is_array:
             loc = var.loc or nest.loc

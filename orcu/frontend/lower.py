@@ -10,8 +10,6 @@ from ..source import SourceFile
 from .ir import Access, Jump, Loop, Node, Stmt, Variable
 
 _UNSUPPORTED = {
-    "While": "'while' loops are",
-    "DoWhile": "'do' loops are",
     "Goto": "'goto' is",
     "Label": "labels are",
     "Switch": "'switch' is",
@@ -142,8 +140,8 @@ class Lowering:
             if not self.jumps:
                 raise self.error(node, f"'{kind.lower()}' outside the region's loops")
             self.jumps[-1].append(Jump(kind.lower(), loc_of(node)))
-        for _, child in node.children():
-            self._control(child, in_loop or kind == "For")
+        for _, child in node.children():  # a loop inside a statement runs in one iteration, as written
+            self._control(child, in_loop or kind in ("For", "While", "DoWhile"))
 
 
 def _aligned(floor: c_ast.Node, start: c_ast.Node, step: int) -> c_ast.Node:
