@@ -2,6 +2,7 @@
 evaluation otherwise (logs, CI), and a final table per region and input size."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import TextIO
@@ -15,6 +16,15 @@ from .space import settings_text
 from .tuning import duration
 
 
+
+
+def fitted_width(stream: TextIO, default: int) -> int | None:
+    """The width a table printed to ``stream`` may take: the terminal's (None: rich measures it),
+    else $COLUMNS, else ``default`` (a pipe or a file has no width of its own)."""
+    if stream.isatty():
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else default
 
 
 class Progress:
@@ -108,7 +118,8 @@ class Progress:
                 f"{best.time_ms:.4g}" if best else "-", f"{100 * r.spread:.1f}%" if r.spread is not None else "-",
                 ", ".join(f"{n} {s}" for s, n in r.statuses.items()),
             )
-        Console(file=stream or sys.stdout, width=160).print(table)
+        out = stream or sys.stdout
+        Console(file=out, width=fitted_width(out, 100)).print(table)
 
 
 def _predicted(result) -> str:

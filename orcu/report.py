@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import statistics
 import sys
@@ -308,9 +309,12 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
     from rich.console import Console
     from rich.table import Table
 
+    from .progress import fitted_width
+
+    columns = ("file", "region", "input", "on", "evaluated", "winner", "ranked by", "time ms", "kernel ms", "total ms",
+               "predicted ms", "GFLOP/s", "GB/s", "% of bound", "last")
     table = Table(title="orcu results")
-    for column in ("file", "region", "input", "on", "evaluated", "winner", "ranked by", "time ms", "kernel ms",
-                   "total ms", "predicted ms", "GFLOP/s", "GB/s", "% of bound", "last"):
+    for column in columns:
         table.add_column(column, no_wrap=column not in ("winner", "file"))
     for key, group in _groups(rows).items():
         file, region, inputs, backend, device = key
@@ -328,7 +332,20 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
                       ", ".join(f"{n} {s}" for s, n in counts.items()),
                       (settings_text(best["params"]) + (" (tuned file)" if written else "")) if best else "none",
                       MEASURE_NAMES[ranked_by], *times, *shown, max(r["created"] for r in group)[:10])
-    Console(file=stream or sys.stdout, width=None if (stream or sys.stdout).isatty() else 240).print(table)
+    out = stream or sys.stdout
+    console = Console(file=out, width=fitted_width(out, 240))
+    natural = Console(file=io.StringIO(), width=100_000).measure(table).maximum  # unwrapped, as wide as it gets
+    if natural <= console.width:
+        console.print(table)
+        return
+    # Narrower than the table: each group's figures one under another, the winner folded.
+    for row in zip(*(column.cells for column in table.columns)):
+        each = Table(title=f"{row[1]} of {row[0]}, {row[2]}", show_header=False)
+        each.add_column(no_wrap=True)
+        each.add_column()
+        for name, cell in zip(columns[2:], row[2:]):
+            each.add_row(name, cell)
+        console.print(each)
 
 
 RATES = ("gflop_s", "gb_s", "bound_fraction")

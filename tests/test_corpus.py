@@ -19,7 +19,8 @@ from orcu.writeback import size_defines
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
 CORPORA = [ROOT / "annotated_examples", ROOT / "annotated_examples" / "orio", TESTS / "c_as_written", TESTS / "c99_project",
-           TESTS / "build_project", TESTS / "polybench_scops", TESTS / "polybench_shapes"]
+           TESTS / "build_project", TESTS / "polybench_scops", TESTS / "polybench_shapes",
+           TESTS / "polybench_shapes" / "flat"]
 FILES = sorted((p for d in CORPORA for p in d.glob("*.c") if "begin Loop" in p.read_text()), key=lambda p: str(p))
 
 # Files the README says orcu refuses (its list of what orcu refuses), with the start of the error.
@@ -27,6 +28,8 @@ REFUSED = {
     "polybench_scops/seidel2d.c": "no loop of this nest can run in parallel",
     "polybench_shapes/seidel2d.c": "no loop of this nest can run in parallel",
     "polybench_shapes/floyd.c": "no loop of this nest can run in parallel",
+    "flat/seidel2d.c": "no loop of this nest can run in parallel",
+    "flat/floyd.c": "no loop of this nest can run in parallel",
 }
 # Orio's spec-less form: the sizes come from the command line.
 INPUTS = {"no_spec.c": ["--input", "n=1000"]}

@@ -78,3 +78,34 @@ def test_an_array_local_to_the_function_is_made_by_the_harness(in_tmp, dims, at,
     statuses = [r.statuses for r in result.regions]
     assert all(set(s) == {"ok"} for s in statuses), statuses
     assert (in_tmp / "z.tuned.cu").exists()
+
+
+BACKPROP = """void adjust(int nh, int ndelta, const {t} *delta, {t} *w)
+{{
+    /*@ begin PerfTuning (
+    def performance_params {{ {params} }}
+    def input_params {{ param nh[] = [17]; param ndelta[] = [16]; }}
+    def input_vars {{ decl dynamic {t} delta[ndelta+1] = random; decl dynamic {t} w[(nh+1)*(ndelta+1)] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA({transform})
+    for (int k = 0; k <= nh; k++)
+        for (int j = 1; j <= ndelta; j++)
+            w[{subscript}] += 0.3 * delta[j];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("subscript", ["k*(ndelta + 1) + j", "k * ndelta + k + j", "(ndelta + 1) * k + j - 1"])
+@pytest.mark.parametrize("t", ["float", "double"])
+@pytest.mark.parametrize("mapping", sorted(MAPPINGS))
+def test_rows_of_a_size_expression_are_told_apart(in_tmp, subscript, t, mapping):
+    """Backprop's weights: "'w[(k * (ndelta + 1)) + j]' is not affine" (the terms were grouped
+    under ndelta alone, leaving k + j a column that crosses rows)."""
+    params, transform = MAPPINGS[mapping]
+    write(in_tmp / "b.c", BACKPROP.format(subscript=subscript, t=t, params=params, transform=transform))
+    result = api.tune("b.c", backend="emulate", progress=False)
+    statuses = [r.statuses for r in result.regions]
+    assert all(set(s) == {"ok"} for s in statuses), statuses

@@ -324,3 +324,22 @@ def test_a_budget_below_one_a_region_and_size_says_each_gets_one(in_tmp):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert ("orcu: note: --budget 3 is less than the tune's 4 region and input size pairs: each gets one evaluation, 4 "
             "in all") in proc.stderr.splitlines()
+
+
+@pytest.mark.parametrize("columns", ["100", "80"])
+def test_the_tune_and_report_tables_fit_the_width_they_are_given(in_tmp, columns):
+    """The tune's table was 160 columns whatever the terminal (129 in a 100-column one), report
+    --wide 240; each now takes the terminal's width ($COLUMNS where it is no terminal), folding
+    long configurations onto several lines (report --wide, narrower than its table: one table
+    a region and size, a figure a line)."""
+    write(in_tmp / "t.c", SAME_BUILDS)
+    env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"), COLUMNS=columns)
+    tuned = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--budget", "4"],
+                           cwd=in_tmp, capture_output=True, text=True, env=env)
+    wide = subprocess.run([sys.executable, "-m", "orcu", "report", "t.c", "--wide"], cwd=in_tmp, capture_output=True,
+                          text=True, env=env)
+    for proc in (tuned, wide):
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        lines = proc.stdout.splitlines()
+        assert lines and max(len(line) for line in lines) <= int(columns), proc.stdout
+    assert "TC=256" in tuned.stdout and "TC=256, UF=" in wide.stdout

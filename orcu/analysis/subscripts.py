@@ -232,6 +232,10 @@ def _shaped(accesses, polys, guards, iterators: set[str], declared_multi: bool, 
     exact = [_in_rows(d, chain, context + loops, g) for d, (_, loops), g in zip(dims, accesses, guards)]
     if not all(exact) and _in_window(dims, chain, [context + loops for _, loops in accesses], guards):
         exact = [True] * len(dims)
+    if not all(exact):  # rows of a size expression read as one (backprop's k*(ndelta + 1) + j) may tell them apart
+        rows = _by_stride(accesses, [ps[0] for ps in polys], iterators, context, guards)
+        if rows is not None and all(sh.exact for sh in rows):
+            return rows
     return [Shaped(acc, loops, d, e, tuple(_product(key) for key in chain))
             for (acc, loops), d, e in zip(accesses, dims, exact)]
 
