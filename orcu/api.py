@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -80,9 +80,9 @@ class Evaluation:
 
     def record(self) -> dict[str, Any]:
         """A flat row (the columns of ``orcu report --csv`` and the model's prediction)."""
-        from .report import CSV_COLUMNS
+        from .report import csv_row
 
-        out = {c: getattr(self, c) for c in CSV_COLUMNS}
+        out = csv_row({f.name: getattr(self, f.name) for f in fields(self)})
         out.update(measure=self.measure, predicted_ms=self.predicted_ms)
         return out
 

@@ -2,6 +2,7 @@
 evaluation otherwise (logs, CI), and a final table per region and input size."""
 from __future__ import annotations
 
+import io
 import os
 import sys
 import time
@@ -25,6 +26,24 @@ def fitted_width(stream: TextIO, default: int) -> int | None:
         return None
     columns = os.environ.get("COLUMNS", "")
     return int(columns) if columns.isdigit() and int(columns) > 0 else default
+
+
+def print_fitted(table: Table, stream: TextIO, default: int, title, first: int) -> None:
+    """``table`` at the width of ``stream`` (fitted_width); narrower than the table needs, each
+    row as a table of its own, titled ``title(row)``, a column a line from column ``first``."""
+    console = Console(file=stream, width=fitted_width(stream, default))
+    natural = Console(file=io.StringIO(), width=100_000).measure(table).maximum  # unwrapped, as wide as it gets
+    if natural <= console.width:
+        console.print(table)
+        return
+    names = [str(column.header) for column in table.columns]
+    for row in zip(*(column.cells for column in table.columns)):
+        each = Table(title=title(row), show_header=False)
+        each.add_column(no_wrap=True)
+        each.add_column()
+        for name, cell in zip(names[first:], row[first:]):
+            each.add_row(name, cell)
+        console.print(each)
 
 
 class Progress:
@@ -118,8 +137,7 @@ class Progress:
                 f"{best.time_ms:.4g}" if best else "-", f"{100 * r.spread:.1f}%" if r.spread is not None else "-",
                 ", ".join(f"{n} {s}" for s, n in r.statuses.items()),
             )
-        out = stream or sys.stdout
-        Console(file=out, width=fitted_width(out, 100)).print(table)
+        print_fitted(table, stream or sys.stdout, 100, lambda row: f"{row[0]}, {row[1]}", 2)
 
 
 def _predicted(result) -> str:

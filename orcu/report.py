@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
 import statistics
 import sys
@@ -55,7 +54,8 @@ def _schedule(program: Program, r: int) -> dict[str, Any]:
     scheduled = program.hosts[r].schedule
     return {"line": program.src.location(program.regions[r].start).line, "how": scheduled.how,
             "tried": list(scheduled.tried), "tree": scheduled.tree,
-            "kernels": [{"name": program.nests[k].name, "line": program.nests[k].loc.line} for k in program.hosts[r].nests],
+            "kernels": [{"name": f"orcu_{program.nests[k].name}", "line": program.nests[k].loc.line}
+                        for k in program.hosts[r].nests],
             "host": list(scheduled.host)}
 
 
@@ -113,7 +113,7 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
 
     walk(nest.body, 0)
     return {
-        "name": nest.name,
+        "name": f"orcu_{nest.name}",  # as tune, report and the tuned file name it
         "spec": program.groups[k] if program.groups else 0,  # which of "specs" tunes it
         "line": nest.loc.line,
         "col": nest.loc.col,
@@ -306,15 +306,13 @@ def results_text(rows, chosen_by_group, measure: str | None = None, width: int =
 
 def results_table(rows, chosen_by_group, measure: str | None = None, stream=None) -> None:
     """Every figure of each group's winner in one wide table (``report --wide``)."""
-    from rich.console import Console
     from rich.table import Table
 
-    from .progress import fitted_width
+    from .progress import print_fitted
 
-    columns = ("file", "region", "input", "on", "evaluated", "winner", "ranked by", "time ms", "kernel ms", "total ms",
-               "predicted ms", "GFLOP/s", "GB/s", "% of bound", "last")
     table = Table(title="orcu results")
-    for column in columns:
+    for column in ("file", "region", "input", "on", "evaluated", "winner", "ranked by", "time ms", "kernel ms",
+                   "total ms", "predicted ms", "GFLOP/s", "GB/s", "% of bound", "last"):
         table.add_column(column, no_wrap=column not in ("winner", "file"))
     for key, group in _groups(rows).items():
         file, region, inputs, backend, device = key
@@ -332,20 +330,7 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
                       ", ".join(f"{n} {s}" for s, n in counts.items()),
                       (settings_text(best["params"]) + (" (tuned file)" if written else "")) if best else "none",
                       MEASURE_NAMES[ranked_by], *times, *shown, max(r["created"] for r in group)[:10])
-    out = stream or sys.stdout
-    console = Console(file=out, width=fitted_width(out, 240))
-    natural = Console(file=io.StringIO(), width=100_000).measure(table).maximum  # unwrapped, as wide as it gets
-    if natural <= console.width:
-        console.print(table)
-        return
-    # Narrower than the table: each group's figures one under another, the winner folded.
-    for row in zip(*(column.cells for column in table.columns)):
-        each = Table(title=f"{row[1]} of {row[0]}, {row[2]}", show_header=False)
-        each.add_column(no_wrap=True)
-        each.add_column()
-        for name, cell in zip(columns[2:], row[2:]):
-            each.add_row(name, cell)
-        console.print(each)
+    print_fitted(table, stream or sys.stdout, 240, lambda row: f"{row[1]} of {row[0]}, {row[2]}", 3)
 
 
 RATES = ("gflop_s", "gb_s", "bound_fraction")
@@ -391,9 +376,22 @@ def _device_text(backend: str, device: str, long: bool = False) -> str:
     return {"emulate": f"{name}, emulated", "model": f"{name}, model"}.get(backend, name)
 
 
+# total_ms and kernel_ms: the medians of their samples, which follow in their own columns.
 CSV_COLUMNS = ("file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms", "kernel_ms",
-               "gflop_s", "gb_s", "bound_fraction", "metrics", "backend", "device", "compiler", "created", "message")
-_JSON_COLUMNS = ("inputs", "params", "total_ms", "kernel_ms", "metrics")
+               "gflop_s", "gb_s", "bound_fraction", "metrics", "backend", "device", "compiler", "created", "message",
+               "total_samples", "kernel_samples")
+_JSON_COLUMNS = ("inputs", "params", "total_samples", "kernel_samples", "metrics")
+
+
+def csv_row(row: dict[str, Any]) -> dict[str, Any]:
+    """An evaluation (a database row) as report --csv's columns: a median time a number, its
+    samples a list."""
+    metrics = row.get("metrics") or {}
+    out = {c: metrics.get(c) if c in RATES else row.get(c) for c in CSV_COLUMNS}
+    for kind in ("total", "kernel"):
+        samples = list(row.get(f"{kind}_ms") or [])
+        out[f"{kind}_ms"], out[f"{kind}_samples"] = _median(samples), samples
+    return out
 
 
 def write_csv(rows, path) -> None:
@@ -403,8 +401,8 @@ def write_csv(rows, path) -> None:
         writer = csv.writer(f)
         writer.writerow(CSV_COLUMNS)
         for row in rows:
-            metrics = row.get("metrics") or {}
-            writer.writerow([json.dumps(row[c]) if c in _JSON_COLUMNS else metrics.get(c, "") if c in RATES else row[c]
+            fields = csv_row(row)
+            writer.writerow([json.dumps(fields[c]) if c in _JSON_COLUMNS else "" if fields[c] is None else fields[c]
                              for c in CSV_COLUMNS])
 
 

@@ -43,9 +43,10 @@ def test_tune_returns_every_evaluation_and_the_files_it_wrote(home, in_tmp):
         f"BC={region.best.params['BC']}" in (in_tmp / "t.tuned.cu").read_text()
     records = tuning.records()
     assert len(records) == 8 and {r["status"] for r in records} == {"ok"} and {r["line"] for r in records} == {8}
-    assert list(records[0])[:18] == ["file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms",
+    assert list(records[0])[:20] == ["file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms",
                                      "kernel_ms", "gflop_s", "gb_s", "bound_fraction", "metrics", "backend", "device",
-                                     "compiler", "created", "message"]  # report --csv's
+                                     "compiler", "created", "message", "total_samples", "kernel_samples"]  # report --csv's
+    assert all(isinstance(r["kernel_ms"], float) and r["kernel_samples"] for r in records)
     # each variant's rates at its own (predicted) time
     assert all(r["gflop_s"] == pytest.approx(r["metrics"]["flops"] / r["time_ms"] / 1e6) for r in records)
     frame = tuning.to_dataframe()

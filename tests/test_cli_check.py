@@ -68,7 +68,7 @@ def test_dia_report_contents(capsys):
     assert s["performance_params"][1]["values"] == [132, 264, 528, 1056]  # device_sms * k on the default profile (H100)
     assert s["input_space"]["combinations"][0] == {"m": 32, "n": 32, "nos": 5, "dof": 1}
     (region,) = s["regions"]
-    assert region["name"] == "MatMult_SeqDia_1" and region["line"] == 37 and region["function"] == "MatMult_SeqDia"
+    assert region["name"] == "orcu_MatMult_SeqDia_1" and region["line"] == 37 and region["function"] == "MatMult_SeqDia"
     assert region["loops"] == [
         {"depth": 0, "var": "i", "lower": "0", "upper": "nrows", "step": 1, "line": 39},
         {"depth": 1, "var": "j", "lower": "0", "upper": "ndiags", "step": 1, "line": 40},

@@ -1,9 +1,11 @@
 """The results database through `orcu tune` and `orcu report`: reuse, resume, concurrency, exports."""
+import csv
 import json
 import multiprocessing
 import os
 import signal
 import sqlite3
+import statistics
 import subprocess
 import sys
 import time
@@ -146,8 +148,14 @@ def test_report_exports_csv_and_kernel_tuner_cache(in_tmp, monkeypatch, capsys):
     assert main(["report", "t.c", "--csv", "out.csv", "--kt-cache", "kt.json"]) == 0
     lines = (in_tmp / "out.csv").read_text().splitlines()
     assert lines[0] == ("file,region,line,inputs,params,status,time_ms,total_ms,kernel_ms,gflop_s,gb_s,bound_fraction,metrics,"
-                        "backend,device,compiler,created,message")
+                        "backend,device,compiler,created,message,total_samples,kernel_samples")
     assert len(lines) == 5
+    # a time is a number (it was list text, "[8.316102]"); its samples follow in their own columns
+    rows = list(csv.DictReader((in_tmp / "out.csv").open()))
+    for row in rows:
+        for kind in ("total", "kernel"):
+            samples = json.loads(row[f"{kind}_samples"])
+            assert samples and float(row[f"{kind}_ms"]) == statistics.median(samples)
     space, cost = read_cache(in_tmp / "kt.json")
     assert len(space) == 4 and all(0 < c < float("inf") for c in cost.values())
     assert main(["report"]) == 0

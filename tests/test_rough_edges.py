@@ -343,3 +343,16 @@ def test_the_tune_and_report_tables_fit_the_width_they_are_given(in_tmp, columns
         lines = proc.stdout.splitlines()
         assert lines and max(len(line) for line in lines) <= int(columns), proc.stdout
     assert "TC=256" in tuned.stdout and "TC=256, UF=" in wide.stdout
+
+
+def test_check_tune_and_report_name_a_region_alike(in_tmp):
+    """check said `f_1`, tune and report `orcu_f_1`."""
+    write(in_tmp / "t.c", SAME_BUILDS)
+    env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"))
+    run = [sys.executable, "-m", "orcu"]
+    check = subprocess.run([*run, "check", "t.c"], cwd=in_tmp, capture_output=True, text=True, env=env)
+    tune = subprocess.run([*run, "tune", "t.c", "--backend", "emulate", "--budget", "4"], cwd=in_tmp, capture_output=True,
+                          text=True, env=env)
+    report = subprocess.run([*run, "report", "t.c"], cwd=in_tmp, capture_output=True, text=True, env=env)
+    assert "region orcu_f_1 at line 9 in f()" in check.stdout
+    assert "orcu_f_1" in tune.stdout and "t.c: orcu_f_1 (line 9), n=1000" in report.stdout

@@ -99,8 +99,8 @@ def test_explain_names_the_schedule_and_what_stays_on_the_host(tmp_path):
     # isl distributes the statements of the private scalar nrm over different loops on k: refused
     assert ("not isl, one band per strongly connected component: a private scalar's statements (S0, S1, S2) would be "
             "split over loops on 'k'") in out
-    assert "schedule: the loops as written; kernels: kernel_gramschmidt_1 (line 15), kernel_gramschmidt_2 (line 18), " \
-           "kernel_gramschmidt_3 (line 20)" in out
+    assert "schedule: the loops as written; kernels: orcu_kernel_gramschmidt_1 (line 15), orcu_kernel_gramschmidt_2 " \
+           "(line 18), orcu_kernel_gramschmidt_3 (line 20)" in out
     assert "  on the host: 'R[k][k] = sqrt(nrm)' (line 17): no loop around it runs in parallel" in out
     assert "        band [i (parallel)]\n          S1: nrm += A[i][k] * A[i][k]    # line 16" in out
 
