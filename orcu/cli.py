@@ -386,6 +386,9 @@ def entry() -> None:
     second Ctrl-C to interrupt."""
     code = main()
     if code == 130:
+        from .toolchain import stop_compiles
+
+        stop_compiles()  # no compiler left running, no partial file left in the build cache
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -35,7 +35,7 @@ from typing import Any
 from .errors import UsageError
 from .files import replace_atomically
 from .source import ENCODING
-from .toolchain import Build, KernelResources, compile_program, truncate
+from .toolchain import Build, KernelResources, compile_program, partial_files, truncate
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
     fd, name = tempfile.mkstemp(prefix=f".{key}.", dir=workdir)
     os.close(fd)
     partial, partial_src = Path(name), Path(name + ".cu")
-    try:
+    with partial_files(partial, partial_src):
         partial_src.write_text(job.source, **ENCODING)
         # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
         verbose = ("-Xptxas", "-v") if job.compiler == "cuda" else ()
@@ -110,9 +110,6 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
         if build.ok:
             replace_atomically(report, json.dumps({k: asdict(r) for k, r in build.resources.items()}))
             os.replace(partial, exe)
-    finally:
-        partial.unlink(missing_ok=True)
-        partial_src.unlink(missing_ok=True)
     return exe, replace(build, message=build.message.replace(str(partial_src), str(src)))
 
 

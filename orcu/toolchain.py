@@ -5,12 +5,15 @@ exception, so one broken variant costs one status.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -18,6 +21,77 @@ from pathlib import Path
 from typing import Mapping
 
 MESSAGE_LIMIT = 4000  # characters of compiler output kept with a status
+
+
+class _Compiles:
+    """The compiler processes running and the partial files they write, so that an interrupted
+    orcu ends the one and removes the others before it leaves (cli.entry), and starts no build
+    after the interrupt: a Ctrl-C at a terminal reaches the compilers first, and a build thread
+    that saw its compiler die would otherwise go on to the next build."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running: set[subprocess.Popen] = set()
+        self.partials: set[Path] = set()
+        self.stopped = False
+
+
+_COMPILES = _Compiles()
+
+
+class Interrupted(Exception):
+    """A build asked for after orcu was interrupted."""
+
+
+def stop_compiles() -> None:
+    """No compile starts from now on; those running end, their partial files go."""
+    with _COMPILES.lock:
+        _COMPILES.stopped = True
+        running, partials = list(_COMPILES.running), list(_COMPILES.partials)
+    for proc in running:
+        proc.kill()
+    for proc in running:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+    for path in partials:
+        path.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def partial_files(*paths: Path):
+    """Files a build writes before it renames them into place: removed by stop_compiles too."""
+    with _COMPILES.lock:
+        _COMPILES.partials.update(paths)
+    try:
+        yield
+    finally:
+        with _COMPILES.lock:
+            _COMPILES.partials.difference_update(paths)
+        for path in paths:
+            path.unlink(missing_ok=True)
+
+
+def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProcess:
+    """subprocess.run for a compiler, which stop_compiles can end; none starts once stopped."""
+    with _COMPILES.lock:
+        if _COMPILES.stopped:
+            raise Interrupted(command[0])
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _COMPILES.running.add(proc)
+    try:
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
+    finally:
+        with _COMPILES.lock:
+            _COMPILES.running.discard(proc)
+    if proc.returncode == -signal.SIGINT:  # a Ctrl-C at the terminal: the tune is being interrupted
+        with _COMPILES.lock:
+            _COMPILES.stopped = True
+    return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
 
 
 def nvcc() -> str | None:
@@ -169,11 +243,11 @@ def _compile_once(command: list[str], target: Path) -> None:
     """``command`` writing ``target`` whole or not at all (several builds may make it at once)."""
     fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     os.close(fd)
-    try:
-        subprocess.run([*command, "-o", partial], capture_output=True, timeout=300, check=True)
+    with partial_files(Path(partial)):
+        proc = run_compiler([*command, "-o", partial], timeout=300)
+        if proc.returncode != 0:
+            raise subprocess.CalledProcessError(proc.returncode, command, proc.stdout, proc.stderr)
         os.replace(partial, target)
-    finally:
-        Path(partial).unlink(missing_ok=True)
 
 
 KEPT_RUNTIMES = 8  # of 45 MB each: a few option sets (-O and -f flags, counting builds) and orcu versions
@@ -213,15 +287,15 @@ def compile_program(backend: str, source: Path, output: Path, arch: str | None =
         folder = emulation_runtime(commands[0]) if backend == "emulate" else None
         if folder is not None:
             commands = _linking_runtime(commands, folder, libs)
-        try:
+        with partial_files(Path(str(output) + ".o")):
             for command in commands:
-                proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+                proc = run_compiler(command, timeout)
                 if proc.returncode != 0:
                     break
-        finally:
-            Path(str(output) + ".o").unlink(missing_ok=True)
     except subprocess.TimeoutExpired:
         return Build(False, time.perf_counter() - start, f"the compiler ran longer than {timeout:.0f} s")
+    except Interrupted:
+        return Build(False, time.perf_counter() - start, "not built: orcu was interrupted")
     except FileNotFoundError as e:
         return Build(False, time.perf_counter() - start, str(e))
     lines = (proc.stdout + proc.stderr).splitlines()

@@ -240,6 +240,28 @@ def test_sigint_twice_one_line_exit_130_and_the_resumed_tune_repeats_nothing(in_
     assert json.loads(resumed.stdout)["regions"][0]["evaluated"] == {"new": 8 - kept, "cached": kept, "same_build": 0}
 
 
+def test_sigint_to_the_process_group_leaves_no_compiler_and_no_partial_file(in_tmp):
+    """A terminal's Ctrl-C reaches orcu and its compilers at once: the build threads that saw
+    their compiler die started the next build, and orcu left their partial files in the cache."""
+    write(in_tmp / "t.c", EIGHT.replace("param n[] = [1000]", "param n[] = [300000]"))
+    env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive",
+                             "-j", "2"], env=env, cwd=in_tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    build = in_tmp / "home" / "build"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not any(p.name.startswith(".") for p in build.glob(".*.cu")):
+        time.sleep(0.01)  # a build under way: its partial source is there
+    os.killpg(proc.pid, signal.SIGINT)
+    rest = proc.stderr.read()
+    proc.wait(timeout=60)
+    assert proc.returncode == 130 and rest.splitlines()[-1:] == ["orcu: interrupted"], rest
+    time.sleep(1)  # a compiler started after the interrupt would be writing by now
+    assert [p.name for p in build.iterdir() if p.name.startswith(".")] == []
+    running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert str(build) not in running
+
+
 def test_the_readmes_python_script_runs_as_written(in_tmp, monkeypatch):
     from conftest import ROOT
 
