@@ -825,9 +825,16 @@ def _after_notes(tunings, backend: str) -> list[str]:
     from .space import settings_text
 
     out = []
+    if any(t.best is not None and t.best.measure == "model" for t in tunings):
+        out.append("orcu: note: the ranking above is orcu's performance model's, not a GPU's: no GPU ran these variants"
+                   + (" (the emulation checked each one)" if backend == "emulate" else ""))
     for t in tunings:
         where = f"{t.name} {settings_text(t.inputs)}".strip()
         best = t.best
+        if best is not None and best.measure == "model" and best.time_ms is not None and best.time_ms < SMALL_KERNEL_MS:
+            out.append(f"orcu: warning: {where}: the model predicts the winner's kernels at {1000 * best.time_ms:.1f} us, "
+                       "a few launches' cost: at this size its predictions differ by less than their own error, so its "
+                       "ranking says little; tune at the sizes production runs (input_params), or on a GPU")
         if backend == "cuda" and best is not None and best.measure == "kernel" and best.time_ms is not None \
                 and best.time_ms < SMALL_KERNEL_MS:
             out.append(f"orcu: warning: {where}: the winner's kernels run in {1000 * best.time_ms:.1f} us: at this size "
