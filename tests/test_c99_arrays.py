@@ -24,7 +24,7 @@ KERNELS = ["scale2d.c", "gemm.c", "sum3d.c", "rowscale.c", "fdtd2d.c"]
 WHOLE = ["kernel_gemm.c", "correlation.c"]  # spaces small enough to check whole
 
 
-@pytest.mark.parametrize("kernel", KERNELS + WHOLE)
+@pytest.mark.parametrize("kernel", KERNELS + [pytest.param(k, marks=pytest.mark.slow) for k in WHOLE])
 def test_every_variant_of_a_c99_kernel_is_right(in_tmp, kernel):
     """The covering array of each space; the whole space of PolyBench's imperfect gemm, whose
     shared strips of B once went to the first j loop too and read B at an unset k (SIGSEGV),
@@ -49,7 +49,7 @@ def test_the_tuned_files_keep_the_c_signature_and_compile_with_nvcc(in_tmp, monk
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     shutil.copy(PROJECT / "scale2d.c", in_tmp)
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "scale2d.c", "--backend", "emulate", "--budget", "2"],
-                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+                          cwd=in_tmp, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     tuned = (in_tmp / "scale2d.tuned.cu").read_text()
     # the same pointer for the caller (C ignores the first extent), the C99 type back in the body
@@ -63,7 +63,7 @@ def test_the_tuned_files_keep_the_c_signature_and_compile_with_nvcc(in_tmp, monk
     # gemm's arrays may overlap: -DORCU_ALLOW_ALIASING builds its loop as written, on the host
     shutil.copy(PROJECT / "gemm.c", in_tmp)
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "gemm.c", "--backend", "emulate", "--budget", "1"],
-                          cwd=in_tmp, capture_output=True, text=True, timeout=600)
+                          cwd=in_tmp, capture_output=True, text=True)
     assert proc.returncode == 0 and "gemm_1_on_host" in (in_tmp / "gemm.tuned.cu").read_text(), proc.stderr
     built = subprocess.run([nvcc(), "-arch=sm_90", "-DORCU_ALLOW_ALIASING", "-Xcompiler", "-Wall", "-c", "gemm.tuned.cu", "-o",
                             "gemm.o"], cwd=in_tmp, capture_output=True, text=True)
@@ -88,7 +88,7 @@ def test_a_c99_program_through_orcu_cc_gives_what_its_plain_build_gives(tmp_path
     expected = subprocess.run([str(project / "plain")], capture_output=True, text=True, check=True).stdout
     built = subprocess.run([sys.executable, "-m", "orcu", "cc", "--emulate", "--tune-missing", "--backend", "emulate",
                             "--budget", "3", "--", "gcc", "-std=c99", *sources, "-o", "app"], cwd=project, capture_output=True,
-                           text=True, timeout=900)
+                           text=True)
     assert built.returncode == 0, built.stderr
     got = subprocess.run([str(project / "app")], capture_output=True, text=True, timeout=60)
     assert got.returncode == 0 and got.stdout == expected

@@ -120,6 +120,7 @@ SWEEPS = """void f(int n, int m, int p, const double *A, const double *B, double
 """
 
 
+@pytest.mark.slow
 def test_every_double_buffered_variant_is_right_at_edge_sizes(in_tmp):
     """Strips of k inside a sequential loop (each sweep starts over from buffer 0, after the last
     sweep's barrier), trip counts of one strip, of a whole number of strips, and one more; every
@@ -138,6 +139,7 @@ def test_every_double_buffered_variant_is_right_at_edge_sizes(in_tmp):
     assert [(r.status, r.message) for r in results] == [("ok", "")] * len(items)
 
 
+@pytest.mark.slow
 def test_every_sgemm_variant_with_both_tiles_is_right_where_strips_and_tiles_end_inside_and_at_the_edge(in_tmp):
     """n = 37: strips of 16 end at 16, 32 and 37, block tiles inside and at the edge; vectors
     where the rows allow and element by element where they do not."""

@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 SCRIPT = ROOT / "bench" / "gpu_all.py"
@@ -12,9 +14,10 @@ SCRIPT = ROOT / "bench" / "gpu_all.py"
 
 def gpu_all(out, *arguments, examples=("vecscale.c", "two_regions.c"), cwd=None):
     return subprocess.run([sys.executable, str(SCRIPT), "--dry-run", "--out", str(out), "--examples", *examples, *arguments],
-                          capture_output=True, text=True, timeout=900, cwd=cwd)
+                          capture_output=True, text=True, cwd=cwd)
 
 
+@pytest.mark.slow
 def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
     out = tmp_path / "gpu"
     calibration_file = ROOT / "templates" / "model_calibration.json"
@@ -60,6 +63,7 @@ def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
     assert all((out / name).stat().st_size > 1000 for name in made)
 
 
+@pytest.mark.slow
 def test_a_step_cut_off_goes_on_where_it_stopped(tmp_path):
     out = tmp_path / "gpu"
     assert gpu_all(out, "--step", "tune").returncode == 0

@@ -56,7 +56,7 @@ def home(in_tmp, monkeypatch):
 @pytest.mark.parametrize("source, n, flops, moved", [
     (DAXPY % "", 10000, 2 * 10000, 3 * 8 * 10000),  # BLAS-1: x read, y read and written
     # C = alpha A B + beta C: per (i, j) 2n operations in k and 3 after; A and B read, C read and written
-    ((EXAMPLES / "dgemm.c").read_text(), 64, 2 * 64**3 + 3 * 64**2, 4 * 8 * 64**2),
+    pytest.param((EXAMPLES / "dgemm.c").read_text(), 64, 2 * 64**3 + 3 * 64**2, 4 * 8 * 64**2, marks=pytest.mark.slow),
 ], ids=["daxpy", "dgemm"])
 def test_report_and_csv_give_every_variant_its_rates_as_computed_by_hand(home, in_tmp, capsys, source, n, flops, moved):
     write(in_tmp / "t.c", source)

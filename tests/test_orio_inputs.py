@@ -22,7 +22,7 @@ SIZES = {"no_spec.c": ["--input", "n=5000", "--input", "n=777"]}
 
 
 def orcu(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "orcu", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
+    return subprocess.run([sys.executable, "-m", "orcu", *args], capture_output=True, text=True, cwd=cwd)
 
 
 @pytest.mark.slow

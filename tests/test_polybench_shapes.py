@@ -26,7 +26,7 @@ TUNED = sorted(name for name in SOURCES if name not in REFUSED)
 
 
 def orcu(*args, cwd, home):
-    return subprocess.run([sys.executable, "-m", "orcu", *args], cwd=cwd, capture_output=True, text=True, timeout=900,
+    return subprocess.run([sys.executable, "-m", "orcu", *args], cwd=cwd, capture_output=True, text=True,
                           env={**os.environ, "ORCU_HOME": str(home)})
 
 

@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import H100, planted, write
 from orcu.program import load
 from orcu.database import Context, Database
@@ -53,7 +55,7 @@ int main(void) {
 
 
 def orcu(*arguments, cwd, home, **env):
-    return subprocess.run([sys.executable, "-m", "orcu", *arguments], cwd=cwd, capture_output=True, text=True, timeout=600,
+    return subprocess.run([sys.executable, "-m", "orcu", *arguments], cwd=cwd, capture_output=True, text=True,
                           env={**os.environ, "ORCU_HOME": str(home), **env})
 
 
@@ -127,6 +129,7 @@ def test_a_winner_the_emulation_finds_wrong_gives_way_to_the_next_prediction(in_
     assert db.get_choice(predicted(0), first.inputs, "model") == (second.params, second.time_ms, True, "")
 
 
+@pytest.mark.slow
 def test_a_size_too_slow_for_the_emulation_is_checked_at_a_smaller_one_and_says_so(in_tmp):
     # n^2 work on n elements: 10^10 multiply-adds at the larger size, a few megabytes
     pairs = (MATVEC.replace("param n[] = [77];", "param n[] = [77, 100000];").replace("decl dynamic double A[n*n] = random;", "")

@@ -37,7 +37,7 @@ def source(threads="[64, 128]", comment=""):
 
 def tune(*args, home, cwd):
     return subprocess.run([sys.executable, "-m", "orcu", "tune", *args, "--backend", "emulate"], capture_output=True,
-                          text=True, cwd=cwd, timeout=600, env=dict(os.environ, ORCU_HOME=str(home)))
+                          text=True, cwd=cwd, env=dict(os.environ, ORCU_HOME=str(home)))
 
 
 @pytest.mark.slow

@@ -26,7 +26,7 @@ PRODUCTS = ["2mm.c", "3mm.c", "gemm.c", "syrk.c", "syr2k.c", "trmm.c", "doitgen.
 
 
 def orcu(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "orcu", *args], cwd=cwd, capture_output=True, text=True, timeout=900,
+    return subprocess.run([sys.executable, "-m", "orcu", *args], cwd=cwd, capture_output=True, text=True,
                           env={**os.environ, "ORCU_HOME": str(cwd / "home")})
 
 

@@ -2,6 +2,9 @@
 again with a minBlocks that gives it the registers (runners.Runner._build_variants): the variant is
 kept, its result says the minBlocks, and the tuned file written from it carries it."""
 import re
+from pathlib import Path
+
+import pytest
 
 from conftest import EXAMPLES, H100, write
 from orcu.api import tune
@@ -11,6 +14,9 @@ from orcu.runners import Runner, min_blocks_to_try
 from orcu.space import performance_space
 from orcu.toolchain import KernelResources, kernel_instances, ptxas_report
 from orcu.writeback import Choice, tuned_source
+
+
+WRITTEN = Path(__file__).parent / "c_as_written"
 
 
 def sgemm(placement: str) -> str:
@@ -48,6 +54,7 @@ def test_a_tile_ptxas_spilled_is_kept_with_the_min_blocks_that_end_the_spills(in
     assert (in_tmp / "again.cu").read_text().split("\n", 8)[8] == tuned.split("\n", 8)[8]  # the same, its header apart
 
 
+@pytest.mark.slow
 def test_the_variants_of_a_batch_that_spilled_are_built_again_together_and_one_too_large_stays_out(in_tmp):
     """sgemm.c's space at 64 threads: two small tiles ptxas spills (nvcc 13, sm_90), an 8 x 8 tile
     with A from global memory that it spills at 255 registers, and a tile it does not spill."""
@@ -82,3 +89,17 @@ def test_min_blocks_are_tried_unless_every_instance_that_spilled_had_all_the_reg
     assert min_blocks_to_try([spilled_168, clean_255], 64, H100) == (3,)
     assert min_blocks_to_try([spilled_255, clean_96], 64, H100) == ()
     assert min_blocks_to_try([spilled_168], 1024, H100) == ()  # 64 registers a thread at most in a block of 1024
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("t", ["float", "double"])
+def test_a_gemm_with_its_sum_in_a_local_gets_a_tuned_file_ptxas_keeps_in_registers(in_tmp, t):
+    """gemm_local.c (`float s = 0;` in the nest), --search TSG, budget 40: the tuned file failed to
+    compile for sm_90 or ptxas gave it a stack frame (issue 60)."""
+    text = (WRITTEN / "gemm_local.c").read_text().replace("param n[] = [19]", "param n[] = [96]")
+    path = write(in_tmp / "g.c", text.replace("float", t))
+    tune(path, backend="emulate", search="TSG", budget=40, progress=False, output=in_tmp / "g.tuned.cu")
+    report = ptxas_report(in_tmp / "g.tuned.cu", H100.arch)
+    if report == "no nvcc":
+        pytest.skip("ptxas's report needs nvcc")
+    assert isinstance(report, dict) and report and all(r.local_bytes == 0 for r in report.values()), report

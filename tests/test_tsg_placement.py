@@ -354,7 +354,7 @@ def test_the_tsg_search_tunes_gemm_over_its_recipes_then_the_best_ones_sizes(in_
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "sgemm.c", (EXAMPLES / "sgemm.c").read_text())
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "sgemm.c", "--backend", "emulate", "--search", "TSG",
-                           "--input=n=37", "--json"], capture_output=True, text=True, timeout=600)
+                           "--input=n=37", "--json"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     (region,) = json.loads(proc.stdout)["regions"]
     best = region["best"]["params"]
@@ -437,7 +437,7 @@ def test_every_placement_of_a_nest_with_steps_offsets_and_a_triangular_loop_vali
     assert [t.array for t in p.shared] == ["x"] and dict(p.rejected)["A"] == (
         "the loop on 'k' does not run alike in every thread of a block (its bounds), so no barrier fits it")
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive",
-                           "--json"], capture_output=True, text=True, timeout=600)
+                           "--json"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     (region,) = json.loads(proc.stdout)["regions"]
     # register tiles, and those along j with vectors (A, B and C move one element a step with j),

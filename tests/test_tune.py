@@ -136,15 +136,14 @@ def test_build_flags_substitute_parameters():
     assert spec_defines_and_includes("nvcc -O3 -I inc -DM=2 -D N=3", {}) == ("-I", "inc", "-DM=2", "-D", "N=3")
 
 
-def test_body_that_differs_from_the_original_fails_everywhere(in_tmp, capsys):
+def test_body_that_differs_from_the_original_is_refused_before_anything_builds(in_tmp, capsys):
+    """It ran every variant into wrong_result; the copies are now compared first (check does it)."""
     src = AXPY.replace("    /*@ end @*/\n}", "    for (i = 0; i < n; i++)\n        y[i] = a * x[i];\n    /*@ end @*/\n}", 1)
     write(in_tmp / "t.c", src.replace("blockCount=8", "blockCount=BC").replace(
         "def input_params", "def performance_params { param BC[] = [4, 8]; }\n def input_params"))
-    assert main(["tune", "t.c", "--backend", "emulate", "--json"]) == 1
+    assert main(["tune", "t.c", "--backend", "emulate", "--json"]) == 2
     out, err = capsys.readouterr()
-    summary = json.loads(out)
-    assert summary["output"] is None and summary["regions"][0]["statuses"] == {"wrong_result": 2}
-    assert "orcu: error: orcu_f_1 {'n': 1000}: no variant passed (2 wrong_result); no output written" in err
+    assert out == "" and "error: the loop in Loop(...) and its copy below differ here:" in err
     assert not Path("t.tuned.cu").exists()
 
 
@@ -159,7 +158,7 @@ def tune_example(in_tmp, monkeypatch, example, backend, budget, search=None):
             shutil.copy(EXAMPLES / name, in_tmp / name)
     extra = ["--search", search] if search else []
     proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", backend, "--budget", str(budget), "--json", *extra],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return proc
 
@@ -201,7 +200,7 @@ def test_readme_main_job(in_tmp, monkeypatch):
     args = line.split("&& orcu ", 1)[1].split()
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     shutil.copytree(EXAMPLES, in_tmp / "annotated_examples")
-    proc = subprocess.run([sys.executable, "-m", "orcu", *args], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([sys.executable, "-m", "orcu", *args], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     if not has_gpu():
         assert proc.stderr.startswith("orcu: warning: no GPU visible: variants run in orcu's CPU emulation")
