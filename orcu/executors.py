@@ -27,6 +27,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -35,7 +36,7 @@ from typing import Any
 from .errors import UsageError
 from .files import replace_atomically
 from .source import ENCODING
-from .toolchain import Build, KernelResources, compile_program, partial_files, truncate
+from .toolchain import Build, Interrupted, KernelResources, compile_program, partial_files, truncate
 
 
 @dataclass(frozen=True)
@@ -96,20 +97,22 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
         return exe, Build(True, 0.0, "", found)
     # Several tunes share the cache: each writes and compiles under a name of its own and
     # renames the result into place, so no process ever runs another's half-written file.
-    fd, name = tempfile.mkstemp(prefix=f".{key}.", dir=workdir)
-    os.close(fd)
-    partial, partial_src = Path(name), Path(name + ".cu")
-    with partial_files(partial, partial_src):
-        partial_src.write_text(job.source, **ENCODING)
-        # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
-        verbose = ("-Xptxas", "-v") if job.compiler == "cuda" else ()
-        only = ("-c",) if job.backend == "model" else ()  # an object: nothing runs it
-        build = compile_program(job.compiler, partial_src, partial, job.target_arch, job.flags + verbose + only,
-                                dict(job.defines) if job.defines is not None else None, libs=job.libs)
-        os.replace(partial_src, src)  # kept after a failure too, for the user to read
-        if build.ok:
-            replace_atomically(report, json.dumps({k: asdict(r) for k, r in build.resources.items()}))
-            os.replace(partial, exe)
+    partial = workdir / f".{key}.{uuid.uuid4().hex[:8]}"  # a name of this build's own
+    partial_src = Path(f"{partial}.cu")
+    try:
+        with partial_files(partial, partial_src):
+            partial_src.write_text(job.source, **ENCODING)
+            # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
+            verbose = ("-Xptxas", "-v") if job.compiler == "cuda" else ()
+            only = ("-c",) if job.backend == "model" else ()  # an object: nothing runs it
+            build = compile_program(job.compiler, partial_src, partial, job.target_arch, job.flags + verbose + only,
+                                    dict(job.defines) if job.defines is not None else None, libs=job.libs)
+            os.replace(partial_src, src)  # kept after a failure too, for the user to read
+            if build.ok:
+                replace_atomically(report, json.dumps({k: asdict(r) for k, r in build.resources.items()}))
+                os.replace(partial, exe)
+    except Interrupted:
+        return exe, Build(False, 0.0, "not built: orcu was interrupted")
     return exe, replace(build, message=build.message.replace(str(partial_src), str(src)))
 
 

@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -30,9 +31,10 @@ class _Compiles:
     that saw its compiler die would otherwise go on to the next build."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.running: set[subprocess.Popen] = set()
         self.partials: set[Path] = set()
+        self.writing = 0  # builds inside partial_files: each may still create its files
         self.stopped = False
 
 
@@ -43,32 +45,39 @@ class Interrupted(Exception):
     """A build asked for after orcu was interrupted."""
 
 
-def stop_compiles() -> None:
-    """No compile starts from now on; those running end, their partial files go."""
+def stop_compiles(wait: float = 5.0) -> None:
+    """No compile starts from now on; those running end, and the builds under way leave (up to
+    ``wait`` seconds: they find their compiler gone or refused), their partial files removed."""
     with _COMPILES.lock:
         _COMPILES.stopped = True
-        running, partials = list(_COMPILES.running), list(_COMPILES.partials)
+        running = list(_COMPILES.running)
     for proc in running:
         proc.kill()
-    for proc in running:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
+    with _COMPILES.lock:
+        _COMPILES.lock.wait_for(lambda: _COMPILES.writing == 0, timeout=wait)
+        partials = list(_COMPILES.partials)
     for path in partials:
         path.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
 def partial_files(*paths: Path):
-    """Files a build writes before it renames them into place: removed by stop_compiles too."""
+    """Files a build writes before it renames them into place: removed on leaving, and by
+    stop_compiles, which waits for the builds inside to leave. Refused once stopped."""
     with _COMPILES.lock:
+        if _COMPILES.stopped:
+            raise Interrupted(str(paths[0]))
         _COMPILES.partials.update(paths)
+        _COMPILES.writing += 1
     try:
         yield
     finally:
-        with _COMPILES.lock:
-            _COMPILES.partials.difference_update(paths)
         for path in paths:
             path.unlink(missing_ok=True)
+        with _COMPILES.lock:
+            _COMPILES.partials.difference_update(paths)
+            _COMPILES.writing -= 1
+            _COMPILES.lock.notify_all()
 
 
 def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProcess:
@@ -241,10 +250,9 @@ def _runtime_options(options: list[str], text: str) -> list[str]:
 
 def _compile_once(command: list[str], target: Path) -> None:
     """``command`` writing ``target`` whole or not at all (several builds may make it at once)."""
-    fd, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    os.close(fd)
-    with partial_files(Path(partial)):
-        proc = run_compiler([*command, "-o", partial], timeout=300)
+    partial = target.parent / f".{target.name}.{uuid.uuid4().hex[:8]}"  # a name of this compile's own
+    with partial_files(partial):
+        proc = run_compiler([*command, "-o", str(partial)], timeout=300)
         if proc.returncode != 0:
             raise subprocess.CalledProcessError(proc.returncode, command, proc.stdout, proc.stderr)
         os.replace(partial, target)

@@ -62,7 +62,7 @@ def test_a_progress_function_sees_each_evaluation(home):
 
 def test_check_emit_and_apply(home, in_tmp):
     report = orcu.check("t.c")
-    assert report.summary["regions"][0]["name"] == "f_1" and "f_1" in report.text()
+    assert report.summary["regions"][0]["name"] == "orcu_f_1" and "orcu_f_1" in report.text()
     text = orcu.emit("t.c", {"BC": 5})
     assert "__global__" in text and text == orcu.emit("t.c", {"BC": "5"})  # a value, or its text as on the command line
     assert orcu.emit("t.c", {"BC": 5}, output="five.cu") == (in_tmp / "five.cu").read_text()

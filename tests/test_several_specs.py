@@ -33,7 +33,7 @@ def test_each_function_is_tuned_by_its_own_spec(project):
     assert [(s["line"], s["regions"], [p["name"] for p in s["performance_params"]], s["input_space"]["combinations"])
             for s in summary["specs"]] == [(6, [0], ["TC"], [{"n": 1000}]), (24, [1], ["mapping_2"], [{"m": 40, "n": 33}]),
                                            (50, [2], ["TC"], [{"n": 30}])]
-    assert "PerfTuning region at line 50 (tunes stencil_3):" in orcu.check("kernels.c").text()
+    assert "PerfTuning region at line 50 (tunes orcu_stencil_3):" in orcu.check("kernels.c").text()
     tuning = orcu.tune("kernels.c", backend="emulate", progress=False)
     assert [(r.region, r.inputs, sorted(e.params[r.parameters[0]] for e in r.evaluations)) for r in tuning.regions] == [
         ("orcu_scale_1", {"n": 1000}, [64, 128]), ("orcu_matvec_2", {"m": 40, "n": 33}, ["x=j(threads) y=i"]),

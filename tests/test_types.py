@@ -54,3 +54,43 @@ def test_the_small_and_long_types_through_the_placements_of_the_covering_array(i
 def test_every_type_through_the_placements_of_its_covering_array(in_tmp, tx, ty):
     results = evaluated(in_tmp, tx, ty)
     assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results if r.status != "ok"]
+
+
+def scaled(t: str, mapping: str) -> str:
+    """A 1-D update of every type, in Orio's mapping (unrolled, streams) or the TSG's (vectors)."""
+    loop = "for (i = 0; i < n; i++)\n        y[i] = (" + t + ")(y[i] + 3 * x[i]);"
+    if mapping == "orio":
+        params, transform = "param TC[] = [32, 64]; param UIF[] = [1, 2]; param SC[] = [1, 2];", \
+            "threadCount=TC, unrollInner=UIF, streamCount=SC"
+    else:
+        params, transform = "", "mapping='auto'"
+    return f"""void f(int n, const {t} *x, {t} *y) {{
+    int i;
+    /*@ begin PerfTuning (
+    def performance_params {{ {params} }}
+    def input_params {{ param n[] = [203]; }}
+    def input_vars {{ decl dynamic {t} x[n] = random; decl dynamic {t} y[n] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA({transform})
+    {loop}
+    ) @*/
+    {loop}
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mapping", ["orio", "auto"])
+@pytest.mark.parametrize("t", TYPES + ["_Bool"])
+def test_every_type_in_one_dimension_through_every_configuration(in_tmp, t, mapping):
+    """Every arithmetic type x vectorize on and off (the TSG's space) or unrolling and streams
+    (Orio's), every configuration of the space, in a 1-D loop (the 2-D ones are above)."""
+    program = load(write(in_tmp / "t.c", scaled(t, mapping)))
+    sizes = {"n": 203}
+    space = region_space(program, 0, sizes, H100)
+    configs = [space.config(p) for p in space.points]
+    assert mapping == "orio" or any(c.get("vectorize_1") for c in configs) or t == "_Bool"
+    results = list(Runner("emulate", H100, in_tmp / "build", jobs=2).evaluate(program, 0, [(c, sizes) for c in configs]))
+    assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results if r.status != "ok"]
