@@ -370,7 +370,7 @@ def _terms(program: Program, env: Mapping[str, Any]) -> tuple[dict[str, int], di
     reaches the next; 1 for any other value."""
     out: dict[str, int] = {}
     unknown: set[str] = set()
-    writes: dict[str, list[int]] = {}  # the longest loop around each write
+    longest: dict[str, int] = {}  # the longest loop around any write of each value
     recurrent: set[str] = set()
     for nest in (program.nests[k] for k in program.own_nests):
         for st, loops in nest_statements(nest.body):
@@ -378,7 +378,7 @@ def _terms(program: Program, env: Mapping[str, Any]) -> tuple[dict[str, int], di
             own = {a.text for a in st.accesses if a.write}
             recurrent |= {a.array for a in st.accesses if not a.write and a.text not in own}
             for name in targets:
-                writes.setdefault(name, []).append(max([trip_count(lp, env) or 1 for lp in loops] + [1]))
+                longest[name] = max([longest.get(name, 1), *(trip_count(lp, env) or 1 for lp in loops)])
             targets.update({name: set() for name in st.scalar_writes})
             carried = [out.get(name, 1) for name in st.scalar_reads]
             for name, walked in targets.items():
@@ -387,7 +387,7 @@ def _terms(program: Program, env: Mapping[str, Any]) -> tuple[dict[str, int], di
                     unknown.add(name)
                 else:
                     out[name] = max([out.get(name, 1), math.prod(trips), *carried])
-    steps = {name: max(longest) for name, longest in writes.items() if name in recurrent}
+    steps = {name: n for name, n in longest.items() if name in recurrent}
     return {name: count for name, count in out.items() if name not in unknown}, steps
 
 

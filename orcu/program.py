@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
