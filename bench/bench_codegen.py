@@ -16,9 +16,9 @@ from datetime import date
 from pathlib import Path
 
 from orcu.codegen.region import generate
-from orcu.program import load
-from orcu.space import input_space, performance_space
-from orcu.writeback import Choice, tuned_source
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.planning.program import load
+from orcu.planning.space import input_space, performance_space
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ["axpy.c", "dot.c", "spmv_dia.c", "two_regions.c"]

@@ -18,9 +18,9 @@ from pathlib import Path
 from recording import append
 
 from orcu.device import profile
-from orcu.program import load
-from orcu.runners import Runner
-from orcu.tuning import region_space
+from orcu.driver.tuning import region_space
+from orcu.execution.runners import Runner
+from orcu.planning.program import load
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = [  # (name, file, input sizes)

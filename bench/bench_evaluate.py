@@ -16,10 +16,10 @@ from datetime import date
 from pathlib import Path
 
 from orcu.device import profile
-from orcu.program import load
-from orcu.space import input_space
-from orcu.runners import Runner, build_item
-from orcu.tuning import region_configs
+from orcu.driver.tuning import region_configs
+from orcu.execution.runners import Runner, build_item
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = 16

@@ -16,8 +16,8 @@ import time
 from datetime import date
 from pathlib import Path
 
-from orcu.source import SourceFile
-from orcu.space import Space
+from orcu.frontend.source import SourceFile
+from orcu.planning.space import Space
 from orcu.spec.language import parse_perftuning
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,8 +116,8 @@ def bench_check() -> dict:
         cmd = [sys.executable, "-m", "orcu", "check", str(path), "--json"]
         subprocess.run(cmd, check=True, capture_output=True)  # warm the OS file cache
         wall = best_of(lambda: subprocess.run(cmd, check=True, capture_output=True))
-        from orcu.program import load
-        from orcu.report import summary
+        from orcu.driver.report import summary
+        from orcu.planning.program import load
 
         def in_process():
             summary(load(path))

@@ -24,16 +24,17 @@ import sys
 import tempfile
 from dataclasses import replace
 from datetime import date
-from types import MappingProxyType
 from pathlib import Path
+from types import MappingProxyType
 
-from orcu.device import gpu_visible, profile, query
-from orcu.program import load
-from orcu.space import input_space
-from orcu.runners import Runner, build_item
+from orcu.device import gpu_visible, profile
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.query import query
+from orcu.execution.runners import Runner, build_item
+from orcu.execution.toolchain import nvcc
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 from orcu.spec.model import Arg
-from orcu.toolchain import nvcc
-from orcu.writeback import Choice, tuned_source
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"

@@ -43,7 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
-    from orcu.cli import main as orcu  # imports are not per-variant cost
+    from orcu.driver.cli import main as orcu  # imports are not per-variant cost
 
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)

@@ -30,8 +30,8 @@ SOURCE = OVERHEAD_SOURCE.replace("param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; }", "pa
 
 def tune_once(pipeline: bool, budget: int, jobs: int, search: str) -> float:
     """Wall seconds of one tune from scratch (it spends its whole budget)."""
-    from orcu import tuning as module
-    from orcu.cli import main as orcu
+    from orcu.driver import tuning as module
+    from orcu.driver.cli import main as orcu
 
     real = module.tune
     module.tune = functools.partial(real, pipeline=pipeline)  # the CLI looks it up when it tunes

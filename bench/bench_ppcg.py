@@ -33,11 +33,11 @@ from pathlib import Path
 
 from orcu.codegen.region import generate
 from orcu.device import DEFAULT_PROFILE, profile
+from orcu.driver.preflight import limits
+from orcu.execution.model import of_variant
 from orcu.frontend.ir import statements
-from orcu.model import of_variant
-from orcu.preflight import limits
-from orcu.program import load
-from orcu.space import performance_space
+from orcu.planning.program import load
+from orcu.planning.space import performance_space
 
 ROOT = Path(__file__).resolve().parent.parent
 SCOPS = ROOT / "tests" / "polybench_scops"

@@ -31,13 +31,13 @@ from recording import RESULTS, append
 
 from orcu.codegen.region import generate
 from orcu.device import profile
-from orcu.metrics import work
-from orcu.model import of_variant, peak_rates
-from orcu.program import load
-from orcu.runners import min_blocks_to_try
-from orcu.toolchain import kernel_instances, nvcc, ptxas_report
-from orcu.tuning import region_configs
-from orcu.writeback import Choice, tuned_source
+from orcu.driver.tuning import region_configs
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.metrics import work
+from orcu.execution.model import of_variant, peak_rates
+from orcu.execution.runners import min_blocks_to_try
+from orcu.execution.toolchain import kernel_instances, nvcc, ptxas_report
+from orcu.planning.program import load
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"
@@ -186,8 +186,8 @@ def timed(kernels: list[str], recorded_only: bool = False, at: dict | None = Non
     ``at``'s) beside the vendor's library; the model's prediction at that size too."""
     from gpu_all import vendor_program
 
-    from orcu.device import query
-    from orcu.runners import Runner
+    from orcu.execution.query import query
+    from orcu.execution.runners import Runner
 
     device = query()
     recorded = json.loads(RECORD.read_text()) if RECORD.exists() else []

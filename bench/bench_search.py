@@ -33,9 +33,10 @@ import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from orcu.ktcache import read_cache
-from orcu.search import DEFAULT, STRATEGIES, drive, make
 from recording import RESULTS, append
+
+from orcu.driver.ktcache import read_cache
+from orcu.search import DEFAULT, STRATEGIES, drive, make
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "ktcache"

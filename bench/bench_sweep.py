@@ -32,12 +32,12 @@ from test_corpus import FILES, INPUTS, REFUSED, _id  # noqa: E402  (the gate's c
 
 def _sweep(task: tuple[str, int]) -> dict:
     from orcu.device import DEFAULT_PROFILE, profile
+    from orcu.driver.tuning import region_space
     from orcu.errors import OrcuError
-    from orcu.harness import harness_source
-    from orcu.program import load
-    from orcu.runners import build_item
-    from orcu.space import input_space
-    from orcu.tuning import region_space
+    from orcu.execution.harness import harness_source
+    from orcu.execution.runners import build_item
+    from orcu.planning.program import load
+    from orcu.planning.space import input_space
 
     path, cap = task
     out = {"file": path, "configs": 0, "sampled": [], "refused": 0, "internal": []}

@@ -25,13 +25,14 @@ from datetime import date
 from pathlib import Path
 
 from orcu.codegen.region import generate
-from orcu.device import gpu_visible, profile, query
-from orcu.model import of_variant
-from orcu.program import load
-from orcu.runners import Runner
-from orcu.space import performance_space
-from orcu.toolchain import nvcc
-from orcu.tsg.schedule import Schedule, block_shape
+from orcu.device import gpu_visible, profile
+from orcu.execution.model import of_variant
+from orcu.execution.query import query
+from orcu.execution.runners import Runner
+from orcu.execution.toolchain import nvcc
+from orcu.planning.program import load
+from orcu.planning.space import performance_space
+from orcu.spec.schedule import Schedule, block_shape
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"

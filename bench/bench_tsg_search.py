@@ -22,10 +22,10 @@ from pathlib import Path
 
 from orcu.codegen.region import generate
 from orcu.device import profile
-from orcu.program import load
+from orcu.driver.tuning import region_space
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 from orcu.search import drive, make
-from orcu.space import input_space
-from orcu.tuning import region_space
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recording import append  # noqa: E402

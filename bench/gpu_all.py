@@ -266,9 +266,10 @@ def _best_kernel_ms(summary: dict | None) -> tuple[float | None, dict | None]:
 
 def _at_size(run: Run, example: str, params: dict, inputs: dict) -> dict:
     """One configuration run (and checked against the original C code) at a larger size: its kernel time."""
-    from orcu.device import profile, query
-    from orcu.program import load
-    from orcu.runners import Runner
+    from orcu.device import profile
+    from orcu.execution.query import query
+    from orcu.execution.runners import Runner
+    from orcu.planning.program import load
 
     device = profile("H100") if run.dry else query()
     program = load(EXAMPLES / example, device=device)

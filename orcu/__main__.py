@@ -1,3 +1,3 @@
-from .cli import entry
+from orcu.driver.cli import entry
 
 entry()

@@ -6,18 +6,13 @@ tuning prunes and compiles exactly as it would for that GPU.
 """
 from __future__ import annotations
 
-import json
 import os
-import platform
 import shutil
 import subprocess
-import tempfile
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UsageError
-from .files import replace_atomically
-from .toolchain import nvcc
+from orcu.errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -107,31 +102,6 @@ PROFILES = {
 }
 DEFAULT_PROFILE = "H100"
 
-_QUERY = r"""
-#include <cuda_runtime.h>
-#include <stdio.h>
-int main()
-{
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-        return 1;
-    cudaDeviceProp p;
-    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess)
-        return 1;
-    int clock = 0, bus = 0, sm_clock = 0;
-    cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, 0);
-    cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, 0);
-    cudaDeviceGetAttribute(&sm_clock, cudaDevAttrClockRate, 0);
-    printf("{\"name\": \"%s\", \"compute_capability\": \"%d%d\", \"multiprocessors\": %d, "
-           "\"max_threads_per_block\": %d, \"max_grid_x\": %d, \"shared_per_block\": %zu, "
-           "\"shared_per_block_optin\": %zu, \"registers_per_block\": %d, \"l2_bytes\": %d, "
-           "\"memory_clock_khz\": %d, \"memory_bus_bits\": %d, \"memory_bytes\": %zu, \"clock_khz\": %d}\n",
-           p.name, p.major, p.minor, p.multiProcessorCount, p.maxThreadsPerBlock, p.maxGridSize[0],
-           p.sharedMemPerBlock, p.sharedMemPerBlockOptin, p.regsPerBlock, p.l2CacheSize, clock, bus, p.totalGlobalMem, sm_clock);
-    return 0;
-}
-"""
-
 
 def orcu_home(near: str | Path | None = None) -> Path:
     """orcu's state directory (results database, builds, device cache): $ORCU_HOME, else found
@@ -162,40 +132,6 @@ def gpu_visible() -> bool:
     except (OSError, subprocess.TimeoutExpired):
         return False
     return proc.returncode == 0 and "GPU" in proc.stdout
-
-
-def query() -> Device | None:
-    """The first visible GPU, from the cache or by running the query program; None without one."""
-    cache = orcu_home() / "devices.json"
-    key = platform.node()
-    try:
-        cached = json.loads(cache.read_text()).get(key)
-    except (OSError, ValueError):
-        cached = None
-    if cached and set(cached) == {f.name for f in fields(Device)}:  # written by this orcu: else ask again
-        return Device(**cached)
-    compiler = nvcc()
-    if compiler is None:
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        src, exe = Path(tmp, "query.cu"), Path(tmp, "query")
-        src.write_text(_QUERY)
-        try:
-            subprocess.run([compiler, "-o", str(exe), str(src)], check=True, capture_output=True, timeout=300)
-            proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.SubprocessError):
-            return None
-    if proc.returncode != 0:
-        return None
-    device = Device(**json.loads(proc.stdout), source="query")
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        table = json.loads(cache.read_text())
-    except (OSError, ValueError):
-        table = {}
-    table[key] = asdict(device)
-    replace_atomically(cache, json.dumps(table, indent=2) + "\n")  # tunes may start together
-    return device
 
 
 def profile(name: str) -> Device:

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import settings
 
 from orcu.device import profile
+from orcu.driver.tuning import region_space
 from orcu.errors import OrcuError
-from orcu.program import load
-from orcu.space import input_space
-from orcu.runners import Runner, build_identity
-from orcu.tuning import region_space
+from orcu.execution.runners import Runner, build_identity
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"

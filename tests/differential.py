@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from orcu.device import profile
+from orcu.driver.report import summary
+from orcu.driver.tuning import region_space
 from orcu.errors import OrcuError, ReferenceFailed
-from orcu.program import load
-from orcu.report import summary
-from orcu.runners import Runner
-from orcu.space import input_space
-from orcu.tuning import region_space
+from orcu.execution.runners import Runner
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 
 INTEGERS = ["int", "short", "unsigned char", "long", "unsigned int"]
 FLOATS = ["float", "double"]

@@ -13,7 +13,8 @@ sys.path.insert(0, str(HERE))
 
 from codegen_cases import CASES  # noqa: E402
 from test_codegen import GOLDEN, region_code  # noqa: E402
-from test_tuned_examples import BACKENDS, FILES, GOLDEN as TUNED, golden_name, tuned_example  # noqa: E402
+from test_tuned_examples import BACKENDS, FILES, golden_name, tuned_example  # noqa: E402
+from test_tuned_examples import GOLDEN as TUNED
 from test_writeback import golden_tuned_file  # noqa: E402
 
 

@@ -1,10 +1,9 @@
 import pytest
+from conftest import EXAMPLES, write
 
 from orcu.analysis.nest import analyze
 from orcu.errors import AnalysisError, OrcuError
-from orcu.program import load
-
-from conftest import EXAMPLES, write
+from orcu.planning.program import load
 
 
 def nest_of(in_tmp, body, decls="int n, double *a, double *b, int *idx", pre="  int i, j;\n  double s, t;\n  float f;\n  int m;\n"):

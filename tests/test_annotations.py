@@ -1,7 +1,8 @@
-from orcu.annotations import blank_comments, scan_regions
-from orcu.source import SourceFile
-
 from conftest import diagnose
+
+from orcu.frontend.annotations import scan_regions
+from orcu.frontend.ctext import blank_comments
+from orcu.frontend.source import SourceFile
 
 
 def regions(text):

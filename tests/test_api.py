@@ -11,11 +11,11 @@ import sys
 import time
 
 import pytest
+from conftest import write
+from test_results import EIGHT
 
 import orcu
-from conftest import write
-from orcu.plots import KINDS, figures
-from test_results import EIGHT
+from orcu.driver.plots import KINDS, figures
 
 BCS = [1, 2, 3, 4, 5, 6, 7, 8]
 

@@ -2,11 +2,11 @@
 keeps it a variable, set again before each run, and every variant is checked at the value the
 code leaves."""
 import pytest
-
 from conftest import evaluate, write
-from orcu import api
-from orcu.program import load
-from orcu.writeback import size_defines
+
+from orcu.driver import api
+from orcu.driver.writeback import size_defines
+from orcu.planning.program import load
 
 SCALE = """void scale({t} n, {t} cap, const double *x, double *y)
 {{

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import has_gpu, write
-from orcu.toolchain import nvcc
+
+from orcu.execution.toolchain import nvcc
 
 PROJECT = Path(__file__).parent / "build_project"
 BUDGET = "--budget 2"
@@ -133,7 +133,7 @@ def test_a_c_caller_links_against_the_nvcc_compiled_tuned_file(project):
                                 '    printf("%g %g %g\\n", y[0], y[1], y[2]);\n    return 0;\n}\n')
     subprocess.run([nvcc(), "-arch=sm_90", "-c", "axpy.tuned.cu", "-o", "axpy.o"], cwd=project, check=True, capture_output=True)
     subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", "-c", "caller.c", "-o", "caller.o"], cwd=project, check=True)
-    from orcu.cc import _runtime_libraries
+    from orcu.driver.cc import _runtime_libraries
     linked = subprocess.run(["gcc", "caller.o", "axpy.o", "-o", "caller", *_runtime_libraries(False)], cwd=project,
                             capture_output=True, text=True)
     assert linked.returncode == 0, linked.stderr

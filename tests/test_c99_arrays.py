@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import covering_results
+
 from orcu.codegen.region import generate
-from orcu.program import load
-from orcu.space import input_space
-from orcu.toolchain import nvcc
+from orcu.execution.toolchain import nvcc
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 
 PROJECT = Path(__file__).parent / "c99_project"
 KERNELS = ["scale2d.c", "gemm.c", "sum3d.c", "rowscale.c", "fdtd2d.c"]

@@ -7,18 +7,18 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import covering_results, diagnose, evaluate, planted, write
+
 from orcu.analysis.nest import analyze
 from orcu.codegen.region import generate
+from orcu.driver.writeback import Choice, tuned_source
 from orcu.errors import OrcuError
+from orcu.execution.toolchain import nvcc
 from orcu.frontend.ir import statements
-from orcu.program import load
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 from orcu.tsg.phase2 import placement
 from orcu.tsg.plan import REGISTER_TILES
-from orcu.space import input_space
-from orcu.toolchain import nvcc
-from orcu.writeback import Choice, tuned_source
 
 # MILC's complex matrix-vector product (one of Orio's inputs): each row starts with cr = ci = 0.0.
 CHAINED = """void cmv(int n, const double *ar, const double *ai, const double *x, double *yr, double *yi)

@@ -3,9 +3,9 @@ file, its C header and the harness say them as C++ does, and the file still buil
 import subprocess
 
 import pytest
-
 from conftest import write
-from orcu import api
+
+from orcu.driver import api
 
 AXPY = """{bool_include}void axpy(int n, {t} a, const {t} *{q} x, {t} *{q} y{flag})
 {{

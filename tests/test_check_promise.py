@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from codegen_cases import CASES
-from conftest import EXAMPLES, ROOT, H100, write
-from orcu.program import load
-from orcu.runners import Runner, build_flags, build_item, foreign_arch
+from conftest import EXAMPLES, H100, ROOT, write
+
+from orcu.execution.runners import Runner, build_flags, build_item, foreign_arch
+from orcu.planning.program import load
 
 SPEC = """/*@ begin PerfTuning (
  def performance_params {{ {params} }}

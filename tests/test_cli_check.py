@@ -5,10 +5,9 @@ import subprocess
 import sys
 
 import pytest
-
-from orcu.cli import main
-
 from conftest import EXAMPLES, ROOT, write
+
+from orcu.driver.cli import main
 
 # file -> (performance raw, performance constrained, input raw, input constrained, total variants)
 # The TSG's examples: Phase II's register tiles, shared and constant copies, strip depth and vectors multiply the

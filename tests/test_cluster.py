@@ -10,11 +10,10 @@ import sys
 import time
 
 import pytest
+from conftest import scale_kernel, write
 
 import orcu
-from orcu.cli import main
-
-from conftest import scale_kernel, write
+from orcu.driver.cli import main
 
 SIXTEEN = scale_kernel([4, 8, 16, 32], "%d")  # % n
 
@@ -106,7 +105,7 @@ def test_several_gpus_time_side_by_side_each_pinned(in_tmp, monkeypatch, capsys)
 
 
 def test_a_batch_schedulers_workers_take_orcu_toml_settings(in_tmp):
-    from orcu.executors import _jobqueue, cluster_settings
+    from orcu.execution.executors import _jobqueue, cluster_settings
 
     write(in_tmp / "orcu.toml", """[cluster]
 cores = 8
@@ -134,7 +133,7 @@ def test_bad_cluster_specs_are_errors(in_tmp, monkeypatch, capsys):
 
 @pytest.mark.gpu
 def test_the_real_gpus_time_side_by_side(in_tmp, monkeypatch):
-    from orcu.executors import visible_gpus
+    from orcu.execution.executors import visible_gpus
 
     write(in_tmp / "t.c", SIXTEEN % 1000000)
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))

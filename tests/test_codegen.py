@@ -4,12 +4,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from codegen_cases import CASES
 from conftest import write
+
 from orcu.codegen.region import generate
 from orcu.errors import OrcuError
-from orcu.program import load
+from orcu.planning.program import load
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -2,16 +2,16 @@
 never spread over threads, and the second input set that catches both where the analysis
 would not (analysis/conversions.py, analysis/poly.py's stops, harness.cu.j2's second set)."""
 import pytest
+from conftest import covering_results, write
 from pycparser import c_parser
 
 import orcu.analysis.poly as poly
 import orcu.analysis.scalars as scalars
-from conftest import covering_results, write
 from orcu.analysis.conversions import arithmetic, expression_type, reorder_problem
+from orcu.driver.report import summary
 from orcu.errors import AnalysisError, OrcuError
 from orcu.frontend.ir import CType, Loop, Variable
-from orcu.program import load
-from orcu.report import summary
+from orcu.planning.program import load
 
 VARIABLES = {
     name: Variable(name, CType(base, pointers), "parameter", None)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from orcu.program import load
-from orcu.toolchain import nvcc as find_nvcc
-from orcu.writeback import size_defines
+from orcu.driver.writeback import size_defines
+from orcu.execution.toolchain import nvcc as find_nvcc
+from orcu.planning.program import load
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent

@@ -6,13 +6,13 @@ pointers, the order of streams, page-locking rules) as well as the numbers.
 import subprocess
 
 import pytest
-
 from codegen_cases import CASES, REDUCTION
 from conftest import evaluate, planted, write
+
+from orcu.driver.writeback import Choice, tuned_source
 from orcu.errors import OrcuError
-from orcu.program import load
-from orcu.toolchain import compile_program, nvcc
-from orcu.writeback import Choice, tuned_source
+from orcu.execution.toolchain import compile_program, nvcc
+from orcu.planning.program import load
 
 
 def spec(inputs: str, variables: str, params: str = "") -> str:

@@ -5,9 +5,9 @@ is kept in tests/differential_findings/ and checked here."""
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from differential import check, draw
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 FINDINGS = sorted((Path(__file__).parent / "differential_findings").glob("*.c"))
 

@@ -3,11 +3,11 @@ each region's space (every pair of values of any two parameters that a valid con
 holds) at each of the spec's input sizes, built and checked in emulation, every variant ok. A
 tune in the other tests evaluates two or three of them; here each pair of values is met."""
 import pytest
-
 from conftest import EXAMPLES, covering_results
-from orcu.program import load
-from orcu.space import input_space
 from test_tsg_placement import PLACED
+
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 
 OTHERS = sorted(p.name for p in EXAMPLES.glob("*.c") if p.name not in PLACED)
 

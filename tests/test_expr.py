@@ -1,9 +1,10 @@
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from orcu.errors import SpecError
-from orcu.source import SourceFile
+from orcu.frontend.source import SourceFile
 from orcu.spec.expr import compile_expr
 
 

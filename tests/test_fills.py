@@ -6,16 +6,16 @@ import re
 import subprocess
 
 import pytest
-
 from conftest import EXAMPLES, H100, write
+
 from orcu.codegen.region import generate, transform_values
-from orcu.program import load
-from orcu.runners import Runner, invalid_reason
-from orcu.space import performance_space
-from orcu.toolchain import kernel_resources, nvcc, ptxas_report
+from orcu.driver.tuning import region_configs
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.runners import Runner, invalid_reason
+from orcu.execution.toolchain import kernel_resources, nvcc, ptxas_report
+from orcu.planning.program import load
+from orcu.planning.space import performance_space
 from orcu.tsg.phase2 import STATIC_SHARED, double_buffered
-from orcu.tuning import region_configs
-from orcu.writeback import Choice, tuned_source
 
 
 def first(program, inputs, **fixed):

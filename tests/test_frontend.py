@@ -1,11 +1,10 @@
 import pytest
+from conftest import EXAMPLES, diagnose, write
 from pycparser import c_ast
 
 from orcu.errors import SpecError
 from orcu.frontend.ir import Loop, c_text
-from orcu.program import load
-
-from conftest import EXAMPLES, diagnose, write
+from orcu.planning.program import load
 
 
 def region(body, decls="int n, double *a, double *b", pre="  int i, j;\n", args=""):

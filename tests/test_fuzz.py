@@ -3,13 +3,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
-from orcu.errors import OrcuError
-from orcu.program import load
-from orcu.report import summary
-
 from conftest import EXAMPLES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from orcu.driver.report import summary
+from orcu.errors import OrcuError
+from orcu.planning.program import load
 
 SOURCES = {p.name: p.read_text() for p in sorted(EXAMPLES.glob("*.c"))}
 SIGNIFICANT = list("()[]{};,=*/@#'\"<>+-%.\n ") + ["/*@", "@*/", "/*@ end @*/", "def ", "param ", "__", "for (", "1e999", "**", "lambda"]
@@ -62,7 +62,7 @@ FLAG_PIECES = ["-O3", "-O", "-DX=1", "-D", "X", "-I", "inc", "-use_fast_math", "
        st.lists(st.sampled_from(FLAG_PIECES), max_size=3))
 def test_build_flags_are_checked_or_located(words, cflags):
     """Any build command: orcu's allowlist accepts it or refuses it at a place in the file."""
-    from orcu.flags import check_build_flags
+    from orcu.execution.flags import check_build_flags
 
     command = "nvcc " + " ".join(words)
     values = [" ".join(cflags), ""]

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
 
 SCRIPT = ROOT / "bench" / "gpu_all.py"

@@ -6,14 +6,14 @@ import re
 import subprocess
 
 import pytest
-
 from conftest import EXAMPLES, H100, write
+
 from orcu.codegen.region import generate
-from orcu.program import load
-from orcu.runners import Runner
-from orcu.space import performance_space
-from orcu.toolchain import nvcc
-from orcu.writeback import Choice, tuned_source
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.runners import Runner
+from orcu.execution.toolchain import nvcc
+from orcu.planning.program import load
+from orcu.planning.space import performance_space
 
 CONV = {"TC": 64, "mapping_1": "x=j y=i", "registers_i_1": 4, "registers_j_1": 2, "shared_in_1": True,
         "shared_mask_1": False, "constant_mask_1": False}

@@ -2,9 +2,9 @@
 its Loop regions: the harness runs that code, so it has them (as written: only the host runs
 them), and every variant is checked with them."""
 import pytest
-
 from conftest import write
-from orcu import api
+
+from orcu.driver import api
 
 HELPERS = """static {t} half({t} v) {{ return v / 2; }}
 {storage}void clamp_all(int n, {t} *y, {t} hi)

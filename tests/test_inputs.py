@@ -4,9 +4,9 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import evaluate, write
-from orcu import api
+
+from orcu.driver import api
 from orcu.errors import ReferenceFailed
 
 

@@ -3,16 +3,16 @@ transform argument like any other (a literal, or a tuning parameter)."""
 import subprocess
 
 import pytest
-
 from conftest import EXAMPLES, H100, write
+
 from orcu.codegen.region import generate
+from orcu.driver.tuning import region_configs
+from orcu.driver.writeback import Choice, tuned_source
 from orcu.errors import SpecError
-from orcu.program import load
-from orcu.runners import Runner
-from orcu.space import input_space, performance_space
-from orcu.toolchain import kernel_resources, nvcc, ptxas_report
-from orcu.tuning import region_configs
-from orcu.writeback import Choice, tuned_source
+from orcu.execution.runners import Runner
+from orcu.execution.toolchain import kernel_resources, nvcc, ptxas_report
+from orcu.planning.program import load
+from orcu.planning.space import input_space, performance_space
 
 
 def sgemm(transform: str) -> str:

@@ -2,11 +2,12 @@
 only where the code after the region (or the caller) can see it, and `orcu check` says when a
 loop computes nothing anyone observes."""
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from conftest import covering_results, write
-from orcu.harness import observable, unobserved
-from orcu.program import load
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from orcu.execution.harness import observable, unobserved
+from orcu.planning.program import load
 
 # (name, its type, its first value, its update) of scalars one region reduces over a 2-D nest
 SCALARS = [

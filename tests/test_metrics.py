@@ -4,15 +4,14 @@ import csv
 import json
 
 import pytest
+from conftest import EXAMPLES, write
 
 import orcu
-from orcu.cli import main
 from orcu.device import profile
-from orcu.metrics import Work, work
-from orcu.objectives import Objective
-from orcu.program import load
-
-from conftest import EXAMPLES, write
+from orcu.driver.cli import main
+from orcu.execution.metrics import Work, work
+from orcu.planning.program import load
+from orcu.spec.objectives import Objective
 
 H100 = profile("H100")
 DAXPY = """void daxpy(int n, double a, const double *x, double *y) {
@@ -172,8 +171,8 @@ def test_the_nvml_energy_path_is_compiled_into_every_gpu_harness(in_tmp):
     import subprocess
 
     from orcu.codegen.region import generate
-    from orcu.harness import harness_source
-    from orcu.toolchain import compile_program
+    from orcu.execution.harness import harness_source
+    from orcu.execution.toolchain import compile_program
 
     write(in_tmp / "t.c", DAXPY % "")
     program = load("t.c", device=H100)

@@ -8,16 +8,16 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import EXAMPLES, H100, write
-from orcu.cli import main
+
 from orcu.codegen.region import generate
-from orcu.model import of_variant
-from orcu.preflight import region_limits
-from orcu.program import load
-from orcu.runners import Result, Runner, build_item
-from orcu.tuning import _figures
-from orcu.space import input_space, performance_space, settings_text
+from orcu.driver.cli import main
+from orcu.driver.preflight import region_limits
+from orcu.driver.tuning import _figures
+from orcu.execution.model import of_variant
+from orcu.execution.runners import Result, Runner, build_item
+from orcu.planning.program import load
+from orcu.planning.space import input_space, performance_space, settings_text
 
 
 def example(name: str, mapping: str | None = None) -> str:
@@ -127,7 +127,7 @@ def test_the_model_ranks_gemm_tiles_and_coalesced_rows_first(in_tmp):
 
 def test_a_devices_fit_scales_its_predictions_and_no_other(in_tmp, monkeypatch):
     """bench/gpu_all.py's calibrate step writes a fit per device; the model applies it to that device."""
-    from orcu import model
+    from orcu.execution import model
 
     inputs, fixed = {"n": 2048}, {"TC": 128, "registers_i_1": 4, "registers_j_1": 4}
     monkeypatch.setattr(model, "fitted_calibrations", lambda: {})  # the constants alone (orcu ships an H100 fit)

@@ -19,12 +19,12 @@ so does an LU whose updates are fused multiply-adds, as nvcc makes them on a GPU
 import subprocess
 
 import pytest
-
 from conftest import EXAMPLES, evaluate, planted, write
-from orcu.program import load
-from orcu.toolchain import compile_program
-from orcu.writeback import Choice, tuned_source
 from test_tsg_placement import GEMM, SHARED
+
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.toolchain import compile_program
+from orcu.planning.program import load
 
 SUM = """{t} total(int n, const {t} *x) {{
     int i;

@@ -6,15 +6,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from codegen_cases import CASES
 from conftest import EXAMPLES, H100, ROOT
+
 from orcu.codegen.region import transform_values
-from orcu.program import load
-from orcu.runners import invalid_reason
-from orcu.space import input_space, performance_space
-from orcu.toolchain import build_command
-from orcu.writeback import Choice, tuned_source
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.runners import invalid_reason
+from orcu.execution.toolchain import build_command
+from orcu.planning.program import load
+from orcu.planning.space import input_space, performance_space
 
 ARCHS = ["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90"]
 WALL = ["-Xcompiler", "-Wall"]  # the host compiler's warnings too: generated code compiles without one

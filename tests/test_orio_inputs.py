@@ -7,14 +7,14 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import EXAMPLES, ROOT, covering_results, evaluate, write
-from orcu.harness import harness_source
+
 from orcu.codegen.region import generate
-from orcu.program import load
-from orcu.space import input_space, performance_space
-from orcu.toolchain import compile_program
-from orcu.writeback import Choice, tuned_source
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.harness import harness_source
+from orcu.execution.toolchain import compile_program
+from orcu.planning.program import load
+from orcu.planning.space import input_space, performance_space
 
 ORIO = EXAMPLES / "orio"
 # Files without a spec are tuned at the sizes given on the command line.
@@ -218,9 +218,10 @@ def test_a_transform_must_precede_a_loop(in_tmp):
 @pytest.mark.slow
 def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(in_tmp, monkeypatch, capsys):
     from conftest import H100
+
     from orcu.codegen.resident import Resident
-    from orcu.runners import Runner
-    from orcu.tuning import run_together
+    from orcu.driver.tuning import run_together
+    from orcu.execution.runners import Runner
 
     program = load(ORIO / "time_steps.c")
     inputs = next(iter(input_space(program).configs()))
@@ -235,7 +236,7 @@ def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(
     # tune says so, and writes nothing.
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "t.c", (ORIO / "time_steps.c").read_text())
-    from orcu.cli import main
+    from orcu.driver.cli import main
     assert main(["tune", "t.c", "--backend", "emulate"]) == 1
     assert not (in_tmp / "t.tuned.cu").exists()
     assert ("orcu: error: the loops of the Loop region at line 10 each passed alone, but not together as the tuned file "

@@ -4,12 +4,12 @@ size's -D, and its guard stops a build without them."""
 from pathlib import Path
 
 import pytest
-
 from conftest import write
-from orcu import api
-from orcu.program import load
-from orcu.toolchain import tuned_file_problem
-from orcu.writeback import size_defines
+
+from orcu.driver import api
+from orcu.driver.writeback import size_defines
+from orcu.execution.toolchain import tuned_file_problem
+from orcu.planning.program import load
 
 DAXPY = """void daxpy(double a, const double *x, double *y)
 {{

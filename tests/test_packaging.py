@@ -7,9 +7,9 @@ import sys
 import zipfile
 
 import pytest
+from conftest import ROOT
 
 import orcu
-from conftest import ROOT
 
 
 def source_files() -> set[str]:
@@ -46,15 +46,15 @@ def test_the_wheel_holds_every_module_and_template(tmp_path):
     assert {"orcu/codegen/region.py", "orcu/search/strategies.py", "orcu/templates/emulation/cuda_runtime.h"} <= expected
     assert sorted(expected - names) == []
     assert sorted(n for n in names - expected if not n.startswith(f"orcu-{orcu.__version__}.dist-info/")) == []
-    assert "orcu = orcu.cli:entry" in entry_points
+    assert "orcu = orcu.driver.cli:entry" in entry_points
 
 
 def test_version_has_one_source(capsys):
-    from orcu.cli import main
+    from orcu.driver.cli import main
 
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0
     assert capsys.readouterr().out == f"orcu {orcu.__version__}\n"
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "orcu.__version__"}' in pyproject
+    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "orcu.version.__version__"}' in pyproject

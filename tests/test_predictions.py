@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import H100, planted, write
-from orcu.program import load
-from orcu.database import Context, Database
-from orcu.runners import NOT_RUN, Result, Runner
-from orcu.toolchain import model_compiler
-from orcu.tuning import check_predictions, tune
+
+from orcu.driver.database import Context, Database
+from orcu.driver.tuning import check_predictions, tune
+from orcu.execution.runners import NOT_RUN, Result, Runner
+from orcu.execution.toolchain import model_compiler
+from orcu.planning.program import load
 
 LOOP = """    for (i = 0; i < n; i++) {
         double s = 0;

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text()

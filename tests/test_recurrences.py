@@ -4,9 +4,9 @@ The check's widening on a failure (the reference's spread on nudged inputs) grow
 recurrence's steps (harness._terms), so no right variant is rejected; wrong ones still are
 (tests/test_mutations.py)."""
 import pytest
-
 from conftest import write
-from orcu import api
+
+from orcu.driver import api
 
 LU = """void kernel_lu(int n, double A[n][n])
 {{

@@ -3,9 +3,9 @@ inside the loop on rows), folded across the threads the TSG spreads the row over
 candidate the TSG keeps, every configuration of it, is built and checked in emulation, at a
 size the blocks divide and at one they do not."""
 import pytest
-
 from conftest import covering_results, evaluate, write
-from orcu.program import load
+
+from orcu.planning.program import load
 
 # (element type, the row's accumulator, its update, what the row writes)
 SHAPES = {

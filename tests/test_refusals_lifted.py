@@ -2,9 +2,9 @@
 local to the function (durbin's `double z[n];`). Each now tunes with every variant right, in
 Orio's mapping and the TSG's."""
 import pytest
-
 from conftest import write
-from orcu import api
+
+from orcu.driver import api
 
 MAPPINGS = {"orio": ("param TC[] = [32, 64];", "threadCount=TC"), "auto": ("", "mapping='auto'")}
 

@@ -11,11 +11,11 @@ import sys
 import time
 
 import pytest
-
 from conftest import EXAMPLES, write
-from orcu.cli import main
-from orcu.ktcache import read_cache
 from test_tune import AXPY
+
+from orcu.driver.cli import main
+from orcu.driver.ktcache import read_cache
 
 # Eight configurations of a small axpy; the search is exhaustive unless a test says otherwise.
 EIGHT = AXPY.replace("blockCount=8", "blockCount=BC").replace(
@@ -101,7 +101,7 @@ def test_two_concurrent_tunes_share_one_database(in_tmp):
 
 
 def _open_together(path, barrier):
-    from orcu.database import Database
+    from orcu.driver.database import Database
     barrier.wait()
     Database(path).close()
 
@@ -181,8 +181,8 @@ def test_apply_writes_what_tune_chose_without_tuning(in_tmp, monkeypatch, capsys
 
 
 def test_a_database_from_a_newer_orcu_is_refused(in_tmp):
+    from orcu.driver.database import SCHEMA_VERSION, Database
     from orcu.errors import UsageError
-    from orcu.database import SCHEMA_VERSION, Database
 
     Database(in_tmp / "r.sqlite").close()
     with sqlite3.connect(in_tmp / "r.sqlite") as conn:
@@ -194,7 +194,7 @@ def test_a_database_from_a_newer_orcu_is_refused(in_tmp):
 
 
 def test_a_database_of_the_first_schema_gains_the_traffic_column_and_keeps_its_rows(in_tmp):
-    from orcu.database import Database
+    from orcu.driver.database import Database
 
     schema_1 = """CREATE TABLE evaluations (key TEXT PRIMARY KEY, file TEXT NOT NULL, region TEXT NOT NULL,
         line INTEGER NOT NULL, context TEXT NOT NULL, params TEXT NOT NULL, inputs TEXT NOT NULL, backend TEXT NOT NULL,
@@ -213,7 +213,7 @@ def test_a_database_of_the_first_schema_gains_the_traffic_column_and_keeps_its_r
 
 @pytest.mark.slow
 def test_tune_keeps_each_tsg_variants_traffic_with_its_evaluation(in_tmp, capsys):
-    from orcu.database import Database
+    from orcu.driver.database import Database
 
     write(in_tmp / "sgemm.c", (EXAMPLES / "sgemm.c").read_text())
     tune("sgemm.c", "--input=n=37", "--budget=4", "--search=Random", home=in_tmp / "home", cwd=in_tmp)
@@ -290,7 +290,7 @@ def test_the_database_is_found_as_git_finds_its_folder(tmp_path, monkeypatch):
 
 def test_the_last_choice_wins_within_one_second(tmp_path):
     # two tunes of one region by two measures, a second apart at most: report shows the later's
-    from orcu.database import Context, Database
+    from orcu.driver.database import Context, Database
 
     db = Database(tmp_path / "results.sqlite")
     context = Context("t.c", "orcu_f_1", 8, "source", "emulate", "H100", "g++")

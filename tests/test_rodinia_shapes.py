@@ -3,10 +3,10 @@ pathfinder's row pointers set where they are declared and swapped at the top or 
 the step, at sizes where the columns are no multiple of a block; kmeans' helpers taking the
 point and the centres through pointers that they do not declare const; in float and double."""
 import pytest
-
 from conftest import evaluate, planted, write
-from orcu import api
-from orcu.program import load
+
+from orcu.driver import api
+from orcu.planning.program import load
 
 PATHFINDER = """#define MIN(a, b) ((a) <= (b) ? (a) : (b))
 void pathfinder(int rows, int cols, const {t} *wall, {t} *buffer, {t} *result)

@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import H100, write
-from orcu.cli import build_parser, main
-from orcu.program import load
-from orcu.database import Database
-from orcu.runners import Result, Runner
-from orcu.tuning import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _Builds, _retime
+
+from orcu.driver.cli import build_parser, main
+from orcu.driver.database import Database
+from orcu.driver.tuning import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _Builds, _retime
+from orcu.execution.runners import Result, Runner
+from orcu.planning.program import load
 
 SOURCE = """/*@ begin PerfTuning (
  def performance_params {{ param TC[] = {threads}; }}
@@ -105,7 +105,7 @@ def test_a_write_that_fails_after_tuning_points_to_apply(in_tmp, monkeypatch, ca
 
     write(in_tmp / "t.c", source())
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    monkeypatch.setattr("orcu.writeback.write_atomically", full_disk)
+    monkeypatch.setattr("orcu.driver.writeback.write_atomically", full_disk)
     assert main(["tune", "t.c", "--backend", "emulate"]) == 2
     assert capsys.readouterr().err.endswith(
         "orcu: error: cannot write t.tuned.cu: No space left on device; the results are in the database: "
@@ -146,7 +146,7 @@ def test_a_noisy_winner_is_re_timed_more_and_named(in_tmp, noise, unsteady):
 def test_the_warning_names_an_unsteady_winner(in_tmp, monkeypatch, capsys):
     write(in_tmp / "t.c", source())
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    monkeypatch.setattr("orcu.tuning.UNSTEADY", -1.0)  # every winner counts as unsteady
+    monkeypatch.setattr("orcu.driver.tuning.UNSTEADY", -1.0)  # every winner counts as unsteady
     assert main(["tune", "t.c", "--backend", "emulate", "--measure", "kernel"]) == 0  # the model's predictions do not spread
     warning = re.search(r"orcu: warning: orcu_f_1 n=1000: the winner's times still spread over \d+% of their median "
                         r"after \d+ runs \(interquartile range\): other work on the machine may have disturbed them; "

@@ -10,12 +10,12 @@ import subprocess
 import tempfile
 
 import pytest
-
 from codegen_cases import CASES
-from orcu.program import load
-from orcu import toolchain
-from orcu.toolchain import build_command, compile_program, emulation_runtime
-from orcu.writeback import Choice, tuned_source
+
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution import toolchain
+from orcu.execution.toolchain import build_command, compile_program, emulation_runtime
+from orcu.planning.program import load
 
 # Sizes that are not multiples of any block x grid used, and the edge cases 0 and 1.
 SIZES = [0, 1, 1000, 12347]

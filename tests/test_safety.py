@@ -4,11 +4,11 @@ import shutil
 import stat
 
 import pytest
-
 from conftest import H100, evaluate, planted, write
-from orcu.cli import main
-from orcu.program import load
-from orcu.runners import Runner
+
+from orcu.driver.cli import main
+from orcu.execution.runners import Runner
+from orcu.planning.program import load
 
 SPEC = """/*@ begin PerfTuning (
  def performance_params {{ param CF[] = {cflags}; }}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from orcu.program import load
+from orcu.planning.program import load
 
 SCOPS = Path(__file__).parent / "polybench_scops"
 # tests/polybench_shapes/ writes these with one transform before the whole scop already

@@ -12,11 +12,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from orcu.errors import OrcuError
 from orcu.frontend.host import statement_text
-from orcu.program import load
+from orcu.planning.program import load
 
 N = 9
 ARRAYS2 = ["A", "B", "C"]

@@ -1,13 +1,12 @@
 """Search strategies on synthetic spaces: quality against random, constraints, small spaces, budgets."""
 import itertools
 import math
+import random
 
 import pytest
 
-import random
-
+from orcu.driver.tuning import strategy_name
 from orcu.search import DEFAULT, STRATEGIES, SearchSpace, drive, make
-from orcu.tuning import strategy_name
 
 # A 16 x 12 x 6 grid with a forbidden corner and a failing band; a smooth bowl with one optimum.
 VALUES = (tuple(range(16)), tuple(range(12)), tuple(range(6)))

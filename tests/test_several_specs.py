@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import orcu
 from conftest import diagnose
 from test_build import orcu as orcu_cli
+
+import orcu
 
 PROJECT = Path(__file__).parent / "several_specs"
 

@@ -1,10 +1,11 @@
 import itertools
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from orcu.source import SourceFile
-from orcu.space import Space
+from orcu.frontend.source import SourceFile
+from orcu.planning.space import Space
 from orcu.spec.language import parse_perftuning
 
 

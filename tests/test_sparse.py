@@ -5,11 +5,11 @@ needs no size the function does not have (a spec's ``nnz``)."""
 import subprocess
 
 import pytest
-
 from conftest import write
-from orcu import api
+
 from orcu.analysis.nest import analyze
-from orcu.program import load
+from orcu.driver import api
+from orcu.planning.program import load
 
 # {rows} rows whose lengths cycle through 0..{cycle}-1, starting at element {start} (the ones
 # before it are never read): short rows, empty rows, a first row that is not at 0.

@@ -1,8 +1,8 @@
-from orcu.program import load
-from orcu.source import SourceFile
-from orcu.spec.language import parse_perftuning
-
 from conftest import diagnose, write
+
+from orcu.frontend.source import SourceFile
+from orcu.planning.program import load
+from orcu.spec.language import parse_perftuning
 
 FULL = """\
 let base = 32;

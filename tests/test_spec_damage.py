@@ -7,7 +7,7 @@ import re
 import pytest
 
 from orcu.errors import OrcuError
-from orcu.program import load
+from orcu.planning.program import load
 
 SOURCE = """void f(int n, double a, double *x, double *y)
 {

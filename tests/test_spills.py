@@ -5,16 +5,15 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, H100, write
-from orcu.api import tune
-from orcu.codegen.region import generate
-from orcu.program import load
-from orcu.runners import Runner, min_blocks_to_try
-from orcu.space import performance_space
-from orcu.toolchain import KernelResources, kernel_instances, ptxas_report
-from orcu.writeback import Choice, tuned_source
 
+from orcu.codegen.region import generate
+from orcu.driver.api import tune
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.runners import Runner, min_blocks_to_try
+from orcu.execution.toolchain import KernelResources, kernel_instances, ptxas_report
+from orcu.planning.program import load
+from orcu.planning.space import performance_space
 
 WRITTEN = Path(__file__).parent / "c_as_written"
 

@@ -4,16 +4,16 @@ and its static figures against what the emulated run counts."""
 import subprocess
 
 import pytest
-
 from conftest import EXAMPLES, H100, diagnose, write
+
 from orcu.codegen.region import generate
-from orcu.model import of_variant
-from orcu.program import load
-from orcu.runners import Runner
-from orcu.toolchain import kernel_resources, nvcc, ptxas_report
+from orcu.driver.tuning import region_configs
+from orcu.driver.writeback import Choice, tuned_source
+from orcu.execution.model import of_variant
+from orcu.execution.runners import Runner
+from orcu.execution.toolchain import kernel_resources, nvcc, ptxas_report
+from orcu.planning.program import load
 from orcu.tsg.sizes import split_blocks
-from orcu.tuning import region_configs
-from orcu.writeback import Choice, tuned_source
 
 # y = A^T x as people write it: each column a sum down the rows
 SUM = """void f(int n, int m, const {t} *A, const {t} *x, {t} *y) {{

@@ -6,11 +6,10 @@ import sqlite3
 from importlib import resources
 
 import pytest
+from conftest import scale_kernel, write
 
 import orcu
-from orcu.cli import main
-
-from conftest import scale_kernel, write
+from orcu.driver.cli import main
 
 pytestmark = pytest.mark.kernel_tuner
 

@@ -6,18 +6,17 @@ import os
 import subprocess
 
 import pytest
-
-from orcu.api import SMALL_KERNEL_MS, _after_notes
-from orcu.codegen.region import generate
-from orcu.device import query
-from orcu.harness import harness_source, repeatable
-from orcu.program import load
-from orcu.runners import Result
-from orcu.toolchain import compile_program
-from orcu.tuning import RegionTuning
-
 from conftest import write
 from test_metrics import DAXPY
+
+from orcu.codegen.region import generate
+from orcu.driver.api import SMALL_KERNEL_MS, _after_notes
+from orcu.driver.tuning import RegionTuning
+from orcu.execution.harness import harness_source, repeatable
+from orcu.execution.query import query
+from orcu.execution.runners import Result
+from orcu.execution.toolchain import compile_program
+from orcu.planning.program import load
 
 
 def tuning(kernel_ms: float, measure: str = "kernel") -> RegionTuning:

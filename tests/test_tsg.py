@@ -6,15 +6,15 @@ input size); here: the decisions, the diagnostics, and cases the examples do not
 from itertools import product
 
 import pytest
-
 from conftest import EXAMPLES, covering_results, diagnose, evaluate, write
+
 from orcu.analysis.poly import dependences
 from orcu.analysis.subscripts import shapes
-from orcu.cli import main
 from orcu.codegen.region import generate
-from orcu.program import load
-from orcu.space import input_space, performance_space
-from orcu.tsg.schedule import Schedule
+from orcu.driver.cli import main
+from orcu.planning.program import load
+from orcu.planning.space import input_space, performance_space
+from orcu.spec.schedule import Schedule
 
 TSG_EXAMPLES = ["2mm.c", "atax.c", "bicg.c", "conv2d.c", "dgemm.c", "gemv.c", "gemv_t.c", "gesummv.c", "jacobi2d.c",
                 "mvt.c", "sgemm.c", "syr2k.c"]

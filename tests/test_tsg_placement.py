@@ -8,15 +8,15 @@ import sys
 from itertools import product
 
 import pytest
-
 from conftest import EXAMPLES, H100, covering_results, diagnose, evaluate, has_gpu, planted, write
-from orcu.cli import main
+
 from orcu.codegen.region import generate
-from orcu.preflight import limits
-from orcu.program import load
-from orcu.runners import Runner
-from orcu.space import input_space, performance_space
-from orcu.toolchain import nvcc
+from orcu.driver.cli import main
+from orcu.driver.preflight import limits
+from orcu.execution.runners import Runner
+from orcu.execution.toolchain import nvcc
+from orcu.planning.program import load
+from orcu.planning.space import input_space, performance_space
 from orcu.tsg.plan import REGISTER_TILES
 
 WRITTEN = "the nest writes it (shared copies are for data the block only reads)"

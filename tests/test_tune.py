@@ -6,17 +6,17 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from codegen_cases import CASES
 from conftest import EXAMPLES, H100, evaluate, has_gpu, planted, write
-from orcu.cli import main
-from orcu.program import load
-from orcu.report import summary
-from orcu.space import input_space
-from orcu import executors
-from orcu.runners import Runner, build_flags, build_item, spec_defines_and_includes
-from orcu.tuning import region_configs
-from orcu.toolchain import nvcc
+
+from orcu.driver.cli import main
+from orcu.driver.report import summary
+from orcu.driver.tuning import region_configs
+from orcu.execution import executors
+from orcu.execution.runners import Runner, build_flags, build_item, spec_defines_and_includes
+from orcu.execution.toolchain import nvcc
+from orcu.planning.program import load
+from orcu.planning.space import input_space
 
 # A small self-contained problem: every thread of 8 blocks x 128 has one iteration.
 AXPY = CASES["grid_stride"].replace("blockCount=4", "blockCount=8").replace(
@@ -51,7 +51,7 @@ def test_race_between_blocks_is_a_wrong_result(in_tmp, monkeypatch):
     source = AXPY.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i];")
     race = planted("        y[i] = a * x[i];\n", "        y[i] = a * x[i];\n        if (threadIdx.x == blockDim.x - 1 && i + 1 < orcu_hi) y[i + 1] = 0.0f;\n")
     assert evaluate(in_tmp, source, race).status == "wrong_result"
-    monkeypatch.setattr("orcu.runners.EMULATION_SEED", "0")  # blocks in order: the race stays hidden
+    monkeypatch.setattr("orcu.execution.runners.EMULATION_SEED", "0")  # blocks in order: the race stays hidden
     assert evaluate(in_tmp, source, race).status == "ok"
 
 

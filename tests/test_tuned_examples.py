@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES
 
 GOLDEN = Path(__file__).parent / "golden" / "tuned"
@@ -34,7 +33,7 @@ def tuned_example(tmp: Path, example: str, backend: str) -> str:
                            "--budget", "8", "--seed", "0", "-o", str(out)],
                           cwd=tmp, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
     if proc.returncode:
-        errors = [line for line in proc.stderr.splitlines() if line.startswith("orcu: error")]
+        errors = [line for line in proc.stderr.splitlines() if "error:" in line]
         return "\n".join([f"exit {proc.returncode}", *errors, ""])
     return re.sub(r"(Written by orcu \S+) on \d{4}-\d\d-\d\d", r"\1", out.read_text())
 

@@ -3,11 +3,11 @@ as vectors: where CUDA has no vector of the type at a width (short8, char2 in a 
 shorts...), elements move one by one, and shared tiles declare the bank conflicts of that. The quick tests take three pairs of types;
 the slow one every type beside a float and a short result (each space's covering array)."""
 import pytest
-
 from conftest import H100, write
-from orcu.program import load
-from orcu.runners import Runner
-from orcu.tuning import region_space
+
+from orcu.driver.tuning import region_space
+from orcu.execution.runners import Runner
+from orcu.planning.program import load
 
 TYPES = ["char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int", "long",
          "unsigned long", "long long", "unsigned long long", "float", "double"]

@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from codegen_cases import CASES
 from conftest import EXAMPLES, write
-from orcu import generated
-from orcu.cli import main
-from orcu.program import load
-from orcu.writeback import Choice, Provenance, tuned_source
+
+from orcu.driver.cli import main
+from orcu.driver.writeback import Choice, Provenance, tuned_source
+from orcu.frontend import generated
+from orcu.planning.program import load
 
 GOLDEN = Path(__file__).parent / "golden"
 DATE = Provenance(date="2026-01-01")

@@ -5,8 +5,8 @@ gives the extent of ``A`` (``nrows*ndiags``) without any help from the user.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from pycparser import c_ast
 
@@ -18,33 +18,33 @@ class Poly:
     terms: tuple[tuple[Monomial, int], ...]  # sorted, no zero coefficients
 
     @staticmethod
-    def of(mapping: Mapping[Monomial, int]) -> "Poly":
+    def of(mapping: Mapping[Monomial, int]) -> Poly:
         return Poly(tuple(sorted((m, c) for m, c in mapping.items() if c)))
 
     @staticmethod
-    def const(value: int) -> "Poly":
+    def const(value: int) -> Poly:
         return Poly.of({(): value})
 
     @staticmethod
-    def var(name: str) -> "Poly":
+    def var(name: str) -> Poly:
         return Poly.of({(name,): 1})
 
     def as_dict(self) -> dict[Monomial, int]:
         return dict(self.terms)
 
-    def __add__(self, other: "Poly") -> "Poly":
+    def __add__(self, other: Poly) -> Poly:
         out = self.as_dict()
         for m, c in other.terms:
             out[m] = out.get(m, 0) + c
         return Poly.of(out)
 
-    def __neg__(self) -> "Poly":
+    def __neg__(self) -> Poly:
         return Poly.of({m: -c for m, c in self.terms})
 
-    def __sub__(self, other: "Poly") -> "Poly":
+    def __sub__(self, other: Poly) -> Poly:
         return self + (-other)
 
-    def __mul__(self, other: "Poly") -> "Poly":
+    def __mul__(self, other: Poly) -> Poly:
         out: dict[Monomial, int] = {}
         for m1, c1 in self.terms:
             for m2, c2 in other.terms:
@@ -65,7 +65,7 @@ class Poly:
             return self.terms[0][1]
         return None
 
-    def split(self, name: str) -> tuple["Poly", "Poly"] | None:
+    def split(self, name: str) -> tuple[Poly, Poly] | None:
         """``(coefficient, rest)`` with ``self == coefficient*name + rest``; None if not linear in name."""
         coef: dict[Monomial, int] = {}
         rest: dict[Monomial, int] = {}
@@ -81,7 +81,7 @@ class Poly:
                 rest[m] = c
         return Poly.of(coef), Poly.of(rest)
 
-    def substitute(self, name: str, value: "Poly") -> "Poly":
+    def substitute(self, name: str, value: Poly) -> Poly:
         out = Poly.const(0)
         for m, c in self.terms:
             term = Poly.const(c)

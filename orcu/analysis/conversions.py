@@ -21,12 +21,12 @@ accumulator takes any term.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from pycparser import c_ast
 
-from ..frontend.ir import Variable
-from ..frontend.types import canonical_type
+from orcu.frontend.ir import Variable
+from orcu.frontend.types import canonical_type
 
 # Integer types by conversion rank, each with its bits and signedness (LP64, as nvcc and gcc use).
 _INTEGERS = {
@@ -72,7 +72,7 @@ def arithmetic(a: str | None, b: str | None) -> str | None:
     a, b = _promoted(a), _promoted(b)
     if a not in _INTEGERS or b not in _INTEGERS:
         return None
-    (ra, bits_a, signed_a), (rb, bits_b, signed_b) = _INTEGERS[a], _INTEGERS[b]
+    (ra, _bits_a, signed_a), (rb, _bits_b, signed_b) = _INTEGERS[a], _INTEGERS[b]
     if signed_a == signed_b:
         return a if ra >= rb else b
     unsigned, signed = (a, b) if not signed_a else (b, a)

@@ -9,20 +9,20 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from pycparser import c_ast
 
-from ..errors import AnalysisError, Location
-from ..frontend.ir import Access, Loop, LoopNest, Stmt, bound_reads, c_text
-from ..frontend.ir import statements as ir_statements
-from ..frontend.types import used_names
-from ..source import SourceFile
-from ..spec.model import TuningSpec
-from .affine import Poly, loop_bounds, poly_of, value_range
-from .poly import array_update, dependences
-from .scalars import assigned_before_read, calls_c_minmax, is_name, match_reduction, mentions, why_carried
+from orcu.analysis.affine import Poly, loop_bounds, poly_of, value_range
+from orcu.analysis.poly import array_update, dependences
+from orcu.analysis.scalars import assigned_before_read, calls_c_minmax, is_name, match_reduction, mentions, why_carried
+from orcu.errors import AnalysisError, Location
+from orcu.frontend.ir import Access, Loop, LoopNest, Stmt, bound_reads, c_text
+from orcu.frontend.ir import statements as ir_statements
+from orcu.frontend.source import SourceFile
+from orcu.frontend.types import used_names
+from orcu.spec.model import TuningSpec
 
 
 @dataclass(frozen=True)

@@ -19,19 +19,19 @@ their array, and say so.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
-from typing import Iterable, Mapping
 
 import islpy as isl
 from pycparser import c_ast
 
-from ..errors import Location
-from ..frontend.ir import Access, Loop, LoopNest, Variable, c_text, statements
-from .conversions import expression_type, reorder_problem
-from .affine import Poly, poly_of
-from .scalars import assigned_before_read, match_reduction, why_carried
-from .subscripts import Shaped, is_affine, shapes
+from orcu.analysis.affine import Poly, poly_of
+from orcu.analysis.conversions import expression_type, reorder_problem
+from orcu.analysis.scalars import assigned_before_read, match_reduction, why_carried
+from orcu.analysis.subscripts import Shaped, is_affine, shapes
+from orcu.errors import Location
+from orcu.frontend.ir import Access, Loop, LoopNest, Variable, c_text, statements
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ def _dependences(nest: LoopNest) -> Dependences:
     order = {id(st): k for k, (st, _) in enumerate(statements(nest.body))}
     owner = {id(acc): st for st, _ in statements(nest.body) for acc in st.accesses}
     reductions = _array_reductions(nest)
-    for name, accesses in arrays.items():
+    for _name, accesses in arrays.items():
         located = [(sh, order[id(owner[id(sh.access)])]) for sh in accesses]
         for a, b in combinations_with_replacement(located, 2):
             if not (a[0].access.write or b[0].access.write):

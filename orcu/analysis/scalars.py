@@ -3,14 +3,14 @@ s = e``) or as a value each iteration assigns before reading it (private). The a
 nests (analysis/nest.py), of dependences (analysis/poly.py) and the code generators ask."""
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from pycparser import c_ast
 
-from ..frontend.ir import Loop, Variable, c_text
-from ..frontend.liveness import upward_exposed
-from ..frontend.types import used_names
-from .conversions import reorder_problem
+from orcu.analysis.conversions import reorder_problem
+from orcu.frontend.ir import Loop, Variable, c_text
+from orcu.frontend.liveness import upward_exposed
+from orcu.frontend.types import used_names
 
 _MINMAX_CALLS = {"fmax": "max", "fmaxf": "max", "max": "max", "fmin": "min", "fminf": "min", "min": "min"}
 

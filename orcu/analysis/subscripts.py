@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ..frontend.ir import Access, Loop, LoopNest, Stmt, loops_of, statements
-from ..frontend.types import used_names
-from .affine import Bound, Poly, loop_bounds, poly_of, value_range
+from orcu.analysis.affine import Bound, Poly, loop_bounds, poly_of, value_range
+from orcu.frontend.ir import Access, Loop, LoopNest, Stmt, loops_of, statements
+from orcu.frontend.types import used_names
 
 
 @dataclass(frozen=True)

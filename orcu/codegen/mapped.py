@@ -11,16 +11,16 @@ result with the target. Around such a loop, statements that write memory run onc
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
-from ..analysis.conversions import accumulator_type
-from ..analysis.scalars import calls_c_minmax, match_reduction
-from ..analysis.poly import array_update
-from ..frontend.cparse import parse_expression
-from ..analysis.subscripts import varies_along
-from ..frontend.ir import Loop, LoopNest, loops_of, statements
-from . import printer
+from orcu.analysis.conversions import accumulator_type
+from orcu.analysis.poly import array_update
+from orcu.analysis.scalars import calls_c_minmax, match_reduction
+from orcu.analysis.subscripts import varies_along
+from orcu.codegen import printer
+from orcu.frontend.cparse import parse_expression
+from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
 
 
 @dataclass(frozen=True)

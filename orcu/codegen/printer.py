@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from pycparser import c_ast, c_generator
 
-from ..frontend.cparse import parse_expression
-from ..frontend.ir import Loop, Node, c_text
+from orcu.frontend.cparse import parse_expression
+from orcu.frontend.ir import Loop, Node, c_text
 
 INDENT = "    "
 

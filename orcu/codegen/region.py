@@ -10,27 +10,28 @@ from __future__ import annotations
 import functools
 import re
 import textwrap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from pycparser import c_ast
 
-from ..analysis.conversions import accumulator_type
-from ..analysis.affine import Bound, Poly, poly_of, value_range
-from ..analysis.nest import ArrayInfo, NestAnalysis, analyze
-from ..errors import AnalysisError
-from ..frontend.cparse import parse_expression
-from ..frontend.ir import Loop, LoopNest, loops_of, statements
-from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type, used_names
-from ..program import Program
-from ..tsg.phase1 import chain, kernel_body
-from ..tsg.phase2 import CONSTANT_BYTES, Placement, by_text
-from ..tsg.traffic import Traffic, orio_traffic, traffic
-from ..tsg.schedule import Schedule, block_shape
-from . import mapped as mapped_code
-from .tiled import TiledBody
-from . import printer
-from .templates import render
+from orcu.analysis.affine import Bound, Poly, poly_of, value_range
+from orcu.analysis.conversions import accumulator_type
+from orcu.analysis.nest import ArrayInfo, NestAnalysis, analyze
+from orcu.codegen import mapped as mapped_code
+from orcu.codegen import printer
+from orcu.codegen.templates import render
+from orcu.codegen.tiled import TiledBody
+from orcu.errors import AnalysisError
+from orcu.frontend.cparse import parse_expression
+from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
+from orcu.frontend.types import ELEMENT_BYTES, VECTORS, canonical_type, used_names
+from orcu.planning.program import Program
+from orcu.spec.schedule import Schedule, block_shape
+from orcu.tsg.phase1 import chain, kernel_body
+from orcu.tsg.phase2 import CONSTANT_BYTES, Placement, by_text
+from orcu.tsg.traffic import Traffic, orio_traffic, traffic
 
 # Reduction element types: those __shfl_down_sync moves, with the limits min and max start from.
 _REDUCIBLE = {

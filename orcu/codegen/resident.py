@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from ..analysis.affine import loop_bounds, poly_of, value_range
-from ..analysis.nest import analyze
-from ..frontend.cparse import parse_expression
-from ..frontend.liveness import copy_groups
-from ..frontend.types import used_names
-from ..program import Program
-from ..tsg.schedule import Schedule
-from ..frontend.types import canonical_type
-from .region import RegionCode, transform_values
+from orcu.analysis.affine import loop_bounds, poly_of, value_range
+from orcu.analysis.nest import analyze
+from orcu.codegen.region import RegionCode, transform_values
+from orcu.frontend.cparse import parse_expression
+from orcu.frontend.liveness import copy_groups
+from orcu.frontend.types import canonical_type, used_names
+from orcu.planning.program import Program
+from orcu.spec.schedule import Schedule
 
 
 @dataclass(frozen=True)

@@ -23,20 +23,21 @@ while the threads read the other, one barrier a strip.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from math import prod
-from typing import Any, Mapping
+from typing import Any
 
 from pycparser import c_ast
 
-from ..analysis.affine import Poly, poly_of
-from ..analysis.subscripts import Shaped
-from ..frontend.cparse import parse_expression
-from ..frontend.ir import Loop, Stmt, loops_of, statements
-from ..frontend.types import VECTORS
-from ..tsg.phase1 import bound_names
-from ..tsg.phase2 import Placement, SharedTile, double_buffered, moves_as_vector
-from . import printer
+from orcu.analysis.affine import Poly, poly_of
+from orcu.analysis.subscripts import Shaped
+from orcu.codegen import printer
+from orcu.frontend.cparse import parse_expression
+from orcu.frontend.ir import Loop, Stmt, loops_of, statements
+from orcu.frontend.types import VECTORS
+from orcu.tsg.phase1 import bound_names
+from orcu.tsg.phase2 import Placement, SharedTile, double_buffered, moves_as_vector
 
 _LANES = "xyzw"
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from pycparser import c_ast, c_parser
 
-from .. import generated
-from ..annotations import blank_comments
-from ..errors import CSyntaxError
-from ..source import SourceFile
+from orcu.errors import CSyntaxError
+from orcu.frontend import generated
+from orcu.frontend.ctext import blank_comments
+from orcu.frontend.source import SourceFile
 
 # Common library typedefs, so files that include standard headers still parse
 # (preprocessor lines are blanked, not expanded).

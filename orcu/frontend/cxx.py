@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ..annotations import matching_bracket
-from .ir import c_text
-from .types import used_names
+from orcu.frontend.ctext import matching_bracket
+from orcu.frontend.ir import c_text
+from orcu.frontend.types import used_names
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ..errors import AnalysisError
-from ..source import SourceFile
-from .cxx import declared
-from .ir import c_text
-from .types import used_names
-from .lower import loc_of
+from orcu.errors import AnalysisError
+from orcu.frontend.cxx import declared
+from orcu.frontend.ir import c_text
+from orcu.frontend.lower import loc_of
+from orcu.frontend.source import SourceFile
+from orcu.frontend.types import used_names
 
 
 @dataclass(frozen=True)

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from pycparser import c_ast
 
-from ..errors import AnalysisError
-from ..source import SourceFile
-from .ir import Variable, c_text
-from .liveness import block_items, offset_of
-from .lower import Lowering
+from orcu.errors import AnalysisError
+from orcu.frontend.ir import Variable, c_text
+from orcu.frontend.liveness import block_items, offset_of
+from orcu.frontend.lower import Lowering
+from orcu.frontend.source import SourceFile
 
 _PLACEHOLDER = re.compile(r"orcu_loop_(\d+)\(\);")
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)

@@ -7,15 +7,14 @@ node carries its location in the user's file.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Union
+from typing import Any
 
 from pycparser import c_ast, c_generator
 
-from ..errors import Location
+from orcu.errors import Location
 
-if TYPE_CHECKING:
-    from .transform import CudaTransform
 
 def c_text(node: c_ast.Node) -> str:
     """C source of an expression or statement (no trailing newline).
@@ -95,7 +94,7 @@ class Loop:
     lower: c_ast.Node = field(compare=False)
     upper: c_ast.Node = field(compare=False)  # exclusive
     step: int
-    body: tuple["Node", ...]
+    body: tuple[Node, ...]
     loc: Location
     node: c_ast.For = field(compare=False, repr=False)
     jumps: tuple[Jump, ...] = ()  # the breaks and continues that leave or restart this loop
@@ -104,7 +103,7 @@ class Loop:
     descending: bool = False
     # The array elements its bounds read (CSR's ``for (k = rowptr[i]; k < rowptr[i+1]; k++)``):
     # read by whoever runs the loop, so they move and are analysed as the body's reads are.
-    bound_reads: tuple["Access", ...] = field(default=(), compare=False)
+    bound_reads: tuple[Access, ...] = field(default=(), compare=False)
 
     def jumps_of(self, kind: str) -> tuple[Jump, ...]:
         return tuple(j for j in self.jumps if j.kind == kind)
@@ -115,7 +114,7 @@ class Loop:
         return f"for {self.var} in [{c_text(self.lower)}, {c_text(self.upper)}){step}{' down' if self.descending else ''}"
 
 
-Node = Union[Loop, Stmt]
+Node = Loop | Stmt
 
 
 def statements(nodes, loops: tuple[Loop, ...] = ()):
@@ -156,13 +155,15 @@ class LoopNest:
     body: tuple[Node, ...]
     variables: Mapping[str, Variable]  # in order of first use
     function: str | None  # the enclosing C function, None at file scope
-    transform: "CudaTransform"
+    # The region's orcu.spec.transform.CudaTransform: the spec rides along with the nest it tunes;
+    # the front end builds the IR without reading it (and so without importing the spec).
+    transform: Any
     reference: str  # the loop as written (the region's code, when the loop is all of it)
     code: str  # the C code the transformation starts from
     outside: Mapping[str, Variable] = field(default_factory=dict, repr=False)  # visible from outside the region
     # The host loops of the region around this one whose headers alone step their iterators,
     # outermost first: the bounds of values fixed for a launch (lu's k in A[k*n + j]).
-    context: tuple["Loop", ...] = field(default=(), repr=False)
+    context: tuple[Loop, ...] = field(default=(), repr=False)
     # The arrays each local pointer of the region may point at (``src = buffer;``): their extent is its.
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     # The struct types of the file and its headers (frontend/structs.py): arrays of them are no

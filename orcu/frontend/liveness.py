@@ -10,14 +10,14 @@ assigns it outright.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from pycparser import c_ast
 
-from ..annotations import blank_comments, brace_depth
-from ..errors import Location
-from ..source import SourceFile
-from .lower import loc_of
+from orcu.errors import Location
+from orcu.frontend.ctext import blank_comments, brace_depth
+from orcu.frontend.lower import loc_of
+from orcu.frontend.source import SourceFile
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 

@@ -1,13 +1,13 @@
 """pycparser statements of a Loop region -> the loop-nest IR."""
 from __future__ import annotations
 
-from typing import Mapping, Set
+from collections.abc import Mapping
 
 from pycparser import c_ast
 
-from ..errors import AnalysisError, Location
-from ..source import SourceFile
-from .ir import Access, Jump, Loop, Node, Stmt, Variable
+from orcu.errors import AnalysisError, Location
+from orcu.frontend.ir import Access, Jump, Loop, Node, Stmt, Variable
+from orcu.frontend.source import SourceFile
 
 _UNSUPPORTED = {
     "Goto": "'goto' is",
@@ -23,7 +23,7 @@ def loc_of(node: c_ast.Node) -> Location:
 
 
 class Lowering:
-    def __init__(self, src: SourceFile, arrays: Mapping[str, Variable] | None = None, functions: Set[str] = frozenset()):
+    def __init__(self, src: SourceFile, arrays: Mapping[str, Variable] | None = None, functions: set[str] = frozenset()):
         """``arrays``: the region's arrays, by name; ``functions``: the file's own functions, the
         ones a loop may pass an array to (frontend/helpers.py checks that they only read it)."""
         self.src = src

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ..annotations import blank_comments
-from .ir import c_text
-from .types import canonical_type
+from orcu.frontend.ctext import blank_comments
+from orcu.frontend.ir import c_text
+from orcu.frontend.types import canonical_type
 
 _TYPEDEF = re.compile(r"\btypedef\s+struct\s*\w*\s*\{[^{}]*\}\s*(\w+)\s*;")
 _TAGGED = re.compile(r"\bstruct\s+(\w+)\s*\{")

@@ -7,14 +7,15 @@ object-like macros, in that order.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
+from typing import Any, Protocol
 
 from pycparser import c_ast
 
-from ..errors import AnalysisError
-from ..source import SourceFile
-from ..spec.model import TuningSpec
-from .ir import CType, Variable, c_text
-from .lower import loc_of
+from orcu.errors import AnalysisError
+from orcu.frontend.ir import CType, Variable, c_text
+from orcu.frontend.lower import loc_of
+from orcu.frontend.source import SourceFile
 
 
 def ctype_of(node: c_ast.Node) -> CType | None:
@@ -114,12 +115,25 @@ def visible_variables(function: c_ast.FuncDef | None, file_ast: c_ast.FileAST | 
     return out
 
 
+class Declarations(Protocol):
+    """Where the types of a region's names come from besides C declarations: a tuning spec's
+    ``decl`` statements and its input parameters (orcu.spec.model.TuningSpec is one)."""
+
+    @property
+    def input_names(self) -> Collection[str]: ...
+
+    @property
+    def input_params(self) -> Sequence[Any]: ...
+
+    def decl(self, name: str) -> Any: ...
+
+
 def resolve_types(
     src: SourceFile,
     items: list[c_ast.Node],
     function: c_ast.FuncDef | None,
     file_ast: c_ast.FileAST | None,
-    spec: TuningSpec | None,
+    spec: Declarations | None,
     macros: dict[str, str],
 ) -> dict[str, Variable]:
     local = {}

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from collections.abc import Callable
 
-from .space import Point, SearchSpace
-from .strategies import STRATEGIES, Strategy
+from orcu.search.space import Point, SearchSpace
+from orcu.search.strategies import STRATEGIES, Strategy
 
 __all__ = ["DEFAULT", "Point", "SearchSpace", "STRATEGIES", "Strategy", "drive", "make"]
 

@@ -7,8 +7,9 @@ proposed. Invalid coordinates are snapped to the nearest valid point.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +42,7 @@ class SearchSpace:
         self._lookup = _value_indices(self.values)
 
     @classmethod
-    def from_configs(cls, names: Sequence[str], values: Sequence[Sequence[Any]], configs: Iterable[Mapping[str, Any]]) -> "SearchSpace":
+    def from_configs(cls, names: Sequence[str], values: Sequence[Sequence[Any]], configs: Iterable[Mapping[str, Any]]) -> SearchSpace:
         """The points of ``configs`` (dicts with at least ``names``), first occurrence kept."""
         lookup = _value_indices(values)
         points, kept, seen = [], [], set()

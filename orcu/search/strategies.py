@@ -14,11 +14,12 @@ import itertools
 import math
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
+from typing import Any
 
 import numpy as np
 
-from .space import Point, SearchSpace
+from orcu.search.space import Point, SearchSpace
 
 Search = Generator[list[Point], list[float], None]
 
@@ -478,9 +479,7 @@ class Annealing(Strategy):
             candidate = self.rng.choice(around)
             c = (yield [candidate])[0]
             if c < cost or (math.isfinite(c) and math.isfinite(cost)
-                            and self.rng.random() < math.exp(-(c - cost) / (temperature * cost + 1e-300))):
-                current, cost = candidate, c
-            elif not math.isfinite(cost):
+                            and self.rng.random() < math.exp(-(c - cost) / (temperature * cost + 1e-300))) or not math.isfinite(cost):
                 current, cost = candidate, c
             temperature *= cooling
             if temperature < start_temperature * 1e-3:

@@ -7,16 +7,17 @@ is written once and gives the same diagnostic for both.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from ..errors import OrcuError, SpecError, did_you_mean
-from ..frontend.cparse import local_headers
-from ..frontend.structs import struct_names
-from ..source import SourceFile
-from .expr import Expr
-from ..objectives import BUILTIN, DIRECTIONS, objective
-from .model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Metric, Option, Param, TuningSpec, _frozen
+from orcu.errors import OrcuError, SpecError, did_you_mean
+from orcu.frontend.cparse import local_headers
+from orcu.frontend.source import SourceFile
+from orcu.frontend.structs import struct_names
+from orcu.spec.expr import Expr
+from orcu.spec.model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Metric, Option, Param, TuningSpec, _frozen
+from orcu.spec.objectives import BUILTIN, DIRECTIONS, objective
 
 PARAM_SECTIONS = ("performance_params", "input_params")
 ARG_SECTIONS = ("build", "performance_counter", "search", "validation", "input_vars", "metrics")

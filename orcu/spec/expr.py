@@ -15,13 +15,14 @@ from __future__ import annotations
 import ast
 import itertools
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from ..errors import Location, SpecError, did_you_mean
-from ..source import SourceFile
+from orcu.errors import Location, SpecError, did_you_mean
+from orcu.frontend.source import SourceFile
 
 MAX_ITEMS = 10_000_000  # guards against specs that would exhaust memory
 # Integers stay under Python's limit for printing them (4300 digits, about 14,000 bits): a size
@@ -125,9 +126,8 @@ def _sized(value):
 
 
 def _pow(a, b):
-    if isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and b > 0:
-        if a.bit_length() * b > MAX_BITS:
-            raise ValueError("number too large")
+    if isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and b > 0 and a.bit_length() * b > MAX_BITS:
+        raise ValueError("number too large")
     return operator.pow(a, b)
 
 

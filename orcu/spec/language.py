@@ -7,13 +7,14 @@ offset, so diagnostics point into the user's C file.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ..errors import SpecError
-from ..source import SourceFile
-from .builder import SpecBuilder
-from .expr import compile_expr
-from .model import Decl, TuningSpec
+from orcu.errors import SpecError
+from orcu.frontend.source import SourceFile
+from orcu.spec.builder import SpecBuilder
+from orcu.spec.expr import compile_expr
+from orcu.spec.model import Decl, TuningSpec
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}

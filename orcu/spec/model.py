@@ -1,12 +1,13 @@
 """The typed result of reading a tuning spec, whichever syntax it was written in."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
-from ..errors import Location
-from .expr import Expr
+from orcu.errors import Location
+from orcu.spec.expr import Expr
 
 # Orio's search names (and our own spellings) -> canonical strategy name.
 SEARCH_ALGORITHMS = {
@@ -125,7 +126,7 @@ class TuningSpec:
 
     def ranking_objective(self, requested: str | None = None):
         """``requested`` (--objective), else the spec's, else kernel time (orcu/metrics.py)."""
-        from ..objectives import objective
+        from orcu.spec.objectives import objective
 
         if requested is not None:
             return objective(requested, None, self.metric_exprs)

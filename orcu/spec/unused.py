@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .model import TuningSpec
+from orcu.spec.model import TuningSpec
 
 # (section, argument) -> (kind, why)
 UNUSED = {

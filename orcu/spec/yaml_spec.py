@@ -19,17 +19,18 @@ positions point into the YAML file.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
-from ..errors import SpecError, did_you_mean
-from ..source import SourceFile
-from .builder import ARG_SECTIONS, PARAM_SECTIONS, SECTIONS, SpecBuilder
-from .expr import compile_expr
-from .language import parse_decl
-from .model import TuningSpec
+from orcu.errors import SpecError, did_you_mean
+from orcu.frontend.source import SourceFile
+from orcu.spec.builder import ARG_SECTIONS, PARAM_SECTIONS, SECTIONS, SpecBuilder
+from orcu.spec.expr import compile_expr
+from orcu.spec.language import parse_decl
+from orcu.spec.model import TuningSpec
 
 _KEYS = ("let",) + tuple(SECTIONS)
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from ..analysis.affine import poly_of
-from ..analysis.scalars import match_reduction
-from ..analysis.poly import Dependences, array_update, dependences
-from ..analysis.subscripts import shapes, varies_along
-from ..frontend.ir import Loop, LoopNest, loops_of, statements
-from ..frontend.types import canonical_type
-from .schedule import Dim, Schedule
+from orcu.analysis.affine import poly_of
+from orcu.analysis.poly import Dependences, array_update, dependences
+from orcu.analysis.scalars import match_reduction
+from orcu.analysis.subscripts import shapes, varies_along
+from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
+from orcu.frontend.types import canonical_type
+from orcu.spec.schedule import Dim, Schedule
 
 
 @dataclass(frozen=True)

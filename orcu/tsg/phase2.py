@@ -33,20 +33,20 @@ loops. Where a schedule has none, the reason is the recipe's.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from math import prod
-from typing import Mapping
 
 from pycparser import c_ast
 
-from ..analysis.affine import Poly, poly_of
-from ..analysis.poly import Dependences
-from ..analysis.subscripts import Shaped, shapes
-from ..frontend.ir import Loop, LoopNest, c_text, loops_of, statements
-from ..frontend.types import ELEMENT_BYTES, VECTORS, canonical_type
-from .banks import bank_ways
-from .phase1 import bound_names, kernel_body
-from .schedule import Schedule
+from orcu.analysis.affine import Poly, poly_of
+from orcu.analysis.poly import Dependences
+from orcu.analysis.subscripts import Shaped, shapes
+from orcu.frontend.ir import Loop, LoopNest, c_text, loops_of, statements
+from orcu.frontend.types import ELEMENT_BYTES, VECTORS, canonical_type
+from orcu.spec.schedule import Schedule
+from orcu.tsg.banks import bank_ways
+from orcu.tsg.phase1 import bound_names, kernel_body
 
 VECTOR_BYTES = 16  # the widest load a thread issues
 NOMINAL = 16  # threads along each axis, and iterations of a strip, on which reuse is judged

@@ -17,16 +17,16 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from ..analysis.poly import dependences
-from ..errors import SpecError, did_you_mean
-from ..frontend.ir import Loop, LoopNest, statements
-from ..frontend.transform import ARGUMENTS
-from ..source import SourceFile
-from ..spec.expr import Expr
-from ..spec.model import Param, TuningSpec
-from .phase1 import chain, check, recipe
-from .phase2 import placement
-from .schedule import Dim, Schedule
+from orcu.analysis.poly import dependences
+from orcu.errors import SpecError, did_you_mean
+from orcu.frontend.ir import Loop, LoopNest, statements
+from orcu.frontend.source import SourceFile
+from orcu.spec.expr import Expr
+from orcu.spec.model import Param, TuningSpec
+from orcu.spec.schedule import Dim, Schedule
+from orcu.spec.transform import ARGUMENTS
+from orcu.tsg.phase1 import chain, check, recipe
+from orcu.tsg.phase2 import placement
 
 TSG_ARGUMENTS = ("mapping", "blockLoops", "threadLoops", "tile")
 PLACEMENT_ARGUMENTS = ("registerTile", "shared", "sharedDepth", "constant")

@@ -35,23 +35,23 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import islpy as isl
 from pycparser import c_ast
 from pycparser.c_parser import CParser
 
-from ..analysis.affine import Poly, loop_bounds, poly_of, value_range
-from ..analysis.poly import dependences
-from ..analysis.scalars import assigned_before_read, match_reduction
-from ..analysis.subscripts import is_affine, shapes
-from ..errors import AnalysisError
-from ..frontend.cparse import parse_expression
-from ..frontend.ir import Loop, LoopNest, Stmt, Variable, c_text, statements
-from ..frontend.types import used_names
-from ..frontend.lower import Lowering, loc_of
-from ..source import SourceFile
+from orcu.analysis.affine import Poly, loop_bounds, poly_of, value_range
+from orcu.analysis.poly import dependences
+from orcu.analysis.scalars import assigned_before_read, match_reduction
+from orcu.analysis.subscripts import is_affine, shapes
+from orcu.errors import AnalysisError
+from orcu.frontend.cparse import parse_expression
+from orcu.frontend.ir import Loop, LoopNest, Stmt, Variable, c_text, statements
+from orcu.frontend.lower import Lowering, loc_of
+from orcu.frontend.source import SourceFile
+from orcu.frontend.types import used_names
 
 # isl's Pluto-like scheduler takes minutes on a 3-D stencil with a time loop (PPCG: 11 min on
 # heat-3d); past this many of isl's operations a schedule is given up for the next option.
@@ -526,7 +526,7 @@ def _isl_tree(model: _Model, options: Mapping[str, int]):
             schedule = sc.compute_schedule()
         except isl.Error as e:
             raise _Unfit(f"isl gave no schedule within {MAX_OPERATIONS} operations" if "quota" in str(e).lower()
-                         or "operations" in str(e).lower() else f"isl: {e}")
+                         or "operations" in str(e).lower() else f"isl: {e}") from e
     finally:
         for k, v in saved.items():
             getattr(ctx, f"set_schedule_{k}")(v)
@@ -557,7 +557,7 @@ def _from_isl(model: _Model, node: isl.ScheduleNode):
             if pma.n_piece() != 1:
                 raise _Unfit(f"isl's schedule of {name} has several pieces")
             pieces = []
-            pma.foreach_piece(lambda _set, ma: pieces.append(ma))
+            pma.foreach_piece(lambda _set, ma: pieces.append(ma))  # noqa: B023 (called here, at once)
             for k in range(node.band_n_member()):
                 members[k][name] = _member_of(pieces[0].get_at(k), loops, name)
         coincident = [bool(node.band_member_get_coincident(k)) for k in range(node.band_n_member())]

@@ -8,12 +8,13 @@ counts at the input size.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ..analysis.affine import Poly, poly_of
-from ..frontend.ir import Loop, LoopNest
-from .phase1 import chain, kernel_body
-from .schedule import Schedule, block_shape
+from orcu.analysis.affine import Poly, poly_of
+from orcu.frontend.ir import Loop, LoopNest
+from orcu.spec.schedule import Schedule, block_shape
+from orcu.tsg.phase1 import chain, kernel_body
 
 
 def value(p: Poly | None, env: Mapping[str, Any]) -> int | None:

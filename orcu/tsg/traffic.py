@@ -25,18 +25,19 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from ..analysis.affine import Poly, poly_of
-from ..analysis.subscripts import shapes
-from ..frontend.cparse import parse_expression
-from ..frontend.ir import Loop, LoopNest, loops_of, statements
-from ..frontend.types import ELEMENT_BYTES, canonical_type
-from .phase1 import kernel_body
-from .phase2 import Placement, SharedTile, by_text, element_sizes, moves_as_vector
-from .schedule import Schedule, block_shape
-from .sizes import split_blocks, trip_count, value
+from orcu.analysis.affine import Poly, poly_of
+from orcu.analysis.subscripts import shapes
+from orcu.frontend.cparse import parse_expression
+from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
+from orcu.frontend.types import ELEMENT_BYTES, canonical_type
+from orcu.spec.schedule import Schedule, block_shape
+from orcu.tsg.phase1 import kernel_body
+from orcu.tsg.phase2 import Placement, SharedTile, by_text, element_sizes, moves_as_vector
+from orcu.tsg.sizes import split_blocks, trip_count, value
 
 SECTOR = 32  # bytes a global-memory transaction moves
 WARP = 32

@@ -1,0 +1,2 @@
+"""The driver: the Python API, the command line, tuning, reports, the results database and
+the tuned file."""

@@ -1,0 +1,624 @@
+"""``orcu tune``: search each region's configurations for each input size, keep the fastest.
+
+A region is tuned over the performance parameters it uses (those in its transform and
+the build command); each input-size combination is tuned separately and the tuned file
+dispatches on size. Every evaluation goes to the results database first, so a repeated
+or resumed tune retraces its search without running anything it already has. The top
+candidates are re-timed, interleaved, and the winner picked by the median.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from orcu.codegen.region import transform_values
+from orcu.device import Device, occupancy
+from orcu.driver.database import Context, Database, _hash
+from orcu.driver.preflight import region_limits
+from orcu.driver.writeback import Choice, composed_region, region_parameters
+from orcu.execution.metrics import Ranking, work
+from orcu.execution.model import of_variant
+from orcu.execution.runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build_identity, searched
+from orcu.planning.program import Program
+from orcu.planning.space import performance_space, settings_text, sizes_of
+from orcu.search import DEFAULT, SearchSpace, drive, make
+from orcu.spec.objectives import MEASURED_ONCE, TIME, Objective
+from orcu.tsg.sizes import last_wave
+from orcu.tsg.traffic import counted_traffic
+
+RETIME_CANDIDATES = 3
+RETIME_ROUNDS = 3
+RETIME_BAND = 1.10  # candidates within 10% of the best are too close to call on one measurement
+UNSTEADY = 0.25  # a winner whose samples' interquartile range passes this share of their median
+EXTRA_ROUNDS = 6  # is re-timed this many more rounds, and then, if still unsteady, reported so
+
+
+@dataclass
+class RegionTuning:
+    region: int
+    name: str
+    line: int
+    inputs: dict[str, Any]
+    parameters: tuple[str, ...]  # the performance parameters this region uses
+    strategy: str = ""
+    space: int = 0
+    results: list[Result] = field(default_factory=list)
+    new: int = 0
+    cached: int = 0
+    same_build: int = 0  # configurations that are the same build as one evaluated: its result, at no cost
+    no_effect: tuple[str, ...] = ()  # parameters that change nothing in the winner's build
+    notes: tuple[str, ...] = ()  # what code generation says of the winner and of no_effect's values (emit --explain)
+    final: Result | None = None  # the winner after re-timing
+    spread: float | None = None  # interquartile range / median of the winner's re-timed samples
+    runs: int = 0  # how many samples the winner's time pools
+    checked: bool | None = None  # --backend model: whether its winner ran against the original code (None: not a prediction)
+    check_note: str = ""  # where and how the prediction was checked, when not at its own size
+    ranking: Ranking = field(default_factory=Ranking, repr=False)  # its metrics and objective (orcu/metrics.py)
+
+    def record(self, result: Result, origin: str, progress=None) -> float:
+        """Count one result: ``origin`` "" (evaluated now), "cached" or "same build"; its cost."""
+        self.ranking.assess(result)
+        self.results.append(result)
+        if origin == "cached":
+            self.cached += 1
+        elif origin == "same build":
+            self.same_build += 1
+        else:
+            self.new += 1
+        if progress is not None:
+            progress(self, result, origin)
+        return self.ranking.cost(result)
+
+    @property
+    def unsteady(self) -> bool:
+        return self.spread is not None and self.spread > UNSTEADY
+
+    @property
+    def best(self) -> Result | None:
+        if self.final is not None:
+            return self.final
+        ok = [r for r in self.results if self.ranking.value(r) is not None]
+        return min(ok, key=self.ranking.cost) if ok else None
+
+    @property
+    def statuses(self) -> dict[str, int]:
+        counts = Counter(r.status for r in self.results)
+        return {s: counts[s] for s in STATUSES if counts[s]}
+
+
+def region_configs(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> list[dict[str, Any]]:
+    """The distinct settings of the region's parameters over the valid configurations (and
+    within ``device``'s limits), each completed by the first valid configuration that has it."""
+    program = program.of_nest(region)
+    nest = program.nests[region]
+    return performance_space(program, inputs, region_limits(nest, device)).distinct(region_parameters(program, nest))
+
+
+# Transform arguments whose parameters choose a TSG recipe (the rest size it): the TSG strategy's phases.
+DECISIONS = ("mapping", "registerTile", "shared", "constant", "vectorize", "unrollInner")
+
+
+def region_space(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> SearchSpace:
+    """The region's search space: each parameter's axis holds the values some valid
+    configuration has (the device's limits may remove most of a range)."""
+    program = program.of_nest(region)
+    nest = program.nests[region]
+    names = region_parameters(program, nest)
+    configs = region_configs(program, region, inputs, device)
+    values = []
+    for n in names:
+        present = {repr(c[n]) for c in configs}
+        values.append([v for v in next(p.values for p in program.spec.performance_params if p.name == n) if repr(v) in present])
+    space = SearchSpace.from_configs(names, values, configs)
+    if nest.recipe is not None:  # a TSG region: what its parameters decide, and how its grids fill the device
+        for arg, expr in nest.transform.args.items():
+            for n in expr.names & set(names):
+                if space.roles.get(n) != "decision":
+                    space.roles[n] = "decision" if arg in DECISIONS else "size"
+        if device is not None:
+            space.waves = lambda config: last_wave(nest, transform_values(program, nest, config, inputs), inputs,
+                                                   device.multiprocessors)
+    return space
+
+
+def strategy_name(program: Program, requested: str | None, budget: int | None, size: int) -> str:
+    """--search, else the spec's algorithm, else Exhaustive when the budget covers the space,
+    else orcu.search.DEFAULT."""
+    from orcu.spec.model import SEARCH_ALGORITHMS
+
+    if requested:
+        return SEARCH_ALGORITHMS[requested.lower()]
+    if "algorithm" in program.spec.search:
+        return program.spec.search_algorithm
+    return "Exhaustive" if budget is None or budget >= size else DEFAULT
+
+
+# A search of more variants than this, with neither a budget nor a time limit, is said before it starts.
+LARGE = 300
+
+
+def duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+
+
+def _plan_notes(budget: int | None, time_limit: float | None, sizes: list[int]) -> list[str]:
+    """What a tune's plan may hold that its user did not expect: each of its (region, input size)
+    pairs evaluated once at least, past the budget; a large search with no cap, in all."""
+    pairs = f"{len(sizes)} region and input size pair{'s' if len(sizes) != 1 else ''}"
+    if budget is not None and budget < len(sizes):
+        return [f"orcu: note: --budget {budget} is less than the tune's {pairs}: each gets one evaluation, "
+                f"{len(sizes)} in all"]
+    if budget is None and time_limit is None and sum(sizes) > LARGE:
+        total = sum(sizes)
+        return [f"orcu: note: {total} variants to evaluate with no budget, over the tune's {pairs} (at a second a "
+                f"variant, about {duration(total)}); --budget N or --time-limit SECONDS caps the search"]
+    return []
+
+
+def tune(program: Program, runner: Runner, db: Database, context: Callable[[int], Context], *,
+         objective: Objective = TIME, search: str | None = None, budget: int | None = None,
+         time_limit: float | None = None, seed: int = 0, pipeline: bool = True,
+         progress: Callable[[RegionTuning, Result, str], None] | None = None,
+         started: Callable[[RegionTuning, int], None] | None = None,
+         say: Callable[[str], None] | None = None) -> list[RegionTuning]:
+    """Every (region, input size) pair gets an equal share of ``budget`` points and of
+    ``time_limit`` seconds; ``objective`` ranks the variants. ``pipeline``: build the batches
+    the strategy expects next while a batch runs (bench/bench_pipeline.py measures it against
+    building nothing ahead). ``say``: the notes on the plan (a budget below one a pair, a large
+    search with no cap)."""
+    pairs = [(k, inputs) for k in range(len(program.nests)) for inputs in sizes_of(program, k)]
+    share = None if budget is None else max(1, math.ceil(budget / len(pairs)))
+    end = None if time_limit is None else time.monotonic() + time_limit
+    spaces = [region_space(program, k, dict(inputs), runner.device) for k, inputs in pairs]
+    if say is not None:
+        for note in _plan_notes(budget, time_limit, [len(space) for space in spaces]):
+            say(note)
+    out = []
+    for n, (k, inputs) in enumerate(pairs):
+        nest = program.nests[k]
+        spec = program.of_nest(k).spec  # the spec of the PerfTuning region that holds it
+        space = spaces[n]
+        name = strategy_name(program.of_nest(k), search, share, len(space))
+        tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space),
+                              ranking=Ranking(objective, spec, work(program, k, dict(inputs)), runner.device))
+        ctx = context(k)
+        strategy = make(name, space, seed, spec.search_options(name), share)
+        if started is not None:
+            started(tuning, min(share or len(space), len(space)))
+
+        def config_key(params, ctx=ctx, inputs=inputs, k=k, spec=spec):
+            return ctx.key(searched(program, k, params), inputs, build_flags(spec.build_command, params, runner.backend))
+
+        def key(point, space=space, config_key=config_key):
+            return config_key(space.config(point))
+
+        builds = _Builds(program, k, dict(inputs), runner)
+
+        def note(result, origin, tuning=tuning):
+            return tuning.record(result, origin, progress)
+
+        def recall(points, key=key, space=space, builds=builds, note=note, ctx=ctx):
+            found = {}
+            for p in points:
+                result = _known(db, key(p), runner.measure)
+                if result is not None:
+                    result = _against_runs(result, ctx, db)
+                    builds.know(space.config(p), result)
+                    found[p] = note(result, "cached")
+            return found
+
+        def alias(points, space=space, builds=builds, note=note):
+            found = {}
+            for p in points:
+                result = builds.result(space.config(p))
+                if result is not None:
+                    found[p] = note(result, "same build")
+            return found
+
+        upcoming: list[list[tuple[dict, dict]]] = []  # what the strategy expects to ask next
+
+        def prepare(batches, config_key=config_key, space=space, builds=builds, inputs=inputs, upcoming=upcoming):
+            """Keep the batches ahead that need a build: not in the database, not a build met."""
+            upcoming.clear()
+            for points in batches:
+                configs = [space.config(p) for p in points]
+                batch = [(c, dict(inputs)) for c in configs
+                         if builds.result(c) is None and _known(db, config_key(c), runner.measure) is None]
+                if batch:
+                    upcoming.append(batch)
+
+        def evaluate(points, key=key, space=space, ctx=ctx, k=k, inputs=inputs, builds=builds, note=note, upcoming=upcoming,
+                     tuning=tuning):
+            configs = [space.config(p) for p in points]
+            firsts = {}  # one configuration per build not met yet
+            for j, config in enumerate(configs):
+                if builds.result(config) is None:
+                    firsts.setdefault(builds.identity(config) or f"unbuildable {j}", j)
+            order = list(firsts.values())
+            costs = {}
+            # Each result is kept as it comes: a tune killed now loses only what is in flight.
+            for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=upcoming)):
+                code = builds.code(configs[j]) if builds.identity(configs[j]) else None
+                _figures(program, k, code, result, runner)
+                result = _against_runs(result, ctx, db)
+                builds.know(configs[j], result)
+                tuning.ranking.assess(result)  # its metrics, which the database keeps
+                db.put(key(points[j]), ctx, result)
+                costs[j] = note(result, "")
+            for j, config in enumerate(configs):  # the same builds under other names
+                if j not in costs:
+                    costs[j] = note(builds.result(config), "same build")
+            return [costs[j] for j in range(len(points))]
+
+        deadline = None if end is None else time.monotonic() + max(0.0, end - time.monotonic()) / (len(pairs) - n)
+        drive(strategy, evaluate, share, deadline, recall, alias, prepare if pipeline else None)
+        runner.drop_ahead()
+        _run_imported(program, runner, db, tuning, config_key, builds, ctx)
+        _retime(program, runner, db, tuning, config_key, builds)
+        if tuning.best is not None:
+            tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, space)
+            # what orcu apply writes; a prediction only once check_predictions ran it
+            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure, checked=runner.backend != "model",
+                          objective=objective_text(tuning))
+        out.append(tuning)
+    return out
+
+
+def _figures(program: Program, region: int, code, result: Result, runner: Runner) -> None:
+    """A variant's traffic figures (static, else those its emulated run counted), ptxas's report
+    of a GPU build with the occupancy it allows, and the model's prediction from them, kept with
+    its result; under --backend model, a variant the model cannot predict is not ranked."""
+    program = program.of_nest(region)
+    traffic = code.traffic(runner.device.multiprocessors) if code is not None else None
+    if traffic is None and result.counted:
+        traffic = counted_traffic(result.counted)
+    figures = traffic.as_dict() if traffic is not None else {}
+    ptxas = result.resources
+    if ptxas is not None and code is not None:  # a GPU build: what ptxas made of the kernel, and the occupancy it allows
+        blocks, busy, limit = occupancy(runner.device, code.threads, ptxas.registers, ptxas.shared_bytes)
+        figures["ptxas"] = {**dataclasses.asdict(ptxas), "blocks_per_sm": blocks, "occupancy": round(busy, 3), "limit": limit}
+    prediction = of_variant(program, region, traffic, result.inputs, runner.device, ptxas) if result.status in RANKED else None
+    if prediction is not None:
+        figures["model"] = prediction.as_dict()
+    elif result.status == "predicted":
+        result.status = "invalid"
+        result.message = ("the model has no figures for this variant: a loop bound or a subscript is not a number at "
+                          "these sizes (--backend emulate counts them in a run)")
+    result.figures = figures or None
+
+
+class _Builds:
+    """The builds one region and input size have met: configurations with the same generated
+    code, flags and libraries are one build (runners.build_identity), evaluated once."""
+
+    def __init__(self, program: Program, region: int, inputs: dict[str, Any], runner: Runner):
+        program = program.of_nest(region)
+        self.program, self.region, self.inputs, self.runner = program, region, inputs, runner
+        self._identity: dict[str, tuple | None] = {}
+        self._results: dict[str, Result] = {}
+
+    def _of(self, config: dict[str, Any]) -> tuple | None:
+        key = repr(sorted(config.items()))
+        if key not in self._identity:
+            self._identity[key] = build_identity(self.program, self.region, config, self.inputs, self.runner.backend,
+                                                 self.runner.device.arch)
+        return self._identity[key]
+
+    def identity(self, config: dict[str, Any]) -> str | None:
+        found = self._of(config)
+        return found[0] if found else None
+
+    def code(self, config: dict[str, Any]):
+        return self._of(config)[1]
+
+    def know(self, config: dict[str, Any], result: Result, again: bool = False) -> None:
+        """``result`` is this build's (``again``: in place of the one known, which it ran anew)."""
+        identity = self.identity(config)
+        if identity is not None:
+            if again:
+                self._results[identity] = result
+            self._results.setdefault(identity, result)
+
+    def result(self, config: dict[str, Any]) -> Result | None:
+        """The result of the build this configuration is, under this configuration's name (with
+        the runner's settings of the build: minBlocks where ptxas spilled it)."""
+        found = self._results.get(self.identity(config) or "")
+        return None if found is None else dataclasses.replace(found, params={**found.params, **config})
+
+    def no_effect(self, config: dict[str, Any], space: SearchSpace, tries: int = 8) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(parameters whose other values, up to ``tries`` of them spread over the axis, make the
+        same build as ``config``: they did not matter; what code generation said of ``config``
+        and of those other values, as orcu emit --explain does)."""
+        mine = self.identity(config)
+        names, notes = [], list(self.code(config).notes)
+        for name, values in zip(space.names, space.values):
+            # the space's own configurations only: another value may break a constraint (a register
+            # tile along a loop another mapping does not put on the grid) and make no build at all
+            others = [other for v in values if repr(v) != repr(config[name]) and space.holds(other := {**config, name: v})]
+            others = others[:: max(1, len(others) // tries)][:tries]
+            if others and all(self.identity(other) == mine for other in others):
+                names.append(name)
+                notes += [note for other in others for note in self.code(other).notes]
+        return tuple(names), tuple(dict.fromkeys(notes))
+
+
+def _known(db: Database, key: str, measure: str) -> Result | None:
+    """The database's result for ``key``, ranked by ``measure``; None where there is none, or
+    where it was imported with no samples of that measure (T4 runtimes are kernel times: a tune
+    ranked by the model or the total time evaluates that configuration itself)."""
+    found = db.get(key, measure)
+    if found is not None and found.origin and found.status in RANKED and not found.samples:
+        return None
+    return found
+
+
+def _against_runs(result: Result, context: Context, db: Database) -> Result:
+    """A prediction of a variant that a run (another tune, any backend) found wrong takes that
+    run's status: the model cannot see a wrong result."""
+    if result.status != "predicted":
+        return result
+    wrong = db.found_wrong(context, result.params, result.inputs)
+    if wrong is None:
+        return result
+    status, backend, message = wrong
+    return dataclasses.replace(result, status=status, message=f"a tune with --backend {backend} found it so: {message}")
+
+
+CHECKED_PREDICTIONS = 8  # the model's best variants run in emulation, one after another, before giving up
+EMULATION_WORK = 2e9  # thread operations and accesses past which the emulation checks a smaller size (minutes here)
+
+
+def check_predictions(program: Program, tunings: list[RegionTuning], checker: Runner, db: Database,
+                      context: Callable[[int], Context], check_context: Callable[[int], Context],
+                      progress: Callable[[str], None] = lambda line: None) -> None:
+    """--backend model ranks variants it compiled and never ran: before anything is written, each region and
+    input size's winner runs in orcu's CPU emulation (``checker``) against the original code. A
+    winner that fails gives way to the next best prediction; one that the emulation cannot run at
+    its size in time (or memory) is checked at the smallest input size instead, and says so. What
+    the checks find goes to the database under the checker's context, as its own tune would put it,
+    and the choices orcu apply reads are marked checked. ``context``: the tune's contexts;
+    ``check_context``: the checker's."""
+    for t in tunings:
+        sizes = sorted(sizes_of(program, t.region), key=_work)
+        ctx = check_context(t.region)
+        ranked = sorted((r for r in t.results if r.status == "predicted" and t.ranking.value(r) is not None), key=t.ranking.cost)
+        unique, seen = [], set()  # a configuration met twice (cached, and evaluated now) is checked once
+        for r in ranked:
+            if (key := repr(sorted(r.params.items()))) not in seen:
+                seen.add(key)
+                unique.append(r)
+        t.checked = False
+        for candidate in unique[:CHECKED_PREDICTIONS]:
+            work = _emulation_work(candidate.figures)
+            if work > EMULATION_WORK:  # hours in the emulation: not tried at this size
+                result = Result("timeout", candidate.params, t.inputs,
+                                message=f"about {work:.2g} thread operations and accesses; the emulation takes minutes past {EMULATION_WORK:.0e}")
+            else:
+                result = _checked(program, t.region, candidate.params, t.inputs, checker, db, ctx)
+            where = t.inputs
+            if result.status in ("timeout", "invalid"):  # too slow or too big for the emulation at this size
+                too_big = f"{result.status}: {result.message.splitlines()[0] if result.message else ''}"
+                smaller = [s for s in sizes if _work(s) < _work(t.inputs)]
+                if not smaller:
+                    t.check_note = (f"the emulation could not check it at {settings_text(t.inputs)} ({too_big}) and no "
+                                    "smaller size is tuned")
+                    break
+                where = smaller[0]
+                result = _checked(program, t.region, candidate.params, where, checker, db, ctx)
+            progress(f"orcu: checking the prediction for {t.name} {settings_text(t.inputs)} [{settings_text(candidate.params)}]"
+                     f"{'' if where is t.inputs else f' at {settings_text(where)}'}: {result.status}")
+            if result.status == "ok":
+                t.final, t.checked = candidate, True
+                if where is not t.inputs:
+                    t.check_note = (f"checked at {settings_text(where)} in the emulation: it cannot run "
+                                    f"{settings_text(t.inputs)} here ({too_big})")
+                break
+            if result.status in WRONG:  # the prediction was of a wrong variant: it ranks no more
+                t.results = [dataclasses.replace(r, status=result.status, message=result.message)
+                             if r.params == candidate.params else r for r in t.results]
+        measure = t.best.measure if t.best is not None else checker.measure
+        tuned = context(t.region)
+        if t.checked:
+            db.put_choice(tuned, t.inputs, t.final.params, t.final.time_ms, measure, checked=True, objective=objective_text(t))
+        elif t.best is not None:
+            db.put_choice(tuned, t.inputs, t.best.params, t.best.time_ms, measure, checked=False, objective=objective_text(t))
+        else:
+            db.drop_choice(tuned, t.inputs, measure)
+
+
+def _emulation_work(figures: dict[str, Any] | None) -> float:
+    """What a variant costs the emulation, from its static figures: its threads' operations and
+    global accesses (a warp request is 32 threads' accesses). 0 where there are no figures."""
+    if not figures:
+        return 0.0
+    requests = sum(f["requests"] for f in figures.get("global", []) + figures.get("fills", []))
+    return figures.get("operations", 0) + 32 * requests
+
+
+def _work(inputs: dict[str, Any]) -> float:
+    """How big an input size is, to find a smaller one: the product of its numbers."""
+    return math.prod(float(v) for v in inputs.values() if isinstance(v, (int, float)) and not isinstance(v, bool))
+
+
+def _checked(program: Program, region: int, params: dict, inputs: dict, checker: Runner, db: Database, ctx: Context) -> Result:
+    """The checker's result for one variant, from the database when it has one."""
+    program = program.of_nest(region)
+    key = ctx.key(searched(program, region, params), inputs, build_flags(program.spec.build_command, params, checker.backend))
+    known = db.get(key, checker.measure)
+    if known is not None and known.status != "timeout":
+        return known
+    result = next(checker.evaluate(program, region, [(params, dict(inputs))]))
+    db.put(key, ctx, result)
+    return result
+
+
+def objective_text(t: RegionTuning) -> str:
+    """What chose the winner, where not the time: the objective and the winner's value of it."""
+    best, goal = t.best, t.ranking.goal
+    if goal.is_time or best is None:
+        return ""
+    return f"{goal.text()} = {t.ranking.value(best):.6g}"
+
+
+def _contenders(tuning: RegionTuning, builds: _Builds) -> list[Result]:
+    """The ok results close enough to the best to be re-timed for the win, one of each build."""
+    ranking = tuning.ranking
+    ok = sorted((r for r in tuning.results if r.status == "ok" and ranking.value(r) is not None), key=ranking.cost)
+    top: list[Result] = []
+    for r in ok:
+        if not ranking.close(r, ok[0], RETIME_BAND):
+            break
+        if all(builds.identity(r.params) != builds.identity(t.params) for t in top):
+            top.append(r)
+        if len(top) == RETIME_CANDIDATES:
+            break
+    return top
+
+
+def _run_imported(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds,
+                  ctx: Context) -> None:
+    """An imported result (orcu import --format t4) guides the search but never wins unchecked:
+    each one among the contenders runs in orcu's harness, against the original code, and its
+    run replaces it, until the contenders are all orcu's own runs."""
+    if runner.measure == "model":  # imported rows carry no prediction: they never rank here
+        return
+    while imported := [r for r in _contenders(tuning, builds) if r.origin]:
+        for r in imported:
+            fresh = next(runner.evaluate(program, tuning.region, [(r.params, r.inputs)]))
+            _figures(program, tuning.region, builds.code(r.params) if builds.identity(r.params) else None, fresh, runner)
+            builds.know(r.params, fresh, again=True)
+            same = builds.identity(r.params)
+            tuning.results = [x for x in tuning.results if x.params != r.params and not (same and x.origin and
+                                                                                         builds.identity(x.params) == same)]
+            tuning.record(fresh, "")
+            db.put(key(r.params), ctx, fresh)
+
+
+def _retime(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds) -> None:
+    """Run the candidates close to the best again, round-robin, and keep the lowest median.
+
+    Timings drift (clocks, caches, other load): interleaving spreads the drift over all
+    candidates instead of favouring whichever ran in a quiet moment."""
+    ranking = tuning.ranking
+    if runner.measure == "model" or ranking.goal.name in MEASURED_ONCE:  # a prediction is the same every time, and
+        return  # energy is measured once: nothing to re-time
+    top = _contenders(tuning, builds)
+    if not top:
+        return
+    keys = [key(r.params) for r in top]
+    retime_key = _hash("retime", keys, runner.measure)
+    samples = db.get_retiming(retime_key)
+
+    def rounds(count: int) -> None:
+        for _ in range(count):
+            for k, r in zip(keys, top):
+                again = next(runner.evaluate(program, tuning.region, [(r.params, r.inputs)]))
+                if again.status == "ok":
+                    samples[k] += again.samples
+
+    def winner() -> int:
+        return min(range(len(top)), key=lambda j: ranking.cost(ranking.with_samples(top[j], samples[keys[j]])))
+
+    if samples is None:
+        samples = {k: list(r.samples) for k, r in zip(keys, top)}
+        rounds(RETIME_ROUNDS if len(top) > 1 else 0)
+        if spread(samples[keys[winner()]]) > UNSTEADY:  # too noisy to trust: measure more
+            rounds(EXTRA_ROUNDS)
+        db.put_retiming(retime_key, samples)
+    pooled = samples[keys[winner()]]
+    tuning.final = ranking.with_samples(top[winner()], pooled)
+    tuning.spread = spread(pooled)
+    tuning.runs = len(pooled)
+
+
+def spread(samples: list[float]) -> float:
+    """The interquartile range of timing samples as a share of their median (one outlier does
+    not move it)."""
+    if len(samples) < 2:
+        return 0.0
+    q1, median, q3 = statistics.quantiles(samples, n=4, method="inclusive")
+    return (q3 - q1) / median if median > 0 else 0.0
+
+
+def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]] | None:
+    """The best configuration per region and input size; None if some pair has no ok variant."""
+    per_region: list[list[Choice]] = [[] for _ in program.nests]
+    for t in tunings:
+        best = t.best
+        if best is None:
+            return None
+        per_region[t.region].append(Choice(best.params, best.inputs, best.time_ms, best.measure, objective_text(t)))
+    return per_region
+
+
+def run_together(program: Program, runner: Runner, r: int, choices: Mapping[int, Choice]) -> Result:
+    """Region ``r`` run as the tuned file runs it (each loop at its choice, data kept on the
+    device across them), checked against the region as written."""
+    program = program.of_nest(program.hosts[r].nests[0])
+    first = program.hosts[r].nests[0]
+    whole, codes = composed_region(program, r, choices)
+    return runner.whole_region(program, r, choices[first].params, dict(choices[first].inputs), whole, codes)
+
+
+def together(program: Program, runner, best: list[list[Choice]]) -> list[str]:
+    """Each loop was checked alone; a region that runs several (or one in a host loop) runs
+    them together in the tuned file, its arrays kept on the device across them: run it so,
+    at every tuned input size, against the region as written. What failed, said."""
+    problems = []
+    for r, host in enumerate(program.hosts):
+        if not host.repeated:
+            continue
+        for j in range(len(best[host.nests[0]])):
+            result = run_together(program, runner, r, {k: best[k][j] for k in host.nests})
+            if result.status != "ok":
+                line = program.src.location(program.regions[r].start).line
+                problems.append(f"the loops of the Loop region at line {line} each passed alone, but not together as the "
+                                f"tuned file runs them ({result.status}: {result.message})")
+    return problems
+
+
+def summary(program: Program, tunings: list[RegionTuning], output: str | None, backend: str, device: str) -> dict[str, Any]:
+    """The ``tune --json`` object (README, "Commands"); ``per_input`` when several sizes were tuned."""
+    regions = []
+    for k, nest in enumerate(program.nests):
+        mine = [t for t in tunings if t.region == k]
+        entries = [_entry(t) for t in mine]
+        statuses: Counter = Counter()
+        for t in mine:
+            statuses.update(t.statuses)
+        region = {
+            "name": f"orcu_{nest.name}",
+            "line": nest.loc.line,
+            "best": entries[-1]["best"],  # with several sizes: the last one's, which other sizes fall back to
+            "evaluated": {"new": sum(t.new for t in mine), "cached": sum(t.cached for t in mine),
+                          "same_build": sum(t.same_build for t in mine)},
+            "statuses": {s: statuses[s] for s in STATUSES if statuses[s]},
+            "strategy": mine[0].strategy if mine else None,
+        }
+        if len(entries) > 1:
+            region["per_input"] = entries
+        regions.append(region)
+    return {"file": program.src.path, "output": output, "backend": backend, "device": device, "regions": regions}
+
+
+def _entry(t: RegionTuning) -> dict[str, Any]:
+    best = t.best
+    entry: dict[str, Any] = {"inputs": t.inputs, "best": None, "statuses": t.statuses,
+                             "evaluated": {"new": t.new, "cached": t.cached, "same_build": t.same_build}, "space": t.space}
+    if best is not None:
+        entry["best"] = {"params": {n: best.params[n] for n in t.parameters}, "time_ms": best.time_ms, "measure": best.measure,
+                         "metrics": best.metrics,
+                         "kernel_ms": statistics.median(best.kernel_ms) if best.kernel_ms else None,
+                         "total_ms": statistics.median(best.total_ms) if best.total_ms else None, "status": best.status,
+                         "spread": None if t.spread is None else round(t.spread, 4), "no_effect": list(t.no_effect),
+                         "notes": list(t.notes)}
+        if t.checked is not None:  # a prediction: whether a run checked it, and where
+            entry["best"]["checked"] = t.checked
+            entry["best"]["check_note"] = t.check_note
+    return entry

@@ -1,0 +1,2 @@
+"""Execution: building and running variants (harness, toolchain, executors, runners) and the
+performance model."""

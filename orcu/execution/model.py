@@ -1,0 +1,160 @@
+"""A variant's GPU time, predicted without a GPU: a roofline over the memory traffic and the
+work of its kernel (tsg/traffic.py's static figures, or those its emulated run counted), on a
+device profile, with the waves of blocks and a latency term for grids too small to hide it.
+
+Each term is the time one resource of the GPU needs for the whole launch, at its peak rate
+over the multiprocessors the grid keeps busy; the slowest sets the prediction:
+
+- dram: the arrays' bytes the kernel touches, once each (the L2 cache keeps what is reused
+  while it fits, so requests beyond the footprint are the L2's, not DRAM's);
+- l2: every 32-byte sector the warps request (uncoalesced accesses move whole sectors);
+- shared: one shared-memory wavefront a cycle a multiprocessor, a bank conflict a wavefront more;
+- compute: the arithmetic operations at the peak rate of the element type (a multiply-add is two);
+- issue: the warp instructions of those loads, stores and operations, four a cycle a multiprocessor;
+- latency: each warp's global requests one after another, a few in flight (its independent
+  accesses), all resident warps at once, wave after wave.
+
+Deterministic, pure arithmetic: milliseconds per variant. The free constants (achievable
+share of the bandwidth, launch overhead) are CALIBRATION's; where GPU runs of a device were
+fitted (bench/gpu_all.py's calibrate step writes templates/model_calibration.json), the
+slowest term is scaled and the launch cost replaced by that device's fit.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from orcu.device import Device, occupancy
+from orcu.execution.harness import memory_needs
+from orcu.execution.toolchain import KernelResources
+from orcu.frontend.types import ELEMENT_BYTES, canonical_type
+from orcu.tsg.traffic import SECTOR, WARP, Traffic
+
+# Lanes of one multiprocessor that run an operation a cycle, by compute capability: float, double.
+ARITHMETIC = {"70": (64, 32), "75": (64, 2), "80": (64, 32), "86": (128, 2), "89": (128, 2), "90": (128, 64)}
+SCHEDULERS = 4  # warp instructions a multiprocessor issues a cycle
+REGISTERS = 32  # a thread's registers where no ptxas report says otherwise
+
+
+@dataclass(frozen=True)
+class Calibration:
+    bandwidth: float = 0.85  # the share of peak DRAM bandwidth a streaming kernel reaches
+    l2_ratio: float = 2.5  # L2 bandwidth over DRAM bandwidth
+    latency_ns: float = 600.0  # a global request's round trip
+    launch_us: float = 3.0  # a launch's fixed cost, as CUDA events see it
+    in_flight: int = 8  # most requests one warp keeps in flight
+    scale: float = 1.0  # measured over predicted time of the slowest term, as fitted on a device
+
+
+CALIBRATION = Calibration()
+FITTED = "model_calibration.json"  # in orcu.templates: device name -> {"scale", "launch_ms", ...}
+
+
+@lru_cache(maxsize=1)
+def fitted_calibrations() -> dict[str, dict[str, Any]]:
+    """The fits of GPU runs that ship with orcu, by device name (empty before any)."""
+    path = resources.files("orcu.templates") / FITTED
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def calibration_for(device: Device) -> Calibration:
+    """CALIBRATION, with the slowest term's scale and the launch cost fitted on this device where
+    there is a fit of it."""
+    fit = fitted_calibrations().get(device.name)
+    if fit is None:
+        return CALIBRATION
+    return replace(CALIBRATION, scale=fit["scale"], launch_us=1e3 * fit["launch_ms"])
+
+
+@dataclass(frozen=True)
+class Prediction:
+    ms: float
+    bound: str  # the term that sets it
+    terms: dict[str, float]  # ms each resource needs
+    occupancy: float  # the share of a multiprocessor's threads the blocks keep busy
+    waves: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"predicted_ms": self.ms, "bound": self.bound, "terms": {k: round(v, 6) for k, v in self.terms.items()},
+                "occupancy": round(self.occupancy, 3), "waves": self.waves}
+
+    def line(self) -> str:
+        return (f"model: {self.ms:.4g} ms predicted on the GPU, bound by {self.bound}; ms by resource: "
+                + ", ".join(f"{k} {v:.3g}" for k, v in self.terms.items())
+                + f"; {self.waves} wave{'s' if self.waves > 1 else ''} of blocks at {100 * self.occupancy:.0f}% occupancy")
+
+
+def peak_rates(device: Device, element_bytes: int) -> tuple[float, float]:
+    """(bytes a second, arithmetic operations a second) the device reaches at most: its memory's
+    peak bandwidth, and a multiply-add (two operations) a lane a cycle on every multiprocessor at
+    the widest element's rate: the roofline's two ceilings."""
+    clock = (device.clock_khz or 1_500_000) * 1e3
+    float_lanes, double_lanes = ARITHMETIC.get(device.compute_capability, (64, 2))
+    lanes = double_lanes if element_bytes >= 8 else float_lanes
+    return device.bandwidth_gbs * 1e9, 2 * lanes * device.multiprocessors * clock
+
+
+def predict(traffic: Traffic, device: Device, element_bytes: int, footprint: int, registers: int | None = None,
+            shared_bytes: int = 0, calibration: Calibration = CALIBRATION) -> Prediction:
+    """The launch's predicted time. ``element_bytes``: the widest floating-point element (its peak
+    rate); ``footprint``: bytes of the arrays the kernel touches; ``registers`` and
+    ``shared_bytes``: ptxas's figures a thread and a block, where known."""
+    clock = (device.clock_khz or 1_500_000) * 1e3
+    sms = device.multiprocessors
+    threads = max(1, traffic.threads)
+    blocks = max(1, traffic.blocks)
+    per_sm, busy, _ = occupancy(device, threads, registers or REGISTERS, shared_bytes)
+    per_sm = max(1, per_sm)
+    waves = -(-blocks // (sms * per_sm))
+    used = min(1.0, blocks / sms)  # multiprocessors with a block at all
+    tail = blocks / (waves * sms * per_sm) if blocks >= sms else 1.0  # the last wave's idle share
+    rate = sms * clock * used * min(1.0, tail if waves > 1 else 1.0)
+    float_lanes, double_lanes = ARITHMETIC.get(device.compute_capability, (64, 2))
+    lanes = double_lanes if element_bytes >= 8 else float_lanes
+    bandwidth = device.bandwidth_gbs * 1e9 * calibration.bandwidth
+    warps = blocks * -(-threads // WARP)
+    resident = min(warps, sms * per_sm * -(-threads // WARP))
+    mlp = min(calibration.in_flight, traffic.parallel)
+    requests, sectors, wavefronts = traffic.distinct
+    terms = {
+        "dram": footprint / bandwidth,
+        "l2": sectors * SECTOR / (bandwidth * calibration.l2_ratio * used),
+        "shared": wavefronts / rate,
+        "compute": traffic.operations / (2 * lanes * rate),  # a multiply-add a lane a cycle
+        "issue": (requests + wavefronts + traffic.operations / (2 * WARP)) / (SCHEDULERS * rate),
+        "latency": requests / max(1, resident) * calibration.latency_ns * 1e-9 / mlp,
+    }
+    terms = {k: 1e3 * v for k, v in terms.items()}
+    bound = max(terms, key=terms.get)
+    return Prediction(calibration.scale * terms[bound] + calibration.launch_us * 1e-3, bound, terms, busy, waves)
+
+
+def predicted_ms(figures: Mapping[str, Any] | None) -> float | None:
+    """The prediction an evaluation's figures keep (``figures.model``), where there is one."""
+    return ((figures or {}).get("model") or {}).get("predicted_ms")
+
+
+def footprint(traffic: Traffic, sizes: Mapping[str, int]) -> int:
+    """Bytes of DRAM the launch moves at least: each array's requested bytes, up to its size."""
+    return sum(min(b, sizes.get(array, b)) for array, b in traffic.bytes_by_array)
+
+
+def of_variant(program, region: int, traffic: Traffic | None, inputs: Mapping[str, Any], device: Device,
+               ptxas: KernelResources | None = None) -> Prediction | None:
+    """The prediction for one generated variant of ``region`` at ``inputs`` from its figures
+    (and ptxas's, where known); None without them (its subscripts or bounds are not numbers there)."""
+    program = program.of_nest(region)
+    if traffic is None:
+        return None
+    nest = program.nests[region]
+    _, _, arrays = memory_needs(program, region, inputs)
+    widest = max((ELEMENT_BYTES.get(canonical_type(v.ctype.base), 4) for v in nest.variables.values()
+                  if canonical_type(v.ctype.base) in ("float", "double")), default=4)
+    # figures the emulation counted name no arrays: then the nest's arrays, whole
+    touched = footprint(traffic, dict(arrays)) if traffic.bytes_by_array else sum(b for a, b in arrays if a in nest.variables)
+    return predict(traffic, device, widest, touched, *((ptxas.registers, ptxas.shared_bytes) if ptxas else ()),
+                   calibration=calibration_for(device))
