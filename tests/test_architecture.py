@@ -145,3 +145,27 @@ def test_the_measures_see_a_circle_and_an_upward_import():
     assert circles({"a": {"b"}, "b": set()}) == []
     assert stage("orcu.driver.api") == "driver" and stage("orcu.errors") == "kinds" and stage("orcu") == "face"
     assert "orcu.driver.preflight" in GRAPH["orcu.driver.api"]  # imported inside functions only: it counts
+
+
+def backend_name_tests(tree: ast.AST) -> list[int]:
+    """Lines comparing a backend (a name or attribute that says backend) with a backend's name."""
+    names = {"cuda", "emulate", "model"}
+
+    def constants(node):
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            if any(constants(o) & names for o in operands) and any("backend" in ast.unparse(o) for o in operands):
+                found.append(node.lineno)
+    return found
+
+
+def test_no_module_but_the_registry_tests_a_backends_name():
+    found = {name: lines for name, tree in TREES.items() if name != "orcu.execution.backends"
+             if (lines := backend_name_tests(tree))}
+    assert found == {}
+    assert backend_name_tests(ast.parse('if runner.backend == "model": pass\nx = backend in ("emulate", "cuda")')) == [1, 2]

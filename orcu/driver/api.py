@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from orcu.errors import NotWritten, OrcuError, UsageError, did_you_mean
+from orcu.execution.backends import AUTO, CUDA, EMULATE
+from orcu.execution.backends import backend as backend_of
 
 __all__ = ["Check", "Evaluation", "RegionResult", "Results", "Tuning", "apply", "check", "emit", "export", "import_from",
            "results", "tune"]
@@ -64,7 +66,7 @@ class Evaluation:
 
     @property
     def emulated(self) -> bool:
-        return self.backend in ("emulate", "model")
+        return backend_of(self.backend).emulated
 
     @property
     def gflop_s(self) -> float | None:
@@ -389,7 +391,7 @@ def emit(path: str | os.PathLike, params: dict[str, Any] | None = None, *, input
         _explain(program, text, codes, [c.inputs for c in choices], device)
     if output is not None:
         _check_writable(output, str(path), program)
-        _say(f"orcu: wrote {' and '.join(_write_tuned(program, choices, output, str(path), 'emulate', strip, text))}")
+        _say(f"orcu: wrote {' and '.join(_write_tuned(program, choices, output, str(path), EMULATE.name, strip, text))}")
     return text
 
 
@@ -476,22 +478,20 @@ def _resources_line(code, kernel, device) -> str:
 def _backend(requested: str, quiet: bool = False) -> str:
     from orcu.device import gpu_visible
 
-    if requested not in ("auto", "cuda", "emulate", "model"):
-        raise UsageError(f"unknown backend '{requested}' (known: auto, cuda, emulate, model)")
-    if requested != "auto":
-        return requested
+    if requested != AUTO:
+        return backend_of(requested).name
     if gpu_visible():
-        return "cuda"
+        return CUDA.name
     if not quiet:
         _say("orcu: warning: no GPU visible: variants run in orcu's CPU emulation, which checks them; orcu's performance "
              "model ranks them by their predicted GPU time")
-    return "emulate"
+    return EMULATE.name
 
 
 def _device(backend: str, profile_name: str | None):
     from orcu.execution.query import query
 
-    if backend == "cuda":
+    if backend_of(backend).on_gpu:
         device = query()
         if device is None:
             raise UsageError("--backend cuda: no GPU answered the device query (is the driver loaded?)")
@@ -502,19 +502,19 @@ def _device(backend: str, profile_name: str | None):
 def _compiler(backend: str) -> str:
     from orcu.execution.toolchain import gxx, nvcc
 
-    if backend == "model":
+    on_gpu = backend_of(backend).on_gpu
+    if not backend_of(backend).runs:
         return "none (orcu's performance model)"
-    tool = nvcc() if backend == "cuda" else gxx()
+    tool = nvcc() if on_gpu else gxx()
     if tool is None:
         return "not found"
     lines = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
-    version = (lines[-1] if backend == "cuda" else lines[0]) if lines else tool
-    return version if backend == "cuda" else f"{version} with orcu's CUDA emulation"
+    version = (lines[-1] if on_gpu else lines[0]) if lines else tool
+    return version if on_gpu else f"{version} with orcu's CUDA emulation"
 
 
 def _device_text(device, backend: str) -> str:
-    where = {"emulate": ", emulated on the CPU", "model": ", predicted by orcu's performance model"}.get(backend, "")
-    return f"{device.name} ({device.arch}{where})"
+    return f"{device.name} ({device.arch}{backend_of(backend).where})"
 
 
 def _check_writable(output: str, source: str, program=None) -> None:
@@ -547,7 +547,7 @@ def _write_tuned(program, choices, output: str, source: str, backend: str, strip
         write_atomically,
     )
     from orcu.execution.runners import spec_defines_and_includes
-    from orcu.execution.toolchain import model_compiler, tuned_file_problem
+    from orcu.execution.toolchain import tuned_file_problem
 
     # No tuned file is written that its build would refuse: the variants were built alone, the
     # file around them (the caller's functions, their signatures) only here.
@@ -556,7 +556,7 @@ def _write_tuned(program, choices, output: str, source: str, backend: str, strip
     # once per tuned size where the code uses sizes as macros (Orio's -DN=...), as its builds compile it
     try:
         problem = next(filter(None, (tuned_file_problem(text, Path(output).name, Path(source).resolve().parent,
-                                                        model_compiler() if backend == "model" else backend, defines,
+                                                        backend_of(backend).compiler(), defines,
                                                         spec_defines_and_includes(program.spec.build_command,
                                                                                   first.params if first else {}))
                                      for defines in size_defines(program))), None)
@@ -635,7 +635,7 @@ def _measure(program, measure: str | None, backend: str) -> str:
     """``measure``, else the spec's performance_counter measure, else the model's prediction where
     no GPU runs the variants (the emulation's CPU times say nothing of the GPU), else kernel time."""
     _known_measure(measure)
-    return measure or program.spec.measure or ("model" if backend in ("emulate", "model") else "kernel")
+    return measure or program.spec.measure or backend_of(backend).default_measure
 
 
 def _objective(program, requested: str | None, backend: str):
@@ -647,7 +647,7 @@ def _objective(program, requested: str | None, backend: str):
     goal = goals.pop() if len(goals) == 1 else None
     if goal is None:
         raise UsageError("the regions' specs name different objectives: give one with --objective")
-    if backend != "cuda" and _energy(program, goal):
+    if not backend_of(backend).on_gpu and _energy(program, goal):
         raise UsageError(f"the objective {goal.text()} needs energy ({', '.join(ENERGY)}), which orcu measures through NVML on "
                          f"a GPU: tune with --backend cuda (this tune runs --backend {backend})")
     return goal
@@ -742,7 +742,7 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     program, backend, device = _load_for_target(path, spec, _input_lists(inputs), backend, device_profile)
     _check_spec_commands(program, trust_spec)
     _left_out(program, preflight(program, device))  # what orcu check checks, before anything is built
-    if backend == "cuda":
+    if backend_of(backend).on_gpu:
         for note in foreign_arch(program, device):
             _say(note)
     compiler, device_text, context = _target(program, path, backend, device)
@@ -767,16 +767,16 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
             tunings = search_space(program, runner, db, context, objective=goal, search=search, budget=min(budgets) if budgets else None,
                                    time_limit=min(limits) if limits else None, seed=seed, progress=update,
                                    started=display.start if display else None, say=_say)
-        if backend == "model" and gxx() is None:
+        if backend_of(backend).winners_need_a_check and gxx() is None:
             for t in tunings:
                 t.checked, t.check_note = False, "no C++ compiler (g++) runs the emulation that checks the model's winners"
-        elif backend == "model":  # the model's winners run in the emulation before anything is written
-            runners.append(Runner("emulate", device, home / "build", jobs, measure="model"))
-            check_predictions(program, tunings, runners[-1], db, context, _target(program, path, "emulate", device)[2],
+        elif backend_of(backend).winners_need_a_check:  # they run in the emulation before anything is written
+            runners.append(Runner(EMULATE.name, device, home / "build", jobs, measure="model"))
+            check_predictions(program, tunings, runners[-1], db, context, _target(program, path, EMULATE.name, device)[2],
                               progress=_say)
         _run_spec_command(program, "postbuild_command", trust_spec)
         best = choices(program, tunings)
-        problems = together(program, runner, best) if best is not None and backend != "model" else []
+        problems = together(program, runner, best) if best is not None and backend_of(backend).runs else []
     finally:  # interrupted too: each finished evaluation is in the database already
         db.close()
         for r in runners:
@@ -836,7 +836,7 @@ def _after_notes(tunings, backend: str) -> list[str]:
     out = []
     if any(t.best is not None and t.best.measure == "model" for t in tunings):
         out.append("orcu: note: the ranking above is orcu's performance model's, not a GPU's: no GPU ran these variants"
-                   + (" (the emulation checked each one)" if backend == "emulate" else ""))
+                   + backend_of(backend).check)
     for t in tunings:
         where = f"{t.name} {settings_text(t.inputs)}".strip()
         best = t.best
@@ -844,7 +844,7 @@ def _after_notes(tunings, backend: str) -> list[str]:
             out.append(f"orcu: warning: {where}: the model predicts the winner's kernels at {1000 * best.time_ms:.1f} us, "
                        "a few launches' cost: at this size its predictions differ by less than their own error, so its "
                        "ranking says little; tune at the sizes production runs (input_params), or on a GPU")
-        if backend == "cuda" and best is not None and best.measure == "kernel" and best.time_ms is not None \
+        if backend_of(backend).on_gpu and best is not None and best.measure == "kernel" and best.time_ms is not None \
                 and best.time_ms < SMALL_KERNEL_MS:
             out.append(f"orcu: warning: {where}: the winner's kernels run in {1000 * best.time_ms:.1f} us: at this size "
                        "a launch's cost and the timer's noise are as large as the differences between variants, and "

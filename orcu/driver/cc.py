@@ -20,7 +20,7 @@ from pathlib import Path
 
 from orcu.driver.database import database_path
 from orcu.errors import UsageError
-from orcu.execution.toolchain import build_command, nvcc
+from orcu.execution.toolchain import EMULATION, NVCC, build_command, nvcc
 
 SOURCES = (".c", ".cc", ".cpp", ".cxx", ".C")
 # Compiler options whose value is the next argument (so that argument is no source).
@@ -118,7 +118,7 @@ def _tuned(source: Path, tuned: Path, options: list[str], tune_options: list[str
 def _object_command(tuned: Path, obj: Path, source_dir: Path, kept: list[str], emulate: bool, arch: str) -> list[str]:
     """The tuned file's compile to an object: the toolchain's command, with -c."""
     try:
-        return build_command("emulate" if emulate else "cuda", tuned, obj, None if emulate else arch,
+        return build_command(EMULATION if emulate else NVCC, tuned, obj, None if emulate else arch,
                              ("-c", "-I", str(source_dir), *kept))
     except FileNotFoundError as missing:
         raise UsageError(f"orcu cc: {missing}{'' if emulate else ', or build against the emulation with --emulate'}") from None

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from orcu.driver import api
 from orcu.errors import NotWritten, OrcuError, UsageError
+from orcu.execution.backends import AUTO, CHOICES
+from orcu.execution.backends import backend as backend_of
 from orcu.version import __version__
 
 
@@ -181,7 +183,7 @@ def _output_arguments(command: argparse.ArgumentParser, runs: bool = True) -> No
     """Where the tuned file goes, and for which backend and device (tune, and apply, which
     runs nothing: ``runs`` False)."""
     command.add_argument("-o", "--output", help="the tuned file (default: FILE with the suffix .tuned.cu)")
-    command.add_argument("--backend", choices=["auto", "cuda", "emulate", "model"], default="auto",
+    command.add_argument("--backend", choices=CHOICES, default=AUTO,
                          help=("cuda: run on the GPU; emulate: orcu's CPU emulation checks every variant and the "
                                "performance model ranks them; model: the model ranks variants it compiles and never runs, and "
                                "its winners are then checked in the emulation; auto: cuda when a GPU is visible")
@@ -300,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="compile the tuned files with the C++ compiler against orcu's CPU emulation (no GPU, no nvcc)")
     cc.add_argument("--tune-missing", action="store_true", help="tune the regions that have no results (default: an error)")
     cc.add_argument("--arch", default="sm_90", help="nvcc's -arch for the tuned files (default sm_90)")
-    cc.add_argument("--backend", choices=["auto", "cuda", "emulate"], default="auto",
+    cc.add_argument("--backend", choices=[c for c in CHOICES if c == AUTO or backend_of(c).runs], default=AUTO,
                     help="whose results to apply (and to tune with --tune-missing)")
     cc.add_argument("--budget", type=_positive(int), metavar="N", help="with --tune-missing: at most N evaluations")
     cc.add_argument("--unchecked", action="store_true",
@@ -327,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     imported.add_argument("--file", help="t4: the annotated C file the results belong to (default: the one orcu's "
                                          "metadata names)")
     imported.add_argument("--region", help="t4: the region (orcu_NAME_1, or its line) where the file has several")
-    imported.add_argument("--backend", choices=["auto", "cuda", "emulate", "model"],
+    imported.add_argument("--backend", choices=CHOICES,
                           help="t4: the backend whose tunes reuse them (default: the metadata's, else auto)")
     imported.add_argument("--device-profile", metavar="NAME", help="t4: the device profile of an emulate or model backend")
     imported.add_argument("--spec", help="t4: the file's YAML tuning spec, where it has one beside it")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from orcu.errors import UsageError
+from orcu.execution.backends import BACKENDS
 from orcu.execution.model import predicted_ms
 from orcu.execution.runners import MEASURES, WRONG, Result
 from orcu.version import __version__
@@ -313,7 +314,9 @@ def _to_schema_3(conn: sqlite3.Connection) -> None:
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'choices'").fetchone():
         return  # the first schema had none: it is created whole
     conn.execute("ALTER TABLE choices ADD COLUMN checked INTEGER NOT NULL DEFAULT 1")
-    predicted = [row[0] for row in conn.execute("SELECT DISTINCT context FROM evaluations WHERE backend = 'model'")]
+    unrun = [b.name for b in BACKENDS.values() if not b.runs]  # their choices were predictions
+    predicted = [row[0] for row in conn.execute(
+        f"SELECT DISTINCT context FROM evaluations WHERE backend IN ({', '.join('?' * len(unrun))})", unrun)]
     for key in {_choice_key(digest, measure) for digest in predicted for measure in MEASURES}:
         conn.execute("UPDATE choices SET checked = 0 WHERE context = ?", (key,))
 

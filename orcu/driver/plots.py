@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from orcu.execution.backends import backend as backend_of
 from orcu.execution.runners import RANKED
 
 SECTOR_BYTES = 32
@@ -47,7 +48,8 @@ def _groups(evaluations) -> dict[tuple, list]:
 def _title(key: tuple) -> str:
     file, region, inputs, backend, device = key
     sizes = ", ".join(f"{k}={v}" for k, v in json.loads(inputs).items())
-    where = device.split(" (")[0] + (", emulated" if backend == "emulate" else ", modelled" if backend == "model" else "")
+    adjective = backend_of(backend).adjective
+    where = device.split(" (")[0] + (f", {adjective}" if adjective else "")
     return f"{region} of {Path(file).name}" + (f", {sizes}" if sizes else "") + f"\n{where}"
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from orcu.driver.preflight import Limits, preflight
+from orcu.execution.backends import backend as backend_of
 from orcu.execution.runners import MEASURE_NAMES, RANKED
 from orcu.frontend.ir import Loop, c_text
 from orcu.planning.program import Program
@@ -233,7 +234,7 @@ def chosen(db, rows) -> dict[tuple, tuple[str, dict[str, Any] | None]]:
             measure, params, _ = max(found, key=lambda c: c[2])
             out[key] = (measure, params)
         else:
-            out[key] = ("kernel" if key[3] == "cuda" else "model", None)
+            out[key] = (backend_of(key[3]).default_measure, None)
     return out
 
 
@@ -246,7 +247,7 @@ def _time_words(measure: str, backend: str) -> str:
     if measure == "model":
         return "predicted GPU kernel time (orcu's performance model)"
     what = "kernel time" if measure == "kernel" else "host function's whole time"
-    return f"CPU time of the emulated {what}, not a GPU time" if backend in ("emulate", "model") else f"{what} on the GPU"
+    return backend_of(backend).time_words(what)
 
 
 def _winner(group, measure: str, params: dict[str, Any] | None):
@@ -319,7 +320,7 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
         written_by, params = chosen_by_group[key]
         ranked_by = measure or written_by
         best, written = _winner(group, ranked_by, params if ranked_by == written_by else None)
-        emulated = backend in ("emulate", "model")
+        emulated = backend_of(backend).emulated
         times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in (f"{ranked_by}_ms", "kernel_ms", "total_ms", "model_ms")]
         if emulated:  # CPU times of the emulated code: never shown as a GPU's
             times[1:3] = [f"{t} (CPU)" if t != "-" else t for t in times[1:3]]
@@ -371,9 +372,8 @@ def _device_text(backend: str, device: str, long: bool = False) -> str:
     """``NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU)`` -> ``H100 80GB HBM3, emulated``."""
     name = device.split(" (")[0].removeprefix("NVIDIA ")
     if long:
-        return {"emulate": f"{name}, emulated on the CPU (orcu's emulation checks the variants)",
-                "model": f"{name}, compiled and predicted by orcu's performance model"}.get(backend, f"{name}, on the GPU")
-    return {"emulate": f"{name}, emulated", "model": f"{name}, model"}.get(backend, name)
+        return f"{name}{backend_of(backend).where_long}"
+    return f"{name}, {backend_of(backend).adjective}" if backend_of(backend).emulated else name
 
 
 # total_ms and kernel_ms: the medians of their samples, which follow in their own columns.

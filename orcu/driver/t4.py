@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from orcu.errors import UsageError
+from orcu.execution.backends import backend as backend_of
 from orcu.execution.runners import RANKED, Result
 from orcu.spec.objectives import BUILTIN
 from orcu.version import __version__
@@ -70,7 +71,7 @@ def documents(rows: list[dict[str, Any]], chosen: Mapping[tuple, tuple[str, Any]
                     {"schema_version": SCHEMA_VERSION, "metadata": {
                         "hardware": {"operating_system": platform.system() or "unidentified OS",
                                      "hardware_description": [{"cpu": platform.processor() or platform.machine(),
-                                                               "gpu": device, "emulated": backend != "cuda"}]},
+                                                               "gpu": device, "emulated": backend_of(backend).emulated}]},
                         "environment": {"device_query": {"orcu": {"device": device, "backend": backend}},
                                         "requirements": _requirements()},
                         "orcu": described}}))

@@ -264,7 +264,7 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         if tuning.best is not None:
             tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, space)
             # what orcu apply writes; a prediction only once check_predictions ran it
-            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure, checked=runner.backend != "model",
+            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure, checked=runner.kind.runs,
                           objective=objective_text(tuning))
         out.append(tuning)
     return out

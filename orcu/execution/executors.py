@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from orcu.errors import UsageError
-from orcu.execution.toolchain import Build, Interrupted, KernelResources, compile_program, partial_files, truncate
+from orcu.execution.backends import backend as backend_of
+from orcu.execution.toolchain import NVCC, Build, Interrupted, KernelResources, compile_program, partial_files, truncate
 from orcu.files import replace_atomically
 from orcu.frontend.source import ENCODING
 
@@ -44,7 +45,7 @@ class BuildJob:
     """One harness to build: everything the build depends on, and so the key of its cache."""
 
     source: str
-    compiler: str  # "cuda", "emulate" or "model"
+    compiler: str  # the toolchain: NVCC or EMULATION (orcu.execution.toolchain)
     backend: str
     arch: str
     flags: tuple[str, ...] = ()
@@ -103,8 +104,8 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
         with partial_files(partial, partial_src):
             partial_src.write_text(job.source, **ENCODING)
             # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
-            verbose = ("-Xptxas", "-v") if job.compiler == "cuda" else ()
-            only = ("-c",) if job.backend == "model" else ()  # an object: nothing runs it
+            verbose = ("-Xptxas", "-v") if job.compiler == NVCC else ()
+            only = ("-c",) if not backend_of(job.backend).runs else ()  # an object: nothing runs it
             build = compile_program(job.compiler, partial_src, partial, job.target_arch, job.flags + verbose + only,
                                     dict(job.defines) if job.defines is not None else None, libs=job.libs)
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
@@ -439,7 +440,7 @@ def visible_gpus(backend: str) -> list[tuple[str, str]]:
     """(index, model) of each GPU this machine shows: nvidia-smi's (within CUDA_VISIBLE_DEVICES)
     for --backend cuda; under the emulation, ORCU_EMULATION_DEVICES of the emulated device (1
     by default), to try several GPUs without one."""
-    if backend != "cuda":
+    if not backend_of(backend).on_gpu:
         return [(str(k), "emulated") for k in range(int(os.environ.get("ORCU_EMULATION_DEVICES", "1") or 1))]
     try:
         proc = subprocess.run(["nvidia-smi", "--query-gpu=index,name", "--format=csv,noheader"], capture_output=True,
@@ -459,7 +460,7 @@ def chosen_gpus(requested: str | None, backend: str) -> list[str] | None:
     --backend cuda every visible GPU of the first one's model; None: one run at a time, as before."""
     shown = visible_gpus(backend)
     if requested is None:
-        if backend != "cuda" or len(shown) < 2:
+        if not backend_of(backend).on_gpu or len(shown) < 2:
             return None
         return [index for index, model in shown if model == shown[0][1]]
     wanted = [g.strip() for g in requested.split(",") if g.strip()]
@@ -467,7 +468,7 @@ def chosen_gpus(requested: str | None, backend: str) -> list[str] | None:
     for g in wanted:
         if g not in models:
             raise UsageError(f"--gpus: no GPU {g} here (visible: {', '.join(models) or 'none'}"
-                             f"{'; the emulation shows ORCU_EMULATION_DEVICES of them' if backend != 'cuda' else ''})")
+                             f"{'; the emulation shows ORCU_EMULATION_DEVICES of them' if not backend_of(backend).on_gpu else ''})")
     if len({models[g] for g in wanted}) > 1:
         raise UsageError("--gpus: " + ", ".join(f"GPU {g} is {models[g]}" for g in wanted) +
                          ": one tune times one model (its results are keyed by the device)")

@@ -24,11 +24,12 @@ from typing import Any
 from orcu.codegen.region import RegionCode, generate, transform_values
 from orcu.device import REGISTER_UNIT, Device
 from orcu.errors import OrcuError, ReferenceFailed
+from orcu.execution.backends import backend as backend_of
 from orcu.execution.executors import BuildJob, Built, Local, RunJob
 from orcu.execution.flags import flag_settings, spec_flags
 from orcu.execution.harness import HOST_COPIES, harness_source, memory_needs
 from orcu.execution.model import predicted_ms
-from orcu.execution.toolchain import Build, KernelResources, kernel_instances, model_compiler
+from orcu.execution.toolchain import EMULATION, NVCC, Build, KernelResources, kernel_instances
 from orcu.frontend.ir import LoopNest
 from orcu.frontend.source import ENCODING
 from orcu.planning.program import Program
@@ -113,12 +114,12 @@ def memory_reason(program: Program, region: int, inputs: Mapping[str, Any], devi
     largest = ", ".join(f"{name} {size_text(b)}" for name, b in sorted(arrays, key=lambda a: -a[1])[:4])
     if on_device > device.memory_bytes:
         return f"the arrays ({largest}) need {size_text(on_device)} of device memory; {device.name} has {size_text(device.memory_bytes)}"
-    if backend == "emulate":
+    if backend_of(backend).runs_on_cpu:
         host += on_device
     if host > physical_memory():
         return (f"the harness needs {size_text(host)} of host memory for its arrays ({largest}, {HOST_COPIES} copies each, "
                 f"one more in double where float results are checked"
-                f"{', and the emulated device memory' if backend == 'emulate' else ''}); this machine has {size_text(physical_memory())}")
+                f"{', and the emulated device memory' if backend_of(backend).runs_on_cpu else ''}); this machine has {size_text(physical_memory())}")
     return None
 
 
@@ -148,9 +149,9 @@ def build_flags(command: str | None, params: Mapping[str, Any], backend: str, ar
     (foreign_arch says so before the tune).
     """
     if not command:
-        return ("-O3",) if backend == "cuda" else ()
+        return ("-O3",) if backend_of(backend).on_gpu else ()
     words = spec_flags(command, params)
-    if backend == "cuda":
+    if backend_of(backend).on_gpu:
         return tuple(words) if arch is None else _split_arch(words, arch)[0]
     return _only(words, ("-D", "-I", "-O"))
 
@@ -319,13 +320,14 @@ class Runner:
         a call through NVML as well (ENERGY_S seconds of calls; GPU runs). ``executor``: where builds
         and runs happen (orcu/executors.py; default: this machine, one run at a time); the runner's
         own threads (``jobs``) prepare the builds and wait for them."""
-        self.backend = backend
+        self.backend = backend  # its name, as build keys and the results database record it
+        self.kind = backend_of(backend)
         self.energy = energy
         # --backend model runs nothing but compiles every variant it ranks, for the GPU where nvcc is
         # installed (ptxas's registers and spills then reach the model), else as the emulation does.
-        self.compiler = model_compiler() if backend == "model" else backend
+        self.compiler = self.kind.compiler()
         self.measure = measure
-        self.address_limit = (address_limit or physical_memory()) if backend == "emulate" else None
+        self.address_limit = (address_limit or physical_memory()) if self.kind.runs_on_cpu else None
         self.device = device
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -339,7 +341,7 @@ class Runner:
         self.executor = executor if executor is not None else Local(self.workdir)
         # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
         self.count_memory = count_memory
-        self.defines = None if self.compiler != "emulate" else {
+        self.defines = None if self.compiler != EMULATION else {
             "ORCU_EMULATION_SMS": str(device.multiprocessors),
             "ORCU_EMULATION_MAX_THREADS": str(device.max_threads_per_block),
             "ORCU_EMULATION_SHARED_PER_BLOCK": str(device.shared_per_block),
@@ -356,7 +358,7 @@ class Runner:
     def _counts(self, code: RegionCode) -> bool:
         """Whether the variant's run counts its memory traffic: with count_memory, or where the
         model ranks and the static figures cannot tell (orcu/model.py's fallback)."""
-        if self.backend != "emulate":
+        if not self.kind.runs_on_cpu:
             return False
         return self.count_memory or (self.measure == "model" and code.traffic(self.device.multiprocessors) is None)
 
@@ -408,7 +410,7 @@ class Runner:
             if spilled:
                 return Result("invalid", params, inputs, message=spilled, compile_s=build.seconds, measure=self.measure,
                               resources=next(iter(build.resources.values())))
-            if self.backend == "model":  # compiled, then its time predicted (the tune adds it from its figures)
+            if not self.kind.runs:  # compiled, then its time predicted (the tune adds it from its figures)
                 return self._finish(Result("predicted", params, inputs, message=NOT_RUN), build)
             return self._submit_run(exe, which), params, inputs, build
 
@@ -578,14 +580,14 @@ class Runner:
 
     def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False) -> tuple[Built, Build]:
         defines = {**self.defines, "ORCU_EMULATION_SECTORS": "1"} if count else self.defines
-        arch = None if self.compiler != "cuda" or _names_arch(flags) else self.device.arch
+        arch = None if self.compiler != NVCC or _names_arch(flags) else self.device.arch
         return self.executor.compile(BuildJob(source, self.compiler, self.backend, self.device.arch, tuple(flags), tuple(libs),
                                               tuple(defines.items()) if defines is not None else None, arch))
 
     def _timed_calls(self) -> list[str]:
         """The harness's argument after the variant's number: no timed calls where the model ranks
         emulated variants (their CPU times say nothing of the GPU), else the spec's repetitions."""
-        return ["0"] if self.backend == "emulate" and self.measure == "model" else []
+        return ["0"] if self.kind.runs_on_cpu and self.measure == "model" else []
 
     def _submit_run(self, exe: Built, which: int):
         """Start one run of variant ``which`` of ``exe`` on the executor: what ``_result`` reads."""

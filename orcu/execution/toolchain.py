@@ -103,6 +103,12 @@ def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProc
     return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
 
 
+# The two toolchains a variant is built with: nvcc for the GPU, g++ with orcu's emulation header
+# for the CPU (orcu.execution.backends says which backend uses which).
+NVCC = "cuda"
+EMULATION = "emulate"
+
+
 def nvcc() -> str | None:
     found = shutil.which("nvcc")
     if found:
@@ -117,9 +123,9 @@ def gxx() -> str | None:
 
 
 def model_compiler() -> str:
-    """The backend whose compiler checks what --backend model ranks and writes: nvcc's ("cuda")
-    where it is installed, the GPU build being the one that matters; else the emulation's."""
-    return "cuda" if nvcc() is not None else "emulate"
+    """The toolchain that checks what --backend model ranks and writes: nvcc where it is
+    installed, the GPU build being the one that matters; else the emulation's."""
+    return NVCC if nvcc() is not None else EMULATION
 
 
 def emulation_include() -> Path:
@@ -144,12 +150,12 @@ class Build:
     resources: dict[str, KernelResources] = field(default_factory=dict)  # ptxas's report by kernel (-Xptxas -v builds)
 
 
-def build_command(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
+def build_command(compiler_kind: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
                   defines: dict[str, str] | None = None, libs: tuple[str, ...] = ()) -> list[str]:
     """``flags`` before the source (the emulation gets the spec's -D, -I and -O ones: see
     runners.build_flags), ``libs`` after it, where the linker looks for what it still needs."""
     macros = [f"-D{k}={v}" for k, v in (defines or {}).items()]
-    if backend == "cuda":
+    if compiler_kind == NVCC:
         compiler = nvcc()
         if compiler is None:
             raise FileNotFoundError("nvcc is not on PATH (set CUDA_HOME)")
@@ -165,7 +171,7 @@ def build_command(backend: str, source: Path, output: Path, arch: str | None = N
             "-o", str(output), str(source), "-x", "none", *libs]
 
 
-def tuned_file_problem(text: str, name: str, include: Path, backend: str, defines: Mapping[str, str],
+def tuned_file_problem(text: str, name: str, include: Path, compiler_kind: str, defines: Mapping[str, str],
                        flags: tuple[str, ...] = ()) -> str | None:
     """Why a tuned file does not compile as a build compiles it, None when it does: nvcc for the
     GPU; otherwise the emulation's compiler, on the same C++ (its syntax only: quick). It is
@@ -174,8 +180,8 @@ def tuned_file_problem(text: str, name: str, include: Path, backend: str, define
     with tempfile.TemporaryDirectory(prefix="orcu-tuned-") as folder:
         source = Path(folder) / name
         source.write_bytes(text.encode("utf-8", "surrogateescape"))  # the source's bytes, as the tuned file keeps them
-        own = ("-c",) if backend == "cuda" else ("-fsyntax-only",)
-        command = build_command("cuda" if backend == "cuda" else "emulate", source, Path(folder) / "tuned.o", None,
+        own = ("-c",) if compiler_kind == NVCC else ("-fsyntax-only",)
+        command = build_command(compiler_kind, source, Path(folder) / "tuned.o", None,
                                 (*own, "-I", str(include), *flags), dict(defines))
         proc = subprocess.run(command, capture_output=True, text=True, errors="replace", cwd=include, timeout=600)
     return None if proc.returncode == 0 else truncate(proc.stderr.replace(str(source), name).strip())
@@ -188,7 +194,7 @@ def counting_commands(source: Path, output: Path, flags: tuple[str, ...], define
     hooks, so no sanitizer runtime is linked: two steps) and at -O0, so that each access the
     generated code writes is one access."""
     obj = output.parent / (output.name + ".o")
-    compile_ = build_command("emulate", source, obj, None, (*flags, "-fsanitize=thread", "-fno-threadsafe-statics", "-O0"), defines)
+    compile_ = build_command(EMULATION, source, obj, None, (*flags, "-fsanitize=thread", "-fno-threadsafe-statics", "-O0"), defines)
     at = compile_.index("-o")
     return [compile_[:at] + ["-c"] + compile_[at:-2], [compile_[0], "-o", str(output), str(obj), *libs]]
 
@@ -284,15 +290,15 @@ def _linking_runtime(commands: list[list[str]], folder: Path, libs: tuple[str, .
     return out
 
 
-def compile_program(backend: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
+def compile_program(compiler_kind: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
                     defines: dict[str, str] | None = None, timeout: float = 300, libs: tuple[str, ...] = ()) -> Build:
     start = time.perf_counter()
     try:
-        if backend == "emulate" and "ORCU_EMULATION_SECTORS" in (defines or {}):
+        if compiler_kind == EMULATION and "ORCU_EMULATION_SECTORS" in (defines or {}):
             commands = counting_commands(source, output, flags, defines, libs)
         else:
-            commands = [build_command(backend, source, output, arch, flags, defines, libs)]
-        folder = emulation_runtime(commands[0]) if backend == "emulate" else None
+            commands = [build_command(compiler_kind, source, output, arch, flags, defines, libs)]
+        folder = emulation_runtime(commands[0]) if compiler_kind == EMULATION else None
         if folder is not None:
             commands = _linking_runtime(commands, folder, libs)
         with partial_files(Path(str(output) + ".o")):
