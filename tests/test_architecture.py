@@ -1,14 +1,15 @@
 """The shape of the package, measured on its source with ast: the import graph has no circle, no
 stage imports a later one, the top level stays small, and modules and functions stay readable.
 
-The stages, in the order a tune runs through them (README: How orcu is built): each may import
-its own modules and those of earlier stages, never a later one. Every import counts, those inside
+The stages, in the order a tune runs through them (docs/design.md): each may import its own
+modules and those of earlier stages, never a later one. The search strategies come first: a
+library of their own that imports nothing else of orcu (the spec checks the names they register). Every import counts, those inside
 functions and under TYPE_CHECKING too: a lazy import is still a dependency."""
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "orcu"
-STAGES = ("kinds", "frontend", "spec", "analysis", "tsg", "planning", "codegen", "execution", "search", "driver",
+STAGES = ("kinds", "search", "frontend", "spec", "analysis", "tsg", "planning", "codegen", "execution", "search", "driver",
           "face")
 # The top level: the package face (orcu/__init__, __main__) and the small kinds every stage shares.
 KINDS = {"orcu.errors", "orcu.version", "orcu.files", "orcu.device"}
@@ -19,7 +20,7 @@ MAX_FUNCTION_LINES = 80
 TABLES = {("orcu.driver.cli", "build_parser")}
 # What is still over a limit, to be split (the lists only shrink: a test below fails on an entry
 # that no longer needs its place, so the list cannot hide a fixed one).
-LONG_MODULES = {"orcu.driver.api", "orcu.tsg.scop", "orcu.codegen.region", "orcu.search.strategies"}
+LONG_MODULES = {"orcu.driver.api", "orcu.tsg.scop", "orcu.codegen.region"}
 LONG_FUNCTIONS = {("orcu.codegen.region", "region"), ("orcu.execution.harness", "harness_source"),
                   ("orcu.tsg.scop", "_model"), ("orcu.driver.api", "tune"), ("orcu.driver.tuning", "tune"),
                   ("orcu.planning.program", "load"), ("orcu.tsg.scop", "_emit"), ("orcu.codegen.region", "arrays"),

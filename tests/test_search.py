@@ -349,3 +349,22 @@ def test_the_covering_array_holds_every_pair_the_valid_points_hold():
     assert pairs(covering) == pairs(space.points)
     assert (0, 1, 2, 2) not in pairs(covering)  # a + b = 4: ruled out by the constraint
     assert len(covering) == 8 < len(space)  # the 8 valid pairs of a and b need 8 points; greedy needs no more
+
+
+def test_the_registry_is_the_one_list_of_strategies():
+    import inspect
+    import re
+
+    from orcu.driver.cli import build_parser
+    from orcu.search.registry import SPELLINGS, canonical
+    from orcu.spec.builder import _algorithm
+
+    assert canonical("RandomSearch") == "Random" and canonical("msimplex") == "Simplex" and canonical("nope") is None
+    for spelling in SPELLINGS:
+        assert _algorithm(spelling) is None
+    assert _algorithm("Hillclimb") == "one of " + ", ".join(sorted(STRATEGIES))
+    tune = next(a for a in build_parser()._subparsers._group_actions[0].choices["tune"]._actions if a.dest == "search")
+    assert all(name in tune.help for name in STRATEGIES)
+    for name, cls in STRATEGIES.items():  # every option a strategy reads is documented with its default
+        read = set(re.findall(r'self\.option\("(\w+)"', inspect.getsource(cls)))
+        assert read <= set(cls.options_doc), (name, read - set(cls.options_doc))

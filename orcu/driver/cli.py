@@ -13,6 +13,7 @@ from orcu.driver import api
 from orcu.errors import NotWritten, OrcuError, UsageError
 from orcu.execution.backends import AUTO, CHOICES
 from orcu.execution.backends import backend as backend_of
+from orcu.search.registry import DEFAULT, STRATEGIES, canonical, known
 from orcu.version import __version__
 
 
@@ -49,10 +50,8 @@ def _cmd_emit(args) -> int:
 
 
 def _search_name(text: str) -> str:
-    from orcu.spec.model import SEARCH_ALGORITHMS
-
-    if text.lower() not in SEARCH_ALGORITHMS:
-        raise argparse.ArgumentTypeError(f"unknown strategy '{text}' (known: {', '.join(sorted(set(SEARCH_ALGORITHMS.values())))})")
+    if canonical(text) is None:
+        raise argparse.ArgumentTypeError(f"unknown strategy '{text}' (known: {known()})")
     return text
 
 
@@ -272,8 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "(also the spec's total_runs; the smaller wins)")
     tune.add_argument("--time-limit", type=_positive(float), metavar="SECONDS", help="stop searching after this long (also the spec's time_limit, in minutes)")
     tune.add_argument("--search", metavar="NAME", type=_search_name,
-                      help="strategy: Exhaustive, Random, Portfolio, Multistart, Randomlocal, Simplex, Annealing, Genetic, Mlsearch "
-                           "or TSG (default: the spec's, else Exhaustive when the budget covers the space, else Portfolio)")
+                      help=f"strategy: {', '.join(STRATEGIES)} (default: the spec's, else Exhaustive when the budget "
+                           f"covers the space, else {DEFAULT})")
     tune.add_argument("--seed", type=int, default=0, help="seed of the search strategy (default 0)")
     tune.add_argument("--gpus", metavar="0,1,...",
                       help="the GPUs that time variants side by side, one variant each, pinned with "

@@ -28,6 +28,7 @@ from orcu.execution.runners import RANKED, STATUSES, WRONG, Result, Runner, buil
 from orcu.planning.program import Program
 from orcu.planning.space import performance_space, settings_text, sizes_of
 from orcu.search import DEFAULT, SearchSpace, drive, make
+from orcu.search.registry import canonical
 from orcu.spec.objectives import MEASURED_ONCE, TIME, Objective
 from orcu.tsg.sizes import last_wave
 from orcu.tsg.traffic import counted_traffic
@@ -130,10 +131,8 @@ def region_space(program: Program, region: int, inputs: dict[str, Any], device: 
 def strategy_name(program: Program, requested: str | None, budget: int | None, size: int) -> str:
     """--search, else the spec's algorithm, else Exhaustive when the budget covers the space,
     else orcu.search.DEFAULT."""
-    from orcu.spec.model import SEARCH_ALGORITHMS
-
     if requested:
-        return SEARCH_ALGORITHMS[requested.lower()]
+        return canonical(requested) or requested  # --search was checked
     if "algorithm" in program.spec.search:
         return program.spec.search_algorithm
     return "Exhaustive" if budget is None or budget >= size else DEFAULT

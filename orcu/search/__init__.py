@@ -5,14 +5,11 @@ import math
 import time
 from collections.abc import Callable
 
+from orcu.search.registry import DEFAULT, STRATEGIES
 from orcu.search.space import Point, SearchSpace
-from orcu.search.strategies import STRATEGIES, Strategy
+from orcu.search.strategy import Strategy
 
 __all__ = ["DEFAULT", "Point", "SearchSpace", "STRATEGIES", "Strategy", "drive", "make"]
-
-# The strategy a tune uses when neither the spec nor --search names one and the budget does
-# not cover the space: chosen by the replay figures of bench/bench_search.py (bench/README.md).
-DEFAULT = "Portfolio"
 
 STALE_BATCHES = 1000  # batches of known points in a row before a strategy is taken as converged
 

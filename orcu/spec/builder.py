@@ -15,8 +15,9 @@ from orcu.errors import OrcuError, SpecError, did_you_mean
 from orcu.frontend.cparse import local_headers
 from orcu.frontend.source import SourceFile
 from orcu.frontend.structs import struct_names
+from orcu.search.registry import SPELLINGS, STRATEGIES, canonical, known
 from orcu.spec.expr import Expr
-from orcu.spec.model import SEARCH_ALGORITHMS, Arg, Constraint, Decl, Metric, Option, Param, TuningSpec, _frozen
+from orcu.spec.model import Arg, Constraint, Decl, Metric, Option, Param, TuningSpec, _frozen
 from orcu.spec.objectives import BUILTIN, DIRECTIONS, objective
 
 PARAM_SECTIONS = ("performance_params", "input_params")
@@ -60,9 +61,9 @@ def _boolean(v: Any) -> str | None:
 
 
 def _algorithm(v: Any) -> str | None:
-    if isinstance(v, str) and v.lower() in SEARCH_ALGORITHMS:
+    if isinstance(v, str) and canonical(v) is not None:
         return None
-    return "one of " + ", ".join(sorted(set(SEARCH_ALGORITHMS.values())))
+    return "one of " + known()
 
 
 def _measure(v: Any) -> str | None:
@@ -98,7 +99,7 @@ ARGS: dict[str, dict[str, Callable[[Any], str | None]]] = {
 }
 # Orio's C function that fills the inputs, which an init_file defines.
 INIT_FUNCTION = re.compile(r"\bvoid\s+init_input_vars\s*\(\s*(void\s*)?\)\s*\{")
-_SEARCH_PREFIXES = tuple(sorted({a.lower() + "_" for a in SEARCH_ALGORITHMS.values()} | {k + "_" for k in SEARCH_ALGORITHMS}))
+_SEARCH_PREFIXES = tuple(sorted({a.lower() + "_" for a in STRATEGIES} | {k + "_" for k in SPELLINGS}))
 
 
 class SpecBuilder:

@@ -7,26 +7,8 @@ from types import MappingProxyType
 from typing import Any
 
 from orcu.errors import Location
+from orcu.search.registry import canonical
 from orcu.spec.expr import Expr
-
-# Orio's search names (and our own spellings) -> canonical strategy name.
-SEARCH_ALGORITHMS = {
-    "exhaustive": "Exhaustive",
-    "random": "Random",
-    "randomsearch": "Random",
-    "randomlocal": "Randomlocal",
-    "multistart": "Multistart",
-    "portfolio": "Portfolio",
-    "simplex": "Simplex",
-    "msimplex": "Simplex",
-    "annealing": "Annealing",
-    "simulatedannealing": "Annealing",
-    "genetic": "Genetic",
-    "generational": "Generational",
-    "ga": "Genetic",
-    "mlsearch": "Mlsearch",
-    "tsg": "TSG",
-}
 
 
 @dataclass(frozen=True)
@@ -138,7 +120,7 @@ class TuningSpec:
 
     @property
     def search_algorithm(self) -> str:
-        return SEARCH_ALGORITHMS[self.arg("search", "algorithm", "Exhaustive").lower()]
+        return canonical(self.arg("search", "algorithm", "Exhaustive")) or "Exhaustive"  # the builder checked it
 
     def search_options(self, algorithm: str | None = None) -> dict[str, Any]:
         """Options prefixed with the algorithm's name, e.g. ``simplex_reflection_coef`` -> ``reflection_coef``."""
