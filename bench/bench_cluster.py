@@ -9,6 +9,7 @@ first timed tune) and spends its whole budget with Exhaustive over bench_pipelin
 The clusters' workers build and run; the tune's own process generates the code and keeps the
 database. A cluster's start (its worker processes) is in its time: what a user waits for.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,11 +28,29 @@ def tune_once(budget: int, cluster: str | None, measure: str = "model") -> float
     """Wall seconds of one tune from scratch."""
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "t.c").write_text(SOURCE)
-        command = [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive",
-                   "--budget", str(budget), "--measure", measure, "--json", "-o", "t.tuned.cu", *(["--cluster", cluster] if cluster else [])]
+        command = [
+            sys.executable,
+            "-m",
+            "orcu",
+            "tune",
+            "t.c",
+            "--backend",
+            "emulate",
+            "--search",
+            "Exhaustive",
+            "--budget",
+            str(budget),
+            "--measure",
+            measure,
+            "--json",
+            "-o",
+            "t.tuned.cu",
+            *(["--cluster", cluster] if cluster else []),
+        ]
         start = time.perf_counter()
-        subprocess.run(command, cwd=tmp, env=dict(os.environ, ORCU_HOME=str(Path(tmp, "home"))), check=True,
-                       capture_output=True)
+        subprocess.run(
+            command, cwd=tmp, env=dict(os.environ, ORCU_HOME=str(Path(tmp, "home"))), check=True, capture_output=True
+        )
         return time.perf_counter() - start
 
 
@@ -39,9 +58,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--budget", type=int, default=48)
-    parser.add_argument("--measure", choices=["model", "kernel"], default="model",
-                        help="model: each variant run once, checked (the emulation's default); kernel: checked and "
-                             "timed 5 times more, so that runs weigh as builds do")
+    parser.add_argument(
+        "--measure",
+        choices=["model", "kernel"],
+        default="model",
+        help="model: each variant run once, checked (the emulation's default); kernel: checked and "
+        "timed 5 times more, so that runs weigh as builds do",
+    )
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     tune_once(4, None)  # untimed: warms the emulation's runtime and the compilers' files
@@ -50,8 +73,11 @@ def main() -> None:
         wall = tune_once(args.budget, None if workers is None else f"local:{workers}", args.measure)
         name = "alone" if workers is None else f"local_{workers}"
         row[f"{name}_per_minute"] = round(60 * args.budget / wall, 1)
-        print(f"{'this machine, one run at a time' if workers is None else f'--cluster local:{workers}'}: "
-              f"{args.budget} variants in {wall:.1f} s, {row[f'{name}_per_minute']} per minute", flush=True)
+        print(
+            f"{'this machine, one run at a time' if workers is None else f'--cluster local:{workers}'}: "
+            f"{args.budget} variants in {wall:.1f} s, {row[f'{name}_per_minute']} per minute",
+            flush=True,
+        )
     if args.record:
         append("cluster.json", row)
 

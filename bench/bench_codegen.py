@@ -3,6 +3,7 @@
 Run: python3 bench/bench_codegen.py [--record]   (--record appends to bench/results/codegen.json)
 An autotuner pays generation once per variant; it should be a small fraction of compiling.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,13 @@ def bench_example(name: str, nvcc: str | None) -> dict:
     configs = [space.config(k % space.size) for k in range(VARIANTS)]
     region_s = per_variant(lambda c: [generate(program, nest, c, inputs) for nest in program.nests], configs)
     file_s = per_variant(lambda c: tuned_source(program, [Choice(c, inputs)] * len(program.nests)), configs)
-    row = {"example": name, "regions": len(program.nests), "variants": VARIANTS,
-           "generate_regions_ms": round(region_s * 1e3, 3), "tuned_file_ms": round(file_s * 1e3, 3)}
+    row = {
+        "example": name,
+        "regions": len(program.nests),
+        "variants": VARIANTS,
+        "generate_regions_ms": round(region_s * 1e3, 3),
+        "tuned_file_ms": round(file_s * 1e3, 3),
+    }
     if nvcc:
         with tempfile.TemporaryDirectory() as tmp:
             cu = Path(tmp) / "v.cu"
@@ -48,7 +54,9 @@ def bench_example(name: str, nvcc: str | None) -> dict:
             times = []
             for _ in range(3):
                 t0 = time.perf_counter()
-                subprocess.run([nvcc, "-c", "-arch=sm_90", str(cu), "-o", str(Path(tmp) / "v.o")], check=True, capture_output=True)
+                subprocess.run(
+                    [nvcc, "-c", "-arch=sm_90", str(cu), "-o", str(Path(tmp) / "v.o")], check=True, capture_output=True
+                )
                 times.append(time.perf_counter() - t0)
             row["nvcc_sm90_ms"] = round(min(times) * 1e3, 1)
     return row
@@ -61,14 +69,27 @@ def main() -> None:
     nvcc = shutil.which("nvcc")
     rows = [bench_example(name, nvcc) for name in EXAMPLES]
     for r in rows:
-        print(f"{r['example']:<16} regions={r['regions']}  generate {r['generate_regions_ms']:7.3f} ms/variant"
-              f"  whole tuned file {r['tuned_file_ms']:7.3f} ms/variant  nvcc {r.get('nvcc_sm90_ms', '-')} ms")
+        print(
+            f"{r['example']:<16} regions={r['regions']}  generate {r['generate_regions_ms']:7.3f} ms/variant"
+            f"  whole tuned file {r['tuned_file_ms']:7.3f} ms/variant  nvcc {r.get('nvcc_sm90_ms', '-')} ms"
+        )
     if args.record:
         path = ROOT / "bench" / "results" / "codegen.json"
         runs = json.loads(path.read_text()) if path.exists() else []
-        nvcc_version = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().split("\n")[-1] if nvcc else None
-        runs.append({"date": date.today().isoformat(), "machine": f"{platform.processor() or platform.machine()}, "
-                     f"{platform.python_implementation()} {platform.python_version()}", "nvcc": nvcc_version, "rows": rows})
+        nvcc_version = (
+            subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().split("\n")[-1]
+            if nvcc
+            else None
+        )
+        runs.append(
+            {
+                "date": date.today().isoformat(),
+                "machine": f"{platform.processor() or platform.machine()}, "
+                f"{platform.python_implementation()} {platform.python_version()}",
+                "nvcc": nvcc_version,
+                "rows": rows,
+            }
+        )
         path.write_text(json.dumps(runs, indent=2) + "\n")
 
 

@@ -8,6 +8,7 @@ gemm (sgemm at n = 256, TSG placements).
 
 Prints each kernel's evaluations, wall seconds and evaluations per second, and appends them
 to bench/results/emulation.json with the day and the machine."""
+
 from __future__ import annotations
 
 import argparse
@@ -25,7 +26,11 @@ from orcu.planning.program import load
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = [  # (name, file, input sizes)
     ("axpy (BLAS-1)", ROOT / "annotated_examples" / "axpy.c", {"n": 1000003}),
-    ("DIA 7-point, 128^3", ROOT / "bench" / "kernels" / "matvec3d.c", {"m": 128, "n": 128, "p": 128, "nos": 7, "dof": 1}),
+    (
+        "DIA 7-point, 128^3",
+        ROOT / "bench" / "kernels" / "matvec3d.c",
+        {"m": 128, "n": 128, "p": 128, "nos": 7, "dof": 1},
+    ),
     ("sgemm, TSG tiles", ROOT / "annotated_examples" / "sgemm.c", {"n": 256}),
 ]
 
@@ -55,9 +60,16 @@ def main() -> None:
     for name, path, inputs in KERNELS:
         n, seconds, statuses = evaluations(path, inputs, args.variants)
         counts = {s: statuses.count(s) for s in sorted(set(statuses))}
-        print(f"{name:22s} {n:3d} variants in {seconds:7.1f} s: {n / seconds:6.3f} evaluations/s "
-              f"({seconds / n:5.1f} s each), {counts}")
-        figures[name] = {"variants": n, "seconds": round(seconds, 2), "per_second": round(n / seconds, 4), "statuses": counts}
+        print(
+            f"{name:22s} {n:3d} variants in {seconds:7.1f} s: {n / seconds:6.3f} evaluations/s "
+            f"({seconds / n:5.1f} s each), {counts}"
+        )
+        figures[name] = {
+            "variants": n,
+            "seconds": round(seconds, 2),
+            "per_second": round(n / seconds, 4),
+            "statuses": counts,
+        }
     if not args.no_record:
         append("emulation.json", {"label": args.label, "kernels": figures})
 

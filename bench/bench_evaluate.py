@@ -4,6 +4,7 @@ Run: python3 bench/bench_evaluate.py [--record]   (--record appends to bench/res
 Builds 16 configurations of spmv_dia.c (one input size) with nvcc (sm_90) and with g++ and
 the emulation header, in harnesses of 1, 4, 8 and 16 variants, 2 builds in parallel.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,13 +51,24 @@ def main() -> None:
     for backend in ("cuda", "emulate"):
         for batch in (1, 4, 8, 16):
             seconds = build_all(backend, batch)
-            rows.append({"backend": backend, "batch": batch, "variants": VARIANTS, "seconds": round(seconds, 2),
-                         "variants_per_s": round(VARIANTS / seconds, 2)})
-            print(f"{backend:<8} batch {batch:>2}: {VARIANTS} variants built in {seconds:6.2f} s ({VARIANTS / seconds:5.2f} per s)")
+            rows.append(
+                {
+                    "backend": backend,
+                    "batch": batch,
+                    "variants": VARIANTS,
+                    "seconds": round(seconds, 2),
+                    "variants_per_s": round(VARIANTS / seconds, 2),
+                }
+            )
+            print(
+                f"{backend:<8} batch {batch:>2}: {VARIANTS} variants built in {seconds:6.2f} s ({VARIANTS / seconds:5.2f} per s)"
+            )
     if args.record:
         path = ROOT / "bench" / "results" / "evaluate.json"
         runs = json.loads(path.read_text()) if path.exists() else []
-        runs.append({"date": date.today().isoformat(), "machine": f"{platform.machine()}, {JOBS} parallel builds", "rows": rows})
+        runs.append(
+            {"date": date.today().isoformat(), "machine": f"{platform.machine()}, {JOBS} parallel builds", "rows": rows}
+        )
         path.write_text(json.dumps(runs, indent=2) + "\n")
 
 

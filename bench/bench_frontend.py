@@ -4,6 +4,7 @@ Run: python3 bench/bench_frontend.py [--record]   (--record appends to bench/res
 Goals (issue 2): a 10^6-point space with two constraints enumerated in under 2 s;
 `orcu check` on a 10-region file in under 1 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,7 +49,11 @@ COUPLED = "    constraint budget = TC * BC * UIF <= 64 * 1024 * PL // 16 and (PL
 
 
 def bench_space(drop_sc: bool, coupled: bool = False) -> dict:
-    text = SPEC.replace("    param SC[] = [1, 2, 4, 8, 16];             # 5   -> 4,800,000 for the larger case\n", "") if drop_sc else SPEC
+    text = (
+        SPEC.replace("    param SC[] = [1, 2, 4, 8, 16];             # 5   -> 4,800,000 for the larger case\n", "")
+        if drop_sc
+        else SPEC
+    )
     if coupled:
         text = text.replace("    constraint l1 = PL == 48 or not CB;\n", COUPLED)
     spec = parse_perftuning(SourceFile("bench.c", text), 0, len(text))

@@ -5,6 +5,7 @@ the counts to bench/results/fuzz_differential.json with the commit and the machi
 
     python bench/bench_fuzz_differential.py --programs 5000 --jobs 2 --record
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,13 +56,24 @@ def main() -> int:
     elapsed = time.time() - start
     print(f"{len(seeds)} programs in {elapsed:.0f} s: {dict(counts)}; findings at seeds {findings}")
     if args.record:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
         path = ROOT / "bench" / "results" / "fuzz_differential.json"
         history = json.loads(path.read_text()) if path.exists() else []
-        history.append({"commit": commit, "machine": f"{platform.node()} {platform.processor() or platform.machine()}, "
-                                                     f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
-                        "date": time.strftime("%Y-%m-%d"), "first_seed": args.first_seed, "programs": len(seeds),
-                        "seconds": round(elapsed), "outcomes": dict(counts), "finding_seeds": findings})
+        history.append(
+            {
+                "commit": commit,
+                "machine": f"{platform.node()} {platform.processor() or platform.machine()}, "
+                f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
+                "date": time.strftime("%Y-%m-%d"),
+                "first_seed": args.first_seed,
+                "programs": len(seeds),
+                "seconds": round(elapsed),
+                "outcomes": dict(counts),
+                "finding_seeds": findings,
+            }
+        )
         path.write_text(json.dumps(history, indent=1) + "\n")
     return 1 if findings else 0
 

@@ -11,6 +11,7 @@ Run: python3 bench/bench_generated.py [--record]   (--record appends to bench/re
 3. On a GPU (when one is visible): kernel time and bandwidth of axpy and DIA SpMV, vectorize
    off and on, with the kernel timed by CUDA events as the tuner does.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,10 +53,17 @@ _COUNTERS = re.compile(r"orcu emulation counters: (\{.*\})")
 
 
 def _counters(program, region: int, params: dict, inputs: dict, runner: Runner) -> dict:
-    [(exe, which, build)] = runner._build_batch(program, region, [build_item(program, region, 0, params, inputs, "emulate")], None)
+    [(exe, which, build)] = runner._build_batch(
+        program, region, [build_item(program, region, 0, params, inputs, "emulate")], None
+    )
     assert build.ok, build.message
-    run = subprocess.run([exe.path, str(which)], capture_output=True, text=True, timeout=600,
-                         env=dict(os.environ, ORCU_EMULATION_COUNTERS="1", ORCU_EMULATION_SEED="1"))
+    run = subprocess.run(
+        [exe.path, str(which)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, ORCU_EMULATION_COUNTERS="1", ORCU_EMULATION_SEED="1"),
+    )
     if run.returncode != 0 or '"status": "ok"' not in run.stdout:
         raise RuntimeError((run.stdout + run.stderr).strip().splitlines()[0])
     return json.loads(_COUNTERS.search(run.stderr).group(1))
@@ -92,12 +100,16 @@ def ptx_figures(path: Path, params: dict) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "tuned.cu"
         source.write_text(text)
-        ptx = subprocess.run([nvcc(), "-ptx", "-arch=sm_90", str(source), "-o", str(Path(tmp) / "t.ptx")],
-                             capture_output=True, text=True)
+        ptx = subprocess.run(
+            [nvcc(), "-ptx", "-arch=sm_90", str(source), "-o", str(Path(tmp) / "t.ptx")], capture_output=True, text=True
+        )
         assert ptx.returncode == 0, ptx.stderr
         code = (Path(tmp) / "t.ptx").read_text()
-        cubin = subprocess.run([nvcc(), "-cubin", "-arch=sm_90", "-Xptxas", "-v", str(source), "-o", str(Path(tmp) / "t.cubin")],
-                               capture_output=True, text=True)
+        cubin = subprocess.run(
+            [nvcc(), "-cubin", "-arch=sm_90", "-Xptxas", "-v", str(source), "-o", str(Path(tmp) / "t.cubin")],
+            capture_output=True,
+            text=True,
+        )
     # The 32-bit instantiations (I i E, I j E in the mangled names): the 64-bit ones are the same
     # code for calls too large for 32 bits.
     kernels = re.findall(r"(\.entry (\w+)\(.*?\n\})", code, re.S)
@@ -140,17 +152,34 @@ def gpu_rows() -> list[dict]:
             ("axpy.c", False, EXAMPLES / "axpy.c", axpy, lambda s: 3 * 8 * s["n"]),
             ("axpy.c", True, _vectorized("axpy.c", Path(tmp)), axpy, lambda s: 3 * 8 * s["n"]),
             # A, x, y read and y written: (nos + 3) doubles per row, and the offsets
-            ("spmv_dia.c", False, EXAMPLES / "spmv_dia.c", spmv, lambda s: 8 * s["m"] * s["n"] * (s["nos"] + 3) + 4 * s["nos"]),
+            (
+                "spmv_dia.c",
+                False,
+                EXAMPLES / "spmv_dia.c",
+                spmv,
+                lambda s: 8 * s["m"] * s["n"] * (s["nos"] + 3) + 4 * s["nos"],
+            ),
         ]
         for example, vectorize, path, params, moved in cases:
             program = load(path, device=device)
             for inputs in input_space(program).configs():
                 result = next(runner.evaluate(program, 0, [(params, dict(inputs))]))
                 ms = statistics.median(result.kernel_ms) if result.status == "ok" else None
-                rows.append({"example": example, "inputs": dict(inputs), "params": params, "vectorize": vectorize,
-                             "status": result.status, "kernel_ms": ms, "gb_per_s": round(moved(inputs) / ms / 1e6, 1) if ms else None})
-                print(f"{example:<12} {json.dumps(dict(inputs)):<48} vectorize={vectorize!s:<5} "
-                      f"{result.status:<8} {ms or 0:9.4f} ms {rows[-1]['gb_per_s'] or 0:8.1f} GB/s")
+                rows.append(
+                    {
+                        "example": example,
+                        "inputs": dict(inputs),
+                        "params": params,
+                        "vectorize": vectorize,
+                        "status": result.status,
+                        "kernel_ms": ms,
+                        "gb_per_s": round(moved(inputs) / ms / 1e6, 1) if ms else None,
+                    }
+                )
+                print(
+                    f"{example:<12} {json.dumps(dict(inputs)):<48} vectorize={vectorize!s:<5} "
+                    f"{result.status:<8} {ms or 0:9.4f} ms {rows[-1]['gb_per_s'] or 0:8.1f} GB/s"
+                )
     return rows
 
 
@@ -159,7 +188,9 @@ def main() -> None:
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     calls = {}
-    print("per call of the tuned code under the emulation (largest input size of each example): first call / each later call")
+    print(
+        "per call of the tuned code under the emulation (largest input size of each example): first call / each later call"
+    )
     for name, params in CASES.items():
         try:
             calls[name] = per_call(name, params)
@@ -167,15 +198,21 @@ def main() -> None:
             calls[name] = {"error": str(failed)}
             print(f"  {name:<16} failed: {failed}")
             continue
-        f, l = calls[name]["first"], calls[name]["later"]
-        print(f"  {name:<16} allocations {f['device_allocations']:g}+{f['pinned_allocations']:g} / {l['device_allocations']:g}+{l['pinned_allocations']:g}"
-              f" (device+pinned), streams {f['streams_created']:g} / {l['streams_created']:g}, copies up {f['copies_to_device']:g} / {l['copies_to_device']:g},"
-              f" down {f['copies_to_host']:g} / {l['copies_to_host']:g}, bytes up {l['bytes_to_device']:,.0f}, down {l['bytes_to_host']:,.0f}")
+        first, later = calls[name]["first"], calls[name]["later"]
+        print(
+            f"  {name:<16} allocations {first['device_allocations']:g}+{first['pinned_allocations']:g} / {later['device_allocations']:g}+{later['pinned_allocations']:g}"
+            f" (device+pinned), streams {first['streams_created']:g} / {later['streams_created']:g}, copies up {first['copies_to_device']:g} / {later['copies_to_device']:g},"
+            f" down {first['copies_to_host']:g} / {later['copies_to_host']:g}, bytes up {later['bytes_to_device']:,.0f}, down {later['bytes_to_host']:,.0f}"
+        )
     ptx = {}
     print("PTX for sm_90:")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, path in (("axpy.c", EXAMPLES / "axpy.c"), ("axpy.c vectorize", _vectorized("axpy.c", Path(tmp))),
-                           ("dot.c", EXAMPLES / "dot.c"), ("spmv_dia.c", EXAMPLES / "spmv_dia.c")):
+        for name, path in (
+            ("axpy.c", EXAMPLES / "axpy.c"),
+            ("axpy.c vectorize", _vectorized("axpy.c", Path(tmp))),
+            ("dot.c", EXAMPLES / "dot.c"),
+            ("spmv_dia.c", EXAMPLES / "spmv_dia.c"),
+        ):
             ptx[name] = ptx_figures(path, CASES[name.split()[0]])
             print(f"  {name:<16} {json.dumps(ptx[name])}")
     gpu = gpu_rows() if gpu_visible() else []
@@ -184,10 +221,20 @@ def main() -> None:
     if args.record:
         path = ROOT / "bench" / "results" / "generated.json"
         runs = json.loads(path.read_text()) if path.exists() else []
-        nvcc_version = subprocess.run([nvcc(), "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-        runs.append({"date": date.today().isoformat(), "machine": f"{platform.machine()}, Python {platform.python_version()}",
-                     "nvcc": nvcc_version, "gpu": query().name if gpu else None,
-                     "per_call_emulated": calls, "ptx_sm_90": ptx, "gpu_kernels": gpu})
+        nvcc_version = (
+            subprocess.run([nvcc(), "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        )
+        runs.append(
+            {
+                "date": date.today().isoformat(),
+                "machine": f"{platform.machine()}, Python {platform.python_version()}",
+                "nvcc": nvcc_version,
+                "gpu": query().name if gpu else None,
+                "per_call_emulated": calls,
+                "ptx_sm_90": ptx,
+                "gpu_kernels": gpu,
+            }
+        )
         path.write_text(json.dumps(runs, indent=2) + "\n")
 
 

@@ -15,6 +15,7 @@ written by such tunes elsewhere are read instead (any machine). Per example and 
 --record appends the figures, with the device, driver and CUDA version, to
 bench/results/model.json, and plots predicted against measured times in bench/results/model.png.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -67,14 +68,16 @@ def evaluations(database: Path, backend: str = "cuda") -> dict[tuple[str, str], 
     backend (the GPU's, unless a dry run reads the emulation's), by (region, input sizes)."""
     out: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     with sqlite3.connect(database) as db:
-        rows = db.execute("SELECT region, inputs, kernel_ms, figures FROM evaluations "
-                          "WHERE status = 'ok' AND backend = ?", (backend,)).fetchall()
+        rows = db.execute(
+            "SELECT region, inputs, kernel_ms, figures FROM evaluations WHERE status = 'ok' AND backend = ?", (backend,)
+        ).fetchall()
     for region, inputs, kernel_ms, figures in rows:
         model = (json.loads(figures) or {}).get("model") if figures else None
         samples = json.loads(kernel_ms)
         if model and samples:
             out.setdefault((region, inputs), []).append(
-                (model["predicted_ms"], statistics.median(samples), max(model["terms"].values())))
+                (model["predicted_ms"], statistics.median(samples), max(model["terms"].values()))
+            )
     return out
 
 
@@ -83,6 +86,7 @@ def fit(points: list[tuple[float, float, float]]) -> tuple[float, float]:
     log(fitted / measured). The times span five orders of magnitude; a plain least squares
     would be the few slowest kernels' fit (on the H100, three naive Orio variants of 57 to 141 ms
     set a scale of 0.22 that made the typical error 6.6 times where the constants' was 2.2)."""
+
     def error(scale: float, launch: float) -> float:
         return sum(math.log((scale * term + launch) / measured) ** 2 for _, measured, term in points)
 
@@ -92,7 +96,11 @@ def fit(points: list[tuple[float, float, float]]) -> tuple[float, float]:
     top = min(p[1] for p in points)
     first, last = 0.0, top  # of the launch cost
     for _ in range(4):
-        grid = [(math.exp(low + (high - low) * i / 40), first + (last - first) * j / 40) for i in range(41) for j in range(41)]
+        grid = [
+            (math.exp(low + (high - low) * i / 40), first + (last - first) * j / 40)
+            for i in range(41)
+            for j in range(41)
+        ]
         scale, launch = min(grid, key=lambda c: error(*c))
         width, launch_width = (high - low) / 10, (last - first) / 10
         low, high = math.log(scale) - width, math.log(scale) + width
@@ -111,17 +119,33 @@ def analyse(found: dict) -> dict:
         predicted, measured = [p[0] for p in points], [p[1] for p in points]
         pick = measured[min(range(len(points)), key=predicted.__getitem__)]
         rho = spearman(predicted, measured)
-        per_example.append({"region": region, "inputs": json.loads(inputs), "variants": len(points),
-                            "spearman": None if rho is None else round(rho, 3),
-                            "pick_over_best": round(pick / min(measured), 3)})
+        per_example.append(
+            {
+                "region": region,
+                "inputs": json.loads(inputs),
+                "variants": len(points),
+                "spearman": None if rho is None else round(rho, 3),
+                "pick_over_best": round(pick / min(measured), 3),
+            }
+        )
     everything = [p for points in found.values() for p in points]
     scale, launch = fit(everything) if len(everything) > 1 else (None, None)
-    fitted = None if scale is None else {
-        "scale": round(scale, 4), "launch_ms": round(launch, 5),
-        # the fit is worth writing only where it predicts the measured times better than the
-        # constants the predictions were made with
-        "error_factor": round(error_factor([(scale * term + launch, measured) for _, measured, term in everything]), 3),
-        "error_factor_before": round(error_factor([(predicted, measured) for predicted, measured, _ in everything]), 3)}
+    fitted = (
+        None
+        if scale is None
+        else {
+            "scale": round(scale, 4),
+            "launch_ms": round(launch, 5),
+            # the fit is worth writing only where it predicts the measured times better than the
+            # constants the predictions were made with
+            "error_factor": round(
+                error_factor([(scale * term + launch, measured) for _, measured, term in everything]), 3
+            ),
+            "error_factor_before": round(
+                error_factor([(predicted, measured) for predicted, measured, _ in everything]), 3
+            ),
+        }
+    )
     ranked = [e for e in per_example if e["spearman"] is not None]
     return {
         "examples": per_example,
@@ -134,8 +158,20 @@ def analyse(found: dict) -> dict:
 def tune_all(home: Path, budget: int | None) -> None:
     env = dict(os.environ, ORCU_HOME=str(home))
     for path in EXAMPLES:
-        command = [sys.executable, "-m", "orcu", "tune", str(path), "--backend", "cuda", "--measure", "kernel", "--json",
-                   "-o", str(home / f"{path.stem}.tuned.cu")]
+        command = [
+            sys.executable,
+            "-m",
+            "orcu",
+            "tune",
+            str(path),
+            "--backend",
+            "cuda",
+            "--measure",
+            "kernel",
+            "--json",
+            "-o",
+            str(home / f"{path.stem}.tuned.cu"),
+        ]
         command += ["--budget", str(budget)] if budget else ["--search", "Exhaustive"]
         proc = subprocess.run(command, capture_output=True, text=True, env=env)
         print(f"{path.name}: exit {proc.returncode}", file=sys.stderr)
@@ -144,14 +180,17 @@ def tune_all(home: Path, budget: int | None) -> None:
 def cuda_version() -> str:
     """nvcc's version line, or why there is none."""
     nvcc = shutil.which("nvcc")
-    lines = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines() if nvcc else []
+    lines = (
+        subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines() if nvcc else []
+    )
     return lines[-1] if lines else "no nvcc"
 
 
 def gpu_facts() -> dict:
     """The first visible GPU's name and driver, and the CUDA version."""
-    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], capture_output=True,
-                         text=True).stdout.strip()
+    smi = subprocess.run(
+        ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], capture_output=True, text=True
+    ).stdout.strip()
     name, driver = (smi.splitlines()[0].split(", ") + ["?", "?"])[:2] if smi else ("?", "?")
     return {"device": name, "driver": driver, "cuda": cuda_version()}
 
@@ -188,7 +227,9 @@ def main() -> int:
     figures = analyse(found)
     print(json.dumps(figures, indent=2))
     if args.record:
-        append("model.json", {**(gpu_facts() if args.database is None else {"database": str(args.database)}), **figures})
+        append(
+            "model.json", {**(gpu_facts() if args.database is None else {"database": str(args.database)}), **figures}
+        )
         plot(found, RESULTS / "model.png")
     return 0
 

@@ -5,6 +5,7 @@ Tunes 64 configurations of a small axpy in process and reads the CPU time of orc
 process (user + system, children excluded: g++ and the harness runs are children): search,
 code generation, harness text, results database, progress. Goal (issue 5): under 20 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,7 +50,7 @@ def main() -> None:
         os.chdir(tmp)
         Path("t.c").write_text(SOURCE)
         os.environ["ORCU_HOME"] = str(Path(tmp, "home"))
-        sys.stdout = sys.stderr = open(os.devnull, "w")
+        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (until the process ends)
         start, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
         code = orcu(["tune", "t.c", "--backend", "emulate", "--search", "Exhaustive", "-j", "1", "--json"])
         wall = time.perf_counter() - start
@@ -58,10 +59,16 @@ def main() -> None:
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     assert code == 0
     variants = 64
-    row = {"variants": variants, "wall_s": round(wall, 2), "orcu_cpu_s": round(own, 2),
-           "orcu_ms_per_variant": round(1e3 * own / variants, 2)}
-    print(f"{variants} variants: wall {wall:.2f} s; orcu's own CPU time {own:.2f} s, "
-          f"{row['orcu_ms_per_variant']:.2f} ms per variant")
+    row = {
+        "variants": variants,
+        "wall_s": round(wall, 2),
+        "orcu_cpu_s": round(own, 2),
+        "orcu_ms_per_variant": round(1e3 * own / variants, 2),
+    }
+    print(
+        f"{variants} variants: wall {wall:.2f} s; orcu's own CPU time {own:.2f} s, "
+        f"{row['orcu_ms_per_variant']:.2f} ms per variant"
+    )
     if args.record:
         append("overhead.json", row)
 

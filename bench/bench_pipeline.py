@@ -7,6 +7,7 @@ variant is built and run) with the default strategy or NAME, first building noth
 orcu did before: a strategy's batch is built, then run, then the next one is asked for),
 then with the strategy's next batches (Strategy.ahead) built while the current one runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # bench_overhead.py's axpy, with stream counts as a third parameter and a larger vector, so
 # that runs take a share of the time as they do on a GPU.
-SOURCE = OVERHEAD_SOURCE.replace("param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; }", "param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; param SC[] = [1, 2, 4]; }").replace(
-    "param n[] = [1000]", "param n[] = [1000000]").replace("blockCount=BC)", "blockCount=BC, streamCount=SC)")
+SOURCE = (
+    OVERHEAD_SOURCE.replace(
+        "param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; }", "param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; param SC[] = [1, 2, 4]; }"
+    )
+    .replace("param n[] = [1000]", "param n[] = [1000000]")
+    .replace("blockCount=BC)", "blockCount=BC, streamCount=SC)")
+)
 
 
 def tune_once(pipeline: bool, budget: int, jobs: int, search: str) -> float:
@@ -40,10 +46,25 @@ def tune_once(pipeline: bool, budget: int, jobs: int, search: str) -> float:
             os.chdir(tmp)
             Path("t.c").write_text(SOURCE)
             os.environ["ORCU_HOME"] = str(Path(tmp, "home"))
-            sys.stdout = open(os.devnull, "w")
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (until the process ends)
             start = time.perf_counter()
-            code = orcu(["tune", "t.c", "--backend", "emulate", "--search", search, "--budget", str(budget), "-j", str(jobs),
-                         "--json", "-o", "t.tuned.cu"])
+            code = orcu(
+                [
+                    "tune",
+                    "t.c",
+                    "--backend",
+                    "emulate",
+                    "--search",
+                    search,
+                    "--budget",
+                    str(budget),
+                    "-j",
+                    str(jobs),
+                    "--json",
+                    "-o",
+                    "t.tuned.cu",
+                ]
+            )
             wall = time.perf_counter() - start
             sys.stdout = sys.__stdout__
             assert code == 0
@@ -69,8 +90,11 @@ def main() -> None:
         name = "ahead" if pipeline else "no_ahead"
         row[f"{name}_s"] = round(wall, 1)
         row[f"{name}_per_minute"] = round(60 * args.budget / wall, 1)
-        print(f"{'batches ahead built' if pipeline else 'nothing built ahead'}: {args.budget} variants in {wall:.1f} s, "
-              f"{row[f'{name}_per_minute']:.1f} per minute", flush=True)
+        print(
+            f"{'batches ahead built' if pipeline else 'nothing built ahead'}: {args.budget} variants in {wall:.1f} s, "
+            f"{row[f'{name}_per_minute']:.1f} per minute",
+            flush=True,
+        )
     print(f"speed-up: {row['no_ahead_s'] / row['ahead_s']:.2f}x")
     if args.record:
         append("pipeline.json", row)

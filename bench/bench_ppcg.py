@@ -17,6 +17,7 @@ memory, PPCG's tile over its block as register tiles, PPCG's tile of the sequent
 the strip depth; orcu's block of threadCount threads, PPCG's 16 x 32 being outside the
 space), both counted by the same code.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,17 +45,28 @@ SCOPS = ROOT / "tests" / "polybench_scops"
 SHAPES = ROOT / "tests" / "polybench_shapes"  # doitgen and floyd-warshall: already one transform before the scop
 # orcu's file -> PolyBench's
 KERNELS = {
-    "2mm.c": "linear-algebra/kernels/2mm/2mm.c", "3mm.c": "linear-algebra/kernels/3mm/3mm.c",
-    "atax.c": "linear-algebra/kernels/atax/atax.c", "bicg.c": "linear-algebra/kernels/bicg/bicg.c",
-    "doitgen.c": "linear-algebra/kernels/doitgen/doitgen.c", "mvt.c": "linear-algebra/kernels/mvt/mvt.c",
-    "gemm.c": "linear-algebra/blas/gemm/gemm.c", "gemver.c": "linear-algebra/blas/gemver/gemver.c",
-    "gesummv.c": "linear-algebra/blas/gesummv/gesummv.c", "symm.c": "linear-algebra/blas/symm/symm.c",
-    "syr2k.c": "linear-algebra/blas/syr2k/syr2k.c", "syrk.c": "linear-algebra/blas/syrk/syrk.c",
-    "trmm.c": "linear-algebra/blas/trmm/trmm.c", "gramschmidt.c": "linear-algebra/solvers/gramschmidt/gramschmidt.c",
-    "lu.c": "linear-algebra/solvers/lu/lu.c", "correlation.c": "datamining/correlation/correlation.c",
-    "covariance.c": "datamining/covariance/covariance.c", "floyd.c": "medley/floyd-warshall/floyd-warshall.c",
-    "heat3d.c": "stencils/heat-3d/heat-3d.c", "jacobi1d.c": "stencils/jacobi-1d/jacobi-1d.c",
-    "jacobi2d.c": "stencils/jacobi-2d/jacobi-2d.c", "seidel2d.c": "stencils/seidel-2d/seidel-2d.c",
+    "2mm.c": "linear-algebra/kernels/2mm/2mm.c",
+    "3mm.c": "linear-algebra/kernels/3mm/3mm.c",
+    "atax.c": "linear-algebra/kernels/atax/atax.c",
+    "bicg.c": "linear-algebra/kernels/bicg/bicg.c",
+    "doitgen.c": "linear-algebra/kernels/doitgen/doitgen.c",
+    "mvt.c": "linear-algebra/kernels/mvt/mvt.c",
+    "gemm.c": "linear-algebra/blas/gemm/gemm.c",
+    "gemver.c": "linear-algebra/blas/gemver/gemver.c",
+    "gesummv.c": "linear-algebra/blas/gesummv/gesummv.c",
+    "symm.c": "linear-algebra/blas/symm/symm.c",
+    "syr2k.c": "linear-algebra/blas/syr2k/syr2k.c",
+    "syrk.c": "linear-algebra/blas/syrk/syrk.c",
+    "trmm.c": "linear-algebra/blas/trmm/trmm.c",
+    "gramschmidt.c": "linear-algebra/solvers/gramschmidt/gramschmidt.c",
+    "lu.c": "linear-algebra/solvers/lu/lu.c",
+    "correlation.c": "datamining/correlation/correlation.c",
+    "covariance.c": "datamining/covariance/covariance.c",
+    "floyd.c": "medley/floyd-warshall/floyd-warshall.c",
+    "heat3d.c": "stencils/heat-3d/heat-3d.c",
+    "jacobi1d.c": "stencils/jacobi-1d/jacobi-1d.c",
+    "jacobi2d.c": "stencils/jacobi-2d/jacobi-2d.c",
+    "seidel2d.c": "stencils/seidel-2d/seidel-2d.c",
     "fdtd2d.c": "stencils/fdtd-2d/fdtd-2d.c",
 }
 PPCG_LIMIT_S = 60  # heat-3d takes about 12 minutes in isl's scheduler under PPCG
@@ -64,8 +76,13 @@ def orcu_side(name: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / name).write_text(_scop_file(name).read_text())
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "orcu", "check", name, "--json"], cwd=tmp, capture_output=True,
-                              text=True, env={"ORCU_HOME": str(Path(tmp) / "home"), "PATH": "/usr/bin:/bin"})
+        proc = subprocess.run(
+            [sys.executable, "-m", "orcu", "check", name, "--json"],
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            env={"ORCU_HOME": str(Path(tmp) / "home"), "PATH": "/usr/bin:/bin"},
+        )
         seconds = time.perf_counter() - t0
     if proc.returncode != 0:
         return {"check_s": round(seconds, 2), "refused": proc.stderr.strip().splitlines()[0]}
@@ -73,12 +90,23 @@ def orcu_side(name: str) -> dict:
     schedule = summary["schedules"][0] if summary["schedules"] else None
     kernels = []
     for r in summary["regions"]:
-        shared = sorted({p["name"].split("_")[1] for p in summary["performance_params"]
-                         if p["name"].startswith("shared_") and p["name"].endswith(f"_{r['name'].rsplit('_', 1)[1]}")
-                         and p["name"].count("_") == 2})
-        kernels.append({"loops": [lp["var"] for lp in r["loops"]], "mapping": r["mapping"], "shared_candidates": shared})
-    return {"check_s": round(seconds, 2), "schedule": schedule["how"] if schedule else "one nest, as written",
-            "kernels": kernels}
+        shared = sorted(
+            {
+                p["name"].split("_")[1]
+                for p in summary["performance_params"]
+                if p["name"].startswith("shared_")
+                and p["name"].endswith(f"_{r['name'].rsplit('_', 1)[1]}")
+                and p["name"].count("_") == 2
+            }
+        )
+        kernels.append(
+            {"loops": [lp["var"] for lp in r["loops"]], "mapping": r["mapping"], "shared_candidates": shared}
+        )
+    return {
+        "check_s": round(seconds, 2),
+        "schedule": schedule["how"] if schedule else "one nest, as written",
+        "kernels": kernels,
+    }
 
 
 def _sizes(polybench: Path, path: str, dataset: str) -> dict[str, int]:
@@ -133,10 +161,17 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
         wanted = _as_orcu(theirs, mine)
         same = [s for s in scored if all(s[2].get(n) == v for n, v in wanted.items())]
         lacking = [a for a in theirs["shared"] if f"shared_{a}_{k + 1}" not in {p.name for p in mine}]
-        row = {"kernel": nest.name, "writes": written, "orcu_pick": best[2], "orcu_bytes": best[1],
-               "orcu_predicted_ms": round(best[0], 4), "ppcg": theirs, "ppcg_in_orcu": wanted,
-               # PPCG's shared arrays that orcu's space does not offer for the kernel (its placements differ)
-               "ppcg_shared_not_offered": lacking}
+        row = {
+            "kernel": nest.name,
+            "writes": written,
+            "orcu_pick": best[2],
+            "orcu_bytes": best[1],
+            "orcu_predicted_ms": round(best[0], 4),
+            "ppcg": theirs,
+            "ppcg_in_orcu": wanted,
+            # PPCG's shared arrays that orcu's space does not offer for the kernel (its placements differ)
+            "ppcg_shared_not_offered": lacking,
+        }
         if same:
             row["ppcg_bytes"] = min(s[1] for s in same)
             row["ppcg_predicted_ms"] = round(min(s[0] for s in same), 4)
@@ -167,7 +202,7 @@ def _as_orcu(theirs: dict, params) -> dict:
                 out[by_name["sharedDepth"].name] = tiles[axes]
     for key, p in by_name.items():
         if key.startswith("shared_"):
-            out[p.name] = key[len("shared_"):] in theirs["shared"]
+            out[p.name] = key[len("shared_") :] in theirs["shared"]
     return out
 
 
@@ -176,9 +211,21 @@ def ppcg_side(ppcg: str, polybench: Path, path: str, dataset: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         try:
-            proc = subprocess.run([ppcg, "--target=cuda", "--dump-sizes", "-I", str(polybench / "utilities"),
-                                   f"-D{dataset}_DATASET", str(source)], cwd=tmp, capture_output=True, text=True,
-                                  timeout=PPCG_LIMIT_S)
+            proc = subprocess.run(
+                [
+                    ppcg,
+                    "--target=cuda",
+                    "--dump-sizes",
+                    "-I",
+                    str(polybench / "utilities"),
+                    f"-D{dataset}_DATASET",
+                    str(source),
+                ],
+                cwd=tmp,
+                capture_output=True,
+                text=True,
+                timeout=PPCG_LIMIT_S,
+            )
         except subprocess.TimeoutExpired:
             return {"ppcg_s": f"> {PPCG_LIMIT_S}"}
         seconds = time.perf_counter() - t0
@@ -194,16 +241,23 @@ def ppcg_side(ppcg: str, polybench: Path, path: str, dataset: str) -> dict:
         launch = host.find(f"kernel{k} <<<")
         tiles = re.search(r"kernel\[i0\] -> tile\[[^]]*\] : ([^;}]*)", proc.stderr)  # --dump-sizes
         tile = re.search(rf"i0 = {k} and ([^)]*)", tiles.group(1)) if tiles else None
-        kernels.append({
-            "writes": sorted({w for w in re.findall(r"\b(\w+)\[[^;=]*\]\s*[-+*/]?=[^=]", body)
-                              if not w.startswith(("private_", "shared_"))}),
-            "tile": [int(v) for v in re.findall(r"o\d+ = (\d+)", tile.group(1))] if tile else [],
-            "block_dims": [int(v) for v in block.group(1).split(",")] if block else [],  # x first
-            "block": block.group(1) if block else None,
-            "grid": grid.group(1) if grid else None,
-            "shared": sorted(set(re.findall(r"__shared__ \w+ shared_(\w+)\[", body))),
-            "in_host_loop": _in_host_loop(host, launch),
-        })
+        kernels.append(
+            {
+                "writes": sorted(
+                    {
+                        w
+                        for w in re.findall(r"\b(\w+)\[[^;=]*\]\s*[-+*/]?=[^=]", body)
+                        if not w.startswith(("private_", "shared_"))
+                    }
+                ),
+                "tile": [int(v) for v in re.findall(r"o\d+ = (\d+)", tile.group(1))] if tile else [],
+                "block_dims": [int(v) for v in block.group(1).split(",")] if block else [],  # x first
+                "block": block.group(1) if block else None,
+                "grid": grid.group(1) if grid else None,
+                "shared": sorted(set(re.findall(r"__shared__ \w+ shared_(\w+)\[", body))),
+                "in_host_loop": _in_host_loop(host, launch),
+            }
+        )
     return {"ppcg_s": round(seconds, 2), "kernels": kernels}
 
 
@@ -239,7 +293,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("polybench", type=Path, help="PolyBench/C 4.2.1's directory")
     parser.add_argument("--ppcg", help="PPCG's executable (built by its own instructions)")
-    parser.add_argument("--dataset", default="LARGE", help="PolyBench's dataset (sizes) for PPCG and the traffic figures")
+    parser.add_argument(
+        "--dataset", default="LARGE", help="PolyBench's dataset (sizes) for PPCG and the traffic figures"
+    )
     parser.add_argument("--record", action="store_true", help="append the figures to bench/results/ppcg.json")
     args = parser.parse_args()
     rows = []
@@ -251,20 +307,29 @@ def main() -> None:
                 row["traffic"] = traffic_side(name, _sizes(args.polybench, path, args.dataset), row["ppcg"]["kernels"])
         rows.append(row)
         ours, theirs = row["orcu"], row.get("ppcg", {})
-        print(f"{name:16} orcu: {len(ours.get('kernels', []))} kernel(s) in {ours['check_s']} s"
-              f" ({ours.get('schedule') or ours.get('refused')}); "
-              f"ppcg: {len(theirs.get('kernels', []))} kernel(s) in {theirs.get('ppcg_s', '-')} s")
+        print(
+            f"{name:16} orcu: {len(ours.get('kernels', []))} kernel(s) in {ours['check_s']} s"
+            f" ({ours.get('schedule') or ours.get('refused')}); "
+            f"ppcg: {len(theirs.get('kernels', []))} kernel(s) in {theirs.get('ppcg_s', '-')} s"
+        )
         for t in row.get("traffic", []):
             theirs_bytes = t.get("ppcg_bytes")
-            print(f"    {t['kernel']:24} orcu's pick {t['orcu_bytes'] / 1e6:10.2f} MB  PPCG's choices "
-                  + (f"{theirs_bytes / 1e6:10.2f} MB" if theirs_bytes is not None else "not in orcu's space"))
+            print(
+                f"    {t['kernel']:24} orcu's pick {t['orcu_bytes'] / 1e6:10.2f} MB  PPCG's choices "
+                + (f"{theirs_bytes / 1e6:10.2f} MB" if theirs_bytes is not None else "not in orcu's space")
+            )
     if args.record:
         out = ROOT / "bench" / "results" / "ppcg.json"
         history = json.loads(out.read_text()) if out.exists() else []
-        history.append({"date": str(date.today()), "machine": f"{platform.machine()}, CPython {platform.python_version()}",
-                        "dataset": args.dataset,
-                        "ppcg": _version(args.ppcg) if args.ppcg else None,
-                        "rows": rows})
+        history.append(
+            {
+                "date": str(date.today()),
+                "machine": f"{platform.machine()}, CPython {platform.python_version()}",
+                "dataset": args.dataset,
+                "ppcg": _version(args.ppcg) if args.ppcg else None,
+                "rows": rows,
+            }
+        )
         out.write_text(json.dumps(history, indent=1) + "\n")
 
 

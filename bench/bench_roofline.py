@@ -13,6 +13,7 @@ most multiply-adds itself (inner_loop): how many of them per shared-memory load 
 loads and its FMAs share the multiprocessor's issue slots: an outer-product register tile is
 what lifts the ratio), and how many global loads its fills issue (or asynchronous copies, double-buffered).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -110,8 +111,12 @@ def _compiled(text: str, host: str, directory: Path) -> tuple[object, list, str]
     source = directory / "tuned.cu"
     source.write_text(text)
     found = ptxas_report(source, H100.arch)
-    subprocess.run([nvcc(), "-ptx", "-arch=sm_90", "-O3", str(source), "-o", str(directory / "tuned.ptx")], check=True,
-                   capture_output=True, text=True)
+    subprocess.run(
+        [nvcc(), "-ptx", "-arch=sm_90", "-O3", str(source), "-o", str(directory / "tuned.ptx")],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     instances = [] if isinstance(found, str) else list(kernel_instances(found, host).values())
     return next(iter(instances), None), instances, (directory / "tuned.ptx").read_text()
 
@@ -157,9 +162,14 @@ def _best(kernel: str, program) -> dict:
                     if not _spills(instances):
                         break
         traffic = code.traffic(H100.multiprocessors)
-        return {"config": config, "resources": resources, "spilled": _spills(instances), "mix": inner_loop(ptx),
-                "prediction": of_variant(program, 0, traffic, inputs, H100, resources),
-                "constants": of_variant(program, 0, traffic, inputs, CONSTANTS, resources)}
+        return {
+            "config": config,
+            "resources": resources,
+            "spilled": _spills(instances),
+            "mix": inner_loop(ptx),
+            "prediction": of_variant(program, 0, traffic, inputs, H100, resources),
+            "constants": of_variant(program, 0, traffic, inputs, CONSTANTS, resources),
+        }
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         # a tile ptxas spills is not kept (orcu/runners.py): nor is it here
@@ -170,11 +180,20 @@ def _best(kernel: str, program) -> dict:
     bytes_per_s, ops_per_s = peak_rates(H100, done.element_bytes)
     bound_ms = max(done.flops / ops_per_s, done.bytes / bytes_per_s) * 1e3
     return {
-        "kernel": kernel, "inputs": inputs, "configurations": len(configs), "config": chosen["config"],
-        "predicted_ms": round(ms, 5), "bound": chosen["prediction"].bound, "roofline_ms": round(bound_ms, 5),
-        "share_of_roofline": round(bound_ms / ms, 3), "constants_ms": round(constants, 5),
-        "constants_share": round(bound_ms / constants, 3), "registers": resources.registers, "spills": resources.spill_bytes,
-        "inner_loop": mix, "fma_per_shared_load": round(mix["fma"] / mix["shared_loads"], 2) if mix["shared_loads"] else None,
+        "kernel": kernel,
+        "inputs": inputs,
+        "configurations": len(configs),
+        "config": chosen["config"],
+        "predicted_ms": round(ms, 5),
+        "bound": chosen["prediction"].bound,
+        "roofline_ms": round(bound_ms, 5),
+        "share_of_roofline": round(bound_ms / ms, 3),
+        "constants_ms": round(constants, 5),
+        "constants_share": round(bound_ms / constants, 3),
+        "registers": resources.registers,
+        "spills": resources.spill_bytes,
+        "inner_loop": mix,
+        "fma_per_shared_load": round(mix["fma"] / mix["shared_loads"], 2) if mix["shared_loads"] else None,
     }
 
 
@@ -206,10 +225,14 @@ def timed(kernels: list[str], recorded_only: bool = False, at: dict | None = Non
                 for row in run["kernels"]:
                     if row["kernel"] == kernel:
                         configs.setdefault(json.dumps(row["config"], sort_keys=True), []).append(run.get("commit", "?"))
-            if not recorded_only and (not recorded or recorded[-1].get("code") != _code()):  # orcu has changed since the last record
+            if not recorded_only and (
+                not recorded or recorded[-1].get("code") != _code()
+            ):  # orcu has changed since the last record
                 configs.setdefault(json.dumps(best(kernel)["config"], sort_keys=True), []).append("now")
-            print(f"{kernel}: {len(configs)} configuration(s) at {json.dumps(inputs)}, each checked against the C code first",
-                  flush=True)  # a run cut off still says how far it came
+            print(
+                f"{kernel}: {len(configs)} configuration(s) at {json.dumps(inputs)}, each checked against the C code first",
+                flush=True,
+            )  # a run cut off still says how far it came
             results = runner.evaluate(program, 0, [(json.loads(c), dict(inputs)) for c in configs])
             vendor = None
             if case and isinstance(exe, Path):
@@ -218,16 +241,29 @@ def timed(kernels: list[str], recorded_only: bool = False, at: dict | None = Non
             for (text, commits), result in zip(configs.items(), results):
                 config = json.loads(text)
                 code = generate(program, program.nests[0], config, inputs)
-                prediction = of_variant(program, 0, code.traffic(device.multiprocessors), inputs, device, result.resources)
+                prediction = of_variant(
+                    program, 0, code.traffic(device.multiprocessors), inputs, device, result.resources
+                )
                 ms = statistics.median(result.kernel_ms) if result.status == "ok" else None
-                row = {"kernel": kernel, "inputs": inputs, "config": config, "best_at": commits, "status": result.status,
-                       "kernel_ms": ms, "predicted_ms": round(prediction.ms, 5) if prediction else None,
-                       "vendor_ms": vendor, "vendor_over_orcu": round(vendor / ms, 3) if ms and isinstance(vendor, float) else None}
+                row = {
+                    "kernel": kernel,
+                    "inputs": inputs,
+                    "config": config,
+                    "best_at": commits,
+                    "status": result.status,
+                    "kernel_ms": ms,
+                    "predicted_ms": round(prediction.ms, 5) if prediction else None,
+                    "vendor_ms": vendor,
+                    "vendor_over_orcu": round(vendor / ms, 3) if ms and isinstance(vendor, float) else None,
+                }
                 if result.status != "ok":
                     row["message"] = result.message[:300]
                 rows.append(row)
-                print(f"{kernel:<9} {json.dumps(inputs):<28} best at {','.join(commits):<16} {result.status:<6} "
-                      f"{ms} ms (predicted {row['predicted_ms']}), vendor {vendor} ms: {row['vendor_over_orcu']}", flush=True)
+                print(
+                    f"{kernel:<9} {json.dumps(inputs):<28} best at {','.join(commits):<16} {result.status:<6} "
+                    f"{ms} ms (predicted {row['predicted_ms']}), vendor {vendor} ms: {row['vendor_over_orcu']}",
+                    flush=True,
+                )
     return rows
 
 
@@ -236,10 +272,18 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="append the figures to bench/results/roofline.json")
     parser.add_argument("--kernels", nargs="+", choices=sorted(KERNELS), default=list(KERNELS))
     parser.add_argument("--gpu", action="store_true", help="time the best configurations on this machine's GPU (TIMED)")
-    parser.add_argument("--recorded", action="store_true",
-                        help="with --gpu: time only the recorded runs' configurations, not the model's best now")
-    parser.add_argument("--at", nargs="+", default=[], metavar="NAME=VALUE",
-                        help="with --gpu: time at these sizes instead of TIMED's (the CPU's check of each takes longer)")
+    parser.add_argument(
+        "--recorded",
+        action="store_true",
+        help="with --gpu: time only the recorded runs' configurations, not the model's best now",
+    )
+    parser.add_argument(
+        "--at",
+        nargs="+",
+        default=[],
+        metavar="NAME=VALUE",
+        help="with --gpu: time at these sizes instead of TIMED's (the CPU's check of each takes longer)",
+    )
     args = parser.parse_args()
     if nvcc() is None:
         sys.exit("bench_roofline: nvcc is needed (the PTX and ptxas's figures)")
@@ -255,11 +299,14 @@ def main() -> None:
         row = best(kernel)
         rows.append(row)
         mix = row["inner_loop"]
-        print(f"{kernel:<10} {row['predicted_ms']:9.4g} ms predicted ({row['bound']}), roofline {row['roofline_ms']:.4g} ms: "
-              f"{100 * row['share_of_roofline']:5.1f}% ({100 * row['constants_share']:.1f}% with orcu's constants)   inner loop: {mix['fma']} FMAs, {mix['shared_loads']} shared loads "
-              f"({mix['shared_vector_loads']} vectors): {row['fma_per_shared_load']} FMAs a shared load, {mix['barriers']} barrier(s), "
-              f"{mix['global_loads']} global loads, {mix['async_copies']} asynchronous copies; "
-              f"{row['registers']} registers   {row['config']}", flush=True)
+        print(
+            f"{kernel:<10} {row['predicted_ms']:9.4g} ms predicted ({row['bound']}), roofline {row['roofline_ms']:.4g} ms: "
+            f"{100 * row['share_of_roofline']:5.1f}% ({100 * row['constants_share']:.1f}% with orcu's constants)   inner loop: {mix['fma']} FMAs, {mix['shared_loads']} shared loads "
+            f"({mix['shared_vector_loads']} vectors): {row['fma_per_shared_load']} FMAs a shared load, {mix['barriers']} barrier(s), "
+            f"{mix['global_loads']} global loads, {mix['async_copies']} asynchronous copies; "
+            f"{row['registers']} registers   {row['config']}",
+            flush=True,
+        )
     if args.record:
         append("roofline.json", {"commit": _commit(), "code": _code(), "device_profile": H100.name, "kernels": rows})
 
@@ -276,7 +323,8 @@ def _code() -> str:
     """The last commit that changed orcu's package or templates (what generates the code), and
     "+changes" where the working tree changes them."""
     return _git("log", "-1", "--format=%h", "--", "orcu", "templates") + (
-        "+changes" if _git("status", "--porcelain", "--", "orcu", "templates") else "")
+        "+changes" if _git("status", "--porcelain", "--", "orcu", "templates") else ""
+    )
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ Goals (issue 37), checked and printed at the end: at 2%, 5% and 10% on every spa
 mean >= Random's and >= max(orcu's Genetic, Kernel Tuner's genetic_algorithm) - 0.01; the mean
 over the spaces >= 0.95 at 2% and >= 0.99 at 5%.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -100,9 +101,19 @@ def kernel_tuner_rows(kernel_tuner, path: Path, seeds: int, valid: int, optimum:
                     random.seed(seed)
                     numpy.random.seed(seed)
                     results, _ = kernel_tuner.tune_kernel(
-                        data["kernel_name"], "__global__ void k(){}", data.get("problem_size", 1), [], dict(data["tune_params"]),
-                        restrictions=restrict, cache=cache_path, simulation_mode=True, strategy=name,
-                        strategy_options={"max_fevals": budget}, verbose=False, quiet=True)
+                        data["kernel_name"],
+                        "__global__ void k(){}",
+                        data.get("problem_size", 1),
+                        [],
+                        dict(data["tune_params"]),
+                        restrictions=restrict,
+                        cache=cache_path,
+                        simulation_mode=True,
+                        strategy=name,
+                        strategy_options={"max_fevals": budget},
+                        verbose=False,
+                        quiet=True,
+                    )
                     times = [r["time"] for r in results if isinstance(r.get("time"), (int, float))]
                     scores.append(optimum / min(times) if times else 0.0)
                 row[label(fraction)] = [round(statistics.mean(scores), 3), round(min(scores), 3)]
@@ -114,6 +125,7 @@ def kernel_tuner_rows(kernel_tuner, path: Path, seeds: int, valid: int, optimum:
 
 def goals(rows: list[dict], spaces: list[str]) -> list[str]:
     """The issue's goals for the default, as lines; a line starting with 'MISSED' is one not met."""
+
     def mean(space, tuner, strategy, f):
         for r in rows:
             if r["space"] == space and r["strategy"] == strategy and (r["tuner"] == "orcu") == (tuner == "orcu"):
@@ -124,7 +136,11 @@ def goals(rows: list[dict], spaces: list[str]) -> list[str]:
     for f in GOAL_FRACTIONS:
         for space in spaces:
             default = mean(space, "orcu", DEFAULT, f)
-            rivals = [m for m in (mean(space, "orcu", "Genetic", f), mean(space, "kt", "genetic_algorithm", f)) if m is not None]
+            rivals = [
+                m
+                for m in (mean(space, "orcu", "Genetic", f), mean(space, "kt", "genetic_algorithm", f))
+                if m is not None
+            ]
             floor = max([mean(space, "orcu", "Random", f) or 0.0] + [m - 0.01 for m in rivals])
             if default is not None and default < floor:
                 out.append(f"MISSED {space} at {f}: {DEFAULT} {default:.3f} < {floor:.3f}")
@@ -132,13 +148,20 @@ def goals(rows: list[dict], spaces: list[str]) -> list[str]:
         if means:
             target = {"2%": 0.95, "5%": 0.99}.get(f)
             overall = statistics.mean(means)
-            verdict = "" if target is None else (" (goal >= %.2f)" % target if overall >= target else " MISSED: goal >= %.2f" % target)
-            out.append(f"{'MISSED ' if verdict.startswith(' MISSED') else ''}mean of {DEFAULT} over {len(means)} spaces at {f}: {overall:.3f}{verdict}")
+            verdict = (
+                ""
+                if target is None
+                else (f" (goal >= {target:.2f})" if overall >= target else f" MISSED: goal >= {target:.2f}")
+            )
+            out.append(
+                f"{'MISSED ' if verdict.startswith(' MISSED') else ''}mean of {DEFAULT} over {len(means)} spaces at {f}: {overall:.3f}{verdict}"
+            )
     return out
 
 
 def plot(rows: list[dict], spaces: list[str], out: Path) -> None:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -150,13 +173,18 @@ def plot(rows: list[dict], spaces: list[str], out: Path) -> None:
         for r in rows:
             if r["space"] == space:
                 name = r["strategy"] if r["tuner"] == "orcu" else f"KT {r['strategy']}"
-                ax.plot(x, [r[label(f)][0] for f in FRACTIONS], marker="o", label=name,
-                        linewidth=2.5 if r["strategy"] == DEFAULT else 1.2)
+                ax.plot(
+                    x,
+                    [r[label(f)][0] for f in FRACTIONS],
+                    marker="o",
+                    label=name,
+                    linewidth=2.5 if r["strategy"] == DEFAULT else 1.2,
+                )
         ax.set_title(space.split(".")[0], fontsize=9)
         ax.set_xscale("log")
         ax.set_xticks(x, [label(f) for f in FRACTIONS])
         ax.grid(alpha=0.3)
-    for ax in axes.flat[len(spaces):]:
+    for ax in axes.flat[len(spaces) :]:
         ax.axis("off")
     axes[0][0].set_ylabel("optimum / best found (mean)")
     axes[0][0].legend(fontsize=7)
@@ -173,12 +201,15 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--strategies", default=",".join(dict.fromkeys([DEFAULT, "Multistart", "Genetic", "Random"])))
     parser.add_argument("--all", action="store_true", help="every orcu strategy")
-    parser.add_argument("--plot", type=Path, default=RESULTS / "search.png", help="the figure (default: bench/results/search.png)")
+    parser.add_argument(
+        "--plot", type=Path, default=RESULTS / "search.png", help="the figure (default: bench/results/search.png)"
+    )
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     names = list(STRATEGIES) if args.all else args.strategies.split(",")
     try:
         import kernel_tuner
+
         warnings.filterwarnings("ignore")
     except ImportError:
         kernel_tuner = None
@@ -207,8 +238,17 @@ def main() -> None:
     except ImportError:
         print("matplotlib is not installed (pip install -e '.[plot]'): no plot")
     if args.record:
-        append("search.json", {"seeds": args.seeds, "default": DEFAULT, "data": args.data.name,
-                               "score": "optimum / best found: [mean, worst] over seeds", "rows": rows, "goals": verdicts})
+        append(
+            "search.json",
+            {
+                "seeds": args.seeds,
+                "default": DEFAULT,
+                "data": args.data.name,
+                "score": "optimum / best found: [mean, worst] over seeds",
+                "rows": rows,
+                "goals": verdicts,
+            },
+        )
 
 
 def show(row, name):

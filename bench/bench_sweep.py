@@ -10,6 +10,7 @@ its traceback's last frame.
 A region whose space holds more than --cap configurations (default 3000) is swept over its
 covering array (every pair of values) and a seeded sample up to the cap, and says so. Appends
 its date, commit, counts and time to bench/results/sweep.json."""
+
 from __future__ import annotations
 
 import argparse
@@ -68,8 +69,9 @@ def _sweep(task: tuple[str, int]) -> dict:
                 out["refused"] += 1
             except Exception as e:  # a defect of orcu's: what exit 3 would have said
                 frame = traceback.extract_tb(e.__traceback__)[-1]
-                out["internal"].append(f"region {k + 1} {config}: {type(e).__name__}: {e} "
-                                       f"({Path(frame.filename).name}:{frame.lineno})")
+                out["internal"].append(
+                    f"region {k + 1} {config}: {type(e).__name__}: {e} ({Path(frame.filename).name}:{frame.lineno})"
+                )
     return out
 
 
@@ -79,8 +81,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cap", type=int, default=3000, help="configurations a region at most (covering array first)")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    files = [Path(f).resolve() for f in args.files] or [p for p in FILES if _id(p) not in REFUSED and p.name not in INPUTS]
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    files = [Path(f).resolve() for f in args.files] or [
+        p for p in FILES if _id(p) not in REFUSED and p.name not in INPUTS
+    ]
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     start = time.perf_counter()
     internal, configs, refused = [], 0, 0
     with multiprocessing.Pool(args.jobs) as pool:
@@ -96,11 +102,23 @@ def main(argv: list[str]) -> int:
                 print(f"  INTERNAL ERROR {text}", flush=True)
             internal += [f"{result['file']}: {text}" for text in result["internal"]]
     seconds = time.perf_counter() - start
-    append("sweep.json", {"commit": commit, "files": len(files), "configurations": configs, "refused": refused,
-                          "internal_errors": len(internal), "first_errors": internal[:10], "cap": args.cap,
-                          "seconds": round(seconds, 1)})
-    print(f"sweep: {configs} configurations of {len(files)} files, {refused} refused by code generation, "
-          f"{len(internal)} internal errors, {seconds:.0f} s; recorded in bench/results/sweep.json")
+    append(
+        "sweep.json",
+        {
+            "commit": commit,
+            "files": len(files),
+            "configurations": configs,
+            "refused": refused,
+            "internal_errors": len(internal),
+            "first_errors": internal[:10],
+            "cap": args.cap,
+            "seconds": round(seconds, 1),
+        },
+    )
+    print(
+        f"sweep: {configs} configurations of {len(files)} files, {refused} refused by code generation, "
+        f"{len(internal)} internal errors, {seconds:.0f} s; recorded in bench/results/sweep.json"
+    )
     return 1 if internal else 0
 
 

@@ -10,6 +10,7 @@ Run: python3 bench/bench_tsg.py [--record]   (--record appends to bench/results/
 2. On a GPU (when one is visible): the kernel time of the same three kernels, Orio's
    mapping against the TSG's choice, at the issue's sizes (gemm 2048, gemv 8192 as well).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,15 @@ CASES = {
     "gemv": ("gemv.c", {"n": 4096, "m": 4096}, {"TC": 128}),
     "gemv_t": ("gemv_t.c", {"n": 4096, "m": 4096}, {"TC": 128}),
 }
-_GEMM_PLACED = {"TI": 8, "TJ": 32, "registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True,
-                "sharedDepth_1": 16}
+_GEMM_PLACED = {
+    "TI": 8,
+    "TJ": 32,
+    "registers_i_1": 4,
+    "registers_j_1": 4,
+    "shared_A_1": True,
+    "shared_B_1": True,
+    "sharedDepth_1": 16,
+}
 _GEMV_T_PLACED = {"TC": 128, "registers_j_1": 2, "shared_x_1": True, "sharedDepth_1": 32}
 # kernel -> each variant with Phase II's placements: its name and configuration
 PLACED = {
@@ -55,10 +63,17 @@ PLACED = {
 }
 # Orio cannot map the transposed gemv as written (its outer loop carries the reduction into
 # y[j]): an Orio user swaps the loops by hand, and that is what Orio's figures are for.
-ORIO_EDITS = {"gemv_t.c": ("for (i = 0; i < n; i++)\n        for (j = 0; j < m; j++)",
-                           "for (j = 0; j < m; j++)\n        for (i = 0; i < n; i++)")}
-GPU_SIZES = {"gemm": [{"n": 1024}, {"n": 2048}], "gemv": [{"n": 4096, "m": 4096}, {"n": 8192, "m": 8192}],
-             "gemv_t": [{"n": 4096, "m": 4096}, {"n": 8192, "m": 8192}]}
+ORIO_EDITS = {
+    "gemv_t.c": (
+        "for (i = 0; i < n; i++)\n        for (j = 0; j < m; j++)",
+        "for (j = 0; j < m; j++)\n        for (i = 0; i < n; i++)",
+    )
+}
+GPU_SIZES = {
+    "gemm": [{"n": 1024}, {"n": 2048}],
+    "gemv": [{"n": 4096, "m": 4096}, {"n": 8192, "m": 8192}],
+    "gemv_t": [{"n": 4096, "m": 4096}, {"n": 8192, "m": 8192}],
+}
 _TRANSFORM = re.compile(r"transform CUDA\([^)]*\)")
 
 
@@ -78,10 +93,13 @@ def figures(program, config: dict, inputs: dict) -> dict:
     code = generate(program, program.nests[0], config, inputs)
     traffic = code.traffic(H100.multiprocessors)
     prediction = of_variant(program, 0, traffic, inputs, H100)
-    return {"accesses": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in traffic.globals_],
-            "sectors_per_request": round(traffic.sectors / traffic.requests, 2),
-            "bytes_per_output": round(traffic.bytes_per_output, 1),
-            "predicted_ms": round(prediction.ms, 5), "bound": prediction.bound}
+    return {
+        "accesses": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in traffic.globals_],
+        "sectors_per_request": round(traffic.sectors / traffic.requests, 2),
+        "bytes_per_output": round(traffic.bytes_per_output, 1),
+        "predicted_ms": round(prediction.ms, 5),
+        "bound": prediction.bound,
+    }
 
 
 def static_rows(directory: Path) -> dict:
@@ -90,14 +108,21 @@ def static_rows(directory: Path) -> dict:
         program = load(EXAMPLES / example)
         schedule, block, config = _tsg(program, params, inputs)
         orio = load(_orio_copy(example, directory))
-        variants = {"orio": figures(orio, performance_space(orio, dict(inputs)).first_matching({}), inputs),
-                    "tsg": {"schedule": schedule.name, "block": list(block), **figures(program, config, inputs)}}
+        variants = {
+            "orio": figures(orio, performance_space(orio, dict(inputs)).first_matching({}), inputs),
+            "tsg": {"schedule": schedule.name, "block": list(block), **figures(program, config, inputs)},
+        }
         for name, placed in PLACED.get(kernel, {}).items():
             variants[name] = figures(program, _tsg(program, placed, inputs)[2], inputs)
         out[kernel] = {"inputs": inputs, **variants}
-        print(f"{kernel:<7} {json.dumps(inputs):<26} " + "   ".join(
-            f"{name}: {v['sectors_per_request']:5.2f} sectors/request, {v['bytes_per_output']:7.1f} B/output, "
-            f"{v['predicted_ms']:.4g} ms predicted ({v['bound']})" for name, v in variants.items()))
+        print(
+            f"{kernel:<7} {json.dumps(inputs):<26} "
+            + "   ".join(
+                f"{name}: {v['sectors_per_request']:5.2f} sectors/request, {v['bytes_per_output']:7.1f} B/output, "
+                f"{v['predicted_ms']:.4g} ms predicted ({v['bound']})"
+                for name, v in variants.items()
+            )
+        )
     return out
 
 
@@ -123,25 +148,39 @@ def timed_rows(backend: str, sizes: dict[str, list[dict]]) -> list[dict]:
             for inputs in sizes[kernel]:
                 _, block, tsg_params = _tsg(tsg_program, params, inputs)
                 variants = [("orio", orio_program, params), ("tsg", tsg_program, tsg_params)]
-                variants += [(name, tsg_program, _tsg(tsg_program, placed, inputs)[2])
-                             for name, placed in PLACED.get(kernel, {}).items()]
+                variants += [
+                    (name, tsg_program, _tsg(tsg_program, placed, inputs)[2])
+                    for name, placed in PLACED.get(kernel, {}).items()
+                ]
                 times = {}
                 for name, program, p in variants:
                     result = next(runner.evaluate(program, 0, [(p, dict(inputs))]))
                     times[name] = statistics.median(result.kernel_ms) if result.status == "ok" else result.status
                 best = min((t for k, t in times.items() if k != "orio" and isinstance(t, float)), default=None)
                 speedup = times["orio"] / best if isinstance(times["orio"], float) and best else None
-                rows.append({"kernel": kernel, "inputs": inputs, "tsg_block": list(block), **{f"{k}_ms": v for k, v in times.items()},
-                             "speedup": round(speedup, 2) if speedup else None})
-                print(f"{kernel:<7} {json.dumps(inputs):<26} " + "   ".join(f"{k} {t} ms" for k, t in times.items())
-                      + f"   speed-up of the TSG's best {rows[-1]['speedup']}")
+                rows.append(
+                    {
+                        "kernel": kernel,
+                        "inputs": inputs,
+                        "tsg_block": list(block),
+                        **{f"{k}_ms": v for k, v in times.items()},
+                        "speedup": round(speedup, 2) if speedup else None,
+                    }
+                )
+                print(
+                    f"{kernel:<7} {json.dumps(inputs):<26} "
+                    + "   ".join(f"{k} {t} ms" for k, t in times.items())
+                    + f"   speed-up of the TSG's best {rows[-1]['speedup']}"
+                )
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--record", action="store_true")
-    parser.add_argument("--emulate", action="store_true", help="time small sizes under the emulation (checks the plumbing; CPU times)")
+    parser.add_argument(
+        "--emulate", action="store_true", help="time small sizes under the emulation (checks the plumbing; CPU times)"
+    )
     args = parser.parse_args()
     print("sectors a warp's request touches (mean over the requests), global bytes per output, the model's prediction:")
     with tempfile.TemporaryDirectory() as tmp:
@@ -150,17 +189,28 @@ def main() -> None:
     if gpu_visible():
         timed = timed_rows("cuda", GPU_SIZES)
     elif args.emulate:
-        timed = timed_rows("emulate", {"gemm": [{"n": 48}], "gemv": [{"n": 96, "m": 80}], "gemv_t": [{"n": 96, "m": 80}]})
+        timed = timed_rows(
+            "emulate", {"gemm": [{"n": 48}], "gemv": [{"n": 96, "m": 80}], "gemv_t": [{"n": 96, "m": 80}]}
+        )
     else:
         print("no GPU visible: no kernel times")
     if args.record:
         path = ROOT / "bench" / "results" / "tsg.json"
         runs = json.loads(path.read_text()) if path.exists() else []
-        nvcc_version = subprocess.run([nvcc(), "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        nvcc_version = (
+            subprocess.run([nvcc(), "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        )
         gpu = query() if gpu_visible() else None
-        runs.append({"date": date.today().isoformat(), "machine": f"{platform.machine()}, Python {platform.python_version()}",
-                     "nvcc": nvcc_version, "gpu": gpu.name if gpu else None, "static": static,
-                     "kernel_times": timed if gpu else []})
+        runs.append(
+            {
+                "date": date.today().isoformat(),
+                "machine": f"{platform.machine()}, Python {platform.python_version()}",
+                "nvcc": nvcc_version,
+                "gpu": gpu.name if gpu else None,
+                "static": static,
+                "kernel_times": timed if gpu else [],
+            }
+        )
         path.write_text(json.dumps(runs, indent=2) + "\n")
 
 

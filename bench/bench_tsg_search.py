@@ -12,6 +12,7 @@ evaluations it spends until it first meets the least traffic, and the best traff
 within 10%, 25% and 50% of the space (optimum / found: 1.0 is the least). TSG stops after its
 Phase IV: what it has not met by then it never meets.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -67,7 +68,9 @@ def main() -> None:
         program = load(ROOT / "annotated_examples" / example)
         inputs = next(iter(input_space(program).configs()))
         for k, nest in enumerate(program.nests):
-            if not any(p.blocked is None and (p.grid or p.shared) for p in (nest.recipe.placements if nest.recipe else ())):
+            if not any(
+                p.blocked is None and (p.grid or p.shared) for p in (nest.recipe.placements if nest.recipe else ())
+            ):
                 continue
             space, costs = traffic_table(program, k, inputs)
             least = min(costs.values())
@@ -83,16 +86,23 @@ def main() -> None:
                         best = min(met[: max(1, int(f * len(space)))])
                         scores[f].append(least / best if best > 0 else 1.0)
                 finite = [r for r in reach if r != math.inf]
-                row[name] = {"to_least_mean": statistics.mean(finite) if finite else None,
-                             "reached": f"{len(finite)}/{len(reach)}", "evaluated": len(met),
-                             **{f"score_{int(f * 100)}": round(statistics.mean(v), 3) for f, v in scores.items()}}
+                row[name] = {
+                    "to_least_mean": statistics.mean(finite) if finite else None,
+                    "reached": f"{len(finite)}/{len(reach)}",
+                    "evaluated": len(met),
+                    **{f"score_{int(f * 100)}": round(statistics.mean(v), 3) for f, v in scores.items()},
+                }
                 to = f"{row[name]['to_least_mean']:.1f}" if finite else "never"
-                cells.append(f"{to + ' (' + row[name]['reached'] + ')':>15} "
-                             f"{'/'.join(f'{statistics.mean(v):.2f}' for v in scores.values()):>10}")
+                cells.append(
+                    f"{to + ' (' + row[name]['reached'] + ')':>15} "
+                    f"{'/'.join(f'{statistics.mean(v):.2f}' for v in scores.values()):>10}"
+                )
             rows.append(row)
             print(f"{nest.name:<16} {len(space):>5}  " + "  ".join(cells))
     if args.record:
-        append("tsg_search.json", {"seeds": args.seeds, "cost": "static traffic, bytes per grid iteration", "rows": rows})
+        append(
+            "tsg_search.json", {"seeds": args.seeds, "cost": "static traffic, bytes per grid iteration", "rows": rows}
+        )
 
 
 if __name__ == "__main__":

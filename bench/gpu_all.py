@@ -28,6 +28,7 @@ Every variant of a tune lands in one results database (results.sqlite), which ca
 GPU, small sizes and budgets, the vendor program compiled but not run (where cuBLAS's headers
 are installed) and the refitted constants not written; tests/test_gpu_all.py runs it in CI.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -73,41 +74,97 @@ def _cases(dry: bool) -> list[dict]:
         {"name": "sdot", "example": "dot.c", "inputs": {"n": n}, "vendor": ["sdot", n], "goal": "cublas"},
         {"name": "dnrm2", "example": "norm2.c", "inputs": {"n": n}, "vendor": ["dnrm2", n], "goal": "cublas"},
         {"name": "sscal", "example": "vecscale.c", "inputs": {"n": n}, "vendor": ["sscal", n], "goal": "cublas"},
-        {"name": "dia_spmv", "example": "spmv_dia.c", "inputs": {"m": grid, "n": grid}, "vendor": ["csr_spmv", grid],
-         "goal": "1.2x"},
-        {"name": "dgemv", "example": "gemv.c", "inputs": {"n": gemv, "m": gemv}, "vendor": ["dgemv", gemv, gemv],
-         "goal": "cublas"},
+        {
+            "name": "dia_spmv",
+            "example": "spmv_dia.c",
+            "inputs": {"m": grid, "n": grid},
+            "vendor": ["csr_spmv", grid],
+            "goal": "1.2x",
+        },
+        {
+            "name": "dgemv",
+            "example": "gemv.c",
+            "inputs": {"n": gemv, "m": gemv},
+            "vendor": ["dgemv", gemv, gemv],
+            "goal": "cublas",
+        },
         # the TSG's mapping against Orio's (the same file with mapping='orio'), each right after the
         # TSG's own case: a call that runs out of time still leaves the pair measured
-        {"name": "orio_dgemv", "example": "gemv.c", "inputs": {"n": gemv, "m": gemv}, "orio": True, "goal": "tsg_10x",
-         "against": "dgemv"},
-        {"name": "dgemv_t", "example": "gemv_t.c", "inputs": {"n": gemv, "m": gemv}, "vendor": ["dgemv_t", gemv, gemv],
-         "goal": "cublas"},
-        {"name": "sgemm", "example": "sgemm.c", "inputs": {"n": tuned}, "vendor": ["sgemm", tuned], "goal": "80%",
-         "larger": list(sizes)},
-        {"name": "orio_sgemm", "example": "sgemm.c", "inputs": {"n": tuned}, "orio": True, "goal": "tsg_10x",
-         "against": "sgemm"},
-        {"name": "dgemm", "example": "dgemm.c", "inputs": {"n": tuned}, "vendor": ["dgemm", tuned], "goal": "report",
-         "larger": list(sizes)},
+        {
+            "name": "orio_dgemv",
+            "example": "gemv.c",
+            "inputs": {"n": gemv, "m": gemv},
+            "orio": True,
+            "goal": "tsg_10x",
+            "against": "dgemv",
+        },
+        {
+            "name": "dgemv_t",
+            "example": "gemv_t.c",
+            "inputs": {"n": gemv, "m": gemv},
+            "vendor": ["dgemv_t", gemv, gemv],
+            "goal": "cublas",
+        },
+        {
+            "name": "sgemm",
+            "example": "sgemm.c",
+            "inputs": {"n": tuned},
+            "vendor": ["sgemm", tuned],
+            "goal": "80%",
+            "larger": list(sizes),
+        },
+        {
+            "name": "orio_sgemm",
+            "example": "sgemm.c",
+            "inputs": {"n": tuned},
+            "orio": True,
+            "goal": "tsg_10x",
+            "against": "sgemm",
+        },
+        {
+            "name": "dgemm",
+            "example": "dgemm.c",
+            "inputs": {"n": tuned},
+            "vendor": ["dgemm", tuned],
+            "goal": "report",
+            "larger": list(sizes),
+        },
     ]
     return cases
 
 
 def facts(dry: bool) -> dict:
     """The device, driver and CUDA version the figures come from, the date and the commit."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    out = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": commit or "?",
-           "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"}
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    out = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "commit": commit or "?",
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+    }
     if dry:
-        return {**out, "device": "none (dry run: orcu's CPU emulation)", "driver": None, "cuda": bench_model.cuda_version()}
+        return {
+            **out,
+            "device": "none (dry run: orcu's CPU emulation)",
+            "driver": None,
+            "cuda": bench_model.cuda_version(),
+        }
     return {**out, **bench_model.gpu_facts()}
 
 
 class Run:
     """One invocation: where results go, the backend, and the bookkeeping of finished steps."""
 
-    def __init__(self, out: Path, dry: bool, budget: int | None, examples: list[str] | None,
-                 cases: list[str] | None = None, home: Path | None = None):
+    def __init__(
+        self,
+        out: Path,
+        dry: bool,
+        budget: int | None,
+        examples: list[str] | None,
+        cases: list[str] | None = None,
+        home: Path | None = None,
+    ):
         self.out, self.dry = out.resolve(), dry  # absolute: orcu runs in a scratch folder, with ORCU_HOME under out
         self.home = (home or self.out / "home").resolve()
         self.budget = budget or (2 if dry else 12)
@@ -133,14 +190,31 @@ class Run:
         partial.replace(path)  # a run cut off mid-write leaves the last whole file
 
     def orcu(self, *arguments: str, timeout: float = 540) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "orcu", *arguments], capture_output=True, text=True, env=self.env,
-                              timeout=timeout, cwd=self.scratch)
+        return subprocess.run(
+            [sys.executable, "-m", "orcu", *arguments],
+            capture_output=True,
+            text=True,
+            env=self.env,
+            timeout=timeout,
+            cwd=self.scratch,
+        )
 
     def tune(self, path: Path, inputs: dict | None, budget: int, output: Path) -> tuple[int, dict | None, str]:
         """orcu tune on the run's backend, ranked by the kernels' measured time (also in emulation,
         so that the dry run walks the same path); the exit status, the JSON summary and stderr."""
-        command = ["tune", str(path), "--backend", self.backend, "--measure", "kernel", "--budget", str(budget), "--json",
-                   "-o", str(output)]
+        command = [
+            "tune",
+            str(path),
+            "--backend",
+            self.backend,
+            "--measure",
+            "kernel",
+            "--budget",
+            str(budget),
+            "--json",
+            "-o",
+            str(output),
+        ]
         for name, value in (inputs or {}).items():
             command += ["--input", f"{name}={value}"]
         proc = self.orcu(*command)
@@ -153,6 +227,7 @@ class Run:
 
 # -- the steps -----------------------------------------------------------------------------------
 
+
 def step_tests(run: Run) -> bool:
     xml = run.scratch / "tests.xml"
     start = time.perf_counter()
@@ -162,8 +237,25 @@ def step_tests(run: Run) -> bool:
     with open(run.out / "tests.log", "w") as log:
         # -v: each test's outcome as it ends, so that a log cut off names its failures (the second
         # H100 run of 2026-11-27 left one F among dots and no summary)
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-m", "gpu", "-v", "-p", "no:cacheprovider", "-n", workers,
-                               f"--junitxml={xml}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, timeout=500)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-m",
+                "gpu",
+                "-v",
+                "-p",
+                "no:cacheprovider",
+                "-n",
+                workers,
+                f"--junitxml={xml}",
+            ],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            timeout=500,
+        )
     counts = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0}
     failures = []
     if xml.exists():
@@ -179,8 +271,16 @@ def step_tests(run: Run) -> bool:
                 counts["skipped"] += 1
             else:
                 counts["passed"] += 1
-    run.save("tests.json", {**run.facts, **counts, "failures": failures, "exit": proc.returncode,
-                            "seconds": round(time.perf_counter() - start, 1)})
+    run.save(
+        "tests.json",
+        {
+            **run.facts,
+            **counts,
+            "failures": failures,
+            "exit": proc.returncode,
+            "seconds": round(time.perf_counter() - start, 1),
+        },
+    )
     return proc.returncode in (0, 5)  # 5: nothing collected (no test is marked gpu)
 
 
@@ -205,8 +305,12 @@ def _name(path: Path) -> str:
 def _compiles(run: Run, tuned: Path) -> str:
     """Whether nvcc builds the tuned file into an object, as a build system would: "ok" or the error."""
     arch = ["-arch=sm_90"] if run.dry else ["-arch=native"]
-    proc = subprocess.run([shutil.which("nvcc") or "nvcc", "-c", *arch, "-O3", str(tuned), "-o", str(tuned.with_suffix(".o"))],
-                          capture_output=True, text=True, cwd=tuned.parent)
+    proc = subprocess.run(
+        [shutil.which("nvcc") or "nvcc", "-c", *arch, "-O3", str(tuned), "-o", str(tuned.with_suffix(".o"))],
+        capture_output=True,
+        text=True,
+        cwd=tuned.parent,
+    )
     return "ok" if proc.returncode == 0 else proc.stderr.strip()[-1500:]
 
 
@@ -222,19 +326,36 @@ def step_tune(run: Run) -> bool:
         code, summary, stderr = run.tune(path, INPUTS.get(name), run.budget, tuned)
         entry = {"exit": code, "seconds": round(time.perf_counter() - start, 1)}
         if summary:
-            entry["regions"] = [{"name": r["name"], "statuses": r["statuses"],
-                                 "best": [{"inputs": p.get("inputs"), "params": p["best"]["params"] if p["best"] else None,
-                                           "kernel_ms": p["best"]["kernel_ms"] if p["best"] else None}
-                                          for p in r.get("per_input", [r])]} for r in summary["regions"]]
+            entry["regions"] = [
+                {
+                    "name": r["name"],
+                    "statuses": r["statuses"],
+                    "best": [
+                        {
+                            "inputs": p.get("inputs"),
+                            "params": p["best"]["params"] if p["best"] else None,
+                            "kernel_ms": p["best"]["kernel_ms"] if p["best"] else None,
+                        }
+                        for p in r.get("per_input", [r])
+                    ],
+                }
+                for r in summary["regions"]
+            ]
         if code != 0:
             entry["stderr"] = stderr
         entry["tuned_file_compiles"] = _compiles(run, tuned) if code == 0 and tuned.exists() else None
         done["examples"][name] = entry
         run.save("tune.json", done)
-        print(f"tune {name}: exit {code}, {entry['seconds']} s, nvcc {str(entry['tuned_file_compiles'])[:60]}", flush=True)
-    wrong = [n for n, e in done["examples"].items()
-             if e["exit"] not in (0,) or e["tuned_file_compiles"] != "ok"
-             or any(s not in ("ok", "invalid") for r in e.get("regions", []) for s in r["statuses"])]
+        print(
+            f"tune {name}: exit {code}, {entry['seconds']} s, nvcc {str(entry['tuned_file_compiles'])[:60]}", flush=True
+        )
+    wrong = [
+        n
+        for n, e in done["examples"].items()
+        if e["exit"] not in (0,)
+        or e["tuned_file_compiles"] != "ok"
+        or any(s not in ("ok", "invalid") for r in e.get("regions", []) for s in r["statuses"])
+    ]
     done["not_clean"] = wrong
     run.save("tune.json", done)
     return not wrong
@@ -244,8 +365,16 @@ def vendor_program(directory: Path, arch: str = "native") -> Path | str:
     """bench/gpu/vendor.cu built in ``directory`` (its path), or why not: it times cuBLAS and
     cuSPARSE (``vendor CASE SIZE...`` prints one JSON line)."""
     exe = directory / "vendor"
-    command = [shutil.which("nvcc") or "nvcc", "-O3", f"-arch={arch}", str(VENDOR_SOURCE), "-o", str(exe), "-lcublas",
-               "-lcusparse"]
+    command = [
+        shutil.which("nvcc") or "nvcc",
+        "-O3",
+        f"-arch={arch}",
+        str(VENDOR_SOURCE),
+        "-o",
+        str(exe),
+        "-lcublas",
+        "-lcusparse",
+    ]
     proc = subprocess.run(command, capture_output=True, text=True)
     if proc.returncode != 0:
         return proc.stderr.strip()[-1500:]
@@ -260,7 +389,9 @@ def _orio_copy(run: Run, example: str) -> Path:
 
 
 def _best_kernel_ms(summary: dict | None) -> tuple[float | None, dict | None]:
-    best = summary["regions"][0]["best"] if summary and summary["regions"] else None  # one input size: the region's best
+    best = (
+        summary["regions"][0]["best"] if summary and summary["regions"] else None
+    )  # one input size: the region's best
     return (best["kernel_ms"], best["params"]) if best else (None, None)
 
 
@@ -275,8 +406,11 @@ def _at_size(run: Run, example: str, params: dict, inputs: dict) -> dict:
     program = load(EXAMPLES / example, device=device)
     runner = Runner(run.backend, device, run.scratch / "at_size", jobs=1)
     result = next(runner.evaluate(program, 0, [(params, inputs)]))
-    return {"status": result.status, "kernel_ms": statistics.median(result.kernel_ms) if result.kernel_ms else None,
-            "message": result.message[:500] if result.status != "ok" else ""}
+    return {
+        "status": result.status,
+        "kernel_ms": statistics.median(result.kernel_ms) if result.kernel_ms else None,
+        "message": result.message[:500] if result.status != "ok" else "",
+    }
 
 
 def step_vendor(run: Run) -> bool:
@@ -294,8 +428,15 @@ def step_vendor(run: Run) -> bool:
         path = _orio_copy(run, case["example"]) if case.get("orio") else EXAMPLES / case["example"]
         code, summary, stderr = run.tune(path, case["inputs"], 2 * run.budget, run.scratch / f"{case['name']}.tuned.cu")
         ms, params = _best_kernel_ms(summary)
-        row = {"example": case["example"], "inputs": case["inputs"], "orcu_exit": code, "orcu_ms": ms, "params": params,
-               "goal": case["goal"], "against": case.get("against")}
+        row = {
+            "example": case["example"],
+            "inputs": case["inputs"],
+            "orcu_exit": code,
+            "orcu_ms": ms,
+            "params": params,
+            "goal": case["goal"],
+            "against": case.get("against"),
+        }
         if code != 0:
             row["stderr"] = stderr
         if isinstance(exe, Path) and not run.dry and "vendor" in case:
@@ -332,26 +473,44 @@ def goals(done: dict) -> list[dict]:
     for name, row in cases.items():
         speedup = _ratio(row)
         if row["goal"] == "cublas":
-            out.append({"goal": f"{name} >= cuBLAS", "measured": speedup, "met": speedup is not None and speedup >= 1.0})
+            out.append(
+                {"goal": f"{name} >= cuBLAS", "measured": speedup, "met": speedup is not None and speedup >= 1.0}
+            )
             if copy and name in ("daxpy", "sscal") and row.get("orcu_ms"):
                 moved = {"daxpy": 24, "sscal": 8}[name] * row["inputs"]["n"]
                 share = moved / row["orcu_ms"] / 1e6 / copy["gb_per_s"]
                 out.append({"goal": f"{name} >= 90% of copy bandwidth", "measured": share, "met": share >= 0.9})
         elif row["goal"] == "1.2x":
-            out.append({"goal": f"{name} >= 1.2x cuSPARSE CSR", "measured": speedup, "met": speedup is not None and speedup >= 1.2})
+            out.append(
+                {
+                    "goal": f"{name} >= 1.2x cuSPARSE CSR",
+                    "measured": speedup,
+                    "met": speedup is not None and speedup >= 1.2,
+                }
+            )
         elif row["goal"] in ("80%", "report"):
             for size, larger in [("tuned", row)] + list(row.get("larger", {}).items()):
                 vendor = larger.get("vendor") if isinstance(larger.get("vendor"), dict) else None
                 mine = larger.get("orcu_ms") if size == "tuned" else larger.get("kernel_ms")
                 share = vendor["ms"] / mine if vendor and mine else None
                 text = f"{name} n={row['inputs']['n'] if size == 'tuned' else size}: share of cuBLAS"
-                out.append({"goal": text + (" >= 80%" if row["goal"] == "80%" else ""), "measured": share,
-                            "met": None if row["goal"] == "report" else share is not None and share >= 0.8})
+                out.append(
+                    {
+                        "goal": text + (" >= 80%" if row["goal"] == "80%" else ""),
+                        "measured": share,
+                        "met": None if row["goal"] == "report" else share is not None and share >= 0.8,
+                    }
+                )
         elif row["goal"] == "tsg_10x":
             tsg = cases.get(row["against"], {}).get("orcu_ms")
             speedup = row["orcu_ms"] / tsg if tsg and row.get("orcu_ms") else None
-            out.append({"goal": f"TSG {row['against']} >= 10x Orio's mapping", "measured": speedup,
-                        "met": speedup is not None and speedup >= 10})
+            out.append(
+                {
+                    "goal": f"TSG {row['against']} >= 10x Orio's mapping",
+                    "measured": speedup,
+                    "met": speedup is not None and speedup >= 10,
+                }
+            )
     for goal in out:
         if goal["measured"] is not None:
             goal["measured"] = round(goal["measured"], 3)
@@ -365,8 +524,12 @@ def step_calibrate(run: Run) -> bool:
     fit = figures["fit"]
     if fit and fit["error_factor"] < fit["error_factor_before"] and not run.dry:
         fitted = json.loads(CALIBRATION.read_text()) if CALIBRATION.exists() else {}
-        fitted[run.facts["device"]] = {"scale": fit["scale"], "launch_ms": fit["launch_ms"],
-                                       "fitted": run.facts["date"], "variants": sum(map(len, found.values()))}
+        fitted[run.facts["device"]] = {
+            "scale": fit["scale"],
+            "launch_ms": fit["launch_ms"],
+            "fitted": run.facts["date"],
+            "variants": sum(map(len, found.values())),
+        }
         CALIBRATION.write_text(json.dumps(fitted, indent=2, sort_keys=True) + "\n")
     return bool(found)
 
@@ -380,8 +543,13 @@ def step_plots(run: Run) -> bool:
     made = []
     tune = run.load("tune.json", None)
     if tune:
-        rows = [(f"{name} {json.dumps(b['inputs'])[:24]}", b["kernel_ms"]) for name, e in tune["examples"].items()
-                for r in e.get("regions", []) for b in r["best"] if b["kernel_ms"]]
+        rows = [
+            (f"{name} {json.dumps(b['inputs'])[:24]}", b["kernel_ms"])
+            for name, e in tune["examples"].items()
+            for r in e.get("regions", [])
+            for b in r["best"]
+            if b["kernel_ms"]
+        ]
         if rows:
             fig, ax = plt.subplots(figsize=(7, max(3, 0.18 * len(rows))))
             ax.barh([r[0] for r in rows], [r[1] for r in rows])
@@ -412,23 +580,36 @@ def step_plots(run: Run) -> bool:
     return bool(made)
 
 
-STEP_FUNCTIONS = {"tests": step_tests, "tune": step_tune, "vendor": step_vendor, "calibrate": step_calibrate,
-                  "plots": step_plots}
+STEP_FUNCTIONS = {
+    "tests": step_tests,
+    "tune": step_tune,
+    "vendor": step_vendor,
+    "calibrate": step_calibrate,
+    "plots": step_plots,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--step", action="append", choices=STEPS, help="run this step (repeatable; default: those left)")
+    parser.add_argument(
+        "--step", action="append", choices=STEPS, help="run this step (repeatable; default: those left)"
+    )
     parser.add_argument("--again", action="store_true", help="forget the finished steps and start over")
     parser.add_argument("--dry-run", action="store_true", help="every step's code path in orcu's CPU emulation")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where results go (default bench/results/gpu)")
     parser.add_argument("--budget", type=int, help="variants per tuned file (default 12; 2 in a dry run)")
-    parser.add_argument("--examples", nargs="+",
-                        help="only these annotated examples in tune (file names, or paths from the repository's root)")
+    parser.add_argument(
+        "--examples",
+        nargs="+",
+        help="only these annotated examples in tune (file names, or paths from the repository's root)",
+    )
     parser.add_argument("--cases", nargs="+", help="only these vendor cases (daxpy, sgemm, orio_dgemv, ...)")
-    parser.add_argument("--home", type=Path,
-                        help="orcu's results database folder (default OUT/home): runs side by side with their own "
-                             "--out can share one, so that calibrate sees every variant they measured")
+    parser.add_argument(
+        "--home",
+        type=Path,
+        help="orcu's results database folder (default OUT/home): runs side by side with their own "
+        "--out can share one, so that calibrate sees every variant they measured",
+    )
     args = parser.parse_args(argv)
     if not args.dry_run and shutil.which("nvidia-smi") is None:
         print("gpu_all: no GPU visible (nvidia-smi not found); --dry-run walks the steps in emulation", file=sys.stderr)
@@ -449,11 +630,17 @@ def main(argv: list[str] | None = None) -> int:
             ok = STEP_FUNCTIONS[name](run)
             # read again before writing: another step may have finished meanwhile in a second process
             state = {**state, **run.load("steps.json", {})}
-            state[name] = {"finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "clean": ok,
-                           "seconds": round(time.perf_counter() - start, 1), "device": run.facts["device"]}
+            state[name] = {
+                "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "clean": ok,
+                "seconds": round(time.perf_counter() - start, 1),
+                "device": run.facts["device"],
+            }
             run.save("steps.json", state)
-            print(f"gpu_all: step {name} {'clean' if ok else 'finished with failures'} in {state[name]['seconds']} s",
-                  flush=True)
+            print(
+                f"gpu_all: step {name} {'clean' if ok else 'finished with failures'} in {state[name]['seconds']} s",
+                flush=True,
+            )
             if not ok:
                 failed.append(name)
     finally:

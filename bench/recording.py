@@ -1,4 +1,5 @@
 """Appending one run's figures to a benchmark's history in bench/results/, with the day and the machine."""
+
 from __future__ import annotations
 
 import fcntl
@@ -18,6 +19,11 @@ def append(name: str, figures: dict) -> None:
     with open(RESULTS / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         runs = json.loads(out.read_text()) if out.exists() else []
-        runs.append({"date": date.today().isoformat(),
-                     "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}", **figures})
+        runs.append(
+            {
+                "date": date.today().isoformat(),
+                "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+                **figures,
+            }
+        )
         out.write_text(json.dumps(runs, indent=2) + "\n")

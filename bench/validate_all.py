@@ -7,6 +7,7 @@ bench/results/validate_all.json.
     python3 bench/validate_all.py [pytest arguments, e.g. -x]
 
 About 1,900 variants at each size: tens of minutes on two cores."""
+
 from __future__ import annotations
 
 import os
@@ -24,19 +25,38 @@ TEST = "tests/test_tsg_placement.py::test_the_placements_of_the_examples_validat
 
 def main(argv: list[str]) -> int:
     # the commit that runs, read before the run: a commit made meanwhile is not what was checked
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
-                           text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", TEST, *argv], cwd=ROOT,
-                          env=dict(os.environ, ORCU_VALIDATE_ALL="1"), capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", TEST, *argv],
+        cwd=ROOT,
+        env=dict(os.environ, ORCU_VALIDATE_ALL="1"),
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - start
     print(proc.stdout[-4000:], proc.stderr[-2000:], sep="")
-    summary = next((line.strip("= ") for line in reversed(proc.stdout.splitlines()) if re.search(r"\d+ (passed|failed)", line)), "")
-    append("validate_all.json", {"commit": commit + ("+changes" if dirty else ""), "passed": proc.returncode == 0,
-                                 "summary": summary, "seconds": round(seconds, 1)})
-    print(f"validate_all: {'passed' if proc.returncode == 0 else 'FAILED'} ({summary}) in {seconds:.0f} s; "
-          "recorded in bench/results/validate_all.json")
+    summary = next(
+        (line.strip("= ") for line in reversed(proc.stdout.splitlines()) if re.search(r"\d+ (passed|failed)", line)), ""
+    )
+    append(
+        "validate_all.json",
+        {
+            "commit": commit + ("+changes" if dirty else ""),
+            "passed": proc.returncode == 0,
+            "summary": summary,
+            "seconds": round(seconds, 1),
+        },
+    )
+    print(
+        f"validate_all: {'passed' if proc.returncode == 0 else 'FAILED'} ({summary}) in {seconds:.0f} s; "
+        "recorded in bench/results/validate_all.json"
+    )
     return proc.returncode
 
 

@@ -5,23 +5,40 @@ From Python: ``orcu.check``, ``orcu.emit``, ``orcu.tune``, ``orcu.apply`` and ``
 """
 
 from orcu.driver.api import (
-                  Check,
-                  Evaluation,
-                  RegionResult,
-                  Results,
-                  Tuning,
-                  apply,
-                  check,
-                  emit,
-                  export,
-                  export_t4,
-                  import_from,
-                  import_t4,
-                  results,
-                  tune,
+    Check,
+    Evaluation,
+    RegionResult,
+    Results,
+    Tuning,
+    apply,
+    check,
+    emit,
+    export,
+    export_t4,
+    import_from,
+    import_t4,
+    results,
+    tune,
 )
 from orcu.errors import NotWritten, OrcuError
 from orcu.version import __version__
 
-__all__ = ["__version__", "Check", "Evaluation", "NotWritten", "OrcuError", "RegionResult", "Results", "Tuning", "apply", "check", "emit",
-           "export", "export_t4", "import_from", "import_t4", "results", "tune"]
+__all__ = [
+    "__version__",
+    "Check",
+    "Evaluation",
+    "NotWritten",
+    "OrcuError",
+    "RegionResult",
+    "Results",
+    "Tuning",
+    "apply",
+    "check",
+    "emit",
+    "export",
+    "export_t4",
+    "import_from",
+    "import_t4",
+    "results",
+    "tune",
+]

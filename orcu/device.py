@@ -4,6 +4,7 @@ The query is a small CUDA program (compiled once, its answer cached per machine 
 ``$ORCU_HOME``); without a GPU, a named profile gives the same facts, so that emulated
 tuning prunes and compiles exactly as it would for that GPU.
 """
+
 from __future__ import annotations
 
 import os
@@ -66,8 +67,14 @@ class Device:
 
 # What one multiprocessor holds at once, by compute capability (CUDA's occupancy tables):
 # threads, blocks, shared memory in bytes (the per-block reservation of sm_80+ apart).
-SM_LIMITS = {"70": (2048, 32, 96 * 1024), "75": (1024, 16, 64 * 1024), "80": (2048, 32, 164 * 1024),
-             "86": (1536, 16, 100 * 1024), "89": (1536, 24, 100 * 1024), "90": (2048, 32, 228 * 1024)}
+SM_LIMITS = {
+    "70": (2048, 32, 96 * 1024),
+    "75": (1024, 16, 64 * 1024),
+    "80": (2048, 32, 164 * 1024),
+    "86": (1536, 16, 100 * 1024),
+    "89": (1536, 24, 100 * 1024),
+    "90": (2048, 32, 228 * 1024),
+}
 REGISTER_UNIT = 256  # registers are allocated to a warp in units of this many
 
 
@@ -75,21 +82,40 @@ def occupancy(device: Device, threads: int, registers: int, shared_bytes: int) -
     """(blocks of ``threads`` that fit on one multiprocessor, the fraction of its threads they
     keep busy, what limits them) for a kernel of ``registers`` per thread and ``shared_bytes``
     per block."""
-    most_threads, most_blocks, shared = SM_LIMITS.get(device.compute_capability, (2048, 32, device.shared_per_block_optin))
+    most_threads, most_blocks, shared = SM_LIMITS.get(
+        device.compute_capability, (2048, 32, device.shared_per_block_optin)
+    )
     reserved = 1024 if int(device.compute_capability) >= 80 else 0  # the runtime's own shared memory per block
     warps = -(-threads // 32)
     per_warp = -(-registers * 32 // REGISTER_UNIT) * REGISTER_UNIT
-    limits = {"threads": most_threads // (warps * 32), "blocks": most_blocks,
-              "registers": device.registers_per_block // (per_warp * warps) if registers else most_blocks,
-              "shared memory": shared // (shared_bytes + reserved) if shared_bytes else most_blocks}
+    limits = {
+        "threads": most_threads // (warps * 32),
+        "blocks": most_blocks,
+        "registers": device.registers_per_block // (per_warp * warps) if registers else most_blocks,
+        "shared memory": shared // (shared_bytes + reserved) if shared_bytes else most_blocks,
+    }
     blocks = min(limits.values())
     limit = min(limits, key=lambda k: (limits[k], k != "threads"))
     return blocks, blocks * warps * 32 / most_threads, limit
 
 
 def _profile(name, cc, sms, optin_kib, l2_mib, clock_mhz, bus, memory_gib, sm_clock_mhz) -> Device:
-    return Device(name, cc, sms, 1024, 2**31 - 1, 48 * 1024, optin_kib * 1024, 65536, l2_mib * 1024 * 1024,
-                  clock_mhz * 1000, bus, memory_gib * 2**30, "profile", sm_clock_mhz * 1000)
+    return Device(
+        name,
+        cc,
+        sms,
+        1024,
+        2**31 - 1,
+        48 * 1024,
+        optin_kib * 1024,
+        65536,
+        l2_mib * 1024 * 1024,
+        clock_mhz * 1000,
+        bus,
+        memory_gib * 2**30,
+        "profile",
+        sm_clock_mhz * 1000,
+    )
 
 
 # Datasheet figures of the GPUs people tune for most (memory: what the driver reports, about).
@@ -103,7 +129,7 @@ PROFILES = {
 DEFAULT_PROFILE = "H100"
 
 
-def orcu_home(near: str | Path | None = None) -> Path:
+def orcu_home(near: str | os.PathLike[str] | None = None) -> Path:
     """orcu's state directory (results database, builds, device cache): $ORCU_HOME, else found
     as git finds .git: a .orcu folder in the folder of ``near`` (an annotated file; default the
     current directory) or in one above it; without one, a new .orcu at the project's root (the

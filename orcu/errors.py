@@ -4,6 +4,7 @@ Every user-facing error carries a source location so the command line can print 
 the way gcc does: ``path:line:col: error: message`` followed by the source line and
 a caret under the column.
 """
+
 from __future__ import annotations
 
 import difflib

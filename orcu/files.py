@@ -1,4 +1,5 @@
 """Replacing a file so that no reader, and no other orcu process, ever sees it half written."""
+
 from __future__ import annotations
 
 import os

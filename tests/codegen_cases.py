@@ -83,6 +83,10 @@ CASES = {
     "min_double_if": REDUCTION.format(t="double", args="threadCount=32, blockCount=7", stmt="if (x[i] < r) r = x[i]"),
     "max_long_ternary": REDUCTION.format(t="long", args="threadCount=48, blockCount=3", stmt="r = x[i] > r ? x[i] : r"),
     "sum_and_max_streams": SUM_AND_MAX,
-    "vector_axpy": AXPY.format(t="float", args="threadCount=64, blockCount=3, vectorize=True").replace("i = 0;", "i = 1;"),
-    "vector_sum": REDUCTION.format(t="double", args="threadCount=96, blockCount=2, vectorize=True", stmt="r += x[i] * x[i]"),
+    "vector_axpy": AXPY.format(t="float", args="threadCount=64, blockCount=3, vectorize=True").replace(
+        "i = 0;", "i = 1;"
+    ),
+    "vector_sum": REDUCTION.format(
+        t="double", args="threadCount=96, blockCount=2, vectorize=True", stmt="r += x[i] * x[i]"
+    ),
 }

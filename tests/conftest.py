@@ -85,10 +85,14 @@ def diagnose(in_tmp, text: str, name: str = "t.c", **files) -> str:
     return info.value.render()
 
 
-def evaluate(in_tmp, source, edit=None, backend="emulate", params=None, inputs=None, timeout_floor=60.0, reference_limit=3600.0):
+def evaluate(
+    in_tmp, source, edit=None, backend="emulate", params=None, inputs=None, timeout_floor=60.0, reference_limit=3600.0
+):
     write(in_tmp / "t.c", source)
     program = load("t.c")
-    runner = Runner(backend, H100, in_tmp / "build", jobs=2, timeout_floor=timeout_floor, reference_limit=reference_limit)
+    runner = Runner(
+        backend, H100, in_tmp / "build", jobs=2, timeout_floor=timeout_floor, reference_limit=reference_limit
+    )
     inputs = inputs or next(iter(input_space(program).configs()))
     return next(runner.evaluate(program, 0, [(params or {}, inputs)], edit))
 
@@ -111,11 +115,13 @@ def covering_results(program, region, inputs, workdir, every=False, measure="mod
 
 def planted(old, new):
     """An edit of the generated kernel text that plants a bug (it must apply)."""
+
     def edit(code):
         at = code.text.find(old)
         while at >= 0 and "//" in code.text[code.text.rfind("\n", 0, at) + 1 : at]:  # not in a comment
             at = code.text.find(old, at + 1)
         assert at >= 0, f"nothing to plant at: {old!r}"
-        code.text = code.text[:at] + new + code.text[at + len(old):]
+        code.text = code.text[:at] + new + code.text[at + len(old) :]
         return code
+
     return edit

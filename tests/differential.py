@@ -15,13 +15,14 @@ the spec's inputs and the second input set); an outcome is one of: ``refused`` (
 located diagnostic: the loop is not one it may parallelise as written), ``inputs`` (the C code
 itself fails on the inputs), ``ok`` (every variant passed), or a finding: anything else.
 """
+
 from __future__ import annotations
 
 import random
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 from orcu.device import profile
 from orcu.driver.report import summary
@@ -46,8 +47,16 @@ class Program:
 def _term(pick: Pick, element: str, k: str) -> tuple[str, str]:
     """(C text, whether it is floating-point) of a term that reads a[k] and b[k]."""
     floating = element in FLOATS
-    options = [f"a[{k}]", f"a[{k}] + b[{k}]", f"a[{k}] * 2.5f", f"a[{k}] * 0.5", f"(int)(a[{k}] * 0.75f)",
-               f"a[{k}] - 2 * b[{k}]", f"(short)(a[{k}] * 3)", f"(double)a[{k}] * b[{k}]"]
+    options = [
+        f"a[{k}]",
+        f"a[{k}] + b[{k}]",
+        f"a[{k}] * 2.5f",
+        f"a[{k}] * 0.5",
+        f"(int)(a[{k}] * 0.75f)",
+        f"a[{k}] - 2 * b[{k}]",
+        f"(short)(a[{k}] * 3)",
+        f"(double)a[{k}] * b[{k}]",
+    ]
     if not floating:
         options += [f"a[{k}] / (b[{k}] + 3)", f"a[{k}] % 5", f"(a[{k}] & 7) - 3"]
     else:
@@ -117,28 +126,39 @@ def draw(pick: Pick) -> Program:
         before, after = f"    acc = {first};\n", "    z[0] = acc;\n"
     elif shape == "rows":
         update = _update(pick, "s", acc_type, element, "i*m + j")
-        loop = (f"for (i = 0; i < n; i++) {{\n        {acc_type} s = {first};\n        for (j = 0; j < m; j++)\n"
-                f"            {update}\n        y[i] = s;\n    }}")
+        loop = (
+            f"for (i = 0; i < n; i++) {{\n        {acc_type} s = {first};\n        for (j = 0; j < m; j++)\n"
+            f"            {update}\n        y[i] = s;\n    }}"
+        )
     elif shape == "rows_break":
         update = _update(pick, "s", acc_type, element, "i*m + j")
         stop = f"if ({_condition(pick, 'i*m + j')}) break;"
         body = pick([f"{stop} {update}", f"{update} {stop}"])
-        loop = (f"for (i = 0; i < n; i++) {{\n        {acc_type} s = {first};\n        for (j = 0; j < m; j++) {{\n"
-                f"            {body}\n        }}\n        y[i] = s;\n    }}")
+        loop = (
+            f"for (i = 0; i < n; i++) {{\n        {acc_type} s = {first};\n        for (j = 0; j < m; j++) {{\n"
+            f"            {body}\n        }}\n        y[i] = s;\n    }}"
+        )
     elif shape == "rows_helper":  # a helper of the file that returns at the first element its data stop at
         condition = _condition(pick, "j").replace("a[", "r[").replace("b[", "r[")
         add = _defined("r[j]", element in FLOATS, acc_type, element, "j").replace("a[", "r[").replace("b[", "r[")
-        helper = (f"static {acc_type} scan(const {element} *r, int m)\n{{\n    {acc_type} s = {first};\n"
-                  f"    for (int j = 0; j < m; j++) {{\n        if ({condition}) return s;\n        s += {add};\n    }}\n"
-                  "    return s;\n}\n")
+        helper = (
+            f"static {acc_type} scan(const {element} *r, int m)\n{{\n    {acc_type} s = {first};\n"
+            f"    for (int j = 0; j < m; j++) {{\n        if ({condition}) return s;\n        s += {add};\n    }}\n"
+            "    return s;\n}\n"
+        )
         before_function = helper
         loop = "for (i = 0; i < n; i++)\n        y[i] = scan(a + i*m, m);"
     else:
         term, floating = _term(pick, element, "i*m + j")
         stored = _defined(term, floating, out_type, element, "i*m + j")
         cast = f"({acc_type})({_defined(term, floating, acc_type, element, 'i*m + j')})"
-        value = pick([stored, f"({_condition(pick, 'i*m + j')}) ? {stored} : -1",
-                      cast if acc_type not in FLOATS or out_type in FLOATS else stored])
+        value = pick(
+            [
+                stored,
+                f"({_condition(pick, 'i*m + j')}) ? {stored} : -1",
+                cast if acc_type not in FLOATS or out_type in FLOATS else stored,
+            ]
+        )
         loop = f"for (i = 0; i < n; i++)\n        for (j = 0; j < m; j++)\n            w[i*m + j] = {value};"
     text = f"""#include <math.h>
 {before_function}void kernel(int n, int m, const {element} *a, const {element} *b, {out_type} *y, {out_type} *w, {acc_type} *z)

@@ -3,6 +3,7 @@ files; after an intended change to the generated code, run this and review the d
 
     python3 tests/regenerate_golden.py && git diff tests/golden
 """
+
 import os
 import sys
 import tempfile
@@ -14,7 +15,7 @@ sys.path.insert(0, str(HERE))
 from codegen_cases import CASES  # noqa: E402
 from test_codegen import GOLDEN, region_code  # noqa: E402
 from test_tuned_examples import BACKENDS, FILES, golden_name, tuned_example  # noqa: E402
-from test_tuned_examples import GOLDEN as TUNED
+from test_tuned_examples import GOLDEN as TUNED  # noqa: E402
 from test_writeback import golden_tuned_file  # noqa: E402
 
 
@@ -23,9 +24,16 @@ def main() -> int:
         os.chdir(tmp)  # the cases are loaded by short relative names, as the tests load them
         texts = {f"{name}.cu": region_code(Path(tmp), text).text for name, text in sorted(CASES.items())}
         texts["two_regions_file.cu"] = golden_tuned_file()
-        texts.update({f"tuned/{golden_name(example, backend)}": tuned_example(Path(tmp), example, backend)
-                      for example in FILES for backend in BACKENDS})
-    changed = [name for name, text in texts.items() if not (GOLDEN / name).exists() or (GOLDEN / name).read_text() != text]
+        texts.update(
+            {
+                f"tuned/{golden_name(example, backend)}": tuned_example(Path(tmp), example, backend)
+                for example in FILES
+                for backend in BACKENDS
+            }
+        )
+    changed = [
+        name for name, text in texts.items() if not (GOLDEN / name).exists() or (GOLDEN / name).read_text() != text
+    ]
     TUNED.mkdir(exist_ok=True)
     for name in changed:
         (GOLDEN / name).write_text(texts[name])

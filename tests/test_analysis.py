@@ -6,7 +6,12 @@ from orcu.errors import AnalysisError, OrcuError
 from orcu.planning.program import load
 
 
-def nest_of(in_tmp, body, decls="int n, double *a, double *b, int *idx", pre="  int i, j;\n  double s, t;\n  float f;\n  int m;\n"):
+def nest_of(
+    in_tmp,
+    body,
+    decls="int n, double *a, double *b, int *idx",
+    pre="  int i, j;\n  double s, t;\n  float f;\n  int m;\n",
+):
     text = f"void g({decls}) {{\n{pre}  /*@ begin Loop(transform CUDA()\n{body}\n  ) @*/\n  /*@ end @*/\n}}\n"
     write(in_tmp / "t.c", text)
     program = load("t.c")
@@ -138,14 +143,22 @@ def test_every_example_is_parallel_with_known_extents(name):
 @pytest.mark.parametrize(
     "body, diagnostic",
     [
-        ("  for (i = 0; i < n; i++) {\n    if (a[i] < 0) break;\n    b[i] = a[i];\n  }",
-         "t.c:8:19: error: 'break' out of the parallel loop 'i': its iterations run at once on many threads, so none can stop the others"),
-        ("  for (i = 0; i < n; i++) {\n    if (a[i] < 0) return;\n    b[i] = a[i];\n  }",
-         "t.c:8:19: error: 'return' is not supported in a Loop region"),
-        ("  for (i = 0; i < n; i++) {\n    if (a[i] < 0) goto out;\n    b[i] = a[i];\n  }",
-         "t.c:8:19: error: 'goto' is not supported in a Loop region"),
-        ("  for (i = 0; i < n; i++) {\n    if (a[i] < 0) { switch (n) { default: b[i] = 0; } }\n  }",
-         "t.c:8:21: error: 'switch' is not supported in a Loop region"),
+        (
+            "  for (i = 0; i < n; i++) {\n    if (a[i] < 0) break;\n    b[i] = a[i];\n  }",
+            "t.c:8:19: error: 'break' out of the parallel loop 'i': its iterations run at once on many threads, so none can stop the others",
+        ),
+        (
+            "  for (i = 0; i < n; i++) {\n    if (a[i] < 0) return;\n    b[i] = a[i];\n  }",
+            "t.c:8:19: error: 'return' is not supported in a Loop region",
+        ),
+        (
+            "  for (i = 0; i < n; i++) {\n    if (a[i] < 0) goto out;\n    b[i] = a[i];\n  }",
+            "t.c:8:19: error: 'goto' is not supported in a Loop region",
+        ),
+        (
+            "  for (i = 0; i < n; i++) {\n    if (a[i] < 0) { switch (n) { default: b[i] = 0; } }\n  }",
+            "t.c:8:21: error: 'switch' is not supported in a Loop region",
+        ),
     ],
 )
 def test_jumps_out_of_the_parallel_loop_are_refused(in_tmp, body, diagnostic):
@@ -163,8 +176,11 @@ def test_a_write_a_continue_may_skip_is_not_a_full_overwrite(in_tmp):
 
 
 def test_jumps_of_inner_loops_stay_with_them(in_tmp):
-    program, nest = nest_of(in_tmp, "  for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++) {\n      if (a[j] > b[i]) break;\n"
-                                    "      if (a[j] < 0) continue;\n      b[i] += a[j];\n    }")
+    program, nest = nest_of(
+        in_tmp,
+        "  for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++) {\n      if (a[j] > b[i]) break;\n"
+        "      if (a[j] < 0) continue;\n      b[i] += a[j];\n    }",
+    )
     outer, inner = nest.loops()
     assert outer.jumps == () and [(j.kind, j.loc.line) for j in inner.jumps] == [("break", 9), ("continue", 10)]
     a = analyze(program.src, nest, program.spec)

@@ -32,7 +32,7 @@ def test_regions_nest_with_exact_offsets():
     assert loop.args(src).startswith("transform CUDA(threadCount=T)\n  x = 1;")
     assert loop.code(src) == "\n  x = 1;\n  "
     assert top[0].args(src) == " def performance_params { param T[] = [1]; } "
-    assert text[loop.end:].startswith("\n  /*@ end @*/")
+    assert text[loop.end :].startswith("\n  /*@ end @*/")
 
 
 def test_markers_inside_strings_and_comments_are_ignored():
@@ -41,17 +41,15 @@ def test_markers_inside_strings_and_comments_are_ignored():
 
 
 def test_blank_comments_keeps_offsets_and_newlines():
-    text = "a /* b\nc */ d // e\nf \"/* no */\""
+    text = 'a /* b\nc */ d // e\nf "/* no */"'
     blanked = blank_comments(text)
     assert len(blanked) == len(text)
-    assert blanked == "a     \n     d     \nf \"/* no */\""
+    assert blanked == 'a     \n     d     \nf "/* no */"'
 
 
 def test_unterminated_region(in_tmp):
     assert diagnose(in_tmp, "void f() {\n  /*@ begin Loop(transform CUDA()\n  x = 1;\n  ) @*/\n}\n") == (
-        "t.c:2:3: error: unterminated region 'Loop': no '/*@ end @*/' closes it\n"
-        "  /*@ begin Loop(transform CUDA()\n"
-        "  ^"
+        "t.c:2:3: error: unterminated region 'Loop': no '/*@ end @*/' closes it\n  /*@ begin Loop(transform CUDA()\n  ^"
     )
 
 
@@ -73,9 +71,7 @@ def test_extra_closing_parenthesis(in_tmp):
 
 def test_unknown_region_name_suggests(in_tmp):
     assert diagnose(in_tmp, "/*@ begin Lop(x) @*/\n/*@ end @*/\n") == (
-        "t.c:1:11: error: unknown region 'Lop' (did you mean 'Loop'?)\n"
-        "/*@ begin Lop(x) @*/\n"
-        "          ^"
+        "t.c:1:11: error: unknown region 'Lop' (did you mean 'Loop'?)\n/*@ begin Lop(x) @*/\n          ^"
     )
 
 

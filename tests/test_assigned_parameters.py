@@ -1,6 +1,7 @@
 """An input parameter the code assigns before its loops (`if (n > cap) n = cap;`): the harness
 keeps it a variable, set again before each run, and every variant is checked at the value the
 code leaves."""
+
 import pytest
 from conftest import evaluate, write
 
@@ -28,7 +29,9 @@ SCALE = """void scale({t} n, {t} cap, const double *x, double *y)
 
 
 @pytest.mark.parametrize("t", ["int", "long"])
-@pytest.mark.parametrize("assign", ["if (n > cap) n = cap;", "n = n / 2 + 1;", "n -= cap / 7;", "cap = n; n = cap - 3;"])
+@pytest.mark.parametrize(
+    "assign", ["if (n > cap) n = cap;", "n = n / 2 + 1;", "n -= cap / 7;", "cap = n; n = cap - 3;"]
+)
 def test_a_parameter_assigned_before_the_loop_is_a_variable_of_the_harness(in_tmp, t, assign):
     result = evaluate(in_tmp, SCALE.format(t=t, assign=assign), params={"TC": 64})
     assert result.status == "ok", result.message

@@ -4,6 +4,7 @@ four nests that keep them on the device): every variant of each
 kernel is right in emulation, each tuned file compiles with nvcc warning-free, and a C program
 calling the kernels on its own variable-length arrays gives, built through `orcu cc`, exactly
 what its plain C build gives (tests/c99_project)."""
+
 import shutil
 import subprocess
 import sys
@@ -48,33 +49,59 @@ def test_every_variant_of_a_c99_kernel_is_right(in_tmp, kernel):
 def test_the_tuned_files_keep_the_c_signature_and_compile_with_nvcc(in_tmp, monkeypatch):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     shutil.copy(PROJECT / "scale2d.c", in_tmp)
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "scale2d.c", "--backend", "emulate", "--budget", "2"],
-                          cwd=in_tmp, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "scale2d.c", "--backend", "emulate", "--budget", "2"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     tuned = (in_tmp / "scale2d.tuned.cu").read_text()
     # the same pointer for the caller (C ignores the first extent), the C99 type back in the body
-    assert "void scale2d(int n, int m, void *orcu_A_flat, double alpha)\n{\n    double (*A)[m] = (double (*)[m])orcu_A_flat;" in tuned
+    assert (
+        "void scale2d(int n, int m, void *orcu_A_flat, double alpha)\n{\n    double (*A)[m] = (double (*)[m])orcu_A_flat;"
+        in tuned
+    )
     header = (in_tmp / "scale2d.tuned.h").read_text()
-    assert ("#ifdef __cplusplus\nvoid scale2d(int n, int m, void *A, double alpha);  /* C++ has no C99 array parameters: "
-            "the same pointers */\n#else\nvoid scale2d(int n, int m, double A[n][m], double alpha);\n#endif\n") in header
-    built = subprocess.run([nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "scale2d.tuned.cu", "-o", "scale2d.o"],
-                           cwd=in_tmp, capture_output=True, text=True)
+    assert (
+        "#ifdef __cplusplus\nvoid scale2d(int n, int m, void *A, double alpha);  /* C++ has no C99 array parameters: "
+        "the same pointers */\n#else\nvoid scale2d(int n, int m, double A[n][m], double alpha);\n#endif\n"
+    ) in header
+    built = subprocess.run(
+        [nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "scale2d.tuned.cu", "-o", "scale2d.o"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
     # gemm's arrays may overlap: -DORCU_ALLOW_ALIASING builds its loop as written, on the host
     shutil.copy(PROJECT / "gemm.c", in_tmp)
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "gemm.c", "--backend", "emulate", "--budget", "1"],
-                          cwd=in_tmp, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "gemm.c", "--backend", "emulate", "--budget", "1"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0 and "gemm_1_on_host" in (in_tmp / "gemm.tuned.cu").read_text(), proc.stderr
-    built = subprocess.run([nvcc(), "-arch=sm_90", "-DORCU_ALLOW_ALIASING", "-Xcompiler", "-Wall", "-c", "gemm.tuned.cu", "-o",
-                            "gemm.o"], cwd=in_tmp, capture_output=True, text=True)
+    built = subprocess.run(
+        [nvcc(), "-arch=sm_90", "-DORCU_ALLOW_ALIASING", "-Xcompiler", "-Wall", "-c", "gemm.tuned.cu", "-o", "gemm.o"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
     # C and C++ callers both take the header
-    (in_tmp / "caller.c").write_text('#include "scale2d.tuned.h"\nvoid f(int n, int m, double A[n][m]) { scale2d(n, m, A, 2.0); }\n')
+    (in_tmp / "caller.c").write_text(
+        '#include "scale2d.tuned.h"\nvoid f(int n, int m, double A[n][m]) { scale2d(n, m, A, 2.0); }\n'
+    )
     for compiler in (["gcc", "-std=c99"], ["g++", "-x", "c++"]):
         if compiler[0] == "g++":
-            (in_tmp / "caller.c").write_text('#include "scale2d.tuned.h"\nvoid f(double *A) { scale2d(2, 3, A, 2.0); }\n')
-        checked = subprocess.run([*compiler, "-Wall", "-Werror", "-fsyntax-only", "caller.c"], cwd=in_tmp, capture_output=True,
-                                 text=True)
+            (in_tmp / "caller.c").write_text(
+                '#include "scale2d.tuned.h"\nvoid f(double *A) { scale2d(2, 3, A, 2.0); }\n'
+            )
+        checked = subprocess.run(
+            [*compiler, "-Wall", "-Werror", "-fsyntax-only", "caller.c"], cwd=in_tmp, capture_output=True, text=True
+        )
         assert checked.returncode == 0, checked.stderr
 
 
@@ -84,11 +111,33 @@ def test_a_c99_program_through_orcu_cc_gives_what_its_plain_build_gives(tmp_path
     project = tmp_path / "project"
     shutil.copytree(PROJECT, project)
     sources = ["main.c", *KERNELS]
-    subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", "-DORCU_ORIGINAL", *sources, "-o", "plain"], cwd=project, check=True)
+    subprocess.run(
+        ["gcc", "-std=c99", "-Wall", "-Werror", "-DORCU_ORIGINAL", *sources, "-o", "plain"], cwd=project, check=True
+    )
     expected = subprocess.run([str(project / "plain")], capture_output=True, text=True, check=True).stdout
-    built = subprocess.run([sys.executable, "-m", "orcu", "cc", "--emulate", "--tune-missing", "--backend", "emulate",
-                            "--budget", "3", "--", "gcc", "-std=c99", *sources, "-o", "app"], cwd=project, capture_output=True,
-                           text=True)
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "orcu",
+            "cc",
+            "--emulate",
+            "--tune-missing",
+            "--backend",
+            "emulate",
+            "--budget",
+            "3",
+            "--",
+            "gcc",
+            "-std=c99",
+            *sources,
+            "-o",
+            "app",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
     assert built.returncode == 0, built.stderr
     got = subprocess.run([str(project / "app")], capture_output=True, text=True, timeout=60)
     assert got.returncode == 0 and got.stdout == expected

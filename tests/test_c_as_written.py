@@ -1,6 +1,7 @@
 """Ordinary C that orcu once refused or wrote broken: scalars set by chained assignments and
 assignments inside expressions are private, the file's own functions run in the kernels (or are
 refused where called, saying why), and a tuned file that its build would refuse is never written."""
+
 import json
 import subprocess
 import sys
@@ -58,8 +59,9 @@ def test_scalars_assigned_inside_assignments_are_private(in_tmp, source):
     program = load("t.c")
     found = analyze(program.src, program.nests[0], program.spec)
     assert {"cr", "ci"} <= set(found.private) and not found.reductions
-    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
-                               measure="kernel")
+    results = covering_results(
+        program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True, measure="kernel"
+    )
     assert len(results) == 4 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:200]) for r in results]
 
 
@@ -67,16 +69,28 @@ def test_a_tuned_file_its_build_would_refuse_is_not_written(in_tmp, monkeypatch)
     """C outside the regions that C++ refuses (malloc's void * assigned without a cast): the
     results stay in the database, nothing is written, and the compiler's words are shown."""
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    write(in_tmp / "t.c", "#include <stdlib.h>\ndouble *scratch(int n)\n{\n    double *p = malloc(n * sizeof(double));\n"
-                          "    return p;\n}\n" + CHAINED)
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--budget", "2"], cwd=in_tmp,
-                          capture_output=True, text=True)
+    write(
+        in_tmp / "t.c",
+        "#include <stdlib.h>\ndouble *scratch(int n)\n{\n    double *p = malloc(n * sizeof(double));\n"
+        "    return p;\n}\n" + CHAINED,
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--budget", "2"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and not (in_tmp / "t.tuned.cu").exists() and not (in_tmp / "t.tuned.h").exists()
-    assert ("orcu: error: t.tuned.cu would not compile as CUDA C++, so it was not written (C that C++ refuses outside the "
-            "Loop regions, such as malloc's result assigned without a cast, must change; anything else is a defect of "
-            "orcu's): the compiler said:") in proc.stderr
+    assert (
+        "orcu: error: t.tuned.cu would not compile as CUDA C++, so it was not written (C that C++ refuses outside the "
+        "Loop regions, such as malloc's result assigned without a cast, must change; anything else is a defect of "
+        "orcu's): the compiler said:"
+    ) in proc.stderr
     said = proc.stderr.replace("\u2018", "'").replace("\u2019", "'")
-    assert "t.tuned.cu: In function 'double* scratch(int)':" in said and "error: invalid conversion from 'void*' to 'double*'" in said
+    assert (
+        "t.tuned.cu: In function 'double* scratch(int)':" in said
+        and "error: invalid conversion from 'void*' to 'double*'" in said
+    )
 
 
 # Rodinia's shapes: a layer's activation through two helpers of the file (one calling the
@@ -136,38 +150,68 @@ def test_the_files_own_functions_run_in_the_kernels(in_tmp, monkeypatch, source)
     write(in_tmp / "t.c", source)
     program = load("t.c")
     assert [h.name for h in program.helpers] == ["squash", "activate", "distance"]
-    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
-                               measure="kernel")
+    results = covering_results(
+        program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True, measure="kernel"
+    )
     assert len(results) == 4 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--budget", "1"], cwd=in_tmp,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--budget", "1"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     tuned = (in_tmp / "t.tuned.cu").read_text()
-    assert "ORCU_HD static double squash(double x)\n{" in tuned and "ORCU_HD double activate(double x, double bias) {" in tuned
+    assert (
+        "ORCU_HD static double squash(double x)\n{" in tuned
+        and "ORCU_HD double activate(double x, double bias) {" in tuned
+    )
     assert 'extern "C" ORCU_HD double activate(double x, double bias);  // C linkage: C code calls it' in tuned
     # the GPU's build (host warnings too), and the original C build with no CUDA at all
-    for command in ([nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
-                    ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"]):
+    for command in (
+        [nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
+        ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"],
+    ):
         built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
         assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
 
 
-@pytest.mark.parametrize("helper, why", [
-    ("static double first(double *v) { v[0] += 1.0; return v[0]; }",
-     "writes through a pointer (a kernel's function may only read its arrays)"),
-    ("static double first(const double **v) { return v[0][0]; }", "takes 'v', which is neither a scalar nor a pointer to scalars"),
-    ("static double scale = 2.0;\nstatic double first(double v) { return scale * v; }", "uses the global variable 'scale'"),
-    ("static double first(double v) { static double calls; calls += 1; return v; }", "keeps a static variable 'calls'"),
-])
+@pytest.mark.parametrize(
+    "helper, why",
+    [
+        (
+            "static double first(double *v) { v[0] += 1.0; return v[0]; }",
+            "writes through a pointer (a kernel's function may only read its arrays)",
+        ),
+        (
+            "static double first(const double **v) { return v[0][0]; }",
+            "takes 'v', which is neither a scalar nor a pointer to scalars",
+        ),
+        (
+            "static double scale = 2.0;\nstatic double first(double v) { return scale * v; }",
+            "uses the global variable 'scale'",
+        ),
+        (
+            "static double first(double v) { static double calls; calls += 1; return v; }",
+            "keeps a static variable 'calls'",
+        ),
+    ],
+)
 def test_a_helper_the_gpu_cannot_run_is_refused_where_it_is_called(in_tmp, helper, why):
     call = "first(x)" if "*v" in helper else "first(x[j])"
     source = helper + "\n" + CHAINED.replace("cr += ar[i*n + j] * x[j];", f"cr += ar[i*n + j] * {call};")
     message = diagnose(in_tmp, source)
     line = next(k for k, text in enumerate(source.splitlines(), 1) if "first(" in text and "return" not in text)
-    assert message.startswith(f"t.c:{line}:") and (f"error: 'first', a function of this file, {why}: orcu runs on the GPU only "
-                                                   "functions of scalar result and arguments (or pointers they only read) "
-                                                   "that use no global variable; write its work into the loop") in message
+    assert (
+        message.startswith(f"t.c:{line}:")
+        and (
+            f"error: 'first', a function of this file, {why}: orcu runs on the GPU only "
+            "functions of scalar result and arguments (or pointers they only read) "
+            "that use no global variable; write its work into the loop"
+        )
+        in message
+    )
 
 
 # Loops counting down: the rows in reverse (any order is right), and in each row the
@@ -195,11 +239,19 @@ DOWN = """void diffs(int n, int m, double A[n][m])
 # By a constant step: every other element from the right, each from the one two to its left as
 # it was (only the order as written gets it right), the rows downwards by three from wherever
 # n - 1 falls.
-STEPS = {"by one": ([], "for (j = m - 1; j >= 1; j--) {"),
-         "by a constant step": ([("for (i = n - 1; i >= 0; i--)", "for (i = n - 1; i >= 0; i -= 3)"),
-                                 ("for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
-                                  "for (j = m - 1; j > 1; j -= 2)\n            A[i][j] = A[i][j] - A[i][j - 2];")],
-                                "for (j = m - 1; j >= 2 + ((m - 1 - 2) % 2 + 2) % 2; j -= 2) {")}
+STEPS = {
+    "by one": ([], "for (j = m - 1; j >= 1; j--) {"),
+    "by a constant step": (
+        [
+            ("for (i = n - 1; i >= 0; i--)", "for (i = n - 1; i >= 0; i -= 3)"),
+            (
+                "for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
+                "for (j = m - 1; j > 1; j -= 2)\n            A[i][j] = A[i][j] - A[i][j - 2];",
+            ),
+        ],
+        "for (j = m - 1; j >= 2 + ((m - 1 - 2) % 2 + 2) % 2; j -= 2) {",
+    ),
+}
 
 
 @pytest.mark.parametrize("transform", ["threadCount=TC", "mapping='auto'"])
@@ -220,35 +272,48 @@ def test_loops_counting_down_keep_their_order_where_it_matters(in_tmp, transform
 def test_other_loop_forms_count_as_written(in_tmp):
     """``n > i``, ``i != n`` and a step of two."""
     source = CHAINED.replace("for (i = 0; i < n; i++) {", "for (i = 0; n > i; i += 2) {").replace(
-        "for (j = 0; j < n; j++) {", "for (j = 0; j != n; j++) {")
+        "for (j = 0; j < n; j++) {", "for (j = 0; j != n; j++) {"
+    )
     write(in_tmp / "t.c", source)
     program = load("t.c")
-    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
-                               measure="kernel")
+    results = covering_results(
+        program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True, measure="kernel"
+    )
     assert len(results) == 4 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
 
 
 def test_what_a_loop_counting_down_cannot_give_is_refused(in_tmp):
-    live = DOWN.replace("TRANSFORM", "threadCount=TC").replace("void diffs(", "double diffs(").replace(
-        "    /*@ end @*/\n}", "    /*@ end @*/\n    return i;\n}")
+    live = (
+        DOWN.replace("TRANSFORM", "threadCount=TC")
+        .replace("void diffs(", "double diffs(")
+        .replace("    /*@ end @*/\n}", "    /*@ end @*/\n    return i;\n}")
+    )
     write(in_tmp / "t.c", live)
     program = load("t.c")
     with pytest.raises(OrcuError) as refused:
         analyze(program.src, program.nests[0], program.spec)
     assert refused.value.render().startswith(
         "t.c:16:12: error: 'i' is read here after the loop on 'i', which counts down: orcu runs its iterations in any "
-        "order and keeps what the highest one left, not the last one; count up or assign it after the loop")
-    sweep = DOWN.replace("TRANSFORM", "mapping='auto'").replace("for (i = n - 1; i >= 0; i--)", "for (i = n - 2; i >= 0; i--)").replace(
-        "        for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
-        "        for (j = 0; j < m; j++)\n            A[i][j] = A[i][j] + A[i + 1][j];")
+        "order and keeps what the highest one left, not the last one; count up or assign it after the loop"
+    )
+    sweep = (
+        DOWN.replace("TRANSFORM", "mapping='auto'")
+        .replace("for (i = n - 1; i >= 0; i--)", "for (i = n - 2; i >= 0; i--)")
+        .replace(
+            "        for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
+            "        for (j = 0; j < m; j++)\n            A[i][j] = A[i][j] + A[i + 1][j];",
+        )
+    )
     assert diagnose(in_tmp, sweep).startswith(
         "t.c:10:5: error: the TSG cannot map this nest: the loop on 'i' counts down and its iterations depend on each other "
         "(dependences between its iterations: 'A[i][j]' (line 12) and 'A[i + 1][j]' (line 12)), and orcu cannot yet move "
-        "the loops under it out of it: put the loop to run in parallel outside it")
+        "the loops under it out of it: put the loop to run in parallel outside it"
+    )
 
 
-@pytest.mark.parametrize("ctype", ["_Bool", "signed char", "unsigned short", "long long", "unsigned long", "int8_t",
-                                   "uint64_t"])
+@pytest.mark.parametrize(
+    "ctype", ["_Bool", "signed char", "unsigned short", "long long", "unsigned long", "int8_t", "uint64_t"]
+)
 def test_every_c_arithmetic_type_as_arrays(in_tmp, ctype):
     source = f"""#include <stdint.h>
 void f(int n, {ctype} *a, const {ctype} *b)
@@ -269,13 +334,16 @@ void f(int n, {ctype} *a, const {ctype} *b)
 """
     write(in_tmp / "t.c", source)
     program = load("t.c")
-    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
-                               measure="kernel")
+    results = covering_results(
+        program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True, measure="kernel"
+    )
     assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
     tuned, _ = tuned_source(program, [Choice(results[0].params, results[0].inputs)])
     (in_tmp / "t.tuned.cu").write_text(tuned)
-    for command in ([nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
-                    ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"]):
+    for command in (
+        [nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
+        ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"],
+    ):
         built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
         assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
 
@@ -306,14 +374,20 @@ def test_a_k_and_r_function_gets_a_prototype(in_tmp, monkeypatch):
     macros), and the tuned file, which C++ compiles, declares them in the list."""
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "t.c", KR)
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate"], cwd=in_tmp,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     tuned = (in_tmp / "t.tuned.cu").read_text()
     assert "\nvoid scale(int n, double a, double *x)\n{\n    int i;" in tuned
     assert "\nvoid scale(int n, double a, double *x);\n" in (in_tmp / "t.tuned.h").read_text()
-    for command in ([nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
-                    ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"]):
+    for command in (
+        [nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
+        ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"],
+    ):
         built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
         assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
 
@@ -321,7 +395,9 @@ def test_a_k_and_r_function_gets_a_prototype(in_tmp, monkeypatch):
 def test_a_name_of_the_function_and_of_a_c99_loop_in_another_nest(in_tmp):
     """srad's shape: `int i, j;` at the top of the function for one nest, `for (int i ...)` in
     the next; the reference and the variants of both nests compile and agree."""
-    write(in_tmp / "t.c", """void srad(int rows, int cols, const double *J, double *dN, double *out)
+    write(
+        in_tmp / "t.c",
+        """void srad(int rows, int cols, const double *J, double *dN, double *out)
 {
     int i, j;
     /*@ begin PerfTuning (
@@ -346,12 +422,15 @@ def test_a_name_of_the_function_and_of_a_c99_loop_in_another_nest(in_tmp):
     /*@ end @*/
     /*@ end @*/
 }
-""")
+""",
+    )
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
     for region in range(2):
         results = covering_results(program, region, inputs, in_tmp / f"build{region}", every=True, measure="kernel")
-        assert len(results) == 2 and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+        assert len(results) == 2 and {r.status for r in results} == {"ok"}, [
+            (r.params, r.message[:300]) for r in results
+        ]
 
 
 # Rodinia's srad: the element's index computed once in the body, k = i * cols + j, and the
@@ -364,7 +443,9 @@ def test_a_scalar_subscript_computed_from_the_iterators(in_tmp, transform):
     write(in_tmp / "t.c", SRAD.replace("threadCount=TC", transform))
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
-    results = covering_results(program, 0, inputs, in_tmp / "build", every=transform != "mapping='auto'", measure="kernel")
+    results = covering_results(
+        program, 0, inputs, in_tmp / "build", every=transform != "mapping='auto'", measure="kernel"
+    )
     assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
     # the code keeps the subscript as written
     assert "dN[k] = J[iN[i] * cols + j] - Jc;" in generate(program, program.nests[0], results[0].params, inputs).text
@@ -385,23 +466,43 @@ def test_the_tuned_files_compile_takes_the_specs_include_folders(in_tmp, monkeyp
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     (in_tmp / "project" / "inc").mkdir(parents=True)
     write(in_tmp / "project" / "inc" / "util.h", "#define TWICE(x) (2.0 * (x))\n")
-    write(in_tmp / "project" / "t.c", '#include "util.h"\ndouble twice(double v) { return TWICE(v); }\n' + CHAINED.replace(
-        "    def performance_params { param TC[] = [32, 64]; param UI[] = [1, 2]; }",
-        "    def performance_params { param TC[] = [32, 64]; param UI[] = [1, 2]; }\n"
-        "    def build { arg build_command = 'nvcc -O3 -I inc'; }"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "project/t.c", "--backend", "emulate", "--budget", "1"],
-                          cwd=in_tmp, capture_output=True, text=True)
+    write(
+        in_tmp / "project" / "t.c",
+        '#include "util.h"\ndouble twice(double v) { return TWICE(v); }\n'
+        + CHAINED.replace(
+            "    def performance_params { param TC[] = [32, 64]; param UI[] = [1, 2]; }",
+            "    def performance_params { param TC[] = [32, 64]; param UI[] = [1, 2]; }\n"
+            "    def build { arg build_command = 'nvcc -O3 -I inc'; }",
+        ),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "project/t.c", "--backend", "emulate", "--budget", "1"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (in_tmp / "project" / "t.tuned.cu").is_file()
 
 
 def test_a_k_and_r_helper_is_declared_with_its_types_for_the_kernels(in_tmp, monkeypatch):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    write(in_tmp / "t.c", "static double half(v)\ndouble v;\n{\n    return 0.5 * v;\n}\n" + KR.replace("x[i] = a * x[i];", "x[i] = a * half(x[i]);"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate"], cwd=in_tmp,
-                          capture_output=True, text=True)
+    write(
+        in_tmp / "t.c",
+        "static double half(v)\ndouble v;\n{\n    return 0.5 * v;\n}\n"
+        + KR.replace("x[i] = a * x[i];", "x[i] = a * half(x[i]);"),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
-    assert "[[maybe_unused]] ORCU_HD static double half(double v);  // called by the kernels" in (in_tmp / "t.tuned.cu").read_text()
+    assert (
+        "[[maybe_unused]] ORCU_HD static double half(double v);  // called by the kernels"
+        in (in_tmp / "t.tuned.cu").read_text()
+    )
 
 
 WRITTEN = Path(__file__).parent / "c_as_written"
@@ -411,12 +512,17 @@ def right_and_tuned(in_tmp, monkeypatch, name: str) -> str:
     """Every variant of the first loop of ``name`` (in in_tmp) right in the emulation, then the
     file tuned: the tuned file's text."""
     program = load(name)
-    results = covering_results(program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True,
-                               measure="kernel")
+    results = covering_results(
+        program, 0, next(iter(input_space(program).configs())), in_tmp / "build", every=True, measure="kernel"
+    )
     assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", name, "--backend", "emulate", "--budget", "2"],
-                          cwd=in_tmp, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", name, "--backend", "emulate", "--budget", "2"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return (in_tmp / name.replace(".c", ".tuned.cu")).read_text()
 
@@ -433,7 +539,9 @@ def test_every_variant_of_the_whole_space_is_right(in_tmp, kernel, size):
     inputs = next(iter(input_space(program).configs()))
     results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
     assert len(results) == size
-    assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results if r.status != "ok"]
+    assert {r.status for r in results} == {"ok"}, [
+        (r.params, r.status, r.message[:300]) for r in results if r.status != "ok"
+    ]
     assert any(r.params.get(name, 1) > 1 for r in results for name in r.params if name.startswith("registers_"))
 
 
@@ -445,22 +553,32 @@ def test_host_code_between_the_kernels_runs_as_written(in_tmp, monkeypatch, kern
     for path in WRITTEN.glob(kernel.replace(".c", "*")):
         (in_tmp / path.name).write_text(path.read_text())
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", kernel, "--backend", "emulate", "--search", "Exhaustive",
-                           "--json"], cwd=in_tmp, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", kernel, "--backend", "emulate", "--search", "Exhaustive", "--json"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     (region,) = json.loads(proc.stdout)["regions"]
     assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 6, region["statuses"]
     tuned = (in_tmp / kernel.replace(".c", ".tuned.cu")).read_text()
-    generated = tuned[tuned.index("#else\n"):]  # the host code around the kernels' calls
+    generated = tuned[tuned.index("#else\n") :]  # the host code around the kernels' calls
     if kernel == "lu_rows.c":  # the host's loop reads and writes A: each kernel moves it
-        assert generated.startswith("#else\n    // Each loop moves its arrays to the device and back: the region's host "
-                                    "statements touch its arrays.")
+        assert generated.startswith(
+            "#else\n    // Each loop moves its arrays to the device and back: the region's host "
+            "statements touch its arrays."
+        )
         assert "for (j = 0; j < i; j++)\n" in generated and "orcu_kernel_lu_1(i, n, (double *)A);" in generated
     else:  # the buffers stay on the device, their device copies swapped with them
         assert "tOut, tIn stay on the device while the region's loops run" in generated
         assert [line.strip() for line in generated.splitlines() if "temp" in line] == [
-            "void *orcu_resident_temp = nullptr;", "float *temp = tIn;", "orcu_resident_temp = orcu_resident_tIn;",
-            "tOut = temp;", "orcu_resident_tOut = orcu_resident_temp;"]
+            "void *orcu_resident_temp = nullptr;",
+            "float *temp = tIn;",
+            "orcu_resident_temp = orcu_resident_tIn;",
+            "tOut = temp;",
+            "orcu_resident_tOut = orcu_resident_temp;",
+        ]
 
 
 @pytest.mark.slow
@@ -475,13 +593,19 @@ def test_srads_time_loop_with_index_arrays_and_a_scalar_subscript(in_tmp, monkey
     inputs = next(iter(input_space(program).configs()))
     for region in range(3):
         results = covering_results(program, region, inputs, in_tmp / f"build{region}", measure="kernel")
-        assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results if r.status != "ok"]
+        assert results and {r.status for r in results} == {"ok"}, [
+            (r.params, r.message[:300]) for r in results if r.status != "ok"
+        ]
     threads = next(r.params for r in results if r.params["mapping_3"] == "x=j(threads) y=i")  # the last nest's
     kernel = generate(program, program.nests[2], threads, inputs).text
     assert "orcu_row_reduce" not in kernel and "J[k] = J[k] + 0.25f * lambda * D;" in kernel
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "srad.c", "--backend", "emulate", "--budget", "6"],
-                          cwd=in_tmp, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "srad.c", "--backend", "emulate", "--budget", "6"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0 and (in_tmp / "srad.tuned.cu").is_file(), proc.stderr[-3000:]
 
 
@@ -500,17 +624,27 @@ def test_a_point_passed_as_a_pointer_to_the_files_function_that_reads_it(in_tmp,
     assert "ORCU_HD int find_nearest_point(const float *pt, int nfeatures, const float *pts, int npts)" in tuned
 
 
-@pytest.mark.parametrize("call, message", [
-    ("memcmp(x, ar, 8)", "the array 'x' is passed to 'memcmp': a kernel passes arrays only to functions of this file, "
-                         "whose reads orcu can check"),
-    ("first(A)", "the array 'A' of 2 dimensions is passed to 'first': pass a flat array (one dimension) to a function "
-                 "in a kernel"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            "memcmp(x, ar, 8)",
+            "the array 'x' is passed to 'memcmp': a kernel passes arrays only to functions of this file, "
+            "whose reads orcu can check",
+        ),
+        (
+            "first(A)",
+            "the array 'A' of 2 dimensions is passed to 'first': pass a flat array (one dimension) to a function "
+            "in a kernel",
+        ),
+    ],
+)
 def test_an_array_passed_where_orcu_cannot_follow_it_is_refused(in_tmp, call, message):
     source = "static double first(const double *v) { return v[0]; }\n" + CHAINED.replace(
-        "cr += ar[i*n + j] * x[j];", f"cr += ar[i*n + j] * {call};").replace(
-        "const double *x,", "const double *x, const double A[n][n],").replace(
-        "decl dynamic double x[n] = random;", "decl dynamic double x[n] = random; decl dynamic double A[n][n] = random;")
+        "cr += ar[i*n + j] * x[j];", f"cr += ar[i*n + j] * {call};"
+    ).replace("const double *x,", "const double *x, const double A[n][n],").replace(
+        "decl dynamic double x[n] = random;", "decl dynamic double x[n] = random; decl dynamic double A[n][n] = random;"
+    )
     assert f"error: {message}" in diagnose(in_tmp, source).split("\n")[0]
 
 
@@ -534,12 +668,18 @@ def test_a_local_pointer_set_to_anything_but_the_inputs_is_no_alias(in_tmp):
     source = (WRITTEN / "pathfinder.c").read_text().replace("src = buffer;", "src = buffer + 1;")
     write(in_tmp / "pathfinder.c", source)
     assert load("pathfinder.c").nests[0].aliases == {}
-    proc = subprocess.run([sys.executable, "-m", "orcu", "check", "pathfinder.c"], cwd=in_tmp, capture_output=True, text=True)
-    assert proc.returncode == 2 and proc.stderr.startswith("pathfinder.c:21:19: error: cannot tell how many elements of 'src'")
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "check", "pathfinder.c"], cwd=in_tmp, capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stderr.startswith(
+        "pathfinder.c:21:19: error: cannot tell how many elements of 'src'"
+    )
 
 
 def test_an_array_of_row_pointers_is_refused_saying_how_to_pass_a_flat_one(in_tmp):
-    write(in_tmp / "rows.c", """void scale(int n, int m, double **A, double s)
+    write(
+        in_tmp / "rows.c",
+        """void scale(int n, int m, double **A, double s)
 {
     int i, j;
     /*@ begin PerfTuning (
@@ -554,11 +694,13 @@ def test_an_array_of_row_pointers_is_refused_saying_how_to_pass_a_flat_one(in_tm
     /*@ end @*/
     /*@ end @*/
 }
-""")
+""",
+    )
     proc = subprocess.run([sys.executable, "-m", "orcu", "check", "rows.c"], cwd=in_tmp, capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.splitlines()[0] == (
         "rows.c:11:13: error: 'A' is an array of row pointers (double**); orcu moves flat arrays only: pass the rows as "
-        "one block, a C99 array (double A[rows][cols]) or a flat pointer (double *A, indexed A[i*cols + j])")
+        "one block, a C99 array (double A[rows][cols]) or a flat pointer (double *A, indexed A[i*cols + j])"
+    )
 
 
 def test_an_array_of_structs_particle_update(in_tmp, monkeypatch):
@@ -569,37 +711,65 @@ def test_an_array_of_structs_particle_update(in_tmp, monkeypatch):
     program = load("particles.c")
     assert {name: s.fields for name, s in program.structs.items()} == {
         "float4_t": (("x", "float"), ("y", "float"), ("z", "float"), ("w", "float")),
-        "struct body": (("m", "double"), ("vx", "float"), ("vy", "float"))}
+        "struct body": (("m", "double"), ("vx", "float"), ("vy", "float")),
+    }
     assert program.nests[0].recipe.kept[0].name == "x=i"
     inputs = next(iter(input_space(program).configs()))
     assert "float4_t *pos" in right_and_tuned(in_tmp, monkeypatch, "particles.c")
     # an iterator named as a field: register tiles rename the iterator, not the field
-    named_x = (WRITTEN / "particles.c").read_text().replace("int i;", "int x;").replace(
-        "for (i = 0; i < n; i++)", "for (x = 0; x < n; x++)").replace("[i]", "[x]")
+    named_x = (
+        (WRITTEN / "particles.c")
+        .read_text()
+        .replace("int i;", "int x;")
+        .replace("for (i = 0; i < n; i++)", "for (x = 0; x < n; x++)")
+        .replace("[i]", "[x]")
+    )
     write(in_tmp / "px.c", named_x)
     results_x = covering_results(load("px.c"), 0, inputs, in_tmp / "build_x", every=True, measure="kernel")
-    assert len(results_x) == len(REGISTER_TILES) and {r.status for r in results_x} == {"ok"}, [r.message[:300] for r in results_x]
-    wrong = evaluate(in_tmp, (WRITTEN / "particles.c").read_text(), edit=planted("pos[i].y += vel[i].y", "pos[i].y += vel[i].z"),
-                     params={"mapping_1": "x=i", "registers_i_1": 1}, inputs=inputs)
+    assert len(results_x) == len(REGISTER_TILES) and {r.status for r in results_x} == {"ok"}, [
+        r.message[:300] for r in results_x
+    ]
+    wrong = evaluate(
+        in_tmp,
+        (WRITTEN / "particles.c").read_text(),
+        edit=planted("pos[i].y += vel[i].y", "pos[i].y += vel[i].z"),
+        params={"mapping_1": "x=i", "registers_i_1": 1},
+        inputs=inputs,
+    )
     assert wrong.status == "wrong_result" and wrong.message.startswith("pos.y["), wrong.message
 
 
 def test_a_struct_array_filled_with_values_is_refused(in_tmp):
-    source = (WRITTEN / "particles.c").read_text().replace("decl dynamic float4_t vel[n] = random;",
-                                                             "decl dynamic float4_t vel[n] = 1.5;")
+    source = (
+        (WRITTEN / "particles.c")
+        .read_text()
+        .replace("decl dynamic float4_t vel[n] = random;", "decl dynamic float4_t vel[n] = 1.5;")
+    )
     write(in_tmp / "particles.c", source)
-    proc = subprocess.run([sys.executable, "-m", "orcu", "check", "particles.c"], cwd=in_tmp, capture_output=True, text=True)
-    assert proc.returncode == 2 and ("error: 'vel' of the struct type 'float4_t': orcu takes arrays of structs of scalar "
-                                     "fields, filled at random or with zeros") in proc.stderr.splitlines()[0]
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "check", "particles.c"], cwd=in_tmp, capture_output=True, text=True
+    )
+    assert (
+        proc.returncode == 2
+        and (
+            "error: 'vel' of the struct type 'float4_t': orcu takes arrays of structs of scalar "
+            "fields, filled at random or with zeros"
+        )
+        in proc.stderr.splitlines()[0]
+    )
 
 
 def test_a_struct_and_a_macro_from_a_header_the_file_includes(in_tmp, monkeypatch):
     """float4_t and SOFTENING in particles.h, which the file includes with quotes: the spec
     declares arrays of the header's struct, the kernels use its macro, every variant right."""
     (in_tmp / "particles.h").write_text((WRITTEN / "particles.h").read_text())
-    write(in_tmp / "particles.c", (WRITTEN / "particles.c").read_text().replace(
-        "typedef struct { float x, y, z, w; } float4_t;", '#include "particles.h"').replace(
-        "pos[i].y * pos[i].y;", "pos[i].y * pos[i].y + SOFTENING;"))
+    write(
+        in_tmp / "particles.c",
+        (WRITTEN / "particles.c")
+        .read_text()
+        .replace("typedef struct { float x, y, z, w; } float4_t;", '#include "particles.h"')
+        .replace("pos[i].y * pos[i].y;", "pos[i].y * pos[i].y + SOFTENING;"),
+    )
     program = load("particles.c")
     assert program.structs["float4_t"].fields == (("x", "float"), ("y", "float"), ("z", "float"), ("w", "float"))
     tuned = right_and_tuned(in_tmp, monkeypatch, "particles.c")
@@ -608,15 +778,25 @@ def test_a_struct_and_a_macro_from_a_header_the_file_includes(in_tmp, monkeypatc
 
 def test_a_swap_under_a_test_without_braces_keeps_each_loop_moving_its_arrays(in_tmp, monkeypatch):
     # the device copies' swap would land after the if, not under it: each kernel moves its own arrays
-    write(in_tmp / "swap.c", (WRITTEN / "hotspot_swap.c").read_text().replace(
-        "        tIn = tOut;\n", "        if (steps > 0)\n            tIn = tOut;\n"))
+    write(
+        in_tmp / "swap.c",
+        (WRITTEN / "hotspot_swap.c")
+        .read_text()
+        .replace("        tIn = tOut;\n", "        if (steps > 0)\n            tIn = tOut;\n"),
+    )
     assert load("swap.c").hosts[0].swaps is None
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "swap.c", "--backend", "emulate", "--budget", "1"],
-                          cwd=in_tmp, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "swap.c", "--backend", "emulate", "--budget", "1"],
+        cwd=in_tmp,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert ("// Each loop moves its arrays to the device and back: the region's host statements touch its arrays."
-            in (in_tmp / "swap.tuned.cu").read_text())
+    assert (
+        "// Each loop moves its arrays to the device and back: the region's host statements touch its arrays."
+        in (in_tmp / "swap.tuned.cu").read_text()
+    )
 
 
 @pytest.mark.parametrize("declared", ["in the nest", "in the function"])
@@ -626,11 +806,15 @@ def test_struct_variables_in_the_nest(in_tmp, monkeypatch, declared):
     right; declared in the function, the harness declares p too (its fields zero)."""
     source = (WRITTEN / "particles_local.c").read_text()
     if declared == "in the function":
-        source = source.replace("    int i;\n", "    int i;\n    float4_t p;\n").replace("float4_t p = pos[i];", "p = pos[i];")
+        source = source.replace("    int i;\n", "    int i;\n    float4_t p;\n").replace(
+            "float4_t p = pos[i];", "p = pos[i];"
+        )
     write(in_tmp / "local.c", source)
     program = load("local.c")
     assert {n: str(v.ctype) for n, v in program.nests[0].variables.items() if n in "pv"} == {
-        "p": "float4_t", "v": "const float4_t"}
+        "p": "float4_t",
+        "v": "const float4_t",
+    }
     tuned = right_and_tuned(in_tmp, monkeypatch, "local.c")
     assert "p.x += v.x * dt;" in tuned
     kernel = generate(program, program.nests[0], {"mapping_1": "x=i", "registers_i_1": 2}, {"n": 301}).text
@@ -644,7 +828,9 @@ def test_only_the_files_structs_are_struct_elements(in_tmp):
     nest = load("particles.c").nests[0]
     rejected = dict(placement(nest, nest.recipe.kept[0], nest.deps).rejected)
     assert rejected["pos"] == rejected["vel"] == "its elements are structs, each thread reading the fields it uses"
-    write(in_tmp / "t.c", """#include <stdint.h>
+    write(
+        in_tmp / "t.c",
+        """#include <stdint.h>
 void f(int n, int m, const int8_t *a, int8_t *b)
 {
     /*@ begin PerfTuning (
@@ -659,7 +845,8 @@ void f(int n, int m, const int8_t *a, int8_t *b)
     /*@ end @*/
     /*@ end @*/
 }
-""")
+""",
+    )
     nest = load("t.c").nests[0]
     found = placement(nest, nest.recipe.kept[0], nest.deps)
     assert [t.array for t in found.shared] == ["a"] and "structs" not in dict(found.rejected)["b"]

@@ -1,5 +1,6 @@
 """C words that C++ spells otherwise (``restrict``, ``_Bool``) in the user's code: the tuned
 file, its C header and the harness say them as C++ does, and the file still builds as C."""
+
 import subprocess
 
 import pytest

@@ -1,4 +1,5 @@
 """``orcu check`` on every example: exact space sizes, and diagnostics through the CLI."""
+
 import itertools
 import json
 import subprocess
@@ -47,7 +48,13 @@ def test_every_example_is_listed():
 @pytest.mark.parametrize("name", sorted(SIZES))
 def test_example_space_sizes(name, capsys):
     s = check_json(EXAMPLES / name, capsys)
-    got = (s["space"]["raw"], s["space"]["constrained"], s["input_space"]["raw"], s["input_space"]["constrained"], s["total_variants"])
+    got = (
+        s["space"]["raw"],
+        s["space"]["constrained"],
+        s["input_space"]["raw"],
+        s["input_space"]["constrained"],
+        s["total_variants"],
+    )
     assert got == SIZES[name]
 
 
@@ -55,10 +62,27 @@ def test_sizes_agree_with_brute_force(capsys):
     """The constrained counts above, recomputed independently of orcu's Space."""
     tc, bc, sc, pl = range(64, 1025, 64), [66, 132, 264, 528], range(1, 5), [16, 32, 48]
     assert sum(1 for t, b, _, _ in itertools.product(tc, bc, sc, pl) if t * b >= 8192) == 756
-    assert sum(1 for t, b in itertools.product(range(32, 1025, 32), [132, 264, 396, 528, 1056]) if t * b <= 1024 * 132 * 2) == 109
+    assert (
+        sum(1 for t, b in itertools.product(range(32, 1025, 32), [132, 264, 396, 528, 1056]) if t * b <= 1024 * 132 * 2)
+        == 109
+    )
     assert sum(1 for nv in (4, 6) for u in range(1, 5) if nv % u == 0 or u == 1) * 3 * 4 == 72
-    assert sum(1 for t1, b1, t2, b2 in itertools.product([128, 256, 512], [132, 264], [256, 1024], [66, 132]) if t2 * b2 <= 2 * t1 * b1) == 20
-    assert sum(1 for t, b, p in itertools.product(range(64, 1025, 64), [132, 264, 528], [16, 48]) if t * b <= 1024 * 2 * 132) == 80
+    assert (
+        sum(
+            1
+            for t1, b1, t2, b2 in itertools.product([128, 256, 512], [132, 264], [256, 1024], [66, 132])
+            if t2 * b2 <= 2 * t1 * b1
+        )
+        == 20
+    )
+    assert (
+        sum(
+            1
+            for t, b, p in itertools.product(range(64, 1025, 64), [132, 264, 528], [16, 48])
+            if t * b <= 1024 * 2 * 132
+        )
+        == 80
+    )
 
 
 def test_dia_report_contents(capsys):
@@ -95,8 +119,13 @@ def test_text_report(capsys):
 
 
 def test_console_script_reports_bad_input_with_exit_code_2(tmp_path):
-    bad = write(tmp_path / "bad.c", "void f(int n, double *a) {\n  int i;\n  /*@ begin Loop(transform CUDA(threadCont=64)\n  for (i = 0; i < n; i++) a[i] = 0;\n  ) @*/\n  /*@ end @*/\n}\n")
-    proc = subprocess.run([sys.executable, "-m", "orcu", "check", str(bad)], capture_output=True, text=True, cwd=tmp_path)
+    bad = write(
+        tmp_path / "bad.c",
+        "void f(int n, double *a) {\n  int i;\n  /*@ begin Loop(transform CUDA(threadCont=64)\n  for (i = 0; i < n; i++) a[i] = 0;\n  ) @*/\n  /*@ end @*/\n}\n",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "check", str(bad)], capture_output=True, text=True, cwd=tmp_path
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr == (
@@ -138,6 +167,8 @@ def test_variants_to_evaluate_leave_out_what_cannot_be_built(capsys):
     s = check_json(EXAMPLES / "jacobi2d.c", capsys)
     assert (s["total_variants"], s["buildable_variants"]) == (384, [256])
     assert main(["check", str(EXAMPLES / "jacobi2d.c")]) == 0
-    assert "variants to evaluate: 256 of 384, the rest cannot be built (search: Exhaustive)\n" in capsys.readouterr().out
+    assert (
+        "variants to evaluate: 256 of 384, the rest cannot be built (search: Exhaustive)\n" in capsys.readouterr().out
+    )
     assert main(["check", str(EXAMPLES / "two_regions.c")]) == 0
     assert "variants to evaluate: 20 per region (search: Exhaustive)\n" in capsys.readouterr().out

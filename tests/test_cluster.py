@@ -1,6 +1,7 @@
 """One tune over many workers (orcu/executors.py): a Dask cluster of real worker processes, and
 several GPUs of one machine (emulated ones here): the same results as one run at a time, nothing
 lost when a worker dies, nothing evaluated again when the tune is killed and run again."""
+
 import json
 import os
 import signal
@@ -46,8 +47,10 @@ def test_a_worker_killed_mid_tune_loses_nothing(in_tmp, monkeypatch):
     write(in_tmp / "t.c", SIXTEEN % 400000)
     alone = serial(in_tmp, monkeypatch)
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "cluster"))
-    with LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
         pids = list(client.run(os.getpid).values())
         seen, killed = [], []
 
@@ -68,8 +71,9 @@ def test_a_killed_tune_on_a_cluster_resumes_without_evaluating_anything_again(in
     write(in_tmp / "t.c", SIXTEEN % 400000)
     env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"))
     command = [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--cluster", "local:3", "--json"]
-    first = subprocess.Popen(command, cwd=in_tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)  # its workers too are in the group that is killed
+    first = subprocess.Popen(
+        command, cwd=in_tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )  # its workers too are in the group that is killed
     database = in_tmp / "home" / "results.sqlite"
     deadline = time.monotonic() + 300
     done = 0
@@ -101,32 +105,42 @@ def test_several_gpus_time_side_by_side_each_pinned(in_tmp, monkeypatch, capsys)
         used = {json.loads(m)["gpu"] for (m,) in conn.execute("SELECT measured FROM evaluations")}
     assert used == {"0", "1"}
     assert main(["tune", "t.c", "--backend", "emulate", "--gpus", "0,2"]) == 2
-    assert "--gpus: no GPU 2 here (visible: 0, 1; the emulation shows ORCU_EMULATION_DEVICES of them)" in capsys.readouterr().err
+    assert (
+        "--gpus: no GPU 2 here (visible: 0, 1; the emulation shows ORCU_EMULATION_DEVICES of them)"
+        in capsys.readouterr().err
+    )
 
 
 def test_a_batch_schedulers_workers_take_orcu_toml_settings(in_tmp):
     from orcu.execution.executors import _jobqueue, cluster_settings
 
-    write(in_tmp / "orcu.toml", """[cluster]
+    write(
+        in_tmp / "orcu.toml",
+        """[cluster]
 cores = 8
 memory = "32GB"
 queue = "gpu"
 walltime = "02:00:00"
 job_extra_directives = ["--gres=gpu:1"]
-""")
+""",
+    )
     write(in_tmp / "t.c", SIXTEEN % 1000)
     settings = cluster_settings(in_tmp / "t.c")
     assert settings["queue"] == "gpu" and settings["cores"] == 8
     script = _jobqueue("slurm", settings).job_script()
     assert "#SBATCH -p gpu" in script and "#SBATCH --gres=gpu:1" in script and "#SBATCH -t 02:00:00" in script
-    assert "-m distributed.cli.dask_worker" in script or "dask-worker" in script or "distributed.cli.dask_spec" in script
+    assert (
+        "-m distributed.cli.dask_worker" in script or "dask-worker" in script or "distributed.cli.dask_spec" in script
+    )
 
 
 def test_bad_cluster_specs_are_errors(in_tmp, monkeypatch, capsys):
     write(in_tmp / "t.c", SIXTEEN % 1000)
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     assert main(["tune", "t.c", "--backend", "emulate", "--cluster", "local:none"]) == 2
-    assert "--cluster: expected local:N, tcp://HOST:PORT or slurm|pbs|lsf:N, got 'local:none'" in capsys.readouterr().err
+    assert (
+        "--cluster: expected local:N, tcp://HOST:PORT or slurm|pbs|lsf:N, got 'local:none'" in capsys.readouterr().err
+    )
     assert main(["tune", "t.c", "--backend", "emulate", "--cluster", "local:1", "--gpus", "0"]) == 2
     assert "--gpus and --cluster" in capsys.readouterr().err
 
@@ -152,9 +166,22 @@ def test_runs_go_to_the_workers_with_a_gpu_and_builds_to_any(in_tmp, monkeypatch
     write(in_tmp / "t.c", SIXTEEN % 20000)
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     with LocalCluster(n_workers=0, dashboard_address=None) as cluster, Client(cluster) as client:
+
         def worker(*extra):
-            return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address,
-                                     "--nthreads", "1", "--no-dashboard", *extra], stderr=subprocess.DEVNULL)
+            return subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "distributed.cli.dask_worker",
+                    cluster.scheduler_address,
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                    *extra,
+                ],
+                stderr=subprocess.DEVNULL,
+            )
+
         workers = [worker("--resources", "GPU=1", "--name", "gpu"), worker("--name", "cpu")]
         try:
             client.wait_for_workers(2, timeout=120)

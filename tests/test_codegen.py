@@ -1,4 +1,5 @@
 """Generated CUDA: golden text per transformation, notes, sizes, and diagnostics."""
+
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -34,7 +35,10 @@ def test_golden_region(in_tmp, name):
 
 def test_grid_stride_loop_covers_any_grid(in_tmp):
     text = region_code(in_tmp, CASES["grid_stride"]).text
-    assert "    const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x;\n    for (i = (orcu_index)orcu_lo + ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); i < (orcu_index)orcu_hi; i += orcu_stride) {" in text
+    assert (
+        "    const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x;\n    for (i = (orcu_index)orcu_lo + ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); i < (orcu_index)orcu_hi; i += orcu_stride) {"
+        in text
+    )
     assert "const int orcu_blocks = 4;" in text and "const int orcu_threads = 128;" in text
 
 
@@ -49,8 +53,14 @@ def test_step_and_offset_move_only_the_touched_range(in_tmp):
     # b is written every other element: it is copied in too, so the gaps keep their values.
     assert "const long long orcu_b_first = 1LL, orcu_b_end = (long long)n - 1;" in text
     assert "const long long orcu_a_first = 0LL, orcu_a_end = (long long)n;" in text
-    assert "ORCU_CHECK(cudaMemcpy(d_b + orcu_b_first, b + orcu_b_first, sizeof(double) * orcu_count(orcu_b_first, orcu_b_end), cudaMemcpyHostToDevice));" in text
-    assert "ORCU_CHECK(cudaMemcpy(d_a + orcu_a_first, a + orcu_a_first, sizeof(double) * orcu_count(orcu_a_first, orcu_a_end), cudaMemcpyHostToDevice));" in text
+    assert (
+        "ORCU_CHECK(cudaMemcpy(d_b + orcu_b_first, b + orcu_b_first, sizeof(double) * orcu_count(orcu_b_first, orcu_b_end), cudaMemcpyHostToDevice));"
+        in text
+    )
+    assert (
+        "ORCU_CHECK(cudaMemcpy(d_a + orcu_a_first, a + orcu_a_first, sizeof(double) * orcu_count(orcu_a_first, orcu_a_end), cudaMemcpyHostToDevice));"
+        in text
+    )
     assert "const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x * 2;" in text
 
 
@@ -58,7 +68,10 @@ def test_dense_write_is_not_copied_in(in_tmp):
     src = CASES["grid_stride"].replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i];")
     text = region_code(in_tmp, src).text
     assert "cudaMemcpy(d_y + orcu_y_first, y" not in text
-    assert "ORCU_CHECK(cudaMemcpy(y + orcu_y_first, d_y + orcu_y_first, sizeof(float) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyDeviceToHost));" in text
+    assert (
+        "ORCU_CHECK(cudaMemcpy(y + orcu_y_first, d_y + orcu_y_first, sizeof(float) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyDeviceToHost));"
+        in text
+    )
 
 
 def test_unroll_pragma_sits_on_the_inner_loop(in_tmp):
@@ -92,11 +105,23 @@ def test_cache_blocks_skipped_without_reuse(in_tmp):
 def test_streams_move_only_chunkable_arrays_by_chunk(in_tmp):
     code = region_code(in_tmp, CASES["streams"])
     assert code.notes == ["streamCount: 'c' moves whole before and after the chunks: it is not indexed by 'i' alone"]
-    assert "ORCU_CHECK(cudaMemcpy(d_c + orcu_c_first, c + orcu_c_first, sizeof(double) * orcu_count(orcu_c_first, orcu_c_end), cudaMemcpyHostToDevice));" in code.text
+    assert (
+        "ORCU_CHECK(cudaMemcpy(d_c + orcu_c_first, c + orcu_c_first, sizeof(double) * orcu_count(orcu_c_first, orcu_c_end), cudaMemcpyHostToDevice));"
+        in code.text
+    )
     # x moves chunk by chunk through a pinned staging buffer kept between calls, after the copy of c
-    assert "memcpy(orcu_x_staged + orcu_chunk_lo, x + orcu_chunk_lo, sizeof(double) * orcu_count(orcu_chunk_lo, orcu_chunk_hi));\n        ORCU_CHECK(cudaMemcpyAsync(d_x + orcu_chunk_lo, orcu_x_staged + orcu_chunk_lo" in code.text
-    assert "orcu_pin(" not in code.text and "cudaStreamCreate" in code.text and "cudaStreamDestroy(orcu_stream" not in code.text
-    assert code.text.index("ORCU_CHECK(cudaStreamWaitEvent(orcu_stream[orcu_s], orcu_f_1_ready, 0));") > code.text.index("ORCU_CHECK(cudaEventRecord(orcu_f_1_ready, 0));")
+    assert (
+        "memcpy(orcu_x_staged + orcu_chunk_lo, x + orcu_chunk_lo, sizeof(double) * orcu_count(orcu_chunk_lo, orcu_chunk_hi));\n        ORCU_CHECK(cudaMemcpyAsync(d_x + orcu_chunk_lo, orcu_x_staged + orcu_chunk_lo"
+        in code.text
+    )
+    assert (
+        "orcu_pin(" not in code.text
+        and "cudaStreamCreate" in code.text
+        and "cudaStreamDestroy(orcu_stream" not in code.text
+    )
+    assert code.text.index(
+        "ORCU_CHECK(cudaStreamWaitEvent(orcu_stream[orcu_s], orcu_f_1_ready, 0));"
+    ) > code.text.index("ORCU_CHECK(cudaEventRecord(orcu_f_1_ready, 0));")
 
 
 def test_prefer_l1_is_set_and_restored(in_tmp):
@@ -116,7 +141,7 @@ def test_data_on_device_moves_nothing(in_tmp):
     assert "double *y" in text and "__restrict__" not in text  # device pointers may alias
     assert "ORCU_CHECK(cudaStreamSynchronize(0));" in text
     # overlapping arrays cannot run on the host instead: they are device memory
-    assert "orcu_aliased(\"orcu_f_1\");" in text and "ORCU_ALLOW_ALIASING" not in text
+    assert 'orcu_aliased("orcu_f_1");' in text and "ORCU_ALLOW_ALIASING" not in text
 
 
 @pytest.mark.parametrize(
@@ -168,7 +193,10 @@ def test_array_size_from_arraysizes(in_tmp):
 """
     text = region_code(in_tmp, src).text
     assert "const long long orcu_v_first = 0LL, orcu_v_end = (long long)n + 10;" in text
-    assert "double *const d_v = (double *)orcu_device_buffer(&orcu_f_1_buffers[1], sizeof(double) * orcu_count(0, orcu_v_end));" in text
+    assert (
+        "double *const d_v = (double *)orcu_device_buffer(&orcu_f_1_buffers[1], sizeof(double) * orcu_count(0, orcu_v_end));"
+        in text
+    )
 
 
 def test_unknown_array_size_is_an_error_naming_the_array(in_tmp):
@@ -196,7 +224,6 @@ def test_sizes_from_input_vars_become_parameters(in_tmp):
     assert "const long long orcu_x_first = 0LL, orcu_x_end = (long long)m * n * dof;" in code.text
 
 
-
 @pytest.mark.slow
 def test_variants_generated_in_threads_match_serial_generation(in_tmp):
     """The runner generates a batch's variants in a thread pool: the text must not depend on it.
@@ -207,7 +234,9 @@ def test_variants_generated_in_threads_match_serial_generation(in_tmp):
         f"            }} else {{\n                y[i] -= 1.0;\n            }}\n        }}"
         for k in range(12)
     )
-    write(in_tmp / "t.c", f"""/*@ begin PerfTuning ( def performance_params {{ param TC[] = range(32, 300, 32); }} ) @*/
+    write(
+        in_tmp / "t.c",
+        f"""/*@ begin PerfTuning ( def performance_params {{ param TC[] = range(32, 300, 32); }} ) @*/
 void f(int n, const double *x, double *y) {{
     int i;
     /*@ begin Loop(transform CUDA(threadCount=TC)
@@ -218,7 +247,8 @@ void f(int n, const double *x, double *y) {{
     /*@ end @*/
 }}
 /*@ end @*/
-""")
+""",
+    )
     program = load("t.c")
     nest = program.nests[0]
     configs = [{"TC": 32 * k} for k in range(1, 9)]

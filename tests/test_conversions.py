@@ -1,6 +1,7 @@
 """Reductions only where C's conversions let their steps be reordered, loops with a `break`
 never spread over threads, and the second input set that catches both where the analysis
 would not (analysis/conversions.py, analysis/poly.py's stops, harness.cu.j2's second set)."""
+
 import pytest
 from conftest import covering_results, write
 from pycparser import c_parser
@@ -15,8 +16,16 @@ from orcu.planning.program import load
 
 VARIABLES = {
     name: Variable(name, CType(base, pointers), "parameter", None)
-    for name, base, pointers in [("w", "float", 1), ("d", "double", 1), ("k", "int", 1), ("s", "short", 0),
-                                 ("u", "unsigned int", 0), ("l", "long", 0), ("c", "unsigned char", 1), ("f", "float", 0)]
+    for name, base, pointers in [
+        ("w", "float", 1),
+        ("d", "double", 1),
+        ("k", "int", 1),
+        ("s", "short", 0),
+        ("u", "unsigned int", 0),
+        ("l", "long", 0),
+        ("c", "unsigned char", 1),
+        ("f", "float", 0),
+    ]
 }
 
 
@@ -25,12 +34,29 @@ def expr(text: str):
     return ast.ext[0].body.block_items[0].rvalue
 
 
-@pytest.mark.parametrize("text, ctype", [
-    ("w[i] * 2.5f", "float"), ("w[i] * 2.5", "double"), ("k[i] + 1", "int"), ("s + s", "int"), ("u + k[i]", "unsigned int"),
-    ("l * u", "long"), ("c[i] + c[i]", "int"), ("(short)k[i]", "short"), ("k[i] > 0", "int"), ("sqrtf(f)", "float"),
-    ("sqrt(f)", "double"), ("f + 1", "float"), ("k[i] ? w[i] : d[i]", "double"), ("-c[i]", "int"), ("'a'", "int"),
-    ("3UL + k[i]", "unsigned long"), ("unknown(k[i])", None), ("w", None),
-])
+@pytest.mark.parametrize(
+    "text, ctype",
+    [
+        ("w[i] * 2.5f", "float"),
+        ("w[i] * 2.5", "double"),
+        ("k[i] + 1", "int"),
+        ("s + s", "int"),
+        ("u + k[i]", "unsigned int"),
+        ("l * u", "long"),
+        ("c[i] + c[i]", "int"),
+        ("(short)k[i]", "short"),
+        ("k[i] > 0", "int"),
+        ("sqrtf(f)", "float"),
+        ("sqrt(f)", "double"),
+        ("f + 1", "float"),
+        ("k[i] ? w[i] : d[i]", "double"),
+        ("-c[i]", "int"),
+        ("'a'", "int"),
+        ("3UL + k[i]", "unsigned long"),
+        ("unknown(k[i])", None),
+        ("w", None),
+    ],
+)
 def test_the_type_of_an_expression_follows_c(text, ctype):
     assert expression_type(expr(text), VARIABLES) == ctype
 
@@ -42,24 +68,27 @@ def test_the_usual_arithmetic_conversions():
     assert arithmetic("float", "long long") == "float"
 
 
-@pytest.mark.parametrize("acc, op, term, refused", [
-    ("int", "+", "w[i] * 2.5f", True),  # the issue's program: a truncation per step
-    ("long", "+", "d[i]", True),
-    ("int", "*", "w[i]", True),
-    ("int", "+", "(int)(w[i] * 2.5f)", False),  # integer terms: modular, exact in any order
-    ("short", "+", "k[i]", False),
-    ("unsigned char", "+", "k[i] * 3", False),
-    ("float", "+", "d[i]", False),  # rounding only: the tolerance's business
-    ("double", "*", "k[i]", False),
-    ("bool", "+", "k[i]", True),
-    ("int", "+", "unknown(k[i])", True),
-    ("short", "max", "k[i]", True),  # (short)70000 breaks the order
-    ("int", "max", "s", False),
-    ("unsigned int", "min", "k[i]", True),
-    ("long", "min", "u", False),
-    ("int", "max", "w[i]", True),
-    ("float", "max", "d[i]", False),
-])
+@pytest.mark.parametrize(
+    "acc, op, term, refused",
+    [
+        ("int", "+", "w[i] * 2.5f", True),  # the issue's program: a truncation per step
+        ("long", "+", "d[i]", True),
+        ("int", "*", "w[i]", True),
+        ("int", "+", "(int)(w[i] * 2.5f)", False),  # integer terms: modular, exact in any order
+        ("short", "+", "k[i]", False),
+        ("unsigned char", "+", "k[i] * 3", False),
+        ("float", "+", "d[i]", False),  # rounding only: the tolerance's business
+        ("double", "*", "k[i]", False),
+        ("bool", "+", "k[i]", True),
+        ("int", "+", "unknown(k[i])", True),
+        ("short", "max", "k[i]", True),  # (short)70000 breaks the order
+        ("int", "max", "s", False),
+        ("unsigned int", "min", "k[i]", True),
+        ("long", "min", "u", False),
+        ("int", "max", "w[i]", True),
+        ("float", "max", "d[i]", False),
+    ],
+)
 def test_which_updates_may_be_reordered(acc, op, term, refused):
     assert (reorder_problem(acc, op, expr(term), VARIABLES) is not None) == refused
 
@@ -162,8 +191,11 @@ STOPS = {
     "first_zero": ("for (j = 0; j < m; j++) { if (s[i*m + j] == 0) break; len++; }", "int", ""),
     "first_negative": ("for (j = 0; j < m; j++) { if (s[i*m + j] < 0) break; len += 1; }", "double", ""),
     "count_then_break": ("for (j = 0; j < m; j++) { len++; if (s[i*m + j] == 1) break; }", "short", ""),
-    "helper_returns": ("len = prefix(s + i*m, m);", "float",
-                       "static int prefix(const float *r, int m) { for (int j = 0; j < m; j++) if (r[j] <= 0) return j; return m; }"),
+    "helper_returns": (
+        "len = prefix(s + i*m, m);",
+        "float",
+        "static int prefix(const float *r, int m) { for (int j = 0; j < m; j++) if (r[j] <= 0) return j; return m; }",
+    ),
 }
 
 
@@ -181,8 +213,9 @@ def test_the_second_input_set_catches_a_sum_that_truncates_even_if_the_matcher_d
     monkeypatch.setattr(poly, "reorder_problem", lambda *a: None)
     program = load(write(in_tmp / "t.c", accumulate("int", "float", "acc += w[i] * 2.5f;", "random", "threadCount=TC")))
     results = covering_results(program, 0, {"n": 1000}, in_tmp / "build", every=True)
-    assert results and all(r.status == "wrong_result" and "on the second input set" in r.message for r in results), \
-        [(r.params, r.status, r.message) for r in results]
+    assert results and all(r.status == "wrong_result" and "on the second input set" in r.message for r in results), [
+        (r.params, r.status, r.message) for r in results
+    ]
 
 
 def test_the_second_input_set_catches_a_break_spread_over_threads_even_if_the_analysis_did_not(in_tmp, monkeypatch):
@@ -191,5 +224,6 @@ def test_the_second_input_set_catches_a_break_spread_over_threads_even_if_the_an
     program = load(write(in_tmp / "t.c", lengths(STOPS["first_zero"][0])))
     results = covering_results(program, 0, {"n": 17, "m": 33}, in_tmp / "build", every=True)
     spread = [r for r in results if "x=j" in str(r.params)]
-    assert spread and all(r.status == "wrong_result" and "on the second input set" in r.message for r in spread), \
-        [(r.params, r.status, r.message) for r in results]
+    assert spread and all(r.status == "wrong_result" and "on the second input set" in r.message for r in spread), [
+        (r.params, r.status, r.message) for r in results
+    ]

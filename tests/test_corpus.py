@@ -5,6 +5,7 @@ tuned size with that size's -D macros where the file uses sizes as macros). A fi
 on purpose is listed in REFUSED with the README's reason, and must be refused with a located
 error, exit 2. Regressions of a file of this corpus have each stopped a user cold (issue 60):
 a tuned file not written, a compile error in every variant, an internal error."""
+
 import shutil
 import subprocess
 import sys
@@ -18,9 +19,16 @@ from orcu.planning.program import load
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
-CORPORA = [ROOT / "annotated_examples", ROOT / "annotated_examples" / "orio", TESTS / "c_as_written", TESTS / "c99_project",
-           TESTS / "build_project", TESTS / "polybench_scops", TESTS / "polybench_shapes",
-           TESTS / "polybench_shapes" / "flat"]
+CORPORA = [
+    ROOT / "annotated_examples",
+    ROOT / "annotated_examples" / "orio",
+    TESTS / "c_as_written",
+    TESTS / "c99_project",
+    TESTS / "build_project",
+    TESTS / "polybench_scops",
+    TESTS / "polybench_shapes",
+    TESTS / "polybench_shapes" / "flat",
+]
 FILES = sorted((p for d in CORPORA for p in d.glob("*.c") if "begin Loop" in p.read_text()), key=lambda p: str(p))
 
 # Files the README says orcu refuses (its list of what orcu refuses), with the start of the error.
@@ -43,8 +51,23 @@ def _tune(path: Path, tmp: Path) -> subprocess.CompletedProcess:
     for sibling in path.parent.iterdir():  # includes, init files, YAML specs beside it
         if sibling.is_file():
             shutil.copy(sibling, tmp / sibling.name)
-    return subprocess.run([sys.executable, "-m", "orcu", "tune", path.name, "--backend", "emulate", "--budget", "1",
-                           *INPUTS.get(path.name, [])], cwd=tmp, capture_output=True, text=True)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "orcu",
+            "tune",
+            path.name,
+            "--backend",
+            "emulate",
+            "--budget",
+            "1",
+            *INPUTS.get(path.name, []),
+        ],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+    )
 
 
 def _compile(tuned: Path, defines: dict) -> subprocess.CompletedProcess:

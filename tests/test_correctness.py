@@ -3,6 +3,7 @@
 The variants run under orcu's CPU emulation, which checks what CUDA promises (device
 pointers, the order of streams, page-locking rules) as well as the numbers.
 """
+
 import subprocess
 
 import pytest
@@ -36,7 +37,10 @@ def run_driver(in_tmp, source: str, driver: str, *args: str, defines=None) -> su
     return subprocess.run([str(in_tmp / "main"), *args], capture_output=True, text=True, timeout=120)
 
 
-AXPY_INPUTS = ("param n[] = [1000];", "decl dynamic float x[n] = random; decl dynamic float y[n] = random; decl float a = 2.0;")
+AXPY_INPUTS = (
+    "param n[] = [1000];",
+    "decl dynamic float x[n] = random; decl dynamic float y[n] = random; decl float a = 2.0;",
+)
 
 
 # -- 64-bit indices ------------------------------------------------------------------------
@@ -54,8 +58,14 @@ NEAR_INT_MAX = """void f(float *x, float *y) {
 @pytest.mark.parametrize("top", [2147483647, 1000000])
 def test_a_loop_that_ends_next_to_int_max(in_tmp, top):
     # 8 x 128 threads: a 32-bit grid stride past N - 10 wraps around to negative iterations.
-    result = evaluate(in_tmp, with_spec(NEAR_INT_MAX, f"param N[] = [{top}];",
-                                        "decl dynamic float x[1000] = random; decl dynamic float y[1000] = 0;"))
+    result = evaluate(
+        in_tmp,
+        with_spec(
+            NEAR_INT_MAX,
+            f"param N[] = [{top}];",
+            "decl dynamic float x[1000] = random; decl dynamic float y[1000] = 0;",
+        ),
+    )
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 
 
@@ -63,15 +73,22 @@ def test_index_arithmetic_widens_where_a_call_needs_it(in_tmp):
     write(in_tmp / "t.c", CASES["unroll_inner"])
     text = tuned_source(load("t.c"), [Choice({})])[0]
     assert "    orcu_index i, k;\n" in text  # the iterators, so i + k*n is computed in 64 bits when wide
-    assert ("const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_y_end > INT_MAX"
-            " || orcu_a_end > INT_MAX || orcu_X_end > INT_MAX;") in text
+    assert (
+        "const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_y_end > INT_MAX"
+        " || orcu_a_end > INT_MAX || orcu_X_end > INT_MAX;"
+    ) in text
     # sizes are computed in 64 bits on the host too: n*nv elements may pass INT_MAX
     assert "const long long orcu_X_first = 0LL, orcu_X_end = (long long)n * nv;" in text
 
 
 # -- every reduction type and operator builds and runs under both compilers -----------------
 REDUCED_TYPES = ["float", "double", "int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long"]
-OPERATORS = {"sum": "r += x[i]", "product": "r *= x[i]", "min": "if (x[i] < r) r = x[i]", "max": "r = x[i] > r ? x[i] : r"}
+OPERATORS = {
+    "sum": "r += x[i]",
+    "product": "r *= x[i]",
+    "min": "if (x[i] < r) r = x[i]",
+    "max": "r = x[i] > r ? x[i] : r",
+}
 
 
 def reduction_matrix() -> tuple[str, list[str]]:
@@ -79,7 +96,9 @@ def reduction_matrix() -> tuple[str, list[str]]:
     for t in REDUCED_TYPES:
         for op, stmt in OPERATORS.items():
             name = f"{t.replace(' ', '_')}_{op}"
-            functions.append(REDUCTION.format(t=t, args="threadCount=64, blockCount=3", stmt=stmt).replace(f"{t} f(", f"{t} {name}("))
+            functions.append(
+                REDUCTION.format(t=t, args="threadCount=64, blockCount=3", stmt=stmt).replace(f"{t} f(", f"{t} {name}(")
+            )
             names.append(name)
     return "\n".join(functions), names
 
@@ -117,8 +136,11 @@ def test_every_reduction_type_and_operator_builds_and_runs(in_tmp):
         const {t} want = {name}_reference(37, x, ({t})3), got = {name}(37, x, ({t})3);
         if (got != want) {{ printf("{name}: %g, expected %g\\n", (double)got, (double)want); failed++; }}
     }}""")
-    driver = (MATRIX_DRIVER.replace("{RENAME}", "\n".join(f"#define {n} {n}_reference" for n in names))
-              .replace("{UNRENAME}", "\n".join(f"#undef {n}" for n in names)).replace("{CHECKS}", "\n".join(checks)))
+    driver = (
+        MATRIX_DRIVER.replace("{RENAME}", "\n".join(f"#define {n} {n}_reference" for n in names))
+        .replace("{UNRENAME}", "\n".join(f"#undef {n}" for n in names))
+        .replace("{CHECKS}", "\n".join(checks))
+    )
     write(in_tmp / "main.cu", driver)
     built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main")
     assert built.ok, built.message
@@ -141,13 +163,19 @@ MAXIMUM = """double f(int n, const double *x, double m) {{
 """
 
 
-@pytest.mark.parametrize("stmt", [
-    "m = fmax(m, x[i])",  # fmax skips the NaN the scalar starts with: m ends as the largest element
-    "if (x[i] > m) m = x[i]",  # a comparison never replaces NaN: m stays NaN
-])
+@pytest.mark.parametrize(
+    "stmt",
+    [
+        "m = fmax(m, x[i])",  # fmax skips the NaN the scalar starts with: m ends as the largest element
+        "if (x[i] > m) m = x[i]",  # a comparison never replaces NaN: m stays NaN
+    ],
+)
 def test_nan_start_follows_the_function_the_source_used(in_tmp, stmt):
-    source = with_spec(MAXIMUM.format(stmt=stmt), "param n[] = [3000];",
-                       "decl dynamic double x[n] = random; decl double m = float('nan');")
+    source = with_spec(
+        MAXIMUM.format(stmt=stmt),
+        "param n[] = [3000];",
+        "decl dynamic double x[n] = random; decl double m = float('nan');",
+    )
     result = evaluate(in_tmp, source)
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 
@@ -182,27 +210,41 @@ int main(void)
 
 @pytest.mark.parametrize("allow", [False, True])
 def test_overlapping_arrays_are_refused_or_run_on_the_host(in_tmp, allow):
-    run = run_driver(in_tmp, CASES["grid_stride"], ALIAS_DRIVER, defines={"ORCU_ALLOW_ALIASING": "1"} if allow else None)
+    run = run_driver(
+        in_tmp, CASES["grid_stride"], ALIAS_DRIVER, defines={"ORCU_ALLOW_ALIASING": "1"} if allow else None
+    )
     if allow:
         assert (run.returncode, run.stdout) == (0, "same\n"), run.stdout + run.stderr
     else:
         assert run.returncode == 1 and run.stdout == ""
-        assert run.stderr == ("orcu_f_1: the arrays it was given overlap, and its GPU kernel reads them as if they did not "
-                              "(the loop's result would depend on the order of its iterations); compile with "
-                              "-DORCU_ALLOW_ALIASING to run the loop on the host in such calls\n")
+        assert run.stderr == (
+            "orcu_f_1: the arrays it was given overlap, and its GPU kernel reads them as if they did not "
+            "(the loop's result would depend on the order of its iterations); compile with "
+            "-DORCU_ALLOW_ALIASING to run the loop on the host in such calls\n"
+        )
 
 
 # -- streams ----------------------------------------------------------------------------------
-STREAMED = with_spec(CASES["streams"], "param n[] = [5000];",
-                     "decl dynamic double c[1] = random; decl dynamic double x[n] = random; decl dynamic double y[n] = random;")
+STREAMED = with_spec(
+    CASES["streams"],
+    "param n[] = [5000];",
+    "decl dynamic double c[1] = random; decl dynamic double x[n] = random; decl dynamic double y[n] = random;",
+)
 
 
 def test_chunks_wait_for_the_copies_of_the_default_stream(in_tmp):
     assert evaluate(in_tmp, STREAMED).status == "ok"
     # Without the event the chunks' kernels may read c before cudaMemcpy has put it on the device.
-    unordered = evaluate(in_tmp, STREAMED, planted("        ORCU_CHECK(cudaStreamWaitEvent(orcu_stream[orcu_s], orcu_f_1_v0_ready, 0));\n", ""))
+    unordered = evaluate(
+        in_tmp,
+        STREAMED,
+        planted("        ORCU_CHECK(cudaStreamWaitEvent(orcu_stream[orcu_s], orcu_f_1_v0_ready, 0));\n", ""),
+    )
     assert unordered.status == "launch_error"
-    assert "orcu emulation: a copy on non-blocking stream 1 may start before earlier work of the default stream" in unordered.message
+    assert (
+        "orcu emulation: a copy on non-blocking stream 1 may start before earlier work of the default stream"
+        in unordered.message
+    )
 
 
 # -- values the code after the loop reads ------------------------------------------------------
@@ -223,18 +265,31 @@ LIVE = """void f(int n, const float *x, float *y) {
 
 def test_the_iterator_and_private_scalars_keep_their_last_values(in_tmp):
     # The spec around the statements, as Orio files have it: the harness runs y[0] = t + i too.
-    source = LIVE.replace("    /*@ begin Loop", spec("param n[] = [999];", "decl dynamic float x[n] = random; decl dynamic float y[n] = 0;")
-                          .replace("\n", "\n    ") + "/*@ begin Loop").replace("    y[0] = t + i;\n", "    y[0] = t + i;\n    /*@ end @*/\n")
+    source = LIVE.replace(
+        "    /*@ begin Loop",
+        spec("param n[] = [999];", "decl dynamic float x[n] = random; decl dynamic float y[n] = 0;").replace(
+            "\n", "\n    "
+        )
+        + "/*@ begin Loop",
+    ).replace("    y[0] = t + i;\n", "    y[0] = t + i;\n    /*@ end @*/\n")
     result = evaluate(in_tmp, source)
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 
 
-@pytest.mark.parametrize("after, why", [
-    ("y[0] = j;", "it is the iterator of an inner loop"),
-    ("y[0] = s;", "it is not assigned by a statement of its own in the body of 'i' (but in an inner loop or under a condition)"),
-])
+@pytest.mark.parametrize(
+    "after, why",
+    [
+        ("y[0] = j;", "it is the iterator of an inner loop"),
+        (
+            "y[0] = s;",
+            "it is not assigned by a statement of its own in the body of 'i' (but in an inner loop or under a condition)",
+        ),
+    ],
+)
 def test_values_orcu_cannot_leave_after_the_loop_are_refused(in_tmp, after, why):
-    write(in_tmp / "t.c", f"""void f(int n, const float *x, float *y) {{
+    write(
+        in_tmp / "t.c",
+        f"""void f(int n, const float *x, float *y) {{
     int i, j;
     float s;
     /*@ begin Loop(transform CUDA()
@@ -247,7 +302,8 @@ def test_values_orcu_cannot_leave_after_the_loop_are_refused(in_tmp, after, why)
     /*@ end @*/
     {after}
 }}
-""")
+""",
+    )
     program = load("t.c")
     from orcu.codegen.region import generate
 
@@ -256,64 +312,89 @@ def test_values_orcu_cannot_leave_after_the_loop_are_refused(in_tmp, after, why)
     col = after.index("=") + 7
     assert info.value.render().split("\n")[0] == (
         f"t.c:12:{col}: error: '{after[7]}' is read here after the Loop region, where it should hold what the loop's "
-        f"last iteration left; orcu cannot give it that value: {why}. Assign it before this read")
+        f"last iteration left; orcu cannot give it that value: {why}. Assign it before this read"
+    )
 
 
-@pytest.mark.parametrize("after", [
-    "    for (i = 0; i < n; i++) y[i] += 1.0f;\n    t = 0.0f;\n",
-    # assigned first inside a later loop's body, by a loop of its own
-    "    for (int j = 0; j < 2; j++) { t = 0.0f; for (i = 0; i < n; i++) y[i] += t; }\n",
-    # both branches assign before anything reads
-    "    if (n > 2) { i = 1; t = 0.0f; } else { i = 2; t = 1.0f; }\n    y[0] = t + i;\n",
-])
+@pytest.mark.parametrize(
+    "after",
+    [
+        "    for (i = 0; i < n; i++) y[i] += 1.0f;\n    t = 0.0f;\n",
+        # assigned first inside a later loop's body, by a loop of its own
+        "    for (int j = 0; j < 2; j++) { t = 0.0f; for (i = 0; i < n; i++) y[i] += t; }\n",
+        # both branches assign before anything reads
+        "    if (n > 2) { i = 1; t = 0.0f; } else { i = 2; t = 1.0f; }\n    y[0] = t + i;\n",
+    ],
+)
 def test_a_later_loop_that_assigns_the_iterator_first_needs_nothing(in_tmp, after):
     write(in_tmp / "t.c", LIVE.replace("    y[0] = t + i;\n", after))
     program = load("t.c")
     assert dict(program.nests[0].read_after) == {}
 
 
-@pytest.mark.parametrize("after, read", [
-    ("    for (int j = 0; j < 2; j++) { for (i = 0; i < n; i++) y[i] += t; }\n", "t"),  # t read before any assignment
-    ("    if (n > 2) i = 1;\n    y[0] = i;\n", "i"),  # one branch only
-    ("    while (n > 2) { i = 0; n--; }\n    t = 0.0f;\n    y[0] = i;\n", "i"),  # a loop may not run
-    ("    i += 1;\n    t = 0.0f;\n", "i"),
-])
+@pytest.mark.parametrize(
+    "after, read",
+    [
+        (
+            "    for (int j = 0; j < 2; j++) { for (i = 0; i < n; i++) y[i] += t; }\n",
+            "t",
+        ),  # t read before any assignment
+        ("    if (n > 2) i = 1;\n    y[0] = i;\n", "i"),  # one branch only
+        ("    while (n > 2) { i = 0; n--; }\n    t = 0.0f;\n    y[0] = i;\n", "i"),  # a loop may not run
+        ("    i += 1;\n    t = 0.0f;\n", "i"),
+    ],
+)
 def test_reads_after_the_region_that_may_come_first_are_found(in_tmp, after, read):
     write(in_tmp / "t.c", LIVE.replace("    y[0] = t + i;\n", after))
     program = load("t.c")
     assert sorted(program.nests[0].read_after) == [read]
 
 
-@pytest.mark.parametrize("transform, params", [
-    ("threadCount=32", {}), ("threadCount=32, streamCount=2", {}),
-    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 1, "registers_j_1": 1, "shared_b_1": False,
-                                          "vectorize_1": False}),
-    # register tiles and a shared tile of b (read twice, at i and i + 1): a[i][j] indexing throughout
-    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 4, "shared_b_1": True,
-                                          "vectorize_1": False}),
-    # ... and with vectors (double2): a[i][j] read and assigned in one statement, b's rows from global memory
-    ("mapping='auto', threadCount=32", {"mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 4, "shared_b_1": False,
-                                          "vectorize_1": True}),
-])
+@pytest.mark.parametrize(
+    "transform, params",
+    [
+        ("threadCount=32", {}),
+        ("threadCount=32, streamCount=2", {}),
+        (
+            "mapping='auto', threadCount=32",
+            {"mapping_1": "x=j y=i", "registers_i_1": 1, "registers_j_1": 1, "shared_b_1": False, "vectorize_1": False},
+        ),
+        # register tiles and a shared tile of b (read twice, at i and i + 1): a[i][j] indexing throughout
+        (
+            "mapping='auto', threadCount=32",
+            {"mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 4, "shared_b_1": True, "vectorize_1": False},
+        ),
+        # ... and with vectors (double2): a[i][j] read and assigned in one statement, b's rows from global memory
+        (
+            "mapping='auto', threadCount=32",
+            {"mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 4, "shared_b_1": False, "vectorize_1": True},
+        ),
+    ],
+)
 def test_arrays_declared_with_two_dimensions_are_copied_by_element(in_tmp, transform, params):
     # Pointer arithmetic on a double (*)[50] counts rows: copies and overlap checks count elements.
-    source = with_spec("""void f(double a[40][50], const double b[40][50]) {
+    source = with_spec(
+        f"""void f(double a[40][50], const double b[40][50]) {{
     int i, j;
-    /*@ begin Loop(transform CUDA(%s)
+    /*@ begin Loop(transform CUDA({transform})
     for (i = 0; i < 39; i++)
         for (j = 0; j < 50; j++)
             a[i][j] = 2.0 * b[i][j] + a[i][j] + b[i + 1][j];
     ) @*/
     /*@ end @*/
-}
-""" % transform, "param N[] = [40];", "decl static double a[40][50] = random; decl static double b[40][50] = random;")
+}}
+""",
+        "param N[] = [40];",
+        "decl static double a[40][50] = random; decl static double b[40][50] = random;",
+    )
     result = evaluate(in_tmp, source, params=params)
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 
 
 def test_a_sum_started_anew_in_each_iteration_is_private_not_a_reduction(in_tmp):
     # Orio's mapping of gemm's outer loop: 'sum' belongs to each (i, j), not to the whole loop.
-    source = with_spec("""void f(int n, const double *A, const double *B, double *C) {
+    source = with_spec(
+        """void f(int n, const double *A, const double *B, double *C) {
     int i, j, k;
     double sum;
     /*@ begin Loop(transform CUDA(threadCount=32)
@@ -327,14 +408,18 @@ def test_a_sum_started_anew_in_each_iteration_is_private_not_a_reduction(in_tmp)
     ) @*/
     /*@ end @*/
 }
-""", "param n[] = [37];", "decl dynamic double A[n*n] = random; decl dynamic double B[n*n] = random; decl dynamic double C[n*n] = 0;")
+""",
+        "param n[] = [37];",
+        "decl dynamic double A[n*n] = random; decl dynamic double B[n*n] = random; decl dynamic double C[n*n] = 0;",
+    )
     result = evaluate(in_tmp, source)
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 
 
 def test_names_of_the_c_library_and_of_harness_locals_are_users_names_too(in_tmp):
     # y1 is a function of math.h; k and r were names of the harness's own loops.
-    source = with_spec("""void f(int k, const double *y1, double *r) {
+    source = with_spec(
+        """void f(int k, const double *y1, double *r) {
     int i;
     /*@ begin Loop(transform CUDA(threadCount=32)
     for (i = 0; i < k; i++)
@@ -342,14 +427,20 @@ def test_names_of_the_c_library_and_of_harness_locals_are_users_names_too(in_tmp
     ) @*/
     /*@ end @*/
 }
-""", "param k[] = [100];", "decl dynamic double y1[k] = random; decl dynamic double r[k] = 0;")
+""",
+        "param k[] = [100];",
+        "decl dynamic double y1[k] = random; decl dynamic double r[k] = 0;",
+    )
     result = evaluate(in_tmp, source)
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 
 
 # -- dataOnDevice ------------------------------------------------------------------------------
-ON_DEVICE = with_spec(CASES["grid_stride"].replace("blockCount=4", "blockCount=4, dataOnDevice=D"), *AXPY_INPUTS,
-                      params="param D[] = [False, True];")
+ON_DEVICE = with_spec(
+    CASES["grid_stride"].replace("blockCount=4", "blockCount=4, dataOnDevice=D"),
+    *AXPY_INPUTS,
+    params="param D[] = [False, True];",
+)
 
 
 def test_data_on_device_is_tuned_with_device_memory(in_tmp):
@@ -364,7 +455,9 @@ def test_host_memory_given_to_a_kernel_is_a_launch_error(in_tmp):
     source = with_spec(CASES["grid_stride"], *AXPY_INPUTS)
     result = evaluate(in_tmp, source, planted("orcu_lo, orcu_hi, d_y, d_x, a);", "orcu_lo, orcu_hi, y, d_x, a);"))
     assert result.status == "launch_error"
-    assert result.message.startswith("orcu emulation: kernel argument 3 points to host memory the GPU cannot read (pass device memory)")
+    assert result.message.startswith(
+        "orcu emulation: kernel argument 3 points to host memory the GPU cannot read (pass device memory)"
+    )
 
 
 # -- pinHostMem ----------------------------------------------------------------------------------
@@ -388,7 +481,9 @@ int main(void)
 def test_arrays_that_share_a_page_are_pinned_once(in_tmp):
     # Pages are pinned whole: pinning y's page again, after x's, fails in CUDA (and in the emulation).
     run = run_driver(in_tmp, CASES["pin_host_mem"], PIN_DRIVER)
-    assert (run.returncode, run.stdout) == (0, "8 43\n"), run.stdout + run.stderr  # y[k] += 2*x[k], twice: y[0] = 8, y[7] = 15 + 2*14
+    assert (run.returncode, run.stdout) == (0, "8 43\n"), (
+        run.stdout + run.stderr
+    )  # y[k] += 2*x[k], twice: y[0] = 8, y[7] = 15 + 2*14
 
 
 # -- consecutive regions share arrays on the device -------------------------------------------
@@ -439,17 +534,20 @@ int main(int argc, char **argv)
 """
 
 
-@pytest.mark.parametrize("between, second, n, copies", [
-    # x and y stay on the device; y comes back once, after the second region
-    ("", "", 5000, "1 to the device, 2 back"),
-    # the host reads y in between: y comes back after the first region; nothing goes up again
-    ("    y[0] = y[0];\n", "", 5000, None),
-    ("    (void)y[0];\n", "", 5000, "1 to the device, 2 back"),
-    # the second region has no iteration: what the first left pending comes back all the same
-    ("", "", 0, "0 to the device, 0 back"),
-    # streams in the second region: chunks the device holds already are not sent again (w comes back in 2 chunks)
-    ("", ", streamCount=2", 5000, "1 to the device, 3 back"),
-])
+@pytest.mark.parametrize(
+    "between, second, n, copies",
+    [
+        # x and y stay on the device; y comes back once, after the second region
+        ("", "", 5000, "1 to the device, 2 back"),
+        # the host reads y in between: y comes back after the first region; nothing goes up again
+        ("    y[0] = y[0];\n", "", 5000, None),
+        ("    (void)y[0];\n", "", 5000, "1 to the device, 2 back"),
+        # the second region has no iteration: what the first left pending comes back all the same
+        ("", "", 0, "0 to the device, 0 back"),
+        # streams in the second region: chunks the device holds already are not sent again (w comes back in 2 chunks)
+        ("", ", streamCount=2", 5000, "1 to the device, 3 back"),
+    ],
+)
 def test_consecutive_regions_share_arrays_on_the_device(in_tmp, between, second, n, copies):
     run = run_driver(in_tmp, CHAIN.format(between=between, second=second), CHAIN_DRIVER, str(n))
     assert run.returncode == 0, run.stdout + run.stderr
@@ -500,7 +598,11 @@ def test_vectors_wait_for_aligned_arrays(in_tmp):
     # The caller's device pointers are not 16-byte aligned: every iteration goes one at a time.
     # (Without the check the emulation crashes too: g++ moves the 16-byte vector types with
     # aligned instructions, as the GPU's vector loads need.)
-    run = run_driver(in_tmp, CASES["grid_stride"].replace("blockCount=4", "blockCount=4, vectorize=True, dataOnDevice=True"), VECTOR_DRIVER)
+    run = run_driver(
+        in_tmp,
+        CASES["grid_stride"].replace("blockCount=4", "blockCount=4, vectorize=True, dataOnDevice=True"),
+        VECTOR_DRIVER,
+    )
     assert (run.returncode, run.stdout) == (0, "same\n"), run.stdout + run.stderr
 
 

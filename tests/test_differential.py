@@ -2,6 +2,7 @@
 emulation at a few configurations each and compared with gcc's program on both input sets;
 a minute or two of it here, thousands of programs in bench/bench_fuzz_differential.py. Every finding
 is kept in tests/differential_findings/ and checked here."""
+
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,12 @@ def test_each_finding_of_the_fuzzer_stays_mended(tmp_path, path):
 
 
 @pytest.mark.slow
-@settings(max_examples=200, deadline=None, derandomize=False,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large])
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
+)
 @given(st.data())
 def test_random_loops_tune_to_what_gcc_computes_or_are_refused(tmp_path_factory, data):
     program = draw(lambda options: data.draw(st.sampled_from(list(options))))

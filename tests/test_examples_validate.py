@@ -2,6 +2,7 @@
 each region's space (every pair of values of any two parameters that a valid configuration
 holds) at each of the spec's input sizes, built and checked in emulation, every variant ok. A
 tune in the other tests evaluates two or three of them; here each pair of values is met."""
+
 import pytest
 from conftest import EXAMPLES, covering_results
 from test_tsg_placement import PLACED

@@ -2,6 +2,7 @@
 (the next strip's copy in flight while the threads read this one, one barrier a strip), and no
 vectorized variant offered whose tile reads conflict in banks where the same one without vectors
 reads conflict-free."""
+
 import re
 import subprocess
 
@@ -28,7 +29,9 @@ def sgemm(in_tmp, double=None):
     if double is not None:
         text = text.replace("threadCount=TC", f"threadCount=TC, doubleBuffer={double}")
     if double == "DB":
-        text = text.replace("param TC[] = [64, 128, 256];", "param TC[] = [64, 128, 256];\n        param DB[] = [False, True];")
+        text = text.replace(
+            "param TC[] = [64, 128, 256];", "param TC[] = [64, 128, 256];\n        param DB[] = [False, True];"
+        )
     write(in_tmp / "sgemm.c", text)
     return load("sgemm.c", device=H100)
 
@@ -42,8 +45,8 @@ def sgemm_code(in_tmp, inputs, **fixed):
 def strip_loop(text: str) -> str:
     """The double-buffered strip loop's text, from its header to its closing brace."""
     start = text.index("for (int orcu_buffer = 0;")
-    indent = text[text.rindex("\n", 0, start) + 1:start]
-    return text[start:text.index("\n" + indent + "}\n", start)]
+    indent = text[text.rindex("\n", 0, start) + 1 : start]
+    return text[start : text.index("\n" + indent + "}\n", start)]
 
 
 def test_a_strips_tiles_have_two_buffers_and_one_barrier_a_strip(in_tmp):
@@ -53,7 +56,7 @@ def test_a_strips_tiles_have_two_buffers_and_one_barrier_a_strip(in_tmp):
     assert re.search(r"ORCU_SHARED_TILE\(float, B_buffers, \[2\]\[16\]\[\d+\], 1\);", text)
     assert "copy_async" in code.needs
     # the first strip copied before the loop, into buffer 0, and waited for
-    prologue = text[text.index("{  // the first strip"):text.index("for (int orcu_buffer = 0;")]
+    prologue = text[text.index("{  // the first strip") : text.index("for (int orcu_buffer = 0;")]
     assert "auto A_shared = A_buffers[0];" in prologue and prologue.count("__syncthreads();") == 1
     loop = strip_loop(text)
     assert loop.startswith("for (int orcu_buffer = 0; k0 < n; k0 += 16, orcu_buffer ^= 1) {")
@@ -73,11 +76,19 @@ def test_with_doubleBuffer_false_a_strip_has_one_buffer_and_as_a_parameter_it_is
     assert "A_buffers" not in text and "orcu_copy_async" not in text and text.count("__syncthreads();") == 2
     program = sgemm(in_tmp, "DB")
     configs = region_configs(program, 0, {"n": 37}, H100)
-    assert {(c["DB"], c["shared_A_1"] or c["shared_B_1"]) for c in configs} == {(False, False), (False, True), (True, True)}
+    assert {(c["DB"], c["shared_A_1"] or c["shared_B_1"]) for c in configs} == {
+        (False, False),
+        (False, True),
+        (True, True),
+    }
     plain = next(c for c in configs if not c["shared_A_1"] and not c["shared_B_1"])
-    why = invalid_reason(transform_values(program, program.nests[0], {**plain, "DB": True}, {"n": 37}), H100, program.nests[0])
-    assert why == ("doubleBuffer: no shared tile of a strip gets two buffers with the mapping 'x=j y=i' (none is copied per "
-                   "strip of one loop, or two buffers of each would not fit 49152 bytes): the same code as doubleBuffer=False")
+    why = invalid_reason(
+        transform_values(program, program.nests[0], {**plain, "DB": True}, {"n": 37}), H100, program.nests[0]
+    )
+    assert why == (
+        "doubleBuffer: no shared tile of a strip gets two buffers with the mapping 'x=j y=i' (none is copied per "
+        "strip of one loop, or two buffers of each would not fit 49152 bytes): the same code as doubleBuffer=False"
+    )
 
 
 def test_tiles_that_do_not_fit_twice_or_end_off_a_vector_keep_one_buffer():
@@ -85,11 +96,13 @@ def test_tiles_that_do_not_fit_twice_or_end_off_a_vector_keep_one_buffer():
     tiles, sizes = list(placed.shared), {"A": 4, "B": 4}
     assert double_buffered(tiles, {"i": 64, "j": 256, "k": 16}, sizes)  # 4 + 16 KiB, twice: 40 KiB
     assert not double_buffered(tiles, {"i": 256, "j": 256, "k": 16}, sizes)  # 16 + 16 KiB, twice: 64 KiB
-    assert 2 * (256 * 16 * 4 + 16 * 128 * 4) == STATIC_SHARED  # the limit itself fits
+    assert STATIC_SHARED == 2 * (256 * 16 * 4 + 16 * 128 * 4)  # the limit itself fits
     assert double_buffered(tiles, {"i": 256, "j": 128, "k": 16}, sizes)
     assert not double_buffered(tiles, {"i": 3, "j": 32, "k": 1}, sizes)  # A's 3 floats: the second buffer off 16 bytes
     conv = next(p for p in load(EXAMPLES / "conv2d.c").nests[0].recipe.placements if p.schedule == "x=j y=i")
-    assert not double_buffered(list(conv.shared), {"i": 8, "j": 32, "p": 16, "q": 16}, {"in": 4, "mask": 4})  # pairs of strips
+    assert not double_buffered(
+        list(conv.shared), {"i": 8, "j": 32, "p": 16, "q": 16}, {"in": 4, "mask": 4}
+    )  # pairs of strips
 
 
 SWEEPS = """void f(int n, int m, int p, const double *A, const double *B, double *C) {
@@ -145,8 +158,11 @@ def test_every_sgemm_variant_with_both_tiles_is_right_where_strips_and_tiles_end
     where the rows allow and element by element where they do not."""
     program = sgemm(in_tmp)
     inputs = {"n": 37}
-    items = [(c, inputs) for c in region_configs(program, 0, inputs, H100) if c["shared_A_1"] and c["shared_B_1"]
-             and c["TC"] == 64]
+    items = [
+        (c, inputs)
+        for c in region_configs(program, 0, inputs, H100)
+        if c["shared_A_1"] and c["shared_B_1"] and c["TC"] == 64
+    ]
     assert len(items) > 20
     results = list(Runner("emulate", H100, in_tmp / "build", jobs=2).evaluate(program, 0, items))
     assert [(r.status, r.message) for r in results] == [("ok", "")] * len(items)
@@ -160,8 +176,12 @@ def test_nvcc_copies_asynchronously_on_sm_80_and_later_and_plainly_before(in_tmp
     text, _ = tuned_source(program, [Choice(config, {"n": 4096})])
     (in_tmp / "t.cu").write_text(text)
     for arch in ("sm_90", "sm_75"):
-        proc = subprocess.run([nvcc(), "-ptx", f"-arch={arch}", "-Xcompiler", "-Wall", "t.cu", "-o", f"{arch}.ptx"],
-                              capture_output=True, text=True, cwd=in_tmp)
+        proc = subprocess.run(
+            [nvcc(), "-ptx", f"-arch={arch}", "-Xcompiler", "-Wall", "t.cu", "-o", f"{arch}.ptx"],
+            capture_output=True,
+            text=True,
+            cwd=in_tmp,
+        )
         assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
     ptx90, ptx75 = (in_tmp / "sm_90.ptx").read_text(), (in_tmp / "sm_75.ptx").read_text()
     assert "cp.async.ca.shared.global" in ptx90 or "cp.async.cg.shared.global" in ptx90
@@ -184,15 +204,22 @@ def test_a_vectorized_variant_whose_tile_reads_conflict_is_not_offered_beside_it
     twin = next(c for c in configs if c["shared_in_1"] and c["registers_j_1"] == 4 and not c["vectorize_1"])
     assert generate(program, nest, twin, inputs).traffic(H100.multiprocessors).banks == (("in_shared", 1),)
     why = invalid_reason(transform_values(program, nest, {**twin, "vectorize_1": True}, inputs), H100, nest)
-    assert why == ("vectorize: the reads of 'in''s shared tile would put up to 4 requests of a warp in one bank (a thread's "
-                   "iterations along x a vector apart); the same configuration without vectorize reads it free of conflicts")
+    assert why == (
+        "vectorize: the reads of 'in''s shared tile would put up to 4 requests of a warp in one bank (a thread's "
+        "iterations along x a vector apart); the same configuration without vectorize reads it free of conflicts"
+    )
 
 
 def test_a_conflicted_variant_the_user_asked_for_is_still_built_and_declares_its_conflicts(in_tmp):
     """vectorize=True written in the transform: no twin without vectors in the space."""
-    text = (EXAMPLES / "conv2d.c").read_text().replace(
-        "mapping='auto', threadCount=TC", "mapping='x=j y=i', threadCount=TC, vectorize=True, registerTile={'j': 4}, "
-                                          "shared=['in']")
+    text = (
+        (EXAMPLES / "conv2d.c")
+        .read_text()
+        .replace(
+            "mapping='auto', threadCount=TC",
+            "mapping='x=j y=i', threadCount=TC, vectorize=True, registerTile={'j': 4}, shared=['in']",
+        )
+    )
     write(in_tmp / "t.c", text)
     program = load("t.c", device=H100)
     inputs = {"n": 33, "m": 45, "k": 5}

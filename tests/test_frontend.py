@@ -25,7 +25,10 @@ def test_dia_nest_ir():
     assert assign.scalar_writes == {"col"}
     assert [(a.text, a.write) for a in assign.accesses] == [("offsets[j]", False)]
     assert {(a.text, a.write) for a in guarded.accesses} == {
-        ("y[i]", True), ("y[i]", False), ("A[i + (j * nrows)]", False), ("x[col]", False)
+        ("y[i]", True),
+        ("y[i]", False),
+        ("A[i + (j * nrows)]", False),
+        ("x[col]", False),
     }
     assert guarded.loc.line == 42
     types = {v.name: (str(v.ctype), v.kind, v.origin) for v in nest.variables.values()}
@@ -36,7 +39,10 @@ def test_dia_nest_ir():
 
 
 def test_loop_forms_are_normalised(in_tmp):
-    write(in_tmp / "t.c", region("  for (int k = 2; k < n; k += 4)\n    for (j = 0; n > j; j = j + 1)\n      a[k] += b[j];"))
+    write(
+        in_tmp / "t.c",
+        region("  for (int k = 2; k < n; k += 4)\n    for (j = 0; n > j; j = j + 1)\n      a[k] += b[j];"),
+    )
     loop = load("t.c").nests[0].body[0]
     assert (loop.var, c_text(loop.lower), c_text(loop.upper), loop.step) == ("k", "2", "n", 4)
     assert (loop.body[0].var, c_text(loop.body[0].upper), loop.body[0].step) == ("j", "n", 1)
@@ -125,11 +131,14 @@ def test_unsupported_loop_forms(in_tmp):
         "              ^"
     )
     assert diagnose(in_tmp, region("  for (i = n; i > 0; i -= j) a[i] = 0;")).startswith(
-        "t.c:4:22: error: unsupported loop: a loop counting down must step by a positive constant ('i--', 'i -= 2')")
+        "t.c:4:22: error: unsupported loop: a loop counting down must step by a positive constant ('i--', 'i -= 2')"
+    )
     assert diagnose(in_tmp, region("  for (i = n; i < 0; i--) a[i] = 0;")).startswith(
-        "t.c:4:15: error: unsupported loop: counting down, the condition must be 'i >= lower' or 'i > lower'")
+        "t.c:4:15: error: unsupported loop: counting down, the condition must be 'i >= lower' or 'i > lower'"
+    )
     assert diagnose(in_tmp, region("  for (i = 0; i != n; i += 2) a[i] = 0;")).startswith(
-        "t.c:4:15: error: unsupported loop: 'i != upper' with a step of 2 may step over the bound")
+        "t.c:4:15: error: unsupported loop: 'i != upper' with a step of 2 may step over the bound"
+    )
     assert diagnose(in_tmp, region("  for (i = 0; i < n; i += n) a[i] = 0;")).startswith(
         "t.c:4:22: error: unsupported loop: the increment must be 'i++' or 'i += c' with a positive constant c"
     )
@@ -163,7 +172,9 @@ def test_transform_values_defaults_and_checks(in_tmp):
     write(in_tmp / "t.c", region("  for (i = 0; i < n; i++) a[i] = 0;", args="streamCount=0"))
     with pytest.raises(SpecError) as info:
         load("t.c").nests[0].transform.values({})
-    assert info.value.render().startswith("t.c:3:45: error: transform argument 'streamCount' must be a positive integer, got 0")
+    assert info.value.render().startswith(
+        "t.c:3:45: error: transform argument 'streamCount' must be a positive integer, got 0"
+    )
 
 
 def test_positional_transform_argument(in_tmp):

@@ -1,6 +1,7 @@
 """bench/gpu_all.py, the one command for a machine with a GPU, walked in its dry run: every step's
 code path in orcu's CPU emulation, at small sizes, on two examples (the step that tunes every
 example runs them all on a GPU)."""
+
 import json
 import subprocess
 import sys
@@ -12,8 +13,12 @@ SCRIPT = ROOT / "bench" / "gpu_all.py"
 
 
 def gpu_all(out, *arguments, examples=("vecscale.c", "two_regions.c"), cwd=None):
-    return subprocess.run([sys.executable, str(SCRIPT), "--dry-run", "--out", str(out), "--examples", *examples, *arguments],
-                          capture_output=True, text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--dry-run", "--out", str(out), "--examples", *examples, *arguments],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+    )
 
 
 @pytest.mark.slow
@@ -39,7 +44,19 @@ def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
     assert all(best["kernel_ms"] > 0 for region in two["regions"] for best in region["best"])
 
     vendor = json.loads((out / "vendor.json").read_text())
-    names = ["daxpy", "sdot", "dnrm2", "sscal", "dia_spmv", "dgemv", "orio_dgemv", "dgemv_t", "sgemm", "orio_sgemm", "dgemm"]
+    names = [
+        "daxpy",
+        "sdot",
+        "dnrm2",
+        "sscal",
+        "dia_spmv",
+        "dgemv",
+        "orio_dgemv",
+        "dgemv_t",
+        "sgemm",
+        "orio_sgemm",
+        "dgemm",
+    ]
     assert list(vendor["cases"]) == names
     for row in vendor["cases"].values():
         assert row["orcu_exit"] == 0 and row["orcu_ms"] > 0, row
@@ -80,8 +97,9 @@ def test_a_step_cut_off_goes_on_where_it_stopped(tmp_path):
 def test_results_land_under_a_relative_out_and_a_file_anywhere_in_the_repository_is_tuned(tmp_path):
     # the first GPU run on an H100 passed --out bench/results/gpu/h100: orcu ran in its scratch
     # folder and kept the evaluations under it, so calibrate found none
-    proc = gpu_all("gpu", "--step", "tune", "--step", "calibrate", examples=("tests/c_as_written/scale3d.c",),
-                   cwd=tmp_path)
+    proc = gpu_all(
+        "gpu", "--step", "tune", "--step", "calibrate", examples=("tests/c_as_written/scale3d.c",), cwd=tmp_path
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     tune = json.loads((tmp_path / "gpu" / "tune.json").read_text())
     assert list(tune["examples"]) == ["tests/c_as_written/scale3d.c"] and tune["not_clean"] == []

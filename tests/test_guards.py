@@ -2,6 +2,7 @@
 statement that reads shared tiles, registers and global elements no grid loop moves runs for
 every iteration of the tile, its value kept only where the iteration is one the loops run; a
 statement that reads or writes what the grid loops move, or that branches, keeps its guard."""
+
 import re
 import subprocess
 
@@ -15,8 +16,15 @@ from orcu.execution.toolchain import nvcc
 from orcu.planning.program import load
 from orcu.planning.space import performance_space
 
-CONV = {"TC": 64, "mapping_1": "x=j y=i", "registers_i_1": 4, "registers_j_1": 2, "shared_in_1": True,
-        "shared_mask_1": False, "constant_mask_1": False}
+CONV = {
+    "TC": 64,
+    "mapping_1": "x=j y=i",
+    "registers_i_1": 4,
+    "registers_j_1": 2,
+    "shared_in_1": True,
+    "shared_mask_1": False,
+    "constant_mask_1": False,
+}
 
 
 def conv2d(text: str | None = None, in_tmp=None):
@@ -44,31 +52,44 @@ def test_the_mask_read_by_every_iteration_of_the_tile_is_read_without_a_guard(in
     assert not [s for s in found if "if (" in s]
     assert "if (i_3 < n && j_1 < m) {\n" in code.text  # the stores keep theirs
     (in_tmp / "t.cu").write_text(tuned_source(program, [Choice(config, inputs)])[0])
-    subprocess.run([nvcc(), "-ptx", "-arch=sm_90", "-O3", "t.cu", "-o", "t.ptx"], cwd=in_tmp, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [nvcc(), "-ptx", "-arch=sm_90", "-O3", "t.cu", "-o", "t.ptx"], cwd=in_tmp, check=True, capture_output=True
+    )
     ptx = (in_tmp / "t.ptx").read_text()
     fmas, loads = len(re.findall(r"\bfma\.rn\.f32\b", ptx)), len(re.findall(r"\bld\.global\.", ptx))
     assert loads * 4 <= fmas, (loads, fmas)  # with a guard a statement: more loads than multiply-adds
 
 
-@pytest.mark.parametrize("statement, guarded", [
-    # a weight no grid loop moves: read by the block's first iteration too
-    ("acc += in[(i + p)*(m + k - 1) + j + q] * mask[p*k + q];", False),
-    # what the grid loop i moves: past the arrays' end for an iteration past the loop's
-    ("acc += in[(i + p)*(m + k - 1) + j + q] * mask[p*k + q] * w[i];", True),
-    # read only where a condition holds: not every iteration reads it
-    ("acc += in[(i + p)*(m + k - 1) + j + q] * (i > 0 ? mask[p*k + q] : 1.0f);", True),
-])
+@pytest.mark.parametrize(
+    "statement, guarded",
+    [
+        # a weight no grid loop moves: read by the block's first iteration too
+        ("acc += in[(i + p)*(m + k - 1) + j + q] * mask[p*k + q];", False),
+        # what the grid loop i moves: past the arrays' end for an iteration past the loop's
+        ("acc += in[(i + p)*(m + k - 1) + j + q] * mask[p*k + q] * w[i];", True),
+        # read only where a condition holds: not every iteration reads it
+        ("acc += in[(i + p)*(m + k - 1) + j + q] * (i > 0 ? mask[p*k + q] : 1.0f);", True),
+    ],
+)
 def test_a_statement_keeps_its_guard_where_it_reads_what_the_grid_moves_or_branches(in_tmp, statement, guarded):
     """Each variant right at edge sizes too, where a block's iterations run past the loops' ends."""
     original = "acc += in[(i + p)*(m + k - 1) + j + q] * mask[p*k + q];"
-    text = (EXAMPLES / "conv2d.c").read_text().replace(original, statement).replace(
-        "const float *mask,", "const float *mask, const float *w,").replace(
-        "decl dynamic float mask[k*k] = random;", "decl dynamic float mask[k*k] = random;\n        decl dynamic float w[n] = random;")
+    text = (
+        (EXAMPLES / "conv2d.c")
+        .read_text()
+        .replace(original, statement)
+        .replace("const float *mask,", "const float *mask, const float *w,")
+        .replace(
+            "decl dynamic float mask[k*k] = random;",
+            "decl dynamic float mask[k*k] = random;\n        decl dynamic float w[n] = random;",
+        )
+    )
     program = conv2d(text, in_tmp)
     inputs = {"n": 33, "m": 45, "k": 5}
     space = performance_space(program, inputs)
-    config = space.first_matching({k: v for k, v in CONV.items() if k in space.names})  # a mask read under a condition: not shared
+    config = space.first_matching(
+        {k: v for k, v in CONV.items() if k in space.names}
+    )  # a mask read under a condition: not shared
     assert config["registers_i_1"] * config["registers_j_1"] == 8
     code = generate(program, program.nests[0], config, inputs)
     assert all(("if (" in s) == guarded for s in kernel_statements(code.text))

@@ -1,6 +1,7 @@
 """The file's functions that the PerfTuning region's code calls on the host, between or around
 its Loop regions: the harness runs that code, so it has them (as written: only the host runs
 them), and every variant is checked with them."""
+
 import pytest
 from conftest import write
 
@@ -39,11 +40,14 @@ void two(int n, const {t} *x, {t} *y)
 
 
 @pytest.mark.parametrize("t", ["double", "float", "int"])
-@pytest.mark.parametrize("storage, through, first", [
-    ("static ", "hi", ""),
-    ("", "half(hi)", ""),  # a helper that calls another
-    ("static ", "hi", "clamp_all(n, (void *)0 == (void *)0 ? y : y, 3);"),  # before the first region too
-])
+@pytest.mark.parametrize(
+    "storage, through, first",
+    [
+        ("static ", "hi", ""),
+        ("", "half(hi)", ""),  # a helper that calls another
+        ("static ", "hi", "clamp_all(n, (void *)0 == (void *)0 ? y : y, 3);"),  # before the first region too
+    ],
+)
 def test_a_helper_called_between_two_regions_runs_in_the_harness(in_tmp, t, storage, through, first):
     helpers = HELPERS.format(storage=storage, t=t, through=through)
     write(in_tmp / "t.c", TWO.format(helpers=helpers, t=t, first=first))

@@ -1,5 +1,6 @@
 """The values the harness fills the inputs with: a list shorter than its array repeated, the
 second input set, and the original code's own failures said once, as the inputs' problem."""
+
 import subprocess
 import sys
 
@@ -40,10 +41,13 @@ def test_a_list_shorter_than_its_array_repeats(in_tmp, n):
 @pytest.mark.parametrize("values, signal", [("[5, -5, 0]", "SIGFPE"), ("0", "SIGFPE")])
 def test_a_reference_that_crashes_on_the_inputs_stops_the_tune_once_naming_them(in_tmp, values, signal):
     write(in_tmp / "t.c", ratio(values))
-    with pytest.raises(ReferenceFailed, match=f"the C code as written was killed by {signal} at n=8, before any variant ran"):
+    with pytest.raises(
+        ReferenceFailed, match=f"the C code as written was killed by {signal} at n=8, before any variant ran"
+    ):
         api.tune("t.c", backend="emulate", progress=False)
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate"], capture_output=True,
-                          text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate"], capture_output=True, text=True
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.count("the C code as written was killed") == 1, proc.stderr
 
@@ -54,7 +58,9 @@ def test_a_reference_that_fails_on_the_second_set_leaves_it_unchecked_and_says_s
     its child process; the variant is judged on the first set, and its result says why."""
     result = evaluate(in_tmp, ratio("random", ctype), params={"TC": 64})
     assert result.status == "ok"
-    assert "killed by signal" in result.message and "on the second input set: that set was not checked" in result.message
+    assert (
+        "killed by signal" in result.message and "on the second input set: that set was not checked" in result.message
+    )
 
 
 def test_a_float_division_by_the_second_sets_zeros_is_checked_without_a_crash(in_tmp):

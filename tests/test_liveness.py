@@ -1,6 +1,7 @@
 """One liveness for the harness and the code generator: a scalar a region reduces is compared
 only where the code after the region (or the caller) can see it, and `orcu check` says when a
 loop computes nothing anyone observes."""
+
 import pytest
 from conftest import covering_results, write
 from hypothesis import HealthCheck, given, settings
@@ -62,9 +63,10 @@ def test_a_sum_read_after_the_region_is_compared_and_no_warning(in_tmp):
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(range(len(SCALARS))), min_size=1, max_size=3, unique=True),
-       st.data())
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(st.sampled_from(range(len(SCALARS))), min_size=1, max_size=3, unique=True), st.data())
 def test_harness_and_code_agree_on_what_is_live(in_tmp, chosen, data):
     """A random region of reductions, then random reads of some of them: what is read is
     observable, what is not is not, and every variant passes (register tiles included)."""

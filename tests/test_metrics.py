@@ -1,7 +1,9 @@
 """Metrics and objectives: what a variant achieved (GFLOP/s, GB/s, the fraction of the roofline
 bound), a spec's own metrics, and tuning for one of them instead of the time."""
+
 import csv
 import json
+from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, write
@@ -52,11 +54,17 @@ def home(in_tmp, monkeypatch):
     return in_tmp / "home"
 
 
-@pytest.mark.parametrize("source, n, flops, moved", [
-    (DAXPY % "", 10000, 2 * 10000, 3 * 8 * 10000),  # BLAS-1: x read, y read and written
-    # C = alpha A B + beta C: per (i, j) 2n operations in k and 3 after; A and B read, C read and written
-    pytest.param((EXAMPLES / "dgemm.c").read_text(), 64, 2 * 64**3 + 3 * 64**2, 4 * 8 * 64**2, marks=pytest.mark.slow),
-], ids=["daxpy", "dgemm"])
+@pytest.mark.parametrize(
+    "source, n, flops, moved",
+    [
+        (DAXPY % "", 10000, 2 * 10000, 3 * 8 * 10000),  # BLAS-1: x read, y read and written
+        # C = alpha A B + beta C: per (i, j) 2n operations in k and 3 after; A and B read, C read and written
+        pytest.param(
+            (EXAMPLES / "dgemm.c").read_text(), 64, 2 * 64**3 + 3 * 64**2, 4 * 8 * 64**2, marks=pytest.mark.slow
+        ),
+    ],
+    ids=["daxpy", "dgemm"],
+)
 def test_report_and_csv_give_every_variant_its_rates_as_computed_by_hand(home, in_tmp, capsys, source, n, flops, moved):
     write(in_tmp / "t.c", source)
     assert work(load("t.c", device=H100), 0, {"n": n}) == Work(flops, moved, 8)
@@ -65,7 +73,7 @@ def test_report_and_csv_give_every_variant_its_rates_as_computed_by_hand(home, i
     bound_s = max(moved / BANDWIDTH, flops / FP64)
     assert bound_s == pytest.approx(moved / BANDWIDTH)  # both are memory-bound at these sizes on an H100
     assert main(["report", "t.c", "--csv", "r.csv"]) == 0
-    rows = list(csv.DictReader(open("r.csv")))
+    rows = list(csv.DictReader(Path("r.csv").read_text().splitlines()))
     assert len(rows) == len(tuning.regions[0].evaluations) and {r["status"] for r in rows} == {"ok"}
     for row in rows:
         seconds = float(row["time_ms"]) * 1e-3
@@ -79,9 +87,13 @@ def test_report_and_csv_give_every_variant_its_rates_as_computed_by_hand(home, i
     text = capsys.readouterr().out
     best = tuning.regions[0].best
     seconds = best.time_ms * 1e-3
-    assert (f"achieved   {flops / seconds / 1e9:.4g} GFLOP/s, {moved / seconds / 1e9:.4g} GB/s, "
-            f"{100 * bound_s / seconds:.3g}% of the roofline bound ({bound_s * 1e3:.3g} ms)") in text
-    assert best.gflop_s == pytest.approx(flops / seconds / 1e9) and best.bound_fraction == pytest.approx(bound_s / seconds)
+    assert (
+        f"achieved   {flops / seconds / 1e9:.4g} GFLOP/s, {moved / seconds / 1e9:.4g} GB/s, "
+        f"{100 * bound_s / seconds:.3g}% of the roofline bound ({bound_s * 1e3:.3g} ms)"
+    ) in text
+    assert best.gflop_s == pytest.approx(flops / seconds / 1e9) and best.bound_fraction == pytest.approx(
+        bound_s / seconds
+    )
 
 
 # Work a thread does, by the spec's own metric: the loop's iterations over the threads launched.
@@ -104,7 +116,8 @@ def test_a_spec_metric_as_objective_chooses_its_own_winner_and_the_tuned_file_ho
     assert by_metric.params not in by_time  # they disagree
     assert region.best.params == by_metric.params
     assert region.best.metrics["per_thread"] == pytest.approx(
-        10000 / (by_metric.params["TC"] * by_metric.params["BC"]) / (by_metric.time_ms * 1e-3))
+        10000 / (by_metric.params["TC"] * by_metric.params["BC"]) / (by_metric.time_ms * 1e-3)
+    )
     tuned = (in_tmp / "t.tuned.cu").read_text()
     assert f"TC={by_metric.params['TC']}, BC={by_metric.params['BC']}" in tuned
     assert "chosen by the objective max:per_thread = " in tuned
@@ -119,11 +132,14 @@ def test_the_yaml_spec_names_metrics_and_objective_as_the_section_does(home, in_
     text = DAXPY % ""
     start, end = text.index("    /*@ begin PerfTuning"), text.index("    /*@ begin Loop")
     write(in_tmp / "t.c", text[:start] + text[end:].replace("    /*@ end @*/\n    /*@ end @*/", "    /*@ end @*/"))
-    write(in_tmp / "t.yaml", """performance_params: {TC: [32, 64, 128, 256], BC: [8, 16, 32]}
+    write(
+        in_tmp / "t.yaml",
+        """performance_params: {TC: [32, 64, 128, 256], BC: [8, 16, 32]}
 input_params: {n: [10000]}
 input_vars: ["dynamic double x[n] = random", "dynamic double y[n] = random", "double a = 2.5"]
 metrics: {per_thread: n / (TC * BC) / time_s, objective: per_thread, direction: max}
-""")
+""",
+    )
     spec = load("t.c", "t.yaml").spec
     assert [m.name for m in spec.metrics] == ["per_thread"]
     assert spec.ranking_objective() == Objective("per_thread", True)
@@ -141,14 +157,28 @@ def test_a_metric_that_cannot_be_computed_is_that_variants_status(home, in_tmp):
     assert region.best.params["TC"] != 64
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("def metrics { let g = flops / time_z; }", "t.c:14:35: error: undefined name 'time_z' in metric 'g' (did you mean 'time_s'?)"),
-    ("def metrics { let g = flops / time_s; arg objective = 'g'; }",
-     "t.c:14:47: error: say whether more or less 'g' is better: --objective max:g (or min:g), or arg direction = 'max'; in "
-     "the spec's metrics section"),
-    ("def metrics { arg objective = 'gflops'; }", "t.c:14:23: error: unknown objective 'gflops' (did you mean 'gflop_s'?)"),
-    ("def metrics { arg direction = 'up'; }", "t.c:14:35: error: argument 'direction' must be 'max' or 'min', got 'up'"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (
+            "def metrics { let g = flops / time_z; }",
+            "t.c:14:35: error: undefined name 'time_z' in metric 'g' (did you mean 'time_s'?)",
+        ),
+        (
+            "def metrics { let g = flops / time_s; arg objective = 'g'; }",
+            "t.c:14:47: error: say whether more or less 'g' is better: --objective max:g (or min:g), or arg direction = 'max'; in "
+            "the spec's metrics section",
+        ),
+        (
+            "def metrics { arg objective = 'gflops'; }",
+            "t.c:14:23: error: unknown objective 'gflops' (did you mean 'gflop_s'?)",
+        ),
+        (
+            "def metrics { arg direction = 'up'; }",
+            "t.c:14:35: error: argument 'direction' must be 'max' or 'min', got 'up'",
+        ),
+    ],
+)
 def test_bad_metrics_are_errors_at_their_place(in_tmp, spec, message):
     from conftest import diagnose
 
@@ -158,8 +188,10 @@ def test_bad_metrics_are_errors_at_their_place(in_tmp, spec, message):
 def test_energy_needs_a_gpu_and_bad_objectives_exit_2(home, in_tmp, capsys):
     write(in_tmp / "t.c", DAXPY % "")
     assert main(["tune", "t.c", "--backend", "emulate", "--objective", "energy"]) == 2
-    assert ("orcu: error: the objective min:energy_j needs energy (energy_j, power_w, edp), which orcu measures through "
-            "NVML on a GPU: tune with --backend cuda (this tune runs --backend emulate)") in capsys.readouterr().err
+    assert (
+        "orcu: error: the objective min:energy_j needs energy (energy_j, power_w, edp), which orcu measures through "
+        "NVML on a GPU: tune with --backend cuda (this tune runs --backend emulate)"
+    ) in capsys.readouterr().err
     assert main(["tune", "t.c", "--backend", "emulate", "--objective", "up:gflop_s"]) == 2
     assert "the objective's direction must be max or min, got 'up'" in capsys.readouterr().err
     assert not (in_tmp / "t.tuned.cu").exists()
@@ -180,9 +212,15 @@ def test_the_nvml_energy_path_is_compiled_into_every_gpu_harness(in_tmp):
     write(in_tmp / "h.cu", harness_source(program, 0, [code], {"n": 10000}))
     build = compile_program("cuda", in_tmp / "h.cu", in_tmp / "h", H100.arch)
     assert build.ok, build.message
-    found = subprocess.run(["strings", str(in_tmp / "h")], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert {"libnvidia-ml.so.1", "nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetPowerUsage",
-            "nvmlDeviceGetHandleByPciBusId_v2"} <= set(found)
+    found = subprocess.run(["strings", str(in_tmp / "h")], capture_output=True, text=True, check=True).stdout.split(
+        "\n"
+    )
+    assert {
+        "libnvidia-ml.so.1",
+        "nvmlDeviceGetTotalEnergyConsumption",
+        "nvmlDeviceGetPowerUsage",
+        "nvmlDeviceGetHandleByPciBusId_v2",
+    } <= set(found)
 
 
 @pytest.mark.gpu

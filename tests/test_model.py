@@ -1,6 +1,7 @@
 """The performance model (orcu/model.py) and its inputs: the static traffic figures of every
 example, Orio's mapping and the TSG's schedules, checked against what the emulation counts on
 the generated kernels' real index arithmetic; the model's ranking; tune's use of it."""
+
 import json
 import re
 import sqlite3
@@ -39,7 +40,11 @@ def figures(in_tmp, text: str, inputs: dict, fixed: dict) -> list[tuple[tuple, t
         result = next(runner.evaluate(program, k, [(params, inputs)]))
         assert result.status == "ok", result.message
         c = result.counted
-        counted = (c["load_requests"] + c["store_requests"], c["load_sectors"] + c["store_sectors"], c["shared_wavefronts"])
+        counted = (
+            c["load_requests"] + c["store_requests"],
+            c["load_sectors"] + c["store_sectors"],
+            c["shared_wavefronts"],
+        )
         out.append((static and (static.requests, static.sectors, static.wavefronts), counted))
     return out
 
@@ -48,9 +53,18 @@ def figures(in_tmp, text: str, inputs: dict, fixed: dict) -> list[tuple[tuple, t
 EXACT = [
     ("sgemm.c", "orio", {"n": 64}, {"TC": 64}),
     ("sgemm.c", None, {"n": 64}, {"TC": 64, "registers_i_1": 1, "registers_j_1": 1}),
-    ("sgemm.c", None, {"n": 64}, {"TC": 64, "registers_i_1": 2, "registers_j_1": 2, "shared_A_1": True, "shared_B_1": True}),
-    ("dgemm.c", None, {"n": 64}, {"registers_i_1": 4, "registers_j_1": 2, "shared_A_1": True, "shared_B_1": True,
-                                  "sharedDepth_1": 32}),
+    (
+        "sgemm.c",
+        None,
+        {"n": 64},
+        {"TC": 64, "registers_i_1": 2, "registers_j_1": 2, "shared_A_1": True, "shared_B_1": True},
+    ),
+    (
+        "dgemm.c",
+        None,
+        {"n": 64},
+        {"registers_i_1": 4, "registers_j_1": 2, "shared_A_1": True, "shared_B_1": True, "sharedDepth_1": 32},
+    ),
     ("gemv.c", None, {"n": 64, "m": 64}, {"TC": 64}),
     ("gemv.c", "x=i", {"n": 64, "m": 64}, {"TC": 64}),
     ("gemv_t.c", None, {"n": 48, "m": 64}, {"TC": 64, "shared_x_1": True}),
@@ -61,8 +75,12 @@ EXACT = [
     ("gesummv.c", "orio", {"n": 64}, {"TC": 64}),
     ("two_regions.c", None, {"n": 64}, {}),
     ("sgemm.c", None, {"n": 64}, {"TC": 64, "registers_i_1": 2, "registers_j_1": 2, "vectorize_1": True}),
-    ("sgemm.c", None, {"n": 128}, {"TC": 64, "registers_i_1": 2, "registers_j_1": 4, "shared_A_1": True,
-                                   "shared_B_1": True, "vectorize_1": True}),
+    (
+        "sgemm.c",
+        None,
+        {"n": 128},
+        {"TC": 64, "registers_i_1": 2, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True, "vectorize_1": True},
+    ),
     ("gemv_t.c", None, {"n": 48, "m": 256}, {"TC": 64, "registers_j_1": 4, "vectorize_1": True}),
     # a sum split over the threads and blocks along y: rows of 32 threads, each block's sums added atomically
     ("gemv_t.c", "x=j y=i(split)", {"n": 48, "m": 64}, {"TC": 64}),
@@ -77,10 +95,35 @@ def test_the_static_figures_are_the_emulations_counts_where_warps_are_whole(in_t
         assert static == counted
 
 
-MAPPED = ["2mm.c", "atax.c", "bicg.c", "conv2d.c", "dgemm.c", "gemv.c", "gemv_t.c", "gesummv.c", "jacobi2d.c", "mvt.c",
-          "sgemm.c", "syr2k.c"]
-ORIO = ["atax.c", "axpy.c", "bicg.c", "conv2d.c", "dot.c", "gemv.c", "gesummv.c", "jacobi2d.c", "multi_axpy.c", "norm2.c",
-        "sgemm.c", "syr2k.c", "two_regions.c"]
+MAPPED = [
+    "2mm.c",
+    "atax.c",
+    "bicg.c",
+    "conv2d.c",
+    "dgemm.c",
+    "gemv.c",
+    "gemv_t.c",
+    "gesummv.c",
+    "jacobi2d.c",
+    "mvt.c",
+    "sgemm.c",
+    "syr2k.c",
+]
+ORIO = [
+    "atax.c",
+    "axpy.c",
+    "bicg.c",
+    "conv2d.c",
+    "dot.c",
+    "gemv.c",
+    "gesummv.c",
+    "jacobi2d.c",
+    "multi_axpy.c",
+    "norm2.c",
+    "sgemm.c",
+    "syr2k.c",
+    "two_regions.c",
+]
 
 
 @pytest.mark.parametrize("name, mapping", [(n, None) for n in MAPPED] + [(n, "orio") for n in ORIO])
@@ -94,10 +137,15 @@ def test_the_static_figures_bound_the_emulations_counts_at_any_size(in_tmp, name
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
     space = performance_space(program, inputs, tuple(c for nest in program.nests for c in region_limits(nest, None)))
-    widest = {p.name: p.values[-1] for p in program.spec.performance_params
-              if p.name.startswith(("registers_", "shared_", "vectorize_")) and not p.name.startswith("sharedDepth")}
-    scalar = {k: v for k, v in widest.items() if not k.startswith("vectorize_")}  # vectors whose tile reads conflict: pruned
-    fixed = next((f for f in (widest, scalar, {}) if space.first_matching(f) is not None))
+    widest = {
+        p.name: p.values[-1]
+        for p in program.spec.performance_params
+        if p.name.startswith(("registers_", "shared_", "vectorize_")) and not p.name.startswith("sharedDepth")
+    }
+    scalar = {
+        k: v for k, v in widest.items() if not k.startswith("vectorize_")
+    }  # vectors whose tile reads conflict: pruned
+    fixed = next(f for f in (widest, scalar, {}) if space.first_matching(f) is not None)
     for static, (r, s, w) in figures(in_tmp, text, inputs, fixed):
         requests, sectors, wavefronts = static  # syr2k's triangle of grid loops too: the box and its warps inside
         assert 0.95 * r <= requests and s <= sectors + r and w <= wavefronts, (requests, sectors, wavefronts, r, s, w)
@@ -115,14 +163,26 @@ def test_the_model_ranks_gemm_tiles_and_coalesced_rows_first(in_tmp):
     """gemm 2048: the TSG's shared and register tiles ahead of its plain 2-D mapping, and that ahead
     of Orio's thread per row by far; row-major gemv 8192: a warp along each row ahead of a thread a row."""
     gemm = {"n": 2048}
-    tiled = predicted("sgemm.c", None, gemm, {"TC": 128, "registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True,
-                                                "shared_B_1": True}, in_tmp)
-    plain = predicted("sgemm.c", None, gemm, {"TC": 128, "registers_i_1": 1, "registers_j_1": 1, "shared_A_1": False,
-                                                "shared_B_1": False}, in_tmp)
+    tiled = predicted(
+        "sgemm.c",
+        None,
+        gemm,
+        {"TC": 128, "registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True},
+        in_tmp,
+    )
+    plain = predicted(
+        "sgemm.c",
+        None,
+        gemm,
+        {"TC": 128, "registers_i_1": 1, "registers_j_1": 1, "shared_A_1": False, "shared_B_1": False},
+        in_tmp,
+    )
     orio = predicted("sgemm.c", "orio", gemm, {"TC": 128}, in_tmp)
     assert tiled < plain < orio and orio > 10 * tiled
     gemv = {"n": 8192, "m": 8192}
-    assert predicted("gemv.c", None, gemv, {"TC": 128}, in_tmp) < predicted("gemv.c", "x=i", gemv, {"TC": 128}, in_tmp) / 2
+    assert (
+        predicted("gemv.c", None, gemv, {"TC": 128}, in_tmp) < predicted("gemv.c", "x=i", gemv, {"TC": 128}, in_tmp) / 2
+    )
 
 
 def test_a_devices_fit_scales_its_predictions_and_no_other(in_tmp, monkeypatch):
@@ -142,15 +202,34 @@ def test_a_devices_fit_scales_its_predictions_and_no_other(in_tmp, monkeypatch):
 def test_tune_in_the_emulation_ranks_by_the_model_and_says_so(in_tmp, monkeypatch):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "sgemm.c", example("sgemm.c"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "sgemm.c", "--backend", "emulate", "--input=n=40",
-                           "--budget", "6", "--json", "-o", "s.cu"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "orcu",
+            "tune",
+            "sgemm.c",
+            "--backend",
+            "emulate",
+            "--input=n=40",
+            "--budget",
+            "6",
+            "--json",
+            "-o",
+            "s.cu",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     (region,) = json.loads(proc.stdout)["regions"]
     best = region["best"]
     assert best["measure"] == "model" and best["kernel_ms"] > 0  # the CPU's time is kept beside the prediction
     assert re.search(r"\]: ok [\d.e-]+ ms predicted on the GPU", proc.stderr)
     header = (in_tmp / "s.cu").read_text()
-    assert f"time {best['time_ms']:.4g} ms (GPU kernel time predicted by orcu's performance model, which ranked" in header
+    assert (
+        f"time {best['time_ms']:.4g} ms (GPU kernel time predicted by orcu's performance model, which ranked" in header
+    )
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as db:
         rows = db.execute("SELECT time_ms, kernel_ms, figures FROM evaluations WHERE status = 'ok'").fetchall()
     assert len(rows) == 6
@@ -162,13 +241,29 @@ def test_tune_in_the_emulation_ranks_by_the_model_and_says_so(in_tmp, monkeypatc
 
 @pytest.mark.slow
 def test_the_model_backend_compiles_every_variant_runs_only_its_winners_check_and_leaves_out_what_it_cannot_predict(
-        in_tmp, monkeypatch, capsys):
+    in_tmp, monkeypatch, capsys
+):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "sgemm.c", example("sgemm.c"))
     # 588 nvcc builds, and again the 105 ptxas spilled: 9.5 minutes alone on CI's 2 CPUs, more beside
     # another test worker
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "sgemm.c", "--backend", "model", "--input=n=256", "--json",
-                           "-o", "s.cu"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "orcu",
+            "tune",
+            "sgemm.c",
+            "--backend",
+            "model",
+            "--input=n=256",
+            "--json",
+            "-o",
+            "s.cu",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     (region,) = json.loads(proc.stdout)["regions"]
     statuses = region["statuses"]
@@ -178,31 +273,47 @@ def test_the_model_backend_compiles_every_variant_runs_only_its_winners_check_an
     # (tests/test_spills.py), and one it spills even then, or at 255 registers, is invalid, as on the GPU
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as db:
         invalid = db.execute("SELECT message, params FROM evaluations WHERE status = 'invalid'").fetchall()
-        kept = db.execute("SELECT params FROM evaluations WHERE status = 'predicted' AND params LIKE '%minBlocks_1%'").fetchall()
+        kept = db.execute(
+            "SELECT params FROM evaluations WHERE status = 'predicted' AND params LIKE '%minBlocks_1%'"
+        ).fetchall()
     assert len(invalid) == statuses.get("invalid", 0)
     for why, params in invalid:  # tried last with all the registers a thread may have, unless ptxas gave it 255 already
-        tried = re.fullmatch(r"ptxas keeps part of the register tile in local memory \(.*, (\d+) registers(, minBlocks (\d+))?\): "
-                             r"not kept", why)
+        tried = re.fullmatch(
+            r"ptxas keeps part of the register tile in local memory \(.*, (\d+) registers(, minBlocks (\d+))?\): "
+            r"not kept",
+            why,
+        )
         params = json.loads(params)
         blocks = params.get("minBlocks_1")
         assert tried and (tried[1] == "255" if blocks is None else int(tried[3]) == blocks), why
         assert blocks is None or 65536 // (params["TC"] * blocks) >= 255, why
     assert kept  # spilled under ptxas's own target, kept with a minBlocks
-    assert region["best"]["status"] == "predicted" and region["best"]["checked"] is True and region["best"]["check_note"] == ""
+    assert (
+        region["best"]["status"] == "predicted"
+        and region["best"]["checked"] is True
+        and region["best"]["check_note"] == ""
+    )
     winner = settings_text(region["best"]["params"])
     assert f"orcu: checking the prediction for orcu_sgemm_1 n=256 [{winner}]: ok" in proc.stderr
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as db:  # the one variant run: the winner, in the emulation
         assert db.execute("SELECT backend, status, params FROM evaluations WHERE backend != 'model'").fetchall() == [
-            ("emulate", "ok", json.dumps(region["best"]["params"]))]
+            ("emulate", "ok", json.dumps(region["best"]["params"]))
+        ]
     text = (in_tmp / "s.cu").read_text()
-    assert "Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model)" in text and "UNCHECKED" not in text
+    assert (
+        "Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model)" in text
+        and "UNCHECKED" not in text
+    )
     assert main(["report", "sgemm.c", "--measure", "model"]) == 0
     out = capsys.readouterr().out
     assert f"{region['best']['time_ms']:.4g} ms, predicted GPU kernel time (orcu's performance model)" in out
     # DIA's bands come from an array of offsets: no static figures, so no prediction without a run
     write(in_tmp / "dia.c", example("spmv_dia.c"))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", "dia.c", "--backend", "model", "--budget", "2", "--json"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "dia.c", "--backend", "model", "--budget", "2", "--json"],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 1 and "(1 invalid)" in proc.stderr
     assert set(json.loads(proc.stdout)["regions"][0]["statuses"]) == {"invalid"}
 
@@ -215,7 +326,9 @@ def test_the_emulation_counts_what_the_static_figures_cannot_tell(in_tmp):
     inputs = next(iter(input_space(program).configs()))
     params = next(iter(performance_space(program, inputs).configs()))
     assert generate(program, program.nests[0], params, inputs).traffic(H100.multiprocessors) is None
-    result = next(Runner("emulate", H100, in_tmp / "build", jobs=2, measure="model").evaluate(program, 0, [(params, inputs)]))
+    result = next(
+        Runner("emulate", H100, in_tmp / "build", jobs=2, measure="model").evaluate(program, 0, [(params, inputs)])
+    )
     assert (inputs, params["TC"], params["BC"]) == ({"m": 32, "n": 32, "nos": 5, "dof": 1}, 32, 132)
     # 1024 rows, 32 warps of them; each warp loads y once and, per diagonal, offsets[j] and, where a lane's
     # column is inside the matrix, A and x: every warp but the first on the diagonal -m and the last on +m
@@ -225,13 +338,32 @@ def test_the_emulation_counts_what_the_static_figures_cannot_tell(in_tmp):
 
 
 def test_emit_explains_the_models_prediction(capsys):
-    assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input", "n=64", "-o", "/dev/null",
-                 "--set=registers_i_1=4", "--set=registers_j_1=4", "--set=shared_A_1=True", "--set=shared_B_1=True"]) == 0
+    assert (
+        main(
+            [
+                "emit",
+                "--explain",
+                str(EXAMPLES / "sgemm.c"),
+                "--input",
+                "n=64",
+                "-o",
+                "/dev/null",
+                "--set=registers_i_1=4",
+                "--set=registers_j_1=4",
+                "--set=shared_A_1=True",
+                "--set=shared_B_1=True",
+            ]
+        )
+        == 0
+    )
     line = next(line for line in capsys.readouterr().err.splitlines() if line.startswith("  model:"))
     # ptxas's registers (80 a thread, two buffers a strip) hold 12 blocks of 64 threads a multiprocessor: 38% occupancy
-    assert re.fullmatch(r"  model: [\d.e-]+ ms predicted on the GPU, bound by (dram|l2|shared|compute|issue|latency); ms by "
-                        r"resource: dram [\d.e-]+, l2 [\d.e-]+, shared [\d.e-]+, compute [\d.e-]+, issue [\d.e-]+, latency "
-                        r"[\d.e-]+; 1 wave of blocks at 38% occupancy", line), line
+    assert re.fullmatch(
+        r"  model: [\d.e-]+ ms predicted on the GPU, bound by (dram|l2|shared|compute|issue|latency); ms by "
+        r"resource: dram [\d.e-]+, l2 [\d.e-]+, shared [\d.e-]+, compute [\d.e-]+, issue [\d.e-]+, latency "
+        r"[\d.e-]+; 1 wave of blocks at 38% occupancy",
+        line,
+    ), line
 
 
 @pytest.mark.slow
@@ -241,8 +373,10 @@ def test_a_gpu_build_keeps_what_ptxas_says_of_each_kernel_for_the_model(in_tmp, 
     program = load(EXAMPLES / "sgemm.c")
     inputs = {"n": 64}
     tiled = {"TC": 64, "registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True}
-    items = [build_item(program, 0, k, performance_space(program, inputs).first_matching(fixed), inputs, "cuda", "sm_90")
-             for k, fixed in enumerate((tiled, {"TC": 64, "registers_i_1": 1, "registers_j_1": 1}))]
+    items = [
+        build_item(program, 0, k, performance_space(program, inputs).first_matching(fixed), inputs, "cuda", "sm_90")
+        for k, fixed in enumerate((tiled, {"TC": 64, "registers_i_1": 1, "registers_j_1": 1}))
+    ]
     for _ in range(2):  # built, then found in the cache
         runner = Runner("cuda", H100, in_tmp / "build", jobs=1)
         (_, _, first), (_, _, second) = runner._build_batch(program, 0, items, None)
@@ -250,8 +384,21 @@ def test_a_gpu_build_keeps_what_ptxas_says_of_each_kernel_for_the_model(in_tmp, 
         assert ["_kernelIiE" in name for name in first.resources] == [True, False]
         registers = next(iter(first.resources.values())).registers
         assert registers > next(iter(second.resources.values())).registers  # 16 accumulators a thread
-    assert main(["emit", "--explain", str(EXAMPLES / "sgemm.c"), "--input", "n=64", "-o", "/dev/null",
-                 *(f"--set={k}={v}" for k, v in tiled.items())]) == 0
+    assert (
+        main(
+            [
+                "emit",
+                "--explain",
+                str(EXAMPLES / "sgemm.c"),
+                "--input",
+                "n=64",
+                "-o",
+                "/dev/null",
+                *(f"--set={k}={v}" for k, v in tiled.items()),
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert f"ptxas (sm_90): {registers} registers a thread" in err
     # what a GPU tune keeps with the evaluation: ptxas's figures, the occupancy they allow, the model's prediction from them
@@ -261,6 +408,9 @@ def test_a_gpu_build_keeps_what_ptxas_says_of_each_kernel_for_the_model(in_tmp, 
     ptxas = result.figures["ptxas"]
     assert ptxas["registers"] == registers and ptxas["stack_bytes"] == ptxas["spill_bytes"] == 0
     occupancy = re.search(r"(\d+) blocks of 64 threads per multiprocessor \((\w+) bound\): occupancy (\d+)%", err)
-    assert (ptxas["blocks_per_sm"], ptxas["limit"], round(100 * ptxas["occupancy"])) == \
-        (int(occupancy.group(1)), occupancy.group(2), int(occupancy.group(3)))
+    assert (ptxas["blocks_per_sm"], ptxas["limit"], round(100 * ptxas["occupancy"])) == (
+        int(occupancy.group(1)),
+        occupancy.group(2),
+        int(occupancy.group(3)),
+    )
     assert result.figures["model"]["occupancy"] == ptxas["occupancy"]

@@ -16,6 +16,7 @@ the check that must catch it does. What each one exercises:
 The same code unplanted passes every one of these checks (the first assertion of each case), and
 so does an LU whose updates are fused multiply-adds, as nvcc makes them on a GPU.
 """
+
 import subprocess
 
 import pytest
@@ -46,9 +47,17 @@ SUM = """{t} total(int n, const {t} *x) {{
     return r;
 }}
 """
-AXPY = SUM.replace("{t} total(int n, const {t} *x)", "void axpy(int n, {t} a, const {t} *x, {t} *y)").replace(
-    "decl static {t} x[n] = random;", "decl static {t} x[n] = random; decl static {t} y[n] = random; decl {t} a = 2;").replace(
-    "r += x[i];", "y[i] = a * x[i] + y[i];").replace("    {t} r;\n", "").replace("    r = 0;\n", "").replace("    return r;\n", "")
+AXPY = (
+    SUM.replace("{t} total(int n, const {t} *x)", "void axpy(int n, {t} a, const {t} *x, {t} *y)")
+    .replace(
+        "decl static {t} x[n] = random;",
+        "decl static {t} x[n] = random; decl static {t} y[n] = random; decl {t} a = 2;",
+    )
+    .replace("r += x[i];", "y[i] = a * x[i] + y[i];")
+    .replace("    {t} r;\n", "")
+    .replace("    r = 0;\n", "")
+    .replace("    return r;\n", "")
+)
 # A float sum that starts at 2^25: the C code adds each term (< 2) to it and rounds back to 2^25,
 # while the variants sum the terms apart first and land within a few units of the true value.
 STUCK = SUM.replace("    r = 0;\n", "    r = 33554432;\n")
@@ -83,26 +92,72 @@ FILLED = "__syncthreads();  // the tiles are whole before any thread reads them"
 
 # name: (source, params, the planted edit, the status that catches it, what the message starts with)
 DEFECTS = {
-    "float_1e3_loses_1_percent": (SUM.format(t="float", n=1000), {},
-                                  planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"), "wrong_result", "r is "),
-    "float_1e6_loses_1_percent": (SUM.format(t="float", n=10**6), {},
-                                  planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"), "wrong_result", "r is "),
-    "double_1e7_loses_1_percent": (SUM.format(t="double", n=10**7), {},
-                                   planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"), "wrong_result", "r is "),
-    "float_stuck_sum_loses_1_percent": (STUCK.format(t="float", n=4 * 10**6), {},
-                                        planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"), "wrong_result",
-                                        "r is "),
-    "last_block_skipped": (SUM.format(t="float", n=10**6), {},
-                           planted("        r += x[i];", "        if (blockIdx.x != gridDim.x - 1) r += x[i];"), "wrong_result", "r is "),
-    "sum_bound_off_by_one": (SUM.format(t="float", n=1000), {}, planted(LOOP, "i < (orcu_index)orcu_hi - 1;"), "wrong_result", "r is "),
-    "axpy_bound_off_by_one": (AXPY.format(t="double", n=1000), {}, planted(LOOP, "i < (orcu_index)orcu_hi - 1;"), "wrong_result",
-                              "y[999] is "),
+    "float_1e3_loses_1_percent": (
+        SUM.format(t="float", n=1000),
+        {},
+        planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"),
+        "wrong_result",
+        "r is ",
+    ),
+    "float_1e6_loses_1_percent": (
+        SUM.format(t="float", n=10**6),
+        {},
+        planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"),
+        "wrong_result",
+        "r is ",
+    ),
+    "double_1e7_loses_1_percent": (
+        SUM.format(t="double", n=10**7),
+        {},
+        planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"),
+        "wrong_result",
+        "r is ",
+    ),
+    "float_stuck_sum_loses_1_percent": (
+        STUCK.format(t="float", n=4 * 10**6),
+        {},
+        planted(LOOP, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 100);"),
+        "wrong_result",
+        "r is ",
+    ),
+    "last_block_skipped": (
+        SUM.format(t="float", n=10**6),
+        {},
+        planted("        r += x[i];", "        if (blockIdx.x != gridDim.x - 1) r += x[i];"),
+        "wrong_result",
+        "r is ",
+    ),
+    "sum_bound_off_by_one": (
+        SUM.format(t="float", n=1000),
+        {},
+        planted(LOOP, "i < (orcu_index)orcu_hi - 1;"),
+        "wrong_result",
+        "r is ",
+    ),
+    "axpy_bound_off_by_one": (
+        AXPY.format(t="double", n=1000),
+        {},
+        planted(LOOP, "i < (orcu_index)orcu_hi - 1;"),
+        "wrong_result",
+        "y[999] is ",
+    ),
     "missing_barrier": (GEMM_SOURCE, SHARED, planted(FILLED, ";"), "wrong_result", "C["),
-    "shared_tile_race": (GEMM_SOURCE, SHARED, planted(FILLED, FILLED + "\n if (threadIdx.x == 1 && threadIdx.y == 0) "
-                                                                "ORCU_TILE_DATA(A_shared)[0][0] = 0.0f;"), "wrong_result", "C["),
-    "lu_update_1e-6_off": (LU % 40, {"TC": 64},
-                           planted(UPDATE, "A[i][j] = (A[i][j] - A[i][k] * A[k][j]) * (i == n - 1 && j == n - 1 && k == 0 ? 1 + 1e-6 : 1);"),
-                           "wrong_result", "A[1599] is "),
+    "shared_tile_race": (
+        GEMM_SOURCE,
+        SHARED,
+        planted(FILLED, FILLED + "\n if (threadIdx.x == 1 && threadIdx.y == 0) ORCU_TILE_DATA(A_shared)[0][0] = 0.0f;"),
+        "wrong_result",
+        "C[",
+    ),
+    "lu_update_1e-6_off": (
+        LU % 40,
+        {"TC": 64},
+        planted(
+            UPDATE, "A[i][j] = (A[i][j] - A[i][k] * A[k][j]) * (i == n - 1 && j == n - 1 && k == 0 ? 1 + 1e-6 : 1);"
+        ),
+        "wrong_result",
+        "A[1599] is ",
+    ),
     "lu_bound_one_short": (LU % 40, {"TC": 64}, planted(LOOP, "i < (orcu_index)orcu_hi - 1;"), "wrong_result", "A["),
 }
 
@@ -152,8 +207,10 @@ int main(void)
 }
 """
 # the variant tuned for n = 1000 launches once (one stream), the one for 100000 three times (three streams)
-TWO_SIZES = [Choice({"TC": 64, "BC": 66, "SC": 1, "PL": 16}, {"n": 1000}),
-             Choice({"TC": 256, "BC": 132, "SC": 3, "PL": 48}, {"n": 100000})]
+TWO_SIZES = [
+    Choice({"TC": 64, "BC": 66, "SC": 1, "PL": 16}, {"n": 1000}),
+    Choice({"TC": 256, "BC": 132, "SC": 3, "PL": 48}, {"n": 100000}),
+]
 
 
 def dispatch(in_tmp, edit=lambda text: text) -> list[str]:
@@ -165,7 +222,9 @@ def dispatch(in_tmp, edit=lambda text: text) -> list[str]:
     (in_tmp / "main.cu").write_text(DRIVER)
     built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main", flags=("-O1",))
     assert built.ok, built.message
-    return subprocess.run([str(in_tmp / "main")], capture_output=True, text=True, check=True, timeout=120).stdout.splitlines()
+    return subprocess.run(
+        [str(in_tmp / "main")], capture_output=True, text=True, check=True, timeout=120
+    ).stdout.splitlines()
 
 
 # 1500 and 1 are nearest 1000, 60000 and 200000 nearest 100000 (relative to each tuned size)
@@ -181,5 +240,6 @@ def test_a_wrong_dispatch_entry_is_caught(in_tmp):
         right = "    if (n == 1000) {\n        orcu_daxpy_1_v1(n, y, a, x);"
         assert right in text
         return text.replace(right, "    if (n == 1000) {\n        orcu_daxpy_1_v2(n, y, a, x);")
+
     found = dispatch(in_tmp, swapped)
     assert found != EXPECTED and found[0] == "1000 3 1"  # the right results, from the other size's variant

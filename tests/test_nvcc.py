@@ -1,5 +1,6 @@
 """Every emitted file compiles with nvcc for sm_80 and sm_90, and with -DORCU_ORIGINAL as plain C++
 (the C99 array parameters of tests/c99_project included)."""
+
 import random
 import shutil
 import subprocess
@@ -23,7 +24,9 @@ pytestmark = pytest.mark.slow  # nvcc for two GPUs, every case and example: minu
 
 
 # The annotated examples, and the kernels written with C99 array parameters (test_c99_arrays).
-SOURCES = sorted(EXAMPLES.glob("*.c")) + [p for p in sorted((ROOT / "tests" / "c99_project").glob("*.c")) if p.name != "main.c"]
+SOURCES = sorted(EXAMPLES.glob("*.c")) + [
+    p for p in sorted((ROOT / "tests" / "c99_project").glob("*.c")) if p.name != "main.c"
+]
 
 
 def example_configs():
@@ -44,7 +47,9 @@ def example_configs():
 
 
 def runnable(program, config, inputs) -> bool:
-    return all(invalid_reason(transform_values(program, nest, config, inputs), H100, nest) is None for nest in program.nests)
+    return all(
+        invalid_reason(transform_values(program, nest, config, inputs), H100, nest) is None for nest in program.nests
+    )
 
 
 EXAMPLE_CONFIGS = example_configs()
@@ -77,19 +82,41 @@ def nvcc():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_transformation_compiles(tmp_path, name):
     (tmp_path / f"{name}.c").write_text(CASES[name])
-    compiles([nvcc(), "-c", *ARCHS, *WALL, tuned(tmp_path, tmp_path / f"{name}.c", Choice({})), "-o", str(tmp_path / f"{name}.o")])
+    compiles(
+        [
+            nvcc(),
+            "-c",
+            *ARCHS,
+            *WALL,
+            tuned(tmp_path, tmp_path / f"{name}.c", Choice({})),
+            "-o",
+            str(tmp_path / f"{name}.o"),
+        ]
+    )
 
 
 @pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
 def test_example_configuration_compiles(tmp_path, name, path, config, inputs):
-    compiles([nvcc(), "-c", *ARCHS, *WALL, tuned(tmp_path, path, Choice(config, inputs)), "-o", str(tmp_path / f"{name}.o")])
+    compiles(
+        [nvcc(), "-c", *ARCHS, *WALL, tuned(tmp_path, path, Choice(config, inputs)), "-o", str(tmp_path / f"{name}.o")]
+    )
 
 
 @pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
 def test_original_build_needs_no_cuda(tmp_path, name, path, config, inputs):
-    compiles(["g++", "-x", "c++", "-Wall", "-DORCU_ORIGINAL", "-c", tuned(tmp_path, path, Choice(config, inputs)), "-o",
-              str(tmp_path / f"{name}-original.o")])
-
+    compiles(
+        [
+            "g++",
+            "-x",
+            "c++",
+            "-Wall",
+            "-DORCU_ORIGINAL",
+            "-c",
+            tuned(tmp_path, path, Choice(config, inputs)),
+            "-o",
+            str(tmp_path / f"{name}-original.o"),
+        ]
+    )
 
 
 @pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
@@ -97,8 +124,15 @@ def test_the_emulated_build_has_no_warning_under_wall(tmp_path, name, path, conf
     """As orcu cc --emulate and the build systems' emulated builds compile a tuned file: g++ over the
     kernels too, which nvcc's host pass never shows it (an iterator a register tile replaced,
     still declared, was the one warning)."""
-    compiles(build_command("emulate", Path(tuned(tmp_path, path, Choice(config, inputs))), tmp_path / f"{name}.o", None,
-                           ("-c", "-Wall", "-Wextra", "-I", str(path.parent))))
+    compiles(
+        build_command(
+            "emulate",
+            Path(tuned(tmp_path, path, Choice(config, inputs))),
+            tmp_path / f"{name}.o",
+            None,
+            ("-c", "-Wall", "-Wextra", "-I", str(path.parent)),
+        )
+    )
 
 
 def test_the_golden_tuned_file_compiles_for_the_gpu_and_as_the_original(tmp_path):

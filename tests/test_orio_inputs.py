@@ -1,6 +1,7 @@
 """Orio's own inputs, class by class (issue 11): each construct Orio accepts has a minimal
 example in annotated_examples/orio/ that tunes with every variant ok, and what stays refused
 says so exactly."""
+
 import json
 import shutil
 import subprocess
@@ -30,8 +31,17 @@ def orcu(*args, cwd):
 def test_every_orio_construct_tunes_with_every_variant_ok(in_tmp, monkeypatch, example):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     shutil.copytree(ORIO, in_tmp / "orio")
-    proc = orcu("tune", f"orio/{example}", "--backend", "emulate", "--search", "Exhaustive", "--json",
-                *SIZES.get(example, []), cwd=in_tmp)
+    proc = orcu(
+        "tune",
+        f"orio/{example}",
+        "--backend",
+        "emulate",
+        "--search",
+        "Exhaustive",
+        "--json",
+        *SIZES.get(example, []),
+        cwd=in_tmp,
+    )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     for region in result["regions"]:
@@ -54,14 +64,19 @@ def test_a_7_point_dia_product_at_128_cubed_validates_in_emulation(in_tmp):
 def test_implicit_iterators_are_int(in_tmp):
     nest = load(ORIO / "implicit_iterators.c").nests[0]
     assert {n: (v.ctype.base, v.origin) for n, v in nest.variables.items() if n in "ij"} == {
-        "i": ("int", "local"), "j": ("int", "local")}
+        "i": ("int", "local"),
+        "j": ("int", "local"),
+    }
 
 
 def test_an_undeclared_name_that_is_no_iterator_is_still_refused(in_tmp):
     write(in_tmp / "t.c", (ORIO / "implicit_iterators.c").read_text().replace("a * A[i*n + j]", "c * A[i*n + j]"))
     proc = orcu("check", "t.c", cwd=in_tmp)
     assert proc.returncode == 2
-    assert proc.stderr.splitlines()[0] == "t.c:11:26: error: 'c' is not declared: declare it in the enclosing function or in input_vars"
+    assert (
+        proc.stderr.splitlines()[0]
+        == "t.c:11:26: error: 'c' is not declared: declare it in the enclosing function or in input_vars"
+    )
 
 
 def test_a_sum_along_the_outer_loop_names_the_loop_that_could_be_parallel(in_tmp):
@@ -70,17 +85,21 @@ def test_a_sum_along_the_outer_loop_names_the_loop_that_could_be_parallel(in_tmp
     assert proc.returncode == 2
     assert proc.stderr.splitlines()[0] == (
         "t.c:13:13: error: 's[j]' (line 13) is a sum over iterations of 'i', which Orio's mapping spreads over threads; "
-        "'j' has no dependence between its iterations: mapping='auto' lets the TSG spread it over threads instead")
+        "'j' has no dependence between its iterations: mapping='auto' lets the TSG spread it over threads instead"
+    )
 
 
 def test_overlapping_bands_are_a_dependence(in_tmp):
     # y[i + n - 1] of iteration i is y[i' + n - ...]: with the band one element short, iterations meet.
-    write(in_tmp / "t.c", (ORIO / "dia_bands.c").read_text().replace("y[i + n] = dia[i + n]", "y[i + n - 1] = dia[i + n]"))
+    write(
+        in_tmp / "t.c", (ORIO / "dia_bands.c").read_text().replace("y[i + n] = dia[i + n]", "y[i + n - 1] = dia[i + n]")
+    )
     proc = orcu("check", "t.c", cwd=in_tmp)
     assert proc.returncode == 2
     assert proc.stderr.splitlines()[0] == (
         "t.c:12:9: error: loop-carried dependence on 'y': 'y[i]' (line 12) and 'y[(i + n) - 1]' (line 13) touch the same "
-        "elements in different iterations of 'i'")
+        "elements in different iterations of 'i'"
+    )
 
 
 def test_a_scalar_set_on_one_branch_only_is_carried(in_tmp):
@@ -88,7 +107,8 @@ def test_a_scalar_set_on_one_branch_only_is_carried(in_tmp):
     proc = orcu("check", "t.c", cwd=in_tmp)
     assert proc.returncode == 2
     assert proc.stderr.splitlines()[0] == (
-        "t.c:16:9: error: 't' carries a value from one iteration of the outer loop to the next (loop-carried dependence)")
+        "t.c:16:9: error: 't' carries a value from one iteration of the outer loop to the next (loop-carried dependence)"
+    )
 
 
 def test_host_statements_around_the_loop_run_around_the_kernel_and_are_checked(in_tmp):
@@ -96,12 +116,13 @@ def test_host_statements_around_the_loop_run_around_the_kernel_and_are_checked(i
     nest, host = program.nests[0], program.hosts[0]
     assert (host.text, sorted(host.writes), host.repeated) == ("r = 0.0;\norcu_loop_0();\nr = sqrt(r);", ["r"], False)
     text, _ = tuned_source(program, [Choice({"TC": 32})])
-    assert ("    r = 0.0;\n    orcu_nrm2_1(&r, n, x);  // the loop above, run on the GPU by orcu\n    r = sqrt(r);\n"
-            "    (void)i;  // only the original loops above use it\n#endif"
-            in text)
+    assert (
+        "    r = 0.0;\n    orcu_nrm2_1(&r, n, x);  // the loop above, run on the GPU by orcu\n    r = sqrt(r);\n"
+        "    (void)i;  // only the original loops above use it\n#endif" in text
+    )
     # r after the region is one of the values the harness compares with the reference's.
     harness = harness_source(program, 0, [generate(program, nest, {"TC": 32}, {"n": 5000})], {"n": 5000})
-    assert 'const double orcu_got = (double)r;' in harness and 'orcu_compare("r", -1, orcu_got' in harness
+    assert "const double orcu_got = (double)r;" in harness and 'orcu_compare("r", -1, orcu_got' in harness
 
 
 def test_init_file_fills_the_inputs(in_tmp):
@@ -111,11 +132,17 @@ def test_init_file_fills_the_inputs(in_tmp):
     assert (result.status, result.worst["name"], result.worst["want"]) == ("ok", "w", -1.0)
 
 
-@pytest.mark.parametrize("name, message", [
-    ("missing.inc", "t.c:14:13: error: cannot read the init_file 'missing.inc': No such file or directory"),
-    ("t.c", "t.c:14:13: error: the init_file 't.c' defines no 'void init_input_vars()', the function that fills the "
-            "inputs"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("missing.inc", "t.c:14:13: error: cannot read the init_file 'missing.inc': No such file or directory"),
+        (
+            "t.c",
+            "t.c:14:13: error: the init_file 't.c' defines no 'void init_input_vars()', the function that fills the "
+            "inputs",
+        ),
+    ],
+)
 def test_init_file_problems(in_tmp, name, message):
     write(in_tmp / "t.c", (ORIO / "init_file.c").read_text().replace("'init_file_inputs.inc'", f"'{name}'"))
     proc = orcu("check", "t.c", cwd=in_tmp)
@@ -127,8 +154,10 @@ def test_a_file_without_a_spec_says_what_it_needs_and_what_was_assumed(in_tmp, m
     shutil.copy(ORIO / "no_spec.c", in_tmp / "no_spec.c")
     missing = orcu("tune", "no_spec.c", "--backend", "emulate", cwd=in_tmp)
     assert missing.returncode == 2
-    assert missing.stderr.splitlines()[-3] == ("no_spec.c:6:5: error: 'n' sets a loop bound or an array's size, and "
-                                               "the file has no tuning spec: give its value with --input n=VALUE")
+    assert missing.stderr.splitlines()[-3] == (
+        "no_spec.c:6:5: error: 'n' sets a loop bound or an array's size, and "
+        "the file has no tuning spec: give its value with --input n=VALUE"
+    )
     tuned = orcu("tune", "no_spec.c", "--backend", "emulate", "--input", "n=1000", "--budget", "2", cwd=in_tmp)
     assert tuned.returncode == 0, tuned.stderr
     assert tuned.stderr.splitlines()[:5] == [
@@ -143,11 +172,14 @@ def test_a_file_without_a_spec_says_what_it_needs_and_what_was_assumed(in_tmp, m
     assert checked.returncode == 0 and json.loads(checked.stdout)["spec"] == "assumed"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--input", "n"], "orcu: error: --input expects NAME=VALUE, got 'n'"),
-    (["--input", "n=big"], "orcu: error: --input n: 'big' is not a number"),
-    (["--input", "n=10", "--input", "q=3"], "orcu: error: --input q: no Loop region of no_spec.c uses 'q'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--input", "n"], "orcu: error: --input expects NAME=VALUE, got 'n'"),
+        (["--input", "n=big"], "orcu: error: --input n: 'big' is not a number"),
+        (["--input", "n=10", "--input", "q=3"], "orcu: error: --input q: no Loop region of no_spec.c uses 'q'"),
+    ],
+)
 def test_bad_inputs(in_tmp, args, message):
     shutil.copy(ORIO / "no_spec.c", in_tmp / "no_spec.c")
     proc = orcu("check", "no_spec.c", *args, cwd=in_tmp)
@@ -160,7 +192,10 @@ def test_input_replaces_the_spec_sizes(in_tmp):
     assert proc.returncode == 0, proc.stderr
     assert [(p["name"], p["values"]) for p in json.loads(proc.stdout)["input_params"]] == [("n", [64, 128])]
     wrong = orcu("check", "orio/dia_bands.c", "--input", "N=3", cwd=in_tmp)
-    assert wrong.stderr.splitlines()[-1] == "orcu: error: --input: 'N' is not an input parameter of the spec (did you mean 'n'?)"
+    assert (
+        wrong.stderr.splitlines()[-1]
+        == "orcu: error: --input: 'N' is not an input parameter of the spec (did you mean 'n'?)"
+    )
 
 
 # Drivers that run a tuned file's function on fixed inputs and print every element.
@@ -181,11 +216,16 @@ def test_loops_of_one_region_share_their_arrays_on_the_device(in_tmp, example):
     assert text.count("orcu_resident_in(") == len(DRIVERS[example][1]) + 1  # one per array, and its definition
     write(in_tmp / "case.cu", text)
     call, arrays = DRIVERS[example]
-    fill = "\n".join(f"    static double {a}[1000]; for (int k = 0; k < 1000; k++) {a}[k] = 0.25 + (k * {j + 3} % 17) / 8.0;"
-                     for j, a in enumerate(arrays))
+    fill = "\n".join(
+        f"    static double {a}[1000]; for (int k = 0; k < 1000; k++) {a}[k] = 0.25 + (k * {j + 3} % 17) / 8.0;"
+        for j, a in enumerate(arrays)
+    )
     show = "\n".join(f'    for (int k = 0; k < 1000; k++) printf("%.17g\\n", {a}[k]);' for a in arrays)
-    write(in_tmp / "main.cu", f'#include <stdio.h>\n#include "case.cu"\nint main(void)\n{{\n    int n = 1000;\n{fill}\n'
-                              f'    {call};\n{show}\n    return 0;\n}}\n')
+    write(
+        in_tmp / "main.cu",
+        f'#include <stdio.h>\n#include "case.cu"\nint main(void)\n{{\n    int n = 1000;\n{fill}\n'
+        f"    {call};\n{show}\n    return 0;\n}}\n",
+    )
     outputs = []
     for defines in ({}, {"ORCU_ORIGINAL": "1"}):
         built = compile_program("emulate", in_tmp / "main.cu", in_tmp / "main", defines=defines)
@@ -201,18 +241,25 @@ def test_host_code_that_touches_the_arrays_keeps_them_moving_with_each_loop(in_t
     write(in_tmp / "t.c", source)
     program = load("t.c")
     text, _ = tuned_source(program, [Choice({"TC": 32}, {})] * 2)
-    assert ("// Each loop moves its arrays to the device and back: the region's host statements touch its arrays.\n"
-            in text) and "orcu_resident_in" not in text
+    assert (
+        "// Each loop moves its arrays to the device and back: the region's host statements touch its arrays.\n" in text
+    ) and "orcu_resident_in" not in text
 
 
 def test_a_transform_must_precede_a_loop(in_tmp):
-    source = (ORIO / "two_kernels.c").read_text().replace(
-        "    transform CUDA(threadCount=TC2)\n    for (j = 0; j <= n - 1; j++)\n        y[j] = 2.0 * w[j];\n",
-        "    y[0] = 1.0;\n    transform CUDA(threadCount=TC2)\n")
+    source = (
+        (ORIO / "two_kernels.c")
+        .read_text()
+        .replace(
+            "    transform CUDA(threadCount=TC2)\n    for (j = 0; j <= n - 1; j++)\n        y[j] = 2.0 * w[j];\n",
+            "    y[0] = 1.0;\n    transform CUDA(threadCount=TC2)\n",
+        )
+    )
     write(in_tmp / "t.c", source)
     proc = orcu("check", "t.c", cwd=in_tmp)
     assert proc.stderr.splitlines()[0] == (
-        "t.c:15:5: error: 'transform CUDA(...)' applies to the statement after it, which must be a 'for' loop")
+        "t.c:15:5: error: 'transform CUDA(...)' applies to the statement after it, which must be a 'for' loop"
+    )
 
 
 @pytest.mark.slow
@@ -237,34 +284,52 @@ def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     write(in_tmp / "t.c", (ORIO / "time_steps.c").read_text())
     from orcu.driver.cli import main
+
     assert main(["tune", "t.c", "--backend", "emulate"]) == 1
     assert not (in_tmp / "t.tuned.cu").exists()
-    assert ("orcu: error: the loops of the Loop region at line 10 each passed alone, but not together as the tuned file "
-            "runs them (wrong_result: ") in capsys.readouterr().err
+    assert (
+        "orcu: error: the loops of the Loop region at line 10 each passed alone, but not together as the tuned file "
+        "runs them (wrong_result: "
+    ) in capsys.readouterr().err
 
 
 def test_a_sum_not_reset_in_each_iteration_is_still_carried(in_tmp):
     write(in_tmp / "t.c", (ORIO / "loop_under_if.c").read_text().replace("        ysum = 0.0;\n", ""))
     proc = orcu("check", "t.c", cwd=in_tmp)
     assert proc.stderr.splitlines()[0] == (
-        "t.c:22:13: error: 'ysum' carries a value from one iteration of the outer loop to the next (loop-carried dependence)")
+        "t.c:22:13: error: 'ysum' carries a value from one iteration of the outer loop to the next (loop-carried dependence)"
+    )
 
 
 def test_an_initial_value_that_is_no_number_is_a_diagnostic(in_tmp):
     write(in_tmp / "t.c", (ORIO / "loop_under_if.c").read_text().replace("= [-1, 0, 1];", "= [-1, 0.5, 'x'];"))
     proc = orcu("check", "t.c", cwd=in_tmp)
-    assert proc.stderr.splitlines()[0] == "t.c:14:25: error: the initial value of 'offsets' must be numbers, got [-1, 0.5, 'x']"
+    assert (
+        proc.stderr.splitlines()[0]
+        == "t.c:14:25: error: the initial value of 'offsets' must be numbers, got [-1, 0.5, 'x']"
+    )
 
 
 def test_init_file_in_a_yaml_spec(in_tmp):
     shutil.copy(ORIO / "init_file_inputs.inc", in_tmp)
     text = (ORIO / "init_file.c").read_text()
-    loop = text[text.index("    /*@ begin Loop"):text.index("    /*@ end @*/\n    /*@ end @*/")] + "    /*@ end @*/\n"
-    write(in_tmp / "t.c", text[:text.index("    /*@ begin PerfTuning")] + loop + "}\n")
-    write(in_tmp / "t.c.orcu.yaml", "performance_params: {TC: [32]}\ninput_params: {n: [2000]}\ninput_vars:\n"
-          + "".join(f"  - {decl}\n" for decl in ("dynamic double w[n] = 0", "dynamic double x[n]", "dynamic double y[n]",
-                                                "double a", "double b"))
-          + "  - {init_file: init_file_inputs.inc}\n")
+    loop = text[text.index("    /*@ begin Loop") : text.index("    /*@ end @*/\n    /*@ end @*/")] + "    /*@ end @*/\n"
+    write(in_tmp / "t.c", text[: text.index("    /*@ begin PerfTuning")] + loop + "}\n")
+    write(
+        in_tmp / "t.c.orcu.yaml",
+        "performance_params: {TC: [32]}\ninput_params: {n: [2000]}\ninput_vars:\n"
+        + "".join(
+            f"  - {decl}\n"
+            for decl in (
+                "dynamic double w[n] = 0",
+                "dynamic double x[n]",
+                "dynamic double y[n]",
+                "double a",
+                "double b",
+            )
+        )
+        + "  - {init_file: init_file_inputs.inc}\n",
+    )
     result = evaluate(in_tmp, (in_tmp / "t.c").read_text(), params={"TC": 32})
     assert (result.status, result.worst["name"], result.worst["want"]) == ("ok", "w", -1.0)
 
@@ -272,5 +337,7 @@ def test_init_file_in_a_yaml_spec(in_tmp):
 def test_decl_file_says_what_to_write_instead(in_tmp):
     write(in_tmp / "t.c", (ORIO / "init_file.c").read_text().replace("arg init_file", "arg decl_file"))
     proc = orcu("check", "t.c", cwd=in_tmp)
-    assert proc.stderr.splitlines()[0] == ("t.c:14:13: error: 'decl_file' is not supported: orcu declares and allocates "
-                                           "the inputs itself from 'decl' statements; an init_file may fill them")
+    assert proc.stderr.splitlines()[0] == (
+        "t.c:14:13: error: 'decl_file' is not supported: orcu declares and allocates "
+        "the inputs itself from 'decl' statements; an init_file may fill them"
+    )

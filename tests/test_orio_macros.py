@@ -1,6 +1,7 @@
 """Orio's size macros: an input parameter the C code names as a macro (`int n_ = N;`, compiled
 with -DN=... for each size). The tuned file is written, compiles at every tuned size with that
 size's -D, and its guard stops a build without them."""
+
 from pathlib import Path
 
 import pytest

@@ -1,6 +1,7 @@
 """The package as users install it: the wheel holds every module and data file of the source
 tree, and the version has one source. (.ci/wheel installs that wheel into a fresh virtual
 environment and runs orcu from it.)"""
+
 import shutil
 import subprocess
 import sys
@@ -30,11 +31,20 @@ def test_the_wheel_holds_every_module_and_template(tmp_path):
     # into the sdist. Without isolation: offline, with the setuptools the test extras install.
     # The wheel is built from the sdist, so the sdist is checked too.
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", "*.egg-info", "build", "dist", "__pycache__", ".orcu", ".pytest_cache", ".hypothesis"))
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", "*.egg-info", "build", "dist", "__pycache__", ".orcu", ".pytest_cache", ".hypothesis"
+        ),
+    )
     out = tmp_path / "dist"
-    proc = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     wheels = list(out.glob("*.whl"))
     assert [w.name for w in wheels] == [f"orcu-{orcu.__version__}-py3-none-any.whl"]
@@ -43,7 +53,11 @@ def test_the_wheel_holds_every_module_and_template(tmp_path):
         names = set(wheel.namelist())
         entry_points = wheel.read(f"orcu-{orcu.__version__}.dist-info/entry_points.txt").decode()
     expected = source_files()
-    assert {"orcu/codegen/region.py", "orcu/search/strategies.py", "orcu/templates/emulation/cuda_runtime.h"} <= expected
+    assert {
+        "orcu/codegen/region.py",
+        "orcu/search/strategies.py",
+        "orcu/templates/emulation/cuda_runtime.h",
+    } <= expected
     assert sorted(expected - names) == []
     assert sorted(n for n in names - expected if not n.startswith(f"orcu-{orcu.__version__}.dist-info/")) == []
     assert "orcu = orcu.driver.cli:entry" in entry_points

@@ -4,6 +4,7 @@ its loop structures, with C99 array parameters as PolyBench declares them and on
 kernels on flat pointers indexed row-major by hand, `A[i*n + j]`): each tunes in emulation with
 every evaluated variant right, and the tuned file compiles (orcu compiles it before writing it);
 a kernel with no parallel loop is refused by `orcu check` with the dependences named."""
+
 import json
 import os
 import subprocess
@@ -15,10 +16,12 @@ import pytest
 SHAPES = Path(__file__).parent / "polybench_shapes"
 # No loop runs in parallel: Floyd-Warshall and Gauss-Seidel as written. (doitgen's rows share the
 # temporary array sum: its loops on r and q stay on the host, those on p are kernels.)
-REFUSED = {"floyd.c": "'k': dependences between its iterations: 'path[i][j]' (line 14) and 'path[i][j]' (line 14)",
-           "seidel2d.c": "'i': dependences between its iterations: 'A[i][j]' (line 14) and 'A[i - 1][j - 1]' (line 14)",
-           "flat/floyd.c": "'k': dependences between its iterations: 'path[(i * n) + j]' (line 14) and 'path[(i * n) + j]' (line 14)",
-           "flat/seidel2d.c": "'i': dependences between its iterations: 'A[(i * n) + j]' (line 14) and 'A[(((i - 1) * n) + j) - 1]' (line 14)"}
+REFUSED = {
+    "floyd.c": "'k': dependences between its iterations: 'path[i][j]' (line 14) and 'path[i][j]' (line 14)",
+    "seidel2d.c": "'i': dependences between its iterations: 'A[i][j]' (line 14) and 'A[i - 1][j - 1]' (line 14)",
+    "flat/floyd.c": "'k': dependences between its iterations: 'path[(i * n) + j]' (line 14) and 'path[(i * n) + j]' (line 14)",
+    "flat/seidel2d.c": "'i': dependences between its iterations: 'A[(i * n) + j]' (line 14) and 'A[(((i - 1) * n) + j) - 1]' (line 14)",
+}
 # fdtd-2d lives with the C99 program of tests/c99_project, which calls it too
 SOURCES = {str(p.relative_to(SHAPES)): p for p in [*SHAPES.glob("*.c"), *SHAPES.glob("flat/*.c")]}
 SOURCES["fdtd2d.c"] = SHAPES.parent / "c99_project" / "fdtd2d.c"
@@ -26,8 +29,13 @@ TUNED = sorted(name for name in SOURCES if name not in REFUSED)
 
 
 def orcu(*args, cwd, home):
-    return subprocess.run([sys.executable, "-m", "orcu", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "ORCU_HOME": str(home)})
+    return subprocess.run(
+        [sys.executable, "-m", "orcu", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ORCU_HOME": str(home)},
+    )
 
 
 def test_the_corpus_holds_twenty_kernels_in_both_forms():

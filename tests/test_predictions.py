@@ -1,6 +1,7 @@
 """--backend model ranks variants it compiles and never runs: nothing it predicted reaches a build unchecked.
 Its winners run in the emulation against the original code first; a prediction never overrides
 what a run found wrong; apply and cc refuse unchecked results unless asked (--unchecked)."""
+
 import json
 import os
 import subprocess
@@ -55,14 +56,26 @@ int main(void) {
 
 
 def orcu(*arguments, cwd, home, **env):
-    return subprocess.run([sys.executable, "-m", "orcu", *arguments], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "ORCU_HOME": str(home), **env})
+    return subprocess.run(
+        [sys.executable, "-m", "orcu", *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ORCU_HOME": str(home), **env},
+    )
 
 
 def contexts(program, backend):
     source = program.src.text
-    return lambda k: Context(program.src.path, f"orcu_{program.nests[k].name}", program.nests[k].loc.line, source, backend,
-                             f"H100 {backend}", backend)
+    return lambda k: Context(
+        program.src.path,
+        f"orcu_{program.nests[k].name}",
+        program.nests[k].loc.line,
+        source,
+        backend,
+        f"H100 {backend}",
+        backend,
+    )
 
 
 def test_a_model_tune_then_cc_builds_what_gcc_builds(in_tmp):
@@ -90,8 +103,11 @@ def test_the_model_compiles_every_variant_it_ranks_and_a_compile_error_is_its_st
     if model.compiler == "cuda":  # nvcc compiled them: ptxas's report reaches the model
         assert all(r.resources is not None and r.resources.registers > 0 for r in results)
     # a variant that does not compile is no prediction
-    broken = list(Runner("model", H100, in_tmp / "build", measure="model").evaluate(
-        program, 0, configs[:1], planted("__global__", "__global__ undeclared_type")))
+    broken = list(
+        Runner("model", H100, in_tmp / "build", measure="model").evaluate(
+            program, 0, configs[:1], planted("__global__", "__global__ undeclared_type")
+        )
+    )
     assert broken[0].status == "compile_error" and "undeclared_type" in broken[0].message
 
 
@@ -101,11 +117,17 @@ def test_a_prediction_never_overrides_a_wrong_result_a_run_found(in_tmp):
     db = Database(in_tmp / "r.sqlite")
     emulated, predicted = contexts(program, "emulate"), contexts(program, "model")
     # an earlier emulated tune found TC=32 wrong (as it did before reductions were folded)
-    wrong = Result("wrong_result", {"TC": 32, "mapping_1": "x=j(threads) y=i"}, inputs, message="y[3] is 1.5, expected 2")
+    wrong = Result(
+        "wrong_result", {"TC": 32, "mapping_1": "x=j(threads) y=i"}, inputs, message="y[3] is 1.5, expected 2"
+    )
     db.put(emulated(0).key(wrong.params, inputs), emulated(0), wrong)
     model = Runner("model", H100, in_tmp / "build", measure="model")
     (tuning,) = tune(program, model, db, predicted, search="Exhaustive")
-    statuses = {r.params["TC"]: (r.status, r.message) for r in tuning.results if r.params.get("mapping_1") == wrong.params["mapping_1"]}
+    statuses = {
+        r.params["TC"]: (r.status, r.message)
+        for r in tuning.results
+        if r.params.get("mapping_1") == wrong.params["mapping_1"]
+    }
     assert statuses[32] == ("wrong_result", "a tune with --backend emulate found it so: y[3] is 1.5, expected 2")
     assert {statuses[tc][0] for tc in (64, 128, 256)} == {"predicted"}
     assert tuning.best.params != wrong.params
@@ -115,15 +137,27 @@ def test_a_winner_the_emulation_finds_wrong_gives_way_to_the_next_prediction(in_
     program = load(write(in_tmp / "matvec.c", MATVEC))
     db = Database(in_tmp / "r.sqlite")
     emulated, predicted = contexts(program, "emulate"), contexts(program, "model")
-    (tuning,) = tune(program, Runner("model", H100, in_tmp / "build", measure="model"), db, predicted, search="Exhaustive")
+    (tuning,) = tune(
+        program, Runner("model", H100, in_tmp / "build", measure="model"), db, predicted, search="Exhaustive"
+    )
     ranked = sorted((r for r in tuning.results if r.status == "predicted"), key=lambda r: r.time_ms)
     first, second = ranked[0], ranked[1]
     # the check of the first finds it wrong (as recorded here before the check runs it)
-    db.put(emulated(0).key(first.params, first.inputs), emulated(0), Result("wrong_result", first.params, first.inputs,
-                                                                            message="planted"))
+    db.put(
+        emulated(0).key(first.params, first.inputs),
+        emulated(0),
+        Result("wrong_result", first.params, first.inputs, message="planted"),
+    )
     lines = []
-    check_predictions(program, [tuning], Runner("emulate", H100, in_tmp / "build", measure="model"), db, predicted, emulated,
-                      progress=lines.append)
+    check_predictions(
+        program,
+        [tuning],
+        Runner("emulate", H100, in_tmp / "build", measure="model"),
+        db,
+        predicted,
+        emulated,
+        progress=lines.append,
+    )
     assert tuning.checked is True and tuning.best.params == second.params
     assert [line.rsplit(": ", 1)[1] for line in lines] == ["wrong_result", "ok"]
     assert db.get_choice(predicted(0), first.inputs, "model") == (second.params, second.time_ms, True, "")
@@ -132,14 +166,20 @@ def test_a_winner_the_emulation_finds_wrong_gives_way_to_the_next_prediction(in_
 @pytest.mark.slow
 def test_a_size_too_slow_for_the_emulation_is_checked_at_a_smaller_one_and_says_so(in_tmp):
     # n^2 work on n elements: 10^10 multiply-adds at the larger size, a few megabytes
-    pairs = (MATVEC.replace("param n[] = [77];", "param n[] = [77, 100000];").replace("decl dynamic double A[n*n] = random;", "")
-             .replace("const double *A, ", "").replace("A[i*n + j] * x[j]", "x[i] * x[j]"))
+    pairs = (
+        MATVEC.replace("param n[] = [77];", "param n[] = [77, 100000];")
+        .replace("decl dynamic double A[n*n] = random;", "")
+        .replace("const double *A, ", "")
+        .replace("A[i*n + j] * x[j]", "x[i] * x[j]")
+    )
     write(in_tmp / "pairs.c", pairs)
     proc = orcu("tune", "pairs.c", "--backend", "model", "--json", cwd=in_tmp, home=in_tmp / "home")
     assert proc.returncode == 0, proc.stderr
     large = json.loads(proc.stdout)["regions"][0]["per_input"][1]
     assert large["inputs"] == {"n": 100000} and large["best"]["checked"] is True
-    assert large["best"]["check_note"].startswith("checked at n=77 in the emulation: it cannot run n=100000 here (timeout: about ")
+    assert large["best"]["check_note"].startswith(
+        "checked at n=77 in the emulation: it cannot run n=100000 here (timeout: about "
+    )
     assert f"orcu: note: orcu_matvec_1 n=100000: {large['best']['check_note']}" in proc.stderr
 
 
@@ -150,7 +190,10 @@ def test_apply_and_cc_refuse_an_unchecked_prediction_unless_asked(in_tmp):
     # without a C++ compiler nothing runs the emulation that checks the model's winner
     tuned = orcu("tune", "matvec.c", "--backend", "model", cwd=in_tmp, home=home, CXX="no-such-compiler")
     assert tuned.returncode == 1 and not (in_tmp / "matvec.tuned.cu").exists()
-    assert "orcu: note: orcu_matvec_1 n=77: no C++ compiler (g++) runs the emulation that checks the model's winners" in tuned.stderr
+    assert (
+        "orcu: note: orcu_matvec_1 n=77: no C++ compiler (g++) runs the emulation that checks the model's winners"
+        in tuned.stderr
+    )
     assert REFUSED in tuned.stderr and "orcu: error: no output written: the results are in the database" in tuned.stderr
 
     refused = orcu("apply", "matvec.c", "--backend", "model", "-o", "t.cu", cwd=in_tmp, home=home)
@@ -162,8 +205,10 @@ def test_apply_and_cc_refuse_an_unchecked_prediction_unless_asked(in_tmp):
     assert checked.returncode == 0 and UNCHECKED not in (in_tmp / "t.cu").read_text(), checked.stderr
     written = orcu("apply", "matvec.c", "--backend", "model", "--unchecked", "-o", "t.cu", cwd=in_tmp, home=home)
     assert written.returncode == 0 and "(--unchecked); its header says so" in written.stderr
-    assert ("orcu: warning: t.cu held variants checked against the original code; it now holds predictions that no run "
-            "checked (--unchecked)") in written.stderr
+    assert (
+        "orcu: warning: t.cu held variants checked against the original code; it now holds predictions that no run "
+        "checked (--unchecked)"
+    ) in written.stderr
     assert UNCHECKED in (in_tmp / "t.cu").read_text()
     cc = orcu("cc", "--emulate", "--unchecked", "--", "gcc", "main.c", "matvec.c", "-o", "app", cwd=in_tmp, home=home)
     assert cc.returncode == 0 and (in_tmp / "app").exists(), cc.stderr
@@ -174,6 +219,8 @@ def test_apply_and_cc_refuse_an_unchecked_prediction_unless_asked(in_tmp):
     assert (unbuilt in tuned.stderr) == (model_compiler() == "emulate")
 
 
-REFUSED = ("orcu: error: orcu_matvec_1 n=77: the result was predicted by orcu's performance model and never checked "
-           "against the original code; tune with --backend emulate or cuda, or pass --unchecked to use it anyway")
+REFUSED = (
+    "orcu: error: orcu_matvec_1 n=77: the result was predicted by orcu's performance model and never checked "
+    "against the original code; tune with --backend emulate or cuda, or pass --unchecked to use it anyway"
+)
 UNCHECKED = " * UNCHECKED (--unchecked): a variant here was ranked by orcu's performance model and never run"

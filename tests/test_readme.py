@@ -2,6 +2,7 @@
 holding what it names (the annotated examples, and the project of "Using orcu in a build" with
 the CMakeLists.txt and Makefile the README shows). The install commands are CI's own: .ci/run
 installs with the README's test command, as written, and runs this suite with it."""
+
 import os
 import re
 import shutil
@@ -39,10 +40,15 @@ def test_every_shell_command_of_the_readme_runs_in_a_fresh_directory(tmp_path):
         proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
         assert proc.returncode == 0, f"{command}\n{proc.stdout}\n{proc.stderr}"
         ran.append(command)
-    assert ran == ["orcu tune annotated_examples/spmv_dia.c --budget 10",
-                   'cmake -S . -B build -DCMAKE_PREFIX_PATH="$(orcu --cmake-dir)" && cmake --build build', "make",
-                   "orcu cc --emulate -- gcc -DN=1000 main.c axpy.c scale.c -o app"]
+    assert ran == [
+        "orcu tune annotated_examples/spmv_dia.c --budget 10",
+        'cmake -S . -B build -DCMAKE_PREFIX_PATH="$(orcu --cmake-dir)" && cmake --build build',
+        "make",
+        "orcu cc --emulate -- gcc -DN=1000 main.c axpy.c scale.c -o app",
+    ]
     assert (tmp_path / "annotated_examples" / "spmv_dia.tuned.cu").is_file()
-    outputs = {subprocess.run([str(tmp_path / exe)], capture_output=True, text=True, check=True).stdout
-               for exe in ("build/app", "app")}
+    outputs = {
+        subprocess.run([str(tmp_path / exe)], capture_output=True, text=True, check=True).stdout
+        for exe in ("build/app", "app")
+    }
     assert len(outputs) == 1 and outputs.pop()  # CMake's build and orcu cc's give the same answers

@@ -3,6 +3,7 @@ variant that sums in another order stands further from the reference than one su
 The check's widening on a failure (the reference's spread on nudged inputs) grows with the
 recurrence's steps (harness._terms), so no right variant is rejected; wrong ones still are
 (tests/test_mutations.py)."""
+
 import pytest
 from conftest import write
 

@@ -2,6 +2,7 @@
 inside the loop on rows), folded across the threads the TSG spreads the row over. Every
 candidate the TSG keeps, every configuration of it, is built and checked in emulation, at a
 size the blocks divide and at one they do not."""
+
 import pytest
 from conftest import covering_results, evaluate, write
 
@@ -63,7 +64,9 @@ def test_a_row_accumulator_declared_in_the_nest_is_folded_in_every_variant(in_tm
     program = load(write(in_tmp / "t.c", row_reduction(*SHAPES[shape])))
     for n in (77, 256):
         results = covering_results(program, 0, {"n": n}, in_tmp / "build", every=True)
-        assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message) for r in results if r.status != "ok"]
+        assert {r.status for r in results} == {"ok"}, [
+            (r.params, r.status, r.message) for r in results if r.status != "ok"
+        ]
 
 
 def whole_nest(ctype: str, first: str, update: str) -> str:
@@ -97,7 +100,9 @@ def test_a_scalar_reduced_over_a_whole_2d_nest_is_folded_across_every_block(in_t
     for n in (77, 256):
         results = covering_results(program, 0, {"n": n}, in_tmp / "build", every=True)
         assert any("y=" in str(r.params) for r in results)  # the 2-D mapping is among them
-        assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message) for r in results if r.status != "ok"]
+        assert {r.status for r in results} == {"ok"}, [
+            (r.params, r.status, r.message) for r in results if r.status != "ok"
+        ]
 
 
 @pytest.mark.parametrize("ctype", ["int", "long"])

@@ -1,6 +1,7 @@
 """Right code that orcu refused (issue 60's list): a while loop in a parallel body, an array
 local to the function (durbin's `double z[n];`). Each now tunes with every variant right, in
 Orio's mapping and the TSG's."""
+
 import pytest
 from conftest import write
 

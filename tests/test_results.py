@@ -1,4 +1,5 @@
 """The results database through `orcu tune` and `orcu report`: reuse, resume, concurrency, exports."""
+
 import csv
 import json
 import multiprocessing
@@ -19,13 +20,19 @@ from orcu.driver.ktcache import read_cache
 
 # Eight configurations of a small axpy; the search is exhaustive unless a test says otherwise.
 EIGHT = AXPY.replace("blockCount=8", "blockCount=BC").replace(
-    "def input_params", "def performance_params { param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; }\n def input_params")
+    "def input_params", "def performance_params { param BC[] = [1, 2, 3, 4, 5, 6, 7, 8]; }\n def input_params"
+)
 
 
 def tune(*args, home, cwd, check=True):
     env = dict(os.environ, ORCU_HOME=str(home))
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", *args, "--backend", "emulate", "--json"],
-                          capture_output=True, text=True, env=env, cwd=cwd)
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", *args, "--backend", "emulate", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+    )
     if check:
         assert proc.returncode == 0, proc.stderr
     return proc
@@ -42,7 +49,9 @@ def test_second_identical_tune_evaluates_nothing(in_tmp):
     second = tune("t.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp)
     assert evaluated(first) == {"new": 8, "cached": 0, "same_build": 0}
     assert evaluated(second) == {"new": 0, "cached": 8, "same_build": 0}
-    assert {p: p.stat().st_mtime_ns for p in (in_tmp / "home" / "build").iterdir()} == built  # nothing built or rewritten
+    assert {
+        p: p.stat().st_mtime_ns for p in (in_tmp / "home" / "build").iterdir()
+    } == built  # nothing built or rewritten
     assert json.loads(second.stdout)["regions"][0]["best"] == json.loads(first.stdout)["regions"][0]["best"]
 
 
@@ -51,16 +60,29 @@ def test_a_genetic_search_retraces_its_steps(in_tmp):
     write(in_tmp / "t.c", EIGHT)
     first = tune("t.c", "--search", "Genetic", "--budget", "5", home=in_tmp / "home", cwd=in_tmp)
     second = tune("t.c", "--search", "Genetic", "--budget", "5", home=in_tmp / "home", cwd=in_tmp)
-    assert evaluated(first) == {"new": 5, "cached": 0, "same_build": 0} and evaluated(second) == {"new": 0, "cached": 5, "same_build": 0}
+    assert evaluated(first) == {"new": 5, "cached": 0, "same_build": 0} and evaluated(second) == {
+        "new": 0,
+        "cached": 5,
+        "same_build": 0,
+    }
     third = tune("t.c", "--search", "Genetic", "--budget", "7", home=in_tmp / "home", cwd=in_tmp)
-    assert evaluated(third) == {"new": 2, "cached": 5, "same_build": 0}  # a larger budget goes on where the first stopped
+    assert evaluated(third) == {
+        "new": 2,
+        "cached": 5,
+        "same_build": 0,
+    }  # a larger budget goes on where the first stopped
 
 
 def test_resume_after_sigkill_loses_only_what_was_in_flight(in_tmp):
     write(in_tmp / "t.c", EIGHT.replace("param n[] = [1000]", "param n[] = [300000]"))
     env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"))
-    proc = subprocess.Popen([sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive", "-j", "1"],
-                            env=env, cwd=in_tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "orcu", "tune", "t.c", "--backend", "emulate", "--search", "Exhaustive", "-j", "1"],
+        env=env,
+        cwd=in_tmp,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     database = in_tmp / "home" / "results.sqlite"
     done = 0
     deadline = time.monotonic() + 300
@@ -88,20 +110,46 @@ def test_two_concurrent_tunes_share_one_database(in_tmp):
     env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"))
     # Two tunes of a.c build the same harnesses into the shared build cache at the same time.
     runs = [("a.c", "a.tuned.cu"), ("b.c", "b.tuned.cu"), ("a.c", "a2.tuned.cu")]
-    procs = [subprocess.Popen([sys.executable, "-m", "orcu", "tune", name, "-o", out, "--backend", "emulate", "--search", "Exhaustive",
-                               "-j", "1", "--json"], env=env, cwd=in_tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for name, out in runs]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "orcu",
+                "tune",
+                name,
+                "-o",
+                out,
+                "--backend",
+                "emulate",
+                "--search",
+                "Exhaustive",
+                "-j",
+                "1",
+                "--json",
+            ],
+            env=env,
+            cwd=in_tmp,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name, out in runs
+    ]
     outputs = [p.communicate() for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [err for _, err in outputs]
     with sqlite3.connect(in_tmp / "home" / "results.sqlite") as conn:
         rows = conn.execute("SELECT file, count(*) FROM evaluations GROUP BY file ORDER BY file").fetchall()
     assert [(os.path.basename(f), n) for f, n in rows] == [("a.c", 8), ("b.c", 8)]
     assert all(json.loads(out)["regions"][0]["statuses"] == {"ok": 8} for out, _ in outputs)
-    assert not [p.name for p in (in_tmp / "home" / "build").iterdir() if p.name.startswith(".")]  # no partial build left
+    assert not [
+        p.name for p in (in_tmp / "home" / "build").iterdir() if p.name.startswith(".")
+    ]  # no partial build left
 
 
 def _open_together(path, barrier):
     from orcu.driver.database import Database
+
     barrier.wait()
     Database(path).close()
 
@@ -134,10 +182,22 @@ def _stampede(in_tmp):
 
 @pytest.mark.slow
 def test_spec_total_runs_and_time_limit_bound_the_search(in_tmp):
-    write(in_tmp / "t.c", EIGHT.replace("def input_params", "def search { arg algorithm = 'Random'; arg total_runs = 3; }\n def input_params"))
+    write(
+        in_tmp / "t.c",
+        EIGHT.replace(
+            "def input_params", "def search { arg algorithm = 'Random'; arg total_runs = 3; }\n def input_params"
+        ),
+    )
     assert evaluated(tune("t.c", home=in_tmp / "home", cwd=in_tmp)) == {"new": 3, "cached": 0, "same_build": 0}
-    assert json.loads(tune("t.c", "--budget", "2", home=in_tmp / "h2", cwd=in_tmp).stdout)["regions"][0]["evaluated"]["new"] == 2
-    limited = tune("t.c", "--search", "Exhaustive", "--budget", "8", "--time-limit", "0.001", home=in_tmp / "h3", cwd=in_tmp)
+    assert (
+        json.loads(tune("t.c", "--budget", "2", home=in_tmp / "h2", cwd=in_tmp).stdout)["regions"][0]["evaluated"][
+            "new"
+        ]
+        == 2
+    )
+    limited = tune(
+        "t.c", "--search", "Exhaustive", "--budget", "8", "--time-limit", "0.001", home=in_tmp / "h3", cwd=in_tmp
+    )
     assert evaluated(limited)["new"] < 8  # the batch in flight finishes; no other starts
 
 
@@ -147,8 +207,10 @@ def test_report_exports_csv_and_kernel_tuner_cache(in_tmp, monkeypatch, capsys):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     assert main(["report", "t.c", "--csv", "out.csv", "--kt-cache", "kt.json"]) == 0
     lines = (in_tmp / "out.csv").read_text().splitlines()
-    assert lines[0] == ("file,region,line,inputs,params,status,time_ms,total_ms,kernel_ms,gflop_s,gb_s,bound_fraction,metrics,"
-                        "backend,device,compiler,created,message,total_samples,kernel_samples")
+    assert lines[0] == (
+        "file,region,line,inputs,params,status,time_ms,total_ms,kernel_ms,gflop_s,gb_s,bound_fraction,metrics,"
+        "backend,device,compiler,created,message,total_samples,kernel_samples"
+    )
     assert len(lines) == 5
     # a time is a number (it was list text, "[8.316102]"); its samples follow in their own columns
     rows = list(csv.DictReader((in_tmp / "out.csv").open()))
@@ -176,7 +238,10 @@ def test_apply_writes_what_tune_chose_without_tuning(in_tmp, monkeypatch, capsys
     assert (in_tmp / "applied.cu").read_text() == (in_tmp / "tuned.cu").read_text()
     write(in_tmp / "t.c", EIGHT.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] + 2 * y[i];"))
     assert main(["apply", "t.c", "--backend", "emulate", "-o", "stale.cu"]) == 1  # the code changed: no result for it
-    assert "orcu: error: orcu_f_1 {'n': 1000}: no tuning result for this code, backend, device and measure (GPU kernel time predicted by orcu's performance model); run orcu tune" in capsys.readouterr().err
+    assert (
+        "orcu: error: orcu_f_1 {'n': 1000}: no tuning result for this code, backend, device and measure (GPU kernel time predicted by orcu's performance model); run orcu tune"
+        in capsys.readouterr().err
+    )
     assert not (in_tmp / "stale.cu").exists()
 
 
@@ -190,7 +255,9 @@ def test_a_database_from_a_newer_orcu_is_refused(in_tmp):
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(UsageError) as info:
         Database(in_tmp / "r.sqlite")
-    assert str(info.value).endswith(f"was written by a newer orcu (schema {SCHEMA_VERSION + 1}, this one reads {SCHEMA_VERSION})")
+    assert str(info.value).endswith(
+        f"was written by a newer orcu (schema {SCHEMA_VERSION + 1}, this one reads {SCHEMA_VERSION})"
+    )
 
 
 def test_a_database_of_the_first_schema_gains_the_traffic_column_and_keeps_its_rows(in_tmp):
@@ -202,8 +269,10 @@ def test_a_database_of_the_first_schema_gains_the_traffic_column_and_keeps_its_r
         total_ms TEXT NOT NULL, message TEXT NOT NULL, compile_s REAL NOT NULL, run_s REAL NOT NULL, created TEXT NOT NULL)"""
     with sqlite3.connect(in_tmp / "r.sqlite") as conn:
         conn.execute(schema_1)
-        conn.execute("INSERT INTO evaluations VALUES ('k', 'f.c', 'orcu_f_1', 3, 'c', '{\"T\": 1}', '{}', 'emulate', 'd', "
-                     "'g++', 'ok', 1.5, '[1.5]', '[2.0]', '', 0.1, 0.2, 'then')")
+        conn.execute(
+            "INSERT INTO evaluations VALUES ('k', 'f.c', 'orcu_f_1', 3, 'c', '{\"T\": 1}', '{}', 'emulate', 'd', "
+            "'g++', 'ok', 1.5, '[1.5]', '[2.0]', '', 0.1, 0.2, 'then')"
+        )
         conn.execute("PRAGMA user_version = 1")
     db = Database(in_tmp / "r.sqlite")
     old = db.get("k")
@@ -220,8 +289,20 @@ def test_tune_keeps_each_tsg_variants_traffic_with_its_evaluation(in_tmp, capsys
     rows = list(Database(in_tmp / "home" / "results.sqlite").rows())
     assert len(rows) == 4
     for r in rows:  # what orcu emit --explain prints for the same configuration
-        assert main(["emit", "--explain", "sgemm.c", "--input=n=37", "-o", "out.cu",
-                     *(f"--set={k}={v}" for k, v in r["params"].items())]) == 0
+        assert (
+            main(
+                [
+                    "emit",
+                    "--explain",
+                    "sgemm.c",
+                    "--input=n=37",
+                    "-o",
+                    "out.cu",
+                    *(f"--set={k}={v}" for k, v in r["params"].items()),
+                ]
+            )
+            == 0
+        )
         assert r["figures"]["outputs"] == 37 * 37 and r["figures"]["bytes_per_output"] > 0
         assert f"  traffic: {r['figures']['bytes_per_output']:.1f} bytes" in capsys.readouterr().err
 
@@ -229,8 +310,11 @@ def test_tune_keeps_each_tsg_variants_traffic_with_its_evaluation(in_tmp, capsys
 @pytest.mark.slow
 def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys):
     write(in_tmp / "t.c", EIGHT)
-    kernel = json.loads(tune("t.c", "--search", "Exhaustive", "--measure", "kernel", "-o", "k.cu", home=in_tmp / "home",
-                             cwd=in_tmp).stdout)
+    kernel = json.loads(
+        tune(
+            "t.c", "--search", "Exhaustive", "--measure", "kernel", "-o", "k.cu", home=in_tmp / "home", cwd=in_tmp
+        ).stdout
+    )
     best = kernel["regions"][0]["best"]
     assert best["measure"] == "kernel" and best["time_ms"] == best["kernel_ms"] and best["total_ms"] > best["kernel_ms"]
     assert "(kernel time, which ranked the variants)" in (in_tmp / "k.cu").read_text()
@@ -246,14 +330,28 @@ def test_kernel_time_ranks_unless_total_is_asked_for(in_tmp, monkeypatch, capsys
     capsys.readouterr()
     assert main(["report", "t.c"]) == 0  # by the measure of the last tune: the total time, emulated
     out = capsys.readouterr().out
-    assert "ms, CPU time of the emulated host function's whole time, not a GPU time" in out and "(in the tuned file)" in out
+    assert (
+        "ms, CPU time of the emulated host function's whole time, not a GPU time" in out
+        and "(in the tuned file)" in out
+    )
     assert main(["report", "t.c", "--wide"]) == 0
     out = capsys.readouterr().out
     assert "kernel ms" in out and "total ms" in out and "(CPU)" in out
     # The spec can ask for total time too; anything else is refused at the value.
-    write(in_tmp / "s.c", EIGHT.replace("def input_params", "def performance_counter { arg measure = 'total'; }\n def input_params"))
-    assert json.loads(tune("s.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp).stdout)["regions"][0]["best"]["measure"] == "total"
-    write(in_tmp / "bad.c", EIGHT.replace("def input_params", "def performance_counter { arg measure = 'wall'; }\n def input_params"))
+    write(
+        in_tmp / "s.c",
+        EIGHT.replace("def input_params", "def performance_counter { arg measure = 'total'; }\n def input_params"),
+    )
+    assert (
+        json.loads(tune("s.c", "--search", "Exhaustive", home=in_tmp / "home", cwd=in_tmp).stdout)["regions"][0][
+            "best"
+        ]["measure"]
+        == "total"
+    )
+    write(
+        in_tmp / "bad.c",
+        EIGHT.replace("def input_params", "def performance_counter { arg measure = 'wall'; }\n def input_params"),
+    )
     bad = tune("bad.c", home=in_tmp / "home", cwd=in_tmp, check=False)
     assert bad.returncode == 2 and "error: argument 'measure' must be 'kernel' or 'total', got 'wall'" in bad.stderr
 
@@ -267,24 +365,46 @@ def test_the_database_is_found_as_git_finds_its_folder(tmp_path, monkeypatch):
     write(project / "src" / "t.c", EIGHT)
     command = [sys.executable, "-m", "orcu"]
     env = {k: v for k, v in os.environ.items() if k != "ORCU_HOME"}
-    tuned = subprocess.run([*command, "tune", "../project/src/t.c", "--backend", "emulate", "--budget", "2"], cwd=elsewhere,
-                           env=env, capture_output=True, text=True)
+    tuned = subprocess.run(
+        [*command, "tune", "../project/src/t.c", "--backend", "emulate", "--budget", "2"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert tuned.returncode == 0, tuned.stderr
     assert (project / ".orcu" / "results.sqlite").is_file()  # at the project's root, not where the command ran
     assert not (elsewhere / ".orcu").exists() and not (project / "src" / ".orcu").exists()
-    report = subprocess.run([*command, "report", "project/src/t.c"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    report = subprocess.run(
+        [*command, "report", "project/src/t.c"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
     assert report.returncode == 0 and "project/src/t.c: orcu_f_1 (line 8), n=1000" in report.stdout, report.stderr
-    applied = subprocess.run([*command, "apply", "t.c", "--backend", "emulate", "-o", "again.cu"], cwd=project / "src",
-                             env=env, capture_output=True, text=True)
+    applied = subprocess.run(
+        [*command, "apply", "t.c", "--backend", "emulate", "-o", "again.cu"],
+        cwd=project / "src",
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert applied.returncode == 0, applied.stderr
     # a .orcu folder nearer the file wins; outside a repository, a new one goes beside the file
     (project / "src" / ".orcu").mkdir()
-    subprocess.run([*command, "tune", "src/t.c", "--backend", "emulate", "--budget", "1"], cwd=project, env=env,
-                   capture_output=True, check=True)
+    subprocess.run(
+        [*command, "tune", "src/t.c", "--backend", "emulate", "--budget", "1"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        check=True,
+    )
     assert (project / "src" / ".orcu" / "results.sqlite").is_file()
     write(elsewhere / "u.c", EIGHT)
-    subprocess.run([*command, "tune", "elsewhere/u.c", "--backend", "emulate", "--budget", "1"], cwd=tmp_path, env=env,
-                   capture_output=True, check=True)
+    subprocess.run(
+        [*command, "tune", "elsewhere/u.c", "--backend", "emulate", "--budget", "1"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        check=True,
+    )
     assert (elsewhere / ".orcu" / "results.sqlite").is_file()
 
 

@@ -2,6 +2,7 @@
 pathfinder's row pointers set where they are declared and swapped at the top or the bottom of
 the step, at sizes where the columns are no multiple of a block; kmeans' helpers taking the
 point and the centres through pointers that they do not declare const; in float and double."""
+
 import pytest
 from conftest import evaluate, planted, write
 
@@ -49,8 +50,18 @@ def test_pathfinder_with_pointers_set_where_declared(in_tmp, t, where, mapping):
     before the PerfTuning region, which alone it ran)."""
     params, transform = MAPPINGS[mapping]
     swap = SWAP.format(t=t)
-    write(in_tmp / "pf.c", PATHFINDER.format(t=t, params=params, transform=transform, rows=20, cols=1000,
-                                             top=swap if where == "top" else "", bottom=swap if where == "bottom" else ""))
+    write(
+        in_tmp / "pf.c",
+        PATHFINDER.format(
+            t=t,
+            params=params,
+            transform=transform,
+            rows=20,
+            cols=1000,
+            top=swap if where == "top" else "",
+            bottom=swap if where == "bottom" else "",
+        ),
+    )
     result = api.tune("pf.c", backend="emulate", progress=False)
     statuses = [r.statuses for r in result.regions]
     assert all(set(s) == {"ok"} for s in statuses), statuses
@@ -140,7 +151,9 @@ def test_kmeans_helpers_that_take_two_arrays_through_plain_pointers(in_tmp, t, b
     """With `float *pt` (no const), every variant was a compile_error: the kernel passed its
     const array to the helper."""
     params, transform = KM_MAPPINGS[mapping]
-    write(in_tmp / "km.c", KMEANS.format(t=t, big=big, q=q, params=params, transform=transform, points=1000, features=34))
+    write(
+        in_tmp / "km.c", KMEANS.format(t=t, big=big, q=q, params=params, transform=transform, points=1000, features=34)
+    )
     result = api.tune("km.c", backend="emulate", progress=False)
     statuses = [r.statuses for r in result.regions]
     assert all(set(s) == {"ok"} for s in statuses), statuses

@@ -5,6 +5,7 @@ Each case's tuned file is built into one program twice over: once with -DORCU_OR
 seeded data and compares. Under orcu's CPU emulation everywhere; on a GPU where one is
 visible (tests marked ``gpu``).
 """
+
 import os
 import subprocess
 import tempfile
@@ -126,10 +127,10 @@ CALLS = {
     "streamed": "    f_reference(n, a.data(), x.data(), y_ref.data());\n    f(n, a.data(), x.data(), y.data());\n    compare(y.data(), y_ref.data(), m, eps);",
     # the initial value 1 is kept, whatever the operator
     "reduction": "    const long terms = n > 40 && {INT} ? 40 : n;  // integer products stay exact\n"
-                 "    T want = f_reference(terms, x.data(), (T)1);\n    T got = f(terms, x.data(), (T)1);\n"
-                 "    compare_reduction(got, want, terms, x.data());",
+    "    T want = f_reference(terms, x.data(), (T)1);\n    T got = f(terms, x.data(), (T)1);\n"
+    "    compare_reduction(got, want, terms, x.data());",
     "sum_and_max": "    T s = 0.5f, mx = -3.0f, s_ref = 0.5f, mx_ref = -3.0f;\n    f_reference(n, x.data(), &s_ref, &mx_ref);\n"
-                   "    f(n, x.data(), &s, &mx);\n    compare_reduction(s, s_ref, n, x.data());\n    compare(&mx, &mx_ref, 1, eps);",
+    "    f(n, x.data(), &s, &mx);\n    compare_reduction(s, s_ref, n, x.data());\n    compare(&mx, &mx_ref, 1, eps);",
 }
 
 
@@ -159,6 +160,7 @@ def executables(request, tmp_path_factory):
         if name not in built:
             built[name] = build(backend, name, tmp_path_factory.mktemp(f"{backend}-{name}"))
         return built[name]
+
     return executable
 
 
@@ -178,6 +180,7 @@ def test_a_sum_that_drops_5_percent_of_its_terms_fails_the_comparison(tmp_path):
     def dropped(text):
         assert text.count(loop) == 1
         return text.replace(loop, "i < (orcu_index)(orcu_hi - (orcu_hi - orcu_lo) / 20);")
+
     exe, built = build("emulate", "sum_float", tmp_path, dropped)
     assert built.ok, built.message
     run = subprocess.run([str(exe), "12347"], capture_output=True, text=True, timeout=60)
@@ -191,7 +194,9 @@ def test_portable_context_switch(tmp_path, name):
     program = load(tmp_path / "t.c")
     (tmp_path / "case.cu").write_text(tuned_source(program, [Choice({})])[0])
     (tmp_path / "main.cu").write_text(driver(name))
-    built = compile_program("emulate", tmp_path / "main.cu", tmp_path / "main", defines={"ORCU_EMULATION_UCONTEXT": "1"})
+    built = compile_program(
+        "emulate", tmp_path / "main.cu", tmp_path / "main", defines={"ORCU_EMULATION_UCONTEXT": "1"}
+    )
     assert built.ok, built.message
     for n in SIZES:
         run = subprocess.run([str(tmp_path / "main"), str(n)], capture_output=True, text=True, timeout=60)
@@ -204,8 +209,11 @@ def test_the_emulation_runtime_is_compiled_once_per_option_set_and_the_cache_sta
     cache = tmp_path / f"orcu-emulation-{os.getuid()}"
 
     def made(sms: str, *flags: str):
-        return emulation_runtime(build_command("emulate", tmp_path / "main.cu", tmp_path / "main",
-                                               flags=(f"-DORCU_EMULATION_SMS={sms}", *flags)))
+        return emulation_runtime(
+            build_command(
+                "emulate", tmp_path / "main.cu", tmp_path / "main", flags=(f"-DORCU_EMULATION_SMS={sms}", *flags)
+            )
+        )
 
     first = made("1")
     files = {f.name: f.stat().st_mtime_ns for f in first.iterdir()}
@@ -223,7 +231,10 @@ def test_the_emulation_runtime_is_compiled_once_per_option_set_and_the_cache_sta
     (tmp_path / "main.cu").write_text(  # the kernel's argument is device memory only if the two share the allocations
         "#include <cuda_runtime.h>\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
         "int main() { int *p, h[N]; cudaMalloc(&p, sizeof h); ORCU_LAUNCH(k, 1, N, 0, 0, p);\n"
-        "  cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost); return h[N - 1] == 1 && cudaGetLastError() == cudaSuccess ? 0 : 1; }\n")
-    built = compile_program("emulate", tmp_path / "main.cu", tmp_path / "main", flags=("-DORCU_EMULATION_SMS=2", "-DN=4"))
+        "  cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost); return h[N - 1] == 1 && cudaGetLastError() == cudaSuccess ? 0 : 1; }\n"
+    )
+    built = compile_program(
+        "emulate", tmp_path / "main.cu", tmp_path / "main", flags=("-DORCU_EMULATION_SMS=2", "-DN=4")
+    )
     assert built.ok, built.message
     assert subprocess.run([str(tmp_path / "main")]).returncode == 0

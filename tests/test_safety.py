@@ -1,4 +1,5 @@
 """Tuning a file is as safe as reading it, and impossible requests stop before anything runs."""
+
 import os
 import shutil
 import stat
@@ -25,8 +26,10 @@ void f(int n, float *y) {{
 }}
 /*@ end @*/
 """
-REMEDY = ("; a spec may ask only for optimisation levels, macros, include paths, math modes, register limits, ptxas "
-          "reports, line info and GPU targets; pass --trust-spec to orcu to allow it")
+REMEDY = (
+    "; a spec may ask only for optimisation levels, macros, include paths, math modes, register limits, ptxas "
+    "reports, line info and GPU targets; pass --trust-spec to orcu to allow it"
+)
 
 
 def spec_file(in_tmp, command="nvcc -O3 @CF@", cflags="['']"):
@@ -34,19 +37,57 @@ def spec_file(in_tmp, command="nvcc -O3 @CF@", cflags="['']"):
     return "t.c"
 
 
-@pytest.mark.parametrize("command, cflags, where, flag, why", [
-    ("nvcc -O3 -ccbin /some/dir @CF@", "['']", "3:44", "-ccbin /some/dir", "it changes the host compiler nvcc runs"),
-    ("nvcc --compiler-bindir=/some/dir", "['']", "3:40", "--compiler-bindir=/some/dir", "it changes the host compiler nvcc runs"),
-    ("nvcc -O3 --run", "['']", "3:44", "--run", "it runs a program"),
-    ("nvcc -O3 -o /tmp/elsewhere", "['']", "3:44", "-o /tmp/elsewhere", "it writes output where orcu does not look"),
-    ("nvcc -odir /tmp", "['']", "3:40", "-odir /tmp", "it writes output where orcu does not look"),
-    # from a parameter's value: at that value
-    ("nvcc -O3 @CF@", "['', '-Xcompiler -fplugin=evil.so']", "2:46", "-Xcompiler -fplugin=evil.so",
-     "it hands '-fplugin=evil.so' to the host compiler"),
-    ("nvcc -O3 @CF@", "['-Xcompiler=-O2,-B/tmp']", "2:42", "-Xcompiler=-O2,-B/tmp", "it hands '-B/tmp' to the host compiler"),
-    ("nvcc -Xlinker -rpath=/x", "['']", "3:40", "-Xlinker -rpath=/x", "it changes what the linker loads"),
-    ("nvcc -Xptxas -v,--compile-only", "['']", "3:40", "-Xptxas -v,--compile-only", "ptxas option '--compile-only' does more than report or tune"),
-])
+@pytest.mark.parametrize(
+    "command, cflags, where, flag, why",
+    [
+        (
+            "nvcc -O3 -ccbin /some/dir @CF@",
+            "['']",
+            "3:44",
+            "-ccbin /some/dir",
+            "it changes the host compiler nvcc runs",
+        ),
+        (
+            "nvcc --compiler-bindir=/some/dir",
+            "['']",
+            "3:40",
+            "--compiler-bindir=/some/dir",
+            "it changes the host compiler nvcc runs",
+        ),
+        ("nvcc -O3 --run", "['']", "3:44", "--run", "it runs a program"),
+        (
+            "nvcc -O3 -o /tmp/elsewhere",
+            "['']",
+            "3:44",
+            "-o /tmp/elsewhere",
+            "it writes output where orcu does not look",
+        ),
+        ("nvcc -odir /tmp", "['']", "3:40", "-odir /tmp", "it writes output where orcu does not look"),
+        # from a parameter's value: at that value
+        (
+            "nvcc -O3 @CF@",
+            "['', '-Xcompiler -fplugin=evil.so']",
+            "2:46",
+            "-Xcompiler -fplugin=evil.so",
+            "it hands '-fplugin=evil.so' to the host compiler",
+        ),
+        (
+            "nvcc -O3 @CF@",
+            "['-Xcompiler=-O2,-B/tmp']",
+            "2:42",
+            "-Xcompiler=-O2,-B/tmp",
+            "it hands '-B/tmp' to the host compiler",
+        ),
+        ("nvcc -Xlinker -rpath=/x", "['']", "3:40", "-Xlinker -rpath=/x", "it changes what the linker loads"),
+        (
+            "nvcc -Xptxas -v,--compile-only",
+            "['']",
+            "3:40",
+            "-Xptxas -v,--compile-only",
+            "ptxas option '--compile-only' does more than report or tune",
+        ),
+    ],
+)
 def test_refused_build_flags_are_located_by_check(in_tmp, capsys, command, cflags, where, flag, why):
     assert main(["check", spec_file(in_tmp, command, cflags)]) == 2
     assert capsys.readouterr().err.split("\n")[0] == f"t.c:{where}: error: build flag '{flag}' refused: {why}{REMEDY}"
@@ -54,9 +95,11 @@ def test_refused_build_flags_are_located_by_check(in_tmp, capsys, command, cflag
 
 
 def test_flags_tuning_needs_are_accepted(in_tmp):
-    command = ("nvcc -O3 -use_fast_math -ftz=true -prec-div=false -fmad=true -DTILE=@CF@ -I include -maxrregcount 64 "
-               "-Xptxas -v,-dlcm=cg,--warn-on-spills -lineinfo -arch=sm_90 -gencode arch=compute_90,code=sm_90 "
-               "-Xcompiler -O3,-march=native -lcublas -std=c++17")
+    command = (
+        "nvcc -O3 -use_fast_math -ftz=true -prec-div=false -fmad=true -DTILE=@CF@ -I include -maxrregcount 64 "
+        "-Xptxas -v,-dlcm=cg,--warn-on-spills -lineinfo -arch=sm_90 -gencode arch=compute_90,code=sm_90 "
+        "-Xcompiler -O3,-march=native -lcublas -std=c++17"
+    )
     assert main(["check", spec_file(in_tmp, command, "[8, 16]")]) == 0
 
 
@@ -103,13 +146,19 @@ def test_trusted_refused_flags_reach_nvcc_on_the_gpu(in_tmp, monkeypatch):
 def test_prebuild_and_postbuild_run_only_when_trusted(in_tmp, monkeypatch, capsys):
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     source = SPEC.format(command="nvcc -O3", cflags="['']").replace(
-        "arg build_command = 'nvcc -O3';", "arg build_command = 'nvcc -O3'; arg prebuild_command = 'touch before'; "
-        "arg postbuild_command = 'touch after';")
+        "arg build_command = 'nvcc -O3';",
+        "arg build_command = 'nvcc -O3'; arg prebuild_command = 'touch before'; arg postbuild_command = 'touch after';",
+    )
     write(in_tmp / "t.c", source)
     assert main(["tune", "t.c", "--backend", "emulate"]) == 0
     err = capsys.readouterr().err
-    assert err.count("orcu: warning: the spec's prebuild_command and postbuild_command were not run: commands from a "
-                     "spec run only with --trust-spec\n") == 1
+    assert (
+        err.count(
+            "orcu: warning: the spec's prebuild_command and postbuild_command were not run: commands from a "
+            "spec run only with --trust-spec\n"
+        )
+        == 1
+    )
     assert not (in_tmp / "before").exists() and not (in_tmp / "after").exists()
     assert main(["tune", "t.c", "--backend", "emulate", "--trust-spec"]) == 0
     assert (in_tmp / "before").exists() and (in_tmp / "after").exists()
@@ -120,7 +169,9 @@ def test_an_input_that_cannot_fit_is_invalid_before_anything_runs(in_tmp):
     result = evaluate(in_tmp, source)
     assert (result.compile_s, result.run_s) == (0.0, 0.0)  # nothing was built or run
     assert (result.status, result.message) == (
-        "invalid", "the arrays (y 4.0 TiB) need 4.0 TiB of device memory; NVIDIA H100 80GB HBM3 has 79.0 GiB")
+        "invalid",
+        "the arrays (y 4.0 TiB) need 4.0 TiB of device memory; NVIDIA H100 80GB HBM3 has 79.0 GiB",
+    )
     assert not (in_tmp / "build").exists() or not any((in_tmp / "build").iterdir())
 
 
@@ -128,19 +179,28 @@ def test_a_run_that_allocates_without_bound_crashes_alone(in_tmp):
     write(in_tmp / "t.c", SPEC.format(command="nvcc -O3", cflags="['']"))
     program = load("t.c")
     runner = Runner("emulate", H100, in_tmp / "build", jobs=1, address_limit=2**30)
-    runaway = planted("    const long long orcu_lo", "    for (;;) {  // planted: allocates until it fails\n"
-                      "        char *orcu_p = (char *)malloc(1 << 24);\n        if (orcu_p == NULL)\n            abort();\n"
-                      "        memset(orcu_p, 1, 1 << 24);\n    }\n    const long long orcu_lo")
+    runaway = planted(
+        "    const long long orcu_lo",
+        "    for (;;) {  // planted: allocates until it fails\n"
+        "        char *orcu_p = (char *)malloc(1 << 24);\n        if (orcu_p == NULL)\n            abort();\n"
+        "        memset(orcu_p, 1, 1 << 24);\n    }\n    const long long orcu_lo",
+    )
     result = next(runner.evaluate(program, 0, [({"CF": ""}, {"n": 1000})], runaway))
     assert result.status == "crash"
-    assert result.message.startswith("killed by SIGABRT") and result.message.endswith("(runs may take 1.0 GiB of address space)")
+    assert result.message.startswith("killed by SIGABRT") and result.message.endswith(
+        "(runs may take 1.0 GiB of address space)"
+    )
 
 
 def test_a_space_the_constraints_empty_is_a_diagnostic(in_tmp, capsys):
-    write(in_tmp / "t.c", SPEC.format(command="nvcc -O3", cflags="['']").replace(
-        " def performance_params { param CF[] = ['']; }",
-        " def performance_params {\n     param CF[] = [''];\n     param TC[] = [32, 64, 128];\n     constraint big = TC >= 64;\n"
-        "     constraint huge = TC > 512;\n     constraint never = TC < 0;\n }"))
+    write(
+        in_tmp / "t.c",
+        SPEC.format(command="nvcc -O3", cflags="['']").replace(
+            " def performance_params { param CF[] = ['']; }",
+            " def performance_params {\n     param CF[] = [''];\n     param TC[] = [32, 64, 128];\n     constraint big = TC >= 64;\n"
+            "     constraint huge = TC > 512;\n     constraint never = TC < 0;\n }",
+        ),
+    )
     for command in (["check", "t.c"], ["tune", "t.c", "--backend", "emulate"]):
         assert main(command) == 2
         assert capsys.readouterr().err.split("\n")[:3] == [

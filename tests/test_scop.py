@@ -4,6 +4,7 @@ imperfect nests included): isl's scheduler distributes, fuses and interchanges t
 outer parallel band becomes a kernel the TSG maps, and the rest runs on the host between them
 (orcu/tsg/scop.py). Every variant tuned in emulation is right; the products get 2-D grids;
 a scop with no parallel loop is refused with its dependences named."""
+
 import json
 import os
 import subprocess
@@ -16,18 +17,27 @@ from orcu.planning.program import load
 
 SCOPS = Path(__file__).parent / "polybench_scops"
 # tests/polybench_shapes/ writes these with one transform before the whole scop already
-SOURCES = {**{p.name: p for p in SCOPS.glob("*.c")},
-           **{name: SCOPS.parent / "polybench_shapes" / name for name in ("doitgen.c", "floyd.c")}}
-REFUSED = {"floyd.c": "('k': dependences between its iterations: 'path[i][j]' (line 14) and 'path[i][j]' (line 14)",
-           "seidel2d.c": "('t': dependences between its iterations: 'A[i][j]' (line 13) and 'A[i][j]' (line 13)"}
+SOURCES = {
+    **{p.name: p for p in SCOPS.glob("*.c")},
+    **{name: SCOPS.parent / "polybench_shapes" / name for name in ("doitgen.c", "floyd.c")},
+}
+REFUSED = {
+    "floyd.c": "('k': dependences between its iterations: 'path[i][j]' (line 14) and 'path[i][j]' (line 14)",
+    "seidel2d.c": "('t': dependences between its iterations: 'A[i][j]' (line 13) and 'A[i][j]' (line 13)",
+}
 TUNED = sorted(name for name in SOURCES if name not in REFUSED)
 # Kernels whose bulk (their statements in three loops) becomes 2-D-mapped products.
 PRODUCTS = ["2mm.c", "3mm.c", "gemm.c", "syrk.c", "syr2k.c", "trmm.c", "doitgen.c"]
 
 
 def orcu(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "orcu", *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "ORCU_HOME": str(cwd / "home")})
+    return subprocess.run(
+        [sys.executable, "-m", "orcu", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ORCU_HOME": str(cwd / "home")},
+    )
 
 
 def check(name: str, tmp_path: Path) -> dict:
@@ -51,7 +61,10 @@ def test_each_scop_tunes_with_every_variant_right(tmp_path, name):
     assert proc.returncode == 0, proc.stderr[-3000:]
     regions = json.loads(proc.stdout)["regions"]
     for region in regions:
-        assert region["statuses"].get("ok", 0) >= 1 and set(region["statuses"]) <= {"ok", "invalid"}, (region["name"], region["statuses"])
+        assert region["statuses"].get("ok", 0) >= 1 and set(region["statuses"]) <= {"ok", "invalid"}, (
+            region["name"],
+            region["statuses"],
+        )
     assert (tmp_path / name.replace(".c", ".tuned.cu")).is_file()
 
 
@@ -72,8 +85,11 @@ def test_gemm_as_polybench_writes_it_is_one_kernel_on_i_and_j(tmp_path):
     assert schedule["how"] == "isl, fused (outer coincidence)"
     # C *= beta is in no loop on k: isl runs it at k = 0, before the loop
     assert schedule["tree"].splitlines() == [
-        "band [i (parallel), j (parallel), k]", "  sequence", "    S0: C[i][j] *= beta    # line 12",
-        "    S1: C[i][j] += (alpha * A[i][k]) * B[k][j]    # line 15"]
+        "band [i (parallel), j (parallel), k]",
+        "  sequence",
+        "    S0: C[i][j] *= beta    # line 12",
+        "    S1: C[i][j] += (alpha * A[i][k]) * B[k][j]    # line 15",
+    ]
     [kernel] = summary["regions"]
     assert [lp["var"] for lp in kernel["loops"]] == ["i", "j", "k"] and kernel["mapping"] == ["x=j y=i"]
 
@@ -97,10 +113,14 @@ def test_explain_names_the_schedule_and_what_stays_on_the_host(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     # isl distributes the statements of the private scalar nrm over different loops on k: refused
-    assert ("not isl, one band per strongly connected component: a private scalar's statements (S0, S1, S2) would be "
-            "split over loops on 'k'") in out
-    assert "schedule: the loops as written; kernels: orcu_kernel_gramschmidt_1 (line 15), orcu_kernel_gramschmidt_2 " \
-           "(line 18), orcu_kernel_gramschmidt_3 (line 20)" in out
+    assert (
+        "not isl, one band per strongly connected component: a private scalar's statements (S0, S1, S2) would be "
+        "split over loops on 'k'"
+    ) in out
+    assert (
+        "schedule: the loops as written; kernels: orcu_kernel_gramschmidt_1 (line 15), orcu_kernel_gramschmidt_2 "
+        "(line 18), orcu_kernel_gramschmidt_3 (line 20)" in out
+    )
     assert "  on the host: 'R[k][k] = sqrt(nrm)' (line 17): no loop around it runs in parallel" in out
     assert "        band [i (parallel)]\n          S1: nrm += A[i][k] * A[i][k]    # line 16" in out
 
@@ -116,7 +136,10 @@ def test_a_scop_with_no_parallel_loop_is_refused_with_its_dependences(tmp_path, 
 def test_a_perfect_nest_and_orios_transforms_are_left_as_written():
     """One perfect nest is the TSG's to order; several transforms, or mapping='orio', are Orio's
     regions: no schedule is computed for them."""
-    for path in [Path(__file__).parent.parent / "annotated_examples" / "gemv_t.c", SCOPS.parent / "polybench_shapes" / "jacobi2d.c"]:
+    for path in [
+        Path(__file__).parent.parent / "annotated_examples" / "gemv_t.c",
+        SCOPS.parent / "polybench_shapes" / "jacobi2d.c",
+    ]:
         program = load(path)
         assert all(host.schedule is None for host in program.hosts), path
 
@@ -236,8 +259,10 @@ def test_doitgen_gets_a_copy_of_sum_per_row_and_column(tmp_path):
     summary = check("doitgen.c", tmp_path)
     [schedule] = summary["schedules"]
     assert schedule["how"] == "isl, fused (outer coincidence), sum one copy per iteration"
-    assert ("'sum' is private to the loops on 'r', 'q': one copy per iteration of them in 'sum_private' (the last "
-            "iteration's is 'sum' after them)") in schedule["host"]
+    assert (
+        "'sum' is private to the loops on 'r', 'q': one copy per iteration of them in 'sum_private' (the last "
+        "iteration's is 'sum' after them)"
+    ) in schedule["host"]
     assert [[lp["var"] for lp in r["loops"]] for r in summary["regions"]] == [["r", "q", "p", "s"], ["r", "q", "p"]]
     assert all(r["mapping"] == ["x=p y=r", "x=p y=q"] for r in summary["regions"])
 
@@ -248,7 +273,9 @@ def test_trmm_reads_the_rows_below_from_a_copy_taken_before(tmp_path):
     summary = check("trmm.c", tmp_path)
     [schedule] = summary["schedules"]
     assert schedule["how"] == "isl, fused (outer coincidence), B read from before the region"
-    assert ("'B' is read from 'B_before', a copy taken before the region, where no statement of the region has "
-            "written the element yet") in schedule["host"]
+    assert (
+        "'B' is read from 'B_before', a copy taken before the region, where no statement of the region has "
+        "written the element yet"
+    ) in schedule["host"]
     [kernel] = summary["regions"]
     assert kernel["mapping"] == ["x=j y=i", "x=i y=j"]

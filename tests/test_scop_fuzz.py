@@ -7,6 +7,7 @@ when scheduled), some reading values from before the region; the arrays are unsi
 exactly. The region as written and as scheduled (tsg/scop.py) are
 compiled side by side with gcc and run on the same data; every array must come out equal.
 """
+
 import subprocess
 import tempfile
 from pathlib import Path
@@ -61,7 +62,7 @@ def nest(draw, pad):
     loops = ["i", "j"][: draw(st.integers(1, 2))]
     body = [draw(statement(loops)) for _ in range(draw(st.integers(1, 2)))]
     if draw(st.integers(0, 3)) == 0:
-        body[draw(st.integers(0, len(body))):0] = draw(scalar_use(loops))
+        body[draw(st.integers(0, len(body))) : 0] = draw(scalar_use(loops))
     lines = [f"{pad}for (i = 1; i < n - 1; i++)"]
     inner = pad + "  "
     if len(loops) == 2:
@@ -83,20 +84,25 @@ def private_rows(draw, pad):
     fill = draw(access(["i", "j"]))
     use = draw(st.sampled_from(["j", "j - 1", "j + 1"]))
     guard = draw(st.sampled_from(["", "", "if (i > 2) "]))
-    return [f"{pad}for (i = 1; i < n - 1; i++) {{",
-            f"{pad}  for (j = 1; j < n - 1; j++)",
-            f"{pad}    {guard}{row}[j] = {fill} * 5u;",
-            f"{pad}  for (j = 2; j < n - 2; j++)",
-            f"{pad}    {out}[i][j] += {row}[{use}] + {row}[j];",
-            f"{pad}}}"]
+    return [
+        f"{pad}for (i = 1; i < n - 1; i++) {{",
+        f"{pad}  for (j = 1; j < n - 1; j++)",
+        f"{pad}    {guard}{row}[j] = {fill} * 5u;",
+        f"{pad}  for (j = 2; j < n - 2; j++)",
+        f"{pad}    {out}[i][j] += {row}[{use}] + {row}[j];",
+        f"{pad}}}",
+    ]
 
 
 @st.composite
 def scop(draw):
     timed = draw(st.booleans())
     pad = "      " if timed else "    "
-    lines = [line for _ in range(draw(st.integers(2, 3)))
-             for line in draw(st.one_of(nest(pad), nest(pad), private_rows(pad)))]
+    lines = [
+        line
+        for _ in range(draw(st.integers(2, 3)))
+        for line in draw(st.one_of(nest(pad), nest(pad), private_rows(pad)))
+    ]
     if any("acc" in line for line in lines):  # the sum starts at 0 and lands in y[0]
         lines = [pad + "acc = 0u;", *lines, pad + "y[0] += acc;"]
     if timed:
@@ -139,8 +145,11 @@ int main(void) {{
 """
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "t.c").write_text(program)
-        subprocess.run(["gcc", "-std=c99", "-O0", "-o", str(Path(tmp) / "t"), str(Path(tmp) / "t.c")], check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["gcc", "-std=c99", "-O0", "-o", str(Path(tmp) / "t"), str(Path(tmp) / "t.c")],
+            check=True,
+            capture_output=True,
+        )
         return subprocess.run([str(Path(tmp) / "t")], capture_output=True, text=True, check=True).stdout.strip()
 
 
@@ -165,6 +174,7 @@ def check(code: str) -> None:
 @given(scop())
 def test_a_scheduled_scop_computes_what_it_computed(code):
     check(code)
+
 
 def test_a_statement_isl_places_at_a_loops_first_value_with_loops_of_its_own_to_come():
     """isl may order S0 (in t and i) and S1 (in t, i, j) as (i, 0, t) and (i, t, 0): S0's

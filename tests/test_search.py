@@ -1,4 +1,5 @@
 """Search strategies on synthetic spaces: quality against random, constraints, small spaces, budgets."""
+
 import itertools
 import math
 import random
@@ -55,7 +56,16 @@ def test_space_smaller_than_a_population(name):
     seen = []
     drive(strategy, lambda pts: seen.extend(pts) or [float(tiny.config(p)["x"]) for p in pts], budget=100)
     assert len(seen) == len(set(seen)) <= 3
-    if name in ("Exhaustive", "Random", "Genetic", "Generational", "Mlsearch", "Randomlocal", "Multistart", "Portfolio"):
+    if name in (
+        "Exhaustive",
+        "Random",
+        "Genetic",
+        "Generational",
+        "Mlsearch",
+        "Randomlocal",
+        "Multistart",
+        "Portfolio",
+    ):
         assert min(strategy.costs.values()) == 1.0
 
 
@@ -95,8 +105,11 @@ def test_deadline_stops_the_search(monkeypatch):
 
 # Block shapes bounded by a product, as GPUs bound threads per block: the fastest shape sits on
 # the bound, where no one-parameter step from another shape on it stays valid.
-BLOCKS = SearchSpace.from_configs(["bx", "by"], [(1, 2, 4, 8, 16, 32), (32, 64, 128, 256, 512)],
-                                  [{"bx": x, "by": y} for x in (1, 2, 4, 8, 16, 32) for y in (32, 64, 128, 256, 512) if x * y <= 1024])
+BLOCKS = SearchSpace.from_configs(
+    ["bx", "by"],
+    [(1, 2, 4, 8, 16, 32), (32, 64, 128, 256, 512)],
+    [{"bx": x, "by": y} for x in (1, 2, 4, 8, 16, 32) for y in (32, 64, 128, 256, 512) if x * y <= 1024],
+)
 
 
 def test_moves_repair_a_broken_constraint():
@@ -126,7 +139,9 @@ def test_multistart_moves_sizes_first_by_powers_of_two():
     moves = make("Multistart", grid, seed=5)._singles((0, 5, 1))
     # size: 1, 2, 4 and 8 indices away (not all 15 other values); tile: every other value is
     # 1 or 2 away; the switch last in its round, as it has the fewest values
-    assert sorted(moves) == sorted([(0, v, 1) for v in (4, 6, 3, 7, 1, 9, 13)] + [(0, 5, 0), (0, 5, 2), (0, 5, 3), (1, 5, 1)])
+    assert sorted(moves) == sorted(
+        [(0, v, 1) for v in (4, 6, 3, 7, 1, 9, 13)] + [(0, 5, 0), (0, 5, 2), (0, 5, 3), (1, 5, 1)]
+    )
     assert moves[:3] == [(0, 4, 1), (0, 5, 0), (1, 5, 1)]  # round 1: each parameter's nearest value
     assert moves[3:] == [(0, 6, 1), (0, 5, 2), (0, 3, 1), (0, 5, 3), (0, 7, 1), (0, 1, 1), (0, 9, 1), (0, 13, 1)]
 
@@ -135,6 +150,7 @@ def test_multistart_reaches_an_optimum_on_a_constraint_bound():
     def slow(p):
         x, y = BLOCKS.config(p).values()
         return 1.0 + abs(x * y - 1024) / 1024 + 0.1 * (32 - x) / 32  # threads matter most, then bx
+
     def found(name):
         hits = 0
         for seed in range(20):
@@ -142,13 +158,22 @@ def test_multistart_reaches_an_optimum_on_a_constraint_bound():
             drive(strategy, lambda pts: [slow(p) for p in pts], budget=12)
             hits += min(strategy.costs, key=strategy.costs.get) == (5, 0)
         return hits
+
     assert found("Multistart") == 20 > found("Random")  # 12 of the 20 shapes: chance alone misses it
 
 
 # Block widths of 16 to 256 by 16, rows of 1 to 8 per thread, a switch; 256 threads at most.
 WIDTHS = SearchSpace.from_configs(
-    ["bx", "rows", "cache"], [tuple(range(16, 257, 16)), tuple(range(1, 9)), (0, 1)],
-    [{"bx": x, "rows": r, "cache": c} for x in range(16, 257, 16) for r in range(1, 9) for c in (0, 1) if x * r <= 1024])
+    ["bx", "rows", "cache"],
+    [tuple(range(16, 257, 16)), tuple(range(1, 9)), (0, 1)],
+    [
+        {"bx": x, "rows": r, "cache": c}
+        for x in range(16, 257, 16)
+        for r in range(1, 9)
+        for c in (0, 1)
+        if x * r <= 1024
+    ],
+)
 
 
 def width_cost(p):
@@ -160,9 +185,14 @@ def width_cost(p):
 def test_the_coarse_grid_keeps_sizes_at_octaves():
     grid, lift = WIDTHS.coarse()
     assert grid.values == ((16, 32, 64, 128, 256), (1, 2, 4, 8), (0, 1))
-    assert all(WIDTHS.config(lift(q)) == dict(zip(grid.names, (v[i] for v, i in zip(grid.values, q)))) for q in grid.points)
+    assert all(
+        WIDTHS.config(lift(q)) == dict(zip(grid.names, (v[i] for v, i in zip(grid.values, q)))) for q in grid.points
+    )
     assert sorted(map(lift, grid.points)) == sorted(
-        p for p in WIDTHS.points if (c := WIDTHS.config(p))["bx"] in (16, 32, 64, 128, 256) and c["rows"] in (1, 2, 4, 8))
+        p
+        for p in WIDTHS.points
+        if (c := WIDTHS.config(p))["bx"] in (16, 32, 64, 128, 256) and c["rows"] in (1, 2, 4, 8)
+    )
     assert space().coarse() is None and BLOCKS.coarse() is None  # nothing to drop: indices from 0, powers of two
 
 
@@ -267,7 +297,7 @@ def test_portfolio_gives_the_next_turn_to_the_arm_that_improved():
         for k, ((arm, spent, better), (after, _, _)) in enumerate(zip(turns, turns[1:])):
             # Where an arm's search ends (the genetic algorithm after its generations), its last
             # turn is short and the other has every turn after it.
-            later = {t[0] for t in turns[k + 1:]}
+            later = {t[0] for t in turns[k + 1 :]}
             if later == {"Multistart", "Generational"}:
                 assert spent >= 30  # a tenth of the budget a turn
                 assert (after == arm) == better, turns  # play the winner
@@ -296,10 +326,13 @@ def test_portfolio_moves_the_budget_to_the_arm_that_finds_better_points():
 
 def test_the_default_is_named_once():
     assert DEFAULT in STRATEGIES
+
     class Spec:
         search = {}
+
     class Program:
         spec = Spec()
+
     assert strategy_name(Program(), None, 10, 100) == DEFAULT
     assert strategy_name(Program(), None, 100, 100) == "Exhaustive"
     assert strategy_name(Program(), "ga", 10, 100) == "Genetic"
@@ -326,11 +359,14 @@ def test_tsg_tries_every_recipe_at_default_sizes_then_sizes_the_best_one():
     recipes = asked[:6]  # Phase III: each (d, e) once, at the middle sizes
     assert sorted((c["d"], c["e"]) for c in recipes) == sorted(itertools.product((0, 1, 2), (False, True)))
     assert {(c["t"], c["w"]) for c in recipes} == {(32, 2)}
-    sized = asked[6:]  # Phase IV: the best recipe's other sizes, those filling the last wave first, then nearest the middle
+    sized = asked[
+        6:
+    ]  # Phase IV: the best recipe's other sizes, those filling the last wave first, then nearest the middle
     assert {(c["d"], c["e"]) for c in sized} == {(2, True)} and len(sized) == 5 * 3 - 1
     assert [c["t"] for c in sized[:3]] == [64, 64, 64] and sized[0]["w"] == 2
     assert min(cost(tsg_space.points[tsg_space.configs.index(c)]) for c in asked) == cost(
-        tsg_space.points[tsg_space.configs.index({"d": 2, "t": 128, "e": True, "w": 1})])
+        tsg_space.points[tsg_space.configs.index({"d": 2, "t": 128, "e": True, "w": 1})]
+    )
     more = run(30)  # a budget: the next best recipe's sizes follow
     assert more[:20] == asked and len(more) == 30 and {(c["d"], c["e"]) for c in more[20:]} == {(2, False)}
 
@@ -346,6 +382,7 @@ def test_the_covering_array_holds_every_pair_the_valid_points_hold():
 
     def pairs(points):
         return {(x, y, p[x], p[y]) for p in points for x, y in itertools.combinations(range(4), 2)}
+
     assert pairs(covering) == pairs(space.points)
     assert (0, 1, 2, 2) not in pairs(covering)  # a + b = 4: ruled out by the constraint
     assert len(covering) == 8 < len(space)  # the 8 valid pairs of a and b need 8 points; greedy needs no more

@@ -2,6 +2,7 @@
 rowptr[i+1]; k++)``). The arrays the bounds read are the kernel's arrays like any other; the
 elements the other arrays reach are scanned on the host from those bounds, so the tuned file
 needs no size the function does not have (a spec's ``nnz``)."""
+
 import subprocess
 
 import pytest
@@ -66,13 +67,26 @@ MAPPINGS = {
 }
 
 
-def _csr(in_tmp, t="double", loop="local", mapping="orio", rows="n", ptr="rowptr", idx="col", nnz="nnz", n=77,
-         entries=400, start=3):
+def _csr(
+    in_tmp,
+    t="double",
+    loop="local",
+    mapping="orio",
+    rows="n",
+    ptr="rowptr",
+    idx="col",
+    nnz="nnz",
+    n=77,
+    entries=400,
+    start=3,
+):
     params, transform = MAPPINGS[mapping]
     names = dict(rows=rows, ptr=ptr, idx=idx, nnz=nnz, t=t)
     write(in_tmp / "init.c", INIT.format(start=start, cycle=7, rows=rows, ptr=ptr, idx=idx, nnz=nnz))
-    write(in_tmp / "spmv.c", CSR.format(params=params, transform=transform, n=n, entries=entries,
-                                        loop=LOOPS[loop].format(**names), **names))
+    write(
+        in_tmp / "spmv.c",
+        CSR.format(params=params, transform=transform, n=n, entries=entries, loop=LOOPS[loop].format(**names), **names),
+    )
 
 
 @pytest.mark.parametrize("t", ["double", "float"])
@@ -128,9 +142,12 @@ BSR = """void bsr(int nb, const int *bptr, const double *val, const double *x, d
 
 def test_a_blocked_loop_inside_a_loop_with_read_bounds_reaches_as_far_as_its_blocks(in_tmp):
     """val[e] for e in [4b, 4b + 4), b in [bptr[i], bptr[i+1]): the scan steps i and b."""
-    write(in_tmp / "init.c", "void init_input_vars()\n{\n    int k = 0;\n    for (int i = 0; i < nb; i++) {\n"
-                             "        bptr[i] = k;\n        k += i % 4;\n        if (k > nnzb) k = nnzb;\n    }\n"
-                             "    bptr[nb] = k;\n}\n")
+    write(
+        in_tmp / "init.c",
+        "void init_input_vars()\n{\n    int k = 0;\n    for (int i = 0; i < nb; i++) {\n"
+        "        bptr[i] = k;\n        k += i % 4;\n        if (k > nnzb) k = nnzb;\n    }\n"
+        "    bptr[nb] = k;\n}\n",
+    )
     write(in_tmp / "bsr.c", BSR)
     result = api.tune("bsr.c", backend="emulate", progress=False)
     assert [r.statuses for r in result.regions] == [{"ok": 1}]
@@ -162,7 +179,9 @@ def _check(in_tmp, text: str) -> str:
 @pytest.mark.parametrize("stmt", ["rowptr[i+1] = rowptr[i+1] - 1;", "rowptr[i] += 1;"])
 def test_a_loop_that_writes_what_its_bounds_read_is_not_run_in_parallel(in_tmp, stmt):
     out = _check(in_tmp, WRITES_BOUNDS.format(transform="threadCount=32", stmt=stmt))
-    assert "t.c:6:13: error: loop-carried dependence:" in out and "writes what the bounds of the loop on 'k' read" in out
+    assert (
+        "t.c:6:13: error: loop-carried dependence:" in out and "writes what the bounds of the loop on 'k' read" in out
+    )
     out = _check(in_tmp, WRITES_BOUNDS.format(transform="mapping='auto'", stmt=stmt))
     assert "no loop of this nest can run in parallel" in out and "writes what the bounds of the loop on 'k' read" in out
 
@@ -170,8 +189,10 @@ def test_a_loop_that_writes_what_its_bounds_read_is_not_run_in_parallel(in_tmp, 
 def test_a_file_without_a_spec_is_told_to_declare_what_read_bounds_reach(in_tmp):
     text = WRITES_BOUNDS.format(transform="threadCount=32", stmt="y[i] += v[k];")
     out = _check(in_tmp, text.replace("int *rowptr", "const int *rowptr"))
-    assert ("t.c:1:41: error: cannot size 'v' from its subscripts (the bounds of its loops are read from arrays), and the "
-            "file has no tuning spec: declare it in input_vars") in out
+    assert (
+        "t.c:1:41: error: cannot size 'v' from its subscripts (the bounds of its loops are read from arrays), and the "
+        "file has no tuning spec: declare it in input_vars"
+    ) in out
 
 
 def test_data_on_device_is_a_status_where_the_host_cannot_scan_the_bounds(in_tmp):

@@ -63,7 +63,13 @@ def test_every_statement_form():
     assert [c.name for c in spec.performance_constraints] == ["small"]
     assert [p.name for p in spec.input_params] == ["N", "M"] and spec.input_params[1].values == (3,)
     a, v, offs, k, w = spec.input_vars
-    assert (a.name, a.ctype, a.storage, [d.text for d in a.dims], a.init) == ("A", "double", "static", ["N", "M"], "random")
+    assert (a.name, a.ctype, a.storage, [d.text for d in a.dims], a.init) == (
+        "A",
+        "double",
+        "static",
+        ["N", "M"],
+        "random",
+    )
     assert (v.ctype, v.storage, v.init, v.init_expr.evaluate({})) == ("float", "dynamic", "value", 0)
     assert (offs.init, offs.init_expr.evaluate({"N": 10})) == ("list", [-1, 0, 10])
     assert (offs.init_expr.loc.line, offs.init_expr.loc.col) == (17, 24)
@@ -85,9 +91,11 @@ def test_comments_and_multiline_expressions():
 
 
 def perf(body):
-    return f"void f(int n, double *a) {{\n  int i;\n  /*@ begin PerfTuning (\n{body}\n  ) @*/\n" \
-           "  /*@ begin Loop(transform CUDA()\n  for (i = 0; i < n; i++) a[i] = 0;\n  ) @*/\n" \
-           "  for (i = 0; i < n; i++) a[i] = 0;\n  /*@ end @*/\n  /*@ end @*/\n}\n"
+    return (
+        f"void f(int n, double *a) {{\n  int i;\n  /*@ begin PerfTuning (\n{body}\n  ) @*/\n"
+        "  /*@ begin Loop(transform CUDA()\n  for (i = 0; i < n; i++) a[i] = 0;\n  ) @*/\n"
+        "  for (i = 0; i < n; i++) a[i] = 0;\n  /*@ end @*/\n  /*@ end @*/\n}\n"
+    )
 
 
 def test_unknown_section_suggests(in_tmp):
@@ -129,7 +137,9 @@ def test_missing_semicolon(in_tmp):
 
 
 def test_undefined_name_in_constraint(in_tmp):
-    assert diagnose(in_tmp, perf("  def performance_params {\n    param TC[] = [1];\n    constraint c = TC * BCC > 0;\n  }")) == (
+    assert diagnose(
+        in_tmp, perf("  def performance_params {\n    param TC[] = [1];\n    constraint c = TC * BCC > 0;\n  }")
+    ) == (
         "t.c:6:25: error: undefined name 'BCC' in constraint 'c'\n"
         "    constraint c = TC * BCC > 0;\n"
         "                        ^"
@@ -137,9 +147,9 @@ def test_undefined_name_in_constraint(in_tmp):
 
 
 def test_undefined_name_suggests_close_one(in_tmp):
-    assert diagnose(in_tmp, perf("  def performance_params {\n    param TC[] = [1];\n    constraint c = TX > 0;\n  }")).startswith(
-        "t.c:6:20: error: undefined name 'TX' in constraint 'c' (did you mean 'TC'?)"
-    )
+    assert diagnose(
+        in_tmp, perf("  def performance_params {\n    param TC[] = [1];\n    constraint c = TX > 0;\n  }")
+    ).startswith("t.c:6:20: error: undefined name 'TX' in constraint 'c' (did you mean 'TC'?)")
 
 
 def test_attribute_access_in_spec(in_tmp):
@@ -173,7 +183,9 @@ def test_statement_in_wrong_section(in_tmp):
 
 
 def test_duplicate_parameter(in_tmp):
-    assert diagnose(in_tmp, perf("  def performance_params { param T[] = [1]; }\n  def input_params { param T[] = [2]; }")) == (
+    assert diagnose(
+        in_tmp, perf("  def performance_params { param T[] = [1]; }\n  def input_params { param T[] = [2]; }")
+    ) == (
         "t.c:5:28: error: 'T' is already defined on line 4\n"
         "  def input_params { param T[] = [2]; }\n"
         "                           ^"
@@ -231,10 +243,20 @@ search:
 
 
 def test_yaml_sidecar_gives_the_same_spec(in_tmp):
-    write(in_tmp / "s.c", perf("").replace("/*@ begin PerfTuning (\n\n  ) @*/\n", "").replace("  /*@ end @*/\n}", "}").replace("CUDA()", "CUDA(threadCount=TC)"))
+    write(
+        in_tmp / "s.c",
+        perf("")
+        .replace("/*@ begin PerfTuning (\n\n  ) @*/\n", "")
+        .replace("  /*@ end @*/\n}", "}")
+        .replace("CUDA()", "CUDA(threadCount=TC)"),
+    )
     write(in_tmp / "s.c.orcu.yaml", YAML)
     spec = load("s.c").spec
-    assert [(p.name, p.values) for p in spec.performance_params] == [("TC", (64, 128, 192, 256)), ("BC", (132, 264)), ("PL", (16, 48))]
+    assert [(p.name, p.values) for p in spec.performance_params] == [
+        ("TC", (64, 128, 192, 256)),
+        ("BC", (132, 264)),
+        ("PL", (16, 48)),
+    ]
     assert spec.performance_constraints[0].expr.evaluate({"TC": 256, "BC": 132, "sms": 132}) is True
     assert [d.name for d in spec.input_vars] == ["x", "alpha"]
     assert spec.input_vars[0].storage == "dynamic"
@@ -255,27 +277,29 @@ def test_yaml_errors_name_the_key(in_tmp):
     assert diagnose(in_tmp, c_file, name="s.c", s__c__orcu__yaml="performance_params:\n  TC: range(1, x)\n") == (
         "s.c.orcu.yaml:2:16: error: undefined name 'x' in parameter 'TC'\n  TC: range(1, x)\n               ^"
     )
-    assert diagnose(in_tmp, c_file, name="s.c", s__c__orcu__yaml="search: [1\n").startswith("s.c.orcu.yaml:2:1: error: bad YAML:")
+    assert diagnose(in_tmp, c_file, name="s.c", s__c__orcu__yaml="search: [1\n").startswith(
+        "s.c.orcu.yaml:2:1: error: bad YAML:"
+    )
 
 
 def test_spec_given_twice(in_tmp):
-    assert diagnose(in_tmp, perf("  def performance_params { param T[] = [1]; }"), t__c__orcu__yaml="search: {}\n").startswith(
-        "t.c:3:3: error: the spec is given twice: in this PerfTuning region and in t.c.orcu.yaml"
-    )
+    assert diagnose(
+        in_tmp, perf("  def performance_params { param T[] = [1]; }"), t__c__orcu__yaml="search: {}\n"
+    ).startswith("t.c:3:3: error: the spec is given twice: in this PerfTuning region and in t.c.orcu.yaml")
 
 
 def test_bad_expression_in_c_file(in_tmp):
-    assert diagnose(in_tmp, perf("  def performance_params {\n    param T[] = [32,\n                 64 +* 2];\n  }")) == (
-        "t.c:6:22: error: bad expression: invalid syntax\n"
-        "                 64 +* 2];\n"
-        "                     ^"
-    )
+    assert diagnose(
+        in_tmp, perf("  def performance_params {\n    param T[] = [32,\n                 64 +* 2];\n  }")
+    ) == ("t.c:6:22: error: bad expression: invalid syntax\n                 64 +* 2];\n                     ^")
 
 
 def test_a_spec_reads_the_facts_of_the_device_it_is_tuned_for(in_tmp):
     from orcu.device import profile
 
-    write(in_tmp / "t.c", """/*@ begin PerfTuning (
+    write(
+        in_tmp / "t.c",
+        """/*@ begin PerfTuning (
  def performance_params { param BC[] = [device_sms * k for k in [1, 2]]; param TC[] = [device_max_threads]; }
 ) @*/
 void f(int n, float *y) {
@@ -286,13 +310,19 @@ void f(int n, float *y) {
     /*@ end @*/
 }
 /*@ end @*/
-""")
+""",
+    )
     by_name = {p.name: p.values for p in load("t.c").spec.performance_params}
     assert by_name == {"BC": (132, 264), "TC": (1024,)}  # the default profile: H100
     by_name = {p.name: p.values for p in load("t.c", device=profile("A100")).spec.performance_params}
     assert by_name == {"BC": (108, 216), "TC": (1024,)}
     # A spec's own definition wins.
-    write(in_tmp / "t.c", (in_tmp / "t.c").read_text().replace(" def performance_params", " let device_sms = 14;\n def performance_params"))
+    write(
+        in_tmp / "t.c",
+        (in_tmp / "t.c")
+        .read_text()
+        .replace(" def performance_params", " let device_sms = 14;\n def performance_params"),
+    )
     assert load("t.c", device=profile("A100")).spec.performance_params[0].values == (14, 28)
 
 

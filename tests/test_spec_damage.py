@@ -2,6 +2,7 @@
 damaged by deleting each of its characters in turn; every damage that stops the load is said
 as orcu's own located error, on a line of the statement that was damaged (a section's braces
 damage the section), or where a name that statement defined is used."""
+
 import re
 
 import pytest
@@ -69,7 +70,7 @@ def test_each_deletion_is_said_at_the_statement_it_damaged(in_tmp, chunk):
     for at in range(START + chunk, END, 4):
         if SOURCE[at].isspace():
             continue
-        damaged = SOURCE[:at] + SOURCE[at + 1:]
+        damaged = SOURCE[:at] + SOURCE[at + 1 :]
         (in_tmp / "t.c").write_text(damaged)
         try:
             load("t.c")
@@ -78,7 +79,9 @@ def test_each_deletion_is_said_at_the_statement_it_damaged(in_tmp, chunk):
             error = e
         holder = min((s for s in spans if s[0] <= at < s[1]), key=lambda s: s[1] - s[0])
         said = error.loc.line if error.loc else None
-        where_used = said is not None and any(re.search(rf"\b{name}\b", damaged.splitlines()[said - 1]) for name in holder[2])
+        where_used = said is not None and any(
+            re.search(rf"\b{name}\b", damaged.splitlines()[said - 1]) for name in holder[2]
+        )
         if said is None or not (line(SOURCE, holder[0]) <= said <= line(SOURCE, holder[1]) or where_used):
             wrong.append(f"deleting {SOURCE[at]!r} at line {line(SOURCE, at)}: {error.render().splitlines()[0]}")
     assert wrong == []

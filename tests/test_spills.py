@@ -1,6 +1,7 @@
 """A register tile that ptxas spills where it is left to its own register target is built
 again with a minBlocks that gives it the registers (runners.Runner._build_variants): the variant is
 kept, its result says the minBlocks, and the tuned file written from it carries it."""
+
 import re
 from pathlib import Path
 
@@ -45,7 +46,9 @@ def test_a_tile_ptxas_spilled_is_kept_with_the_min_blocks_that_end_the_spills(in
     # predicted, then checked in the emulation
     assert (region.best.status, region.checked, blocks > 1) == ("predicted", True, True), region.best.message
     tuned = (in_tmp / "t.tuned.cu").read_text()
-    assert re.findall(r"__launch_bounds__\([^)]*\) orcu_sgemm_1", tuned) == [f"__launch_bounds__(64, {blocks}) orcu_sgemm_1"]
+    assert re.findall(r"__launch_bounds__\([^)]*\) orcu_sgemm_1", tuned) == [
+        f"__launch_bounds__(64, {blocks}) orcu_sgemm_1"
+    ]
     assert spills(path, region.best.params, inputs) == [0, 0]
     # the results database keeps the result under the configuration the search asked for, with its minBlocks
     again = tune(path, backend="model", inputs=inputs, progress=False, output=in_tmp / "again.cu").regions[0]
@@ -60,10 +63,12 @@ def test_the_variants_of_a_batch_that_spilled_are_built_again_together_and_one_t
     program = load(EXAMPLES / "sgemm.c", device=H100)
     inputs = {"n": 64}
     space = performance_space(program, inputs)
-    picks = [{"registers_i_1": 1, "registers_j_1": 2, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
-             {"registers_i_1": 2, "registers_j_1": 2, "shared_A_1": False, "shared_B_1": True, "vectorize_1": True},
-             {"registers_i_1": 8, "registers_j_1": 8, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
-             {"registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True, "vectorize_1": True}]
+    picks = [
+        {"registers_i_1": 1, "registers_j_1": 2, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
+        {"registers_i_1": 2, "registers_j_1": 2, "shared_A_1": False, "shared_B_1": True, "vectorize_1": True},
+        {"registers_i_1": 8, "registers_j_1": 8, "shared_A_1": False, "shared_B_1": True, "vectorize_1": False},
+        {"registers_i_1": 4, "registers_j_1": 4, "shared_A_1": True, "shared_B_1": True, "vectorize_1": True},
+    ]
     configs = [space.first_matching({"TC": 64, "mapping_1": "x=j y=i", "sharedDepth_1": 16, **pick}) for pick in picks]
     results = list(Runner("model", H100, in_tmp / "build", jobs=2).evaluate(program, 0, [(c, inputs) for c in configs]))
     statuses = [(r.status, r.params.get("minBlocks_1")) for r in results]
@@ -72,8 +77,11 @@ def test_the_variants_of_a_batch_that_spilled_are_built_again_together_and_one_t
     assert statuses[0][1] > 1 and statuses[1][1] > 1 and statuses[2][1] is None and statuses[3][1] is None
     for r, config in zip(results, configs):
         assert r.params == {**config, **({"minBlocks_1": r.params["minBlocks_1"]} if "minBlocks_1" in r.params else {})}
-    assert re.fullmatch(r"ptxas keeps part of the register tile in local memory \(\d+ bytes of stack frame, \d+ bytes of "
-                        r"spill stores and loads, 255 registers\): not kept", results[2].message), results[2].message
+    assert re.fullmatch(
+        r"ptxas keeps part of the register tile in local memory \(\d+ bytes of stack frame, \d+ bytes of "
+        r"spill stores and loads, 255 registers\): not kept",
+        results[2].message,
+    ), results[2].message
 
 
 def test_min_blocks_are_tried_unless_every_instance_that_spilled_had_all_the_registers_a_thread_may_have():

@@ -1,6 +1,7 @@
 """A sum split over the threads and the blocks along y (the TSG's 'x=j y=i(split)'): where Phase I
 offers it and why not elsewhere, its code and grid, its results in the emulation at edge sizes,
 and its static figures against what the emulated run counts."""
+
 import subprocess
 
 import pytest
@@ -47,14 +48,23 @@ def test_the_split_is_offered_after_the_grid_that_needs_no_atomics():
     assert "x=i y=j(split)" in [s.name for s in load(EXAMPLES / "mvt.c").nests[1].recipe.kept]  # x2 += A^T y2
 
 
-@pytest.mark.parametrize("t, update, why", [
-    ("double", "y[j] *= A[i*m + j] * x[i]",
-     "'y[j]' (line 15) is a '*=' reduction of double: blocks add their shares with atomicAdd, a sum of float, double, "
-     "int, unsigned int, unsigned long long"),
-    ("long", "y[j] += A[i*m + j] * x[i]",
-     "'y[j]' (line 15) is a '+=' reduction of long: blocks add their shares with atomicAdd, a sum of float, double, "
-     "int, unsigned int, unsigned long long"),
-])
+@pytest.mark.parametrize(
+    "t, update, why",
+    [
+        (
+            "double",
+            "y[j] *= A[i*m + j] * x[i]",
+            "'y[j]' (line 15) is a '*=' reduction of double: blocks add their shares with atomicAdd, a sum of float, double, "
+            "int, unsigned int, unsigned long long",
+        ),
+        (
+            "long",
+            "y[j] += A[i*m + j] * x[i]",
+            "'y[j]' (line 15) is a '+=' reduction of long: blocks add their shares with atomicAdd, a sum of float, double, "
+            "int, unsigned int, unsigned long long",
+        ),
+    ],
+)
 def test_a_reduction_blocks_cannot_add_atomically_is_not_split(in_tmp, t, update, why):
     write(in_tmp / "t.c", source(t, update))
     recipe = load("t.c").nests[0].recipe
@@ -77,21 +87,30 @@ def test_a_split_needs_the_loop_alone_around_the_grid_loops_body(in_tmp):
 """
     assert diagnose(in_tmp, text).split("\n")[0] == (
         "t.c:3:43: error: the mapping 'x=j y=i(split)' cannot run this nest: 'i' must be all the thread runs around "
-        "the body of the grid loop to be split over blocks")
+        "the body of the grid loop to be split over blocks"
+    )
 
 
 def test_each_block_folds_its_column_of_shares_and_adds_them_atomically():
     program = load(EXAMPLES / "gemv_t.c", device=H100)
-    config = next(c for c in region_configs(program, 0, {"n": 41, "m": 37}, H100)
-                  if c["TC"] == 128 and c["mapping_1"] == "x=j y=i(split)" and c["registers_j_1"] == 1)
+    config = next(
+        c
+        for c in region_configs(program, 0, {"n": 41, "m": 37}, H100)
+        if c["TC"] == 128 and c["mapping_1"] == "x=j y=i(split)" and c["registers_j_1"] == 1
+    )
     code = generate(program, program.nests[0], config, {"n": 41, "m": 37})
     text = code.text
     assert "__shared__ double orcu_fold_double[128];" in text
-    assert "for (i = ((orcu_index)blockIdx.y * blockDim.y + threadIdx.y); i < n; i += (orcu_index)gridDim.y * blockDim.y) {" in text
+    assert (
+        "for (i = ((orcu_index)blockIdx.y * blockDim.y + threadIdx.y); i < n; i += (orcu_index)gridDim.y * blockDim.y) {"
+        in text
+    )
     assert "y_sum = orcu_column_reduce<double, orcu_sum>(y_sum, orcu_fold_double);" in text
     assert "if (j < m) atomicAdd(&y[j], y_sum);" in text
-    assert ("const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_split(orcu_span_i, 4LL, "
-            "orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), 128));") in text
+    assert (
+        "const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_split(orcu_span_i, 4LL, "
+        "orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), 128));"
+    ) in text
     assert code.traffic(H100.multiprocessors).blocks == 2 * 11  # 37 columns in 2 blocks, 41 rows over 11 blocks of 4
 
 
@@ -106,8 +125,11 @@ def test_the_blocks_along_y_fill_the_device_and_no_more_than_the_rows():
 def test_every_split_variant_is_right_at_edge_sizes(in_tmp, t):
     write(in_tmp / "t.c", source(t, mapping="'x=j y=i(split)'"))
     program = load("t.c", device=H100)
-    items = [(config, inputs) for inputs in ({"n": 1, "m": 1}, {"n": 97, "m": 61}, {"n": 1000, "m": 3}, {"n": 2, "m": 257})
-             for config in region_configs(program, 0, inputs, H100)]
+    items = [
+        (config, inputs)
+        for inputs in ({"n": 1, "m": 1}, {"n": 97, "m": 61}, {"n": 1000, "m": 3}, {"n": 2, "m": 257})
+        for config in region_configs(program, 0, inputs, H100)
+    ]
     assert len(items) == 4 * 2 * 7  # sizes, threadCount, register tiles 1, 2, 4, 8 of which vectors for 2, 4, 8
     results = list(Runner("emulate", H100, in_tmp / "build", jobs=2).evaluate(program, 0, items))
     assert [(r.status, r.message) for r in results] == [("ok", "")] * len(items)
@@ -120,7 +142,9 @@ def test_the_emulated_launch_has_the_blocks_the_figures_count(in_tmp):
     config, inputs = {"TC": 64, "mapping_1": "x=j y=i(split)"}, {"n": 3001, "m": 640}
     config = next(c for c in region_configs(program, 0, inputs, H100) if c.items() >= config.items())
     static = generate(program, program.nests[0], config, inputs).traffic(H100.multiprocessors)
-    result = next(Runner("emulate", H100, in_tmp / "build", jobs=2, count_memory=True).evaluate(program, 0, [(config, inputs)]))
+    result = next(
+        Runner("emulate", H100, in_tmp / "build", jobs=2, count_memory=True).evaluate(program, 0, [(config, inputs)])
+    )
     assert result.status == "ok", result.message
     assert static.blocks == result.counted["blocks"] == 20 * 212
     counted = result.counted["load_requests"] + result.counted["store_requests"]
@@ -135,10 +159,14 @@ def test_nvcc_compiles_every_type_blocks_add_and_ptxas_spills_nothing(in_tmp, t)
     write(in_tmp / "t.c", source(t, mapping="'x=j y=i(split)'"))
     program = load("t.c", device=H100)
     inputs = {"n": 97, "m": 61}
-    widest = max(region_configs(program, 0, inputs, H100), key=lambda c: (c["registers_j_1"], c["vectorize_1"], c["TC"]))
+    widest = max(
+        region_configs(program, 0, inputs, H100), key=lambda c: (c["registers_j_1"], c["vectorize_1"], c["TC"])
+    )
     text, _ = tuned_source(program, [Choice(widest, inputs)])
     (in_tmp / "t.cu").write_text(text)
-    proc = subprocess.run([nvcc(), "-c", "-arch=sm_80", "-Xcompiler", "-Wall", "t.cu", "-o", "t.o"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [nvcc(), "-c", "-arch=sm_80", "-Xcompiler", "-Wall", "t.cu", "-o", "t.o"], capture_output=True, text=True
+    )
     assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
     found = ptxas_report(in_tmp / "t.cu", H100.arch)
     report = kernel_resources(found, generate(program, program.nests[0], widest, inputs).host)

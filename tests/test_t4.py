@@ -1,6 +1,7 @@
 """Results in the T4 format (Open Autotuning Results Schema 1.0.0): what orcu writes validates
 against the schemas Kernel Tuner ships; what Kernel Tuner's own writer produces imports, and a
 later tune reuses it without letting an imported time win unchecked."""
+
 import json
 import sqlite3
 from importlib import resources
@@ -22,7 +23,9 @@ def validate(document: dict, name: str) -> None:
     collects this module too."""
     import jsonschema
 
-    schema = json.loads((resources.files("kernel_tuner") / "schema" / "T4" / "1.0.0" / f"{name}-schema.json").read_text())
+    schema = json.loads(
+        (resources.files("kernel_tuner") / "schema" / "T4" / "1.0.0" / f"{name}-schema.json").read_text()
+    )
     jsonschema.validate(document, schema)
 
 
@@ -36,7 +39,10 @@ def test_orcu_t4_files_validate_and_import_into_another_database(in_tmp, monkeyp
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "a"))
     assert main(["tune", "t.c", "--backend", "emulate", "--measure", "kernel", "--objective", "max:gb_s"]) == 0
     assert main(["export", "--format", "t4", "-o", "out.json", "t.c"]) == 0
-    results, described = json.loads((in_tmp / "out.json").read_text()), json.loads((in_tmp / "out.metadata.json").read_text())
+    results, described = (
+        json.loads((in_tmp / "out.json").read_text()),
+        json.loads((in_tmp / "out.metadata.json").read_text()),
+    )
     validate(results, "results")
     validate(described, "metadata")
     assert len(results["results"]) == 8 and {r["invalidity"] for r in results["results"]} == {"correct"}
@@ -44,8 +50,12 @@ def test_orcu_t4_files_validate_and_import_into_another_database(in_tmp, monkeyp
     first = results["results"][0]
     names = {m["name"]: m for m in first["measurements"]}
     assert names["measure"]["value"] == "kernel" and names["gb_s"]["unit"] == "GB/s"
-    assert names["time"]["value"] == pytest.approx(sorted(first["times"]["runtimes"])[len(first["times"]["runtimes"]) // 2])
-    assert described["metadata"]["orcu"]["region"] == "orcu_scale_1" and described["metadata"]["orcu"]["inputs"] == {"n": 5000}
+    assert names["time"]["value"] == pytest.approx(
+        sorted(first["times"]["runtimes"])[len(first["times"]["runtimes"]) // 2]
+    )
+    assert described["metadata"]["orcu"]["region"] == "orcu_scale_1" and described["metadata"]["orcu"]["inputs"] == {
+        "n": 5000
+    }
     # another machine: the metadata names the file, region, size and backend
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "b"))
     assert main(["import", "--format", "t4", "out.json"]) == 0
@@ -78,9 +88,18 @@ def test_a_kernel_tuner_t4_file_imports_and_a_tune_reuses_it_but_runs_its_winner
     assert main(["tune", "t.c", "--backend", "emulate", "--measure", "kernel", "-o", "first.cu"]) == 0
     assert main(["report", "t.c", "--kt-cache", "kt.json"]) == 0
     cache = json.loads((in_tmp / "kt.json").read_text())
-    found, _ = kernel_tuner.tune_kernel(cache["kernel_name"], "__global__ void k() {}", cache["problem_size"], [],
-                                        dict(cache["tune_params"]), cache=str(in_tmp / "kt.json"), simulation_mode=True,
-                                        strategy="brute_force", verbose=False, quiet=True)
+    found, _ = kernel_tuner.tune_kernel(
+        cache["kernel_name"],
+        "__global__ void k() {}",
+        cache["problem_size"],
+        [],
+        dict(cache["tune_params"]),
+        cache=str(in_tmp / "kt.json"),
+        simulation_mode=True,
+        strategy="brute_force",
+        verbose=False,
+        quiet=True,
+    )
     store_output_file(str(in_tmp / "kt_t4.json"), found, cache["tune_params"])
     data = json.loads((in_tmp / "kt_t4.json").read_text())
     validate(data, "results")
@@ -108,13 +127,31 @@ def test_a_kernel_tuner_t4_file_imports_and_a_tune_reuses_it_but_runs_its_winner
 def test_import_says_what_it_needs(in_tmp, monkeypatch, capsys):
     write(in_tmp / "t.c", EIGHT)
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "a"))
-    write(in_tmp / "r.json", json.dumps({"schema_version": "1.0.0", "results": [
-        {"configuration": {"TC": 32}, "times": {"runtimes": [1.0]}, "invalidity": "correct", "correctness": 1}]}))
+    write(
+        in_tmp / "r.json",
+        json.dumps(
+            {
+                "schema_version": "1.0.0",
+                "results": [
+                    {
+                        "configuration": {"TC": 32},
+                        "times": {"runtimes": [1.0]},
+                        "invalidity": "correct",
+                        "correctness": 1,
+                    }
+                ],
+            }
+        ),
+    )
     assert main(["import", "--format", "t4", "r.json"]) == 2
-    assert "r.json: name the annotated file the results belong to (orcu import --format t4 r.json --file FILE)" in \
-        capsys.readouterr().err
+    assert (
+        "r.json: name the annotated file the results belong to (orcu import --format t4 r.json --file FILE)"
+        in capsys.readouterr().err
+    )
     assert main(["import", "--format", "t4", "r.json", "--file", "t.c", "--backend", "emulate"]) == 2
-    assert "r.json: a configuration has no value of BC, parameters of orcu_scale_1 (it has TC)" in capsys.readouterr().err
+    assert (
+        "r.json: a configuration has no value of BC, parameters of orcu_scale_1 (it has TC)" in capsys.readouterr().err
+    )
     write(in_tmp / "bad.json", json.dumps({"results": [{"configuration": {}, "invalidity": "broken"}]}))
     assert main(["import", "--format", "t4", "bad.json", "--file", "t.c"]) == 2
     assert "bad.json: result 0 has no configuration or an unknown invalidity 'broken'" in capsys.readouterr().err

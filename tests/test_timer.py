@@ -1,6 +1,7 @@
 """The kernel measure's timer: each timed pair of events from a cold L2 cache, the launch's latency
 outside its events, short kernels launched back to back between them (templates/harness.cu.j2),
 and the warning when a tuned size is too small to tell variants apart."""
+
 import json
 import os
 import subprocess
@@ -49,8 +50,13 @@ def test_cold_launches_are_no_faster_than_the_gpus_memory(in_tmp):
     assert build.ok, build.message
 
     def run(**env) -> dict:
-        proc = subprocess.run([str(in_tmp / "h"), "0"], capture_output=True, text=True, env={**{k: v for k, v in os.environ.items() if k != "ORCU_TIMER"}, **env},
-                              timeout=120)
+        proc = subprocess.run(
+            [str(in_tmp / "h"), "0"],
+            capture_output=True,
+            text=True,
+            env={**{k: v for k, v in os.environ.items() if k != "ORCU_TIMER"}, **env},
+            timeout=120,
+        )
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)
 
@@ -61,8 +67,10 @@ def test_cold_launches_are_no_faster_than_the_gpus_memory(in_tmp):
     fastest = min(cold["kernel_ms"])
     moved = 3 * 8 * n  # x and y read, y written
     assert moved / (fastest * 1e-3) <= device.bandwidth_gbs * 1e9
-    print(f"daxpy n=2^21: cold {fastest:.4f} ms ({moved / fastest / 1e6:.0f} GB/s), "
-          f"warm {min(warm['kernel_ms']):.4f} ms ({moved / min(warm['kernel_ms']) / 1e6:.0f} GB/s)")
+    print(
+        f"daxpy n=2^21: cold {fastest:.4f} ms ({moved / fastest / 1e6:.0f} GB/s), "
+        f"warm {min(warm['kernel_ms']):.4f} ms ({moved / min(warm['kernel_ms']) / 1e6:.0f} GB/s)"
+    )
 
 
 @pytest.mark.gpu
@@ -75,8 +83,13 @@ def test_a_short_kernel_is_timed_over_launches_back_to_back(in_tmp):
     write(in_tmp / "h.cu", harness_source(program, 0, [code], {"n": 10000}))
     build = compile_program("cuda", in_tmp / "h.cu", in_tmp / "h", device.arch)
     assert build.ok, build.message
-    proc = subprocess.run([str(in_tmp / "h"), "0"], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "ORCU_TIMER": "kernel"})
+    proc = subprocess.run(
+        [str(in_tmp / "h"), "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "ORCU_TIMER": "kernel"},
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["status"] == "ok" and 1 < report["launches"] <= 100 and min(report["kernel_ms"]) > 0
@@ -104,12 +117,15 @@ CLAMP = """void clamp(int n, double *a, const double *b) {
 """
 
 
-@pytest.mark.parametrize("statement, again", [
-    ("a[i] = fmax(a[i], b[i]);", True),  # a C function reads only its arguments
-    ("if (b[i] > 1.0) a[i] = 1.0;", True),  # the condition reads what no launch writes
-    ("if (a[i] > 1.0) a[i] = 1.0;", False),  # a second launch takes other branches
-    ("a[i] = b[(int)a[i] % n];", False),  # ... reads other elements
-])
+@pytest.mark.parametrize(
+    "statement, again",
+    [
+        ("a[i] = fmax(a[i], b[i]);", True),  # a C function reads only its arguments
+        ("if (b[i] > 1.0) a[i] = 1.0;", True),  # the condition reads what no launch writes
+        ("if (a[i] > 1.0) a[i] = 1.0;", False),  # a second launch takes other branches
+        ("a[i] = b[(int)a[i] % n];", False),  # ... reads other elements
+    ],
+)
 def test_a_kernel_is_launched_again_on_its_results_only_where_they_steer_nothing(in_tmp, statement, again):
     write(in_tmp / "t.c", CLAMP % (statement, statement))
     program = load("t.c")
@@ -123,8 +139,13 @@ def _emulated_run(in_tmp, text: str, inputs: dict, params: dict, **env) -> dict:
     write(in_tmp / "h.cu", harness_source(program, 0, [code], inputs))
     build = compile_program("emulate", in_tmp / "h.cu", in_tmp / "h")
     assert build.ok, build.message
-    proc = subprocess.run([str(in_tmp / "h"), "0", "2"], capture_output=True, text=True, timeout=120,
-                          env={**{k: v for k, v in os.environ.items() if k not in ("ORCU_TIMER", "ORCU_LAUNCHES")}, **env})
+    proc = subprocess.run(
+        [str(in_tmp / "h"), "0", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**{k: v for k, v in os.environ.items() if k not in ("ORCU_TIMER", "ORCU_LAUNCHES")}, **env},
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 

@@ -3,6 +3,7 @@
 The examples' variants are all tuned under the emulation by test_tune (every variant, every
 input size); here: the decisions, the diagnostics, and cases the examples do not cover.
 """
+
 from itertools import product
 
 import pytest
@@ -16,8 +17,20 @@ from orcu.planning.program import load
 from orcu.planning.space import input_space, performance_space
 from orcu.spec.schedule import Schedule
 
-TSG_EXAMPLES = ["2mm.c", "atax.c", "bicg.c", "conv2d.c", "dgemm.c", "gemv.c", "gemv_t.c", "gesummv.c", "jacobi2d.c",
-                "mvt.c", "sgemm.c", "syr2k.c"]
+TSG_EXAMPLES = [
+    "2mm.c",
+    "atax.c",
+    "bicg.c",
+    "conv2d.c",
+    "dgemm.c",
+    "gemv.c",
+    "gemv_t.c",
+    "gesummv.c",
+    "jacobi2d.c",
+    "mvt.c",
+    "sgemm.c",
+    "syr2k.c",
+]
 
 
 def largest_arrays(program, nest) -> set[str]:
@@ -34,12 +47,15 @@ def largest_arrays(program, nest) -> set[str]:
 
 
 # -- Phase I on the examples ---------------------------------------------------------------------
-@pytest.mark.parametrize("example, first", [
-    ("gemv.c", "x=j(threads) y=i"),  # row-major y = Ax: j, a reduction, over a row of threads
-    ("gemv_t.c", "x=j"),  # y = A^T x: each thread a column, i summed in the thread
-    ("dgemm.c", "x=j y=i"),
-    ("sgemm.c", "x=j y=i"),
-])
+@pytest.mark.parametrize(
+    "example, first",
+    [
+        ("gemv.c", "x=j(threads) y=i"),  # row-major y = Ax: j, a reduction, over a row of threads
+        ("gemv_t.c", "x=j"),  # y = A^T x: each thread a column, i summed in the thread
+        ("dgemm.c", "x=j y=i"),
+        ("sgemm.c", "x=j y=i"),
+    ],
+)
 def test_thread_x_walks_the_contiguous_dimension_of_the_largest_array(example, first):
     program = load(EXAMPLES / example)
     nest = program.nests[0]
@@ -59,10 +75,13 @@ def test_row_major_gemv_reduces_j_across_threads():
     assert "const dim3 orcu_block(32, 2);" in code.text
 
 
-@pytest.mark.parametrize("example, params, block", [
-    ("dgemm.c", {"TI": 8, "TJ": 16, "mapping_1": "x=j y=i"}, "(16, 8)"),
-    ("jacobi2d.c", {"TC": 128}, "(32, 4)"),
-])
+@pytest.mark.parametrize(
+    "example, params, block",
+    [
+        ("dgemm.c", {"TI": 8, "TJ": 16, "mapping_1": "x=j y=i"}, "(16, 8)"),
+        ("jacobi2d.c", {"TC": 128}, "(32, 4)"),
+    ],
+)
 def test_gemm_and_jacobi_get_a_2d_grid(example, params, block):
     program = load(EXAMPLES / example)
     nest = program.nests[0]
@@ -128,11 +147,14 @@ def test_dependences_are_exact_on_shifted_stencils(in_tmp, di, dj):
 
 def test_a_planted_dependence_is_never_mapped_and_the_rest_runs(in_tmp):
     source = SHIFTED.format(transform="mapping='auto', threadCount=64", di=-1, dj=0)
-    source = source.replace("void f(", """/*@ begin PerfTuning (
+    source = source.replace(
+        "void f(",
+        """/*@ begin PerfTuning (
  def input_params { param n[] = [37]; param m[] = [29]; }
  def input_vars { decl static double a[40][40] = random; decl static double b[40][40] = random; }
 ) @*/
-void f(""").replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
+void f(""",
+    ).replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
     write(in_tmp / "t.c", source)
     nest = load("t.c").nests[0]
     assert [s.name for s in nest.recipe.kept] == ["x=j"]
@@ -140,7 +162,8 @@ void f(""").replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
     assert diagnose(in_tmp, source.replace("mapping='auto'", "threadLoops=['j', 'i']")).split("\n")[0] == (
         "t.c:7:47: error: the mapping 'x=j y=i' cannot run this nest: a dependence between iterations of 'i': "
-        "'a[i][j]' (line 10) and 'a[i + (-1)][j + 0]' (line 10)")
+        "'a[i][j]' (line 10) and 'a[i + (-1)][j + 0]' (line 10)"
+    )
 
 
 @pytest.mark.parametrize("di, dj, permutable", [(1, 0, True), (1, 1, True), (1, -1, False)])
@@ -152,7 +175,9 @@ def test_permutability_follows_the_direction_of_dependences(in_tmp, di, dj, perm
 
 
 def test_an_access_that_is_not_affine_is_named(in_tmp):
-    text = diagnose(in_tmp, """void f(int n, int m, const int *idx, const double *v, double *y) {
+    text = diagnose(
+        in_tmp,
+        """void f(int n, int m, const int *idx, const double *v, double *y) {
     int i, j;
     /*@ begin Loop(transform CUDA(mapping='auto')
     for (i = 0; i < n; i++)
@@ -161,14 +186,17 @@ def test_an_access_that_is_not_affine_is_named(in_tmp):
     ) @*/
     /*@ end @*/
 }
-""")
+""",
+    )
     assert "(y[(idx[i] * m) + j] not affine: taken to touch any element)" in text.split("\n")[0]
 
 
 def test_a_conditional_update_is_a_reduction_and_indirect_reads_do_not_matter(in_tmp):
     # Orio's DIA SpMV: the TSG keeps thread x on i, the contiguous index of the column-major A.
     text = (EXAMPLES / "spmv_dia.c").read_text()
-    text = text.replace("transform CUDA(threadCount=TC, blockCount=BC,", "transform CUDA(mapping='auto', threadCount=TC,")
+    text = text.replace(
+        "transform CUDA(threadCount=TC, blockCount=BC,", "transform CUDA(mapping='auto', threadCount=TC,"
+    )
     write(in_tmp / "dia.c", text.replace("preferL1Size=PL, unrollInner=UIF)", "preferL1Size=PL)"))
     nest = load("dia.c").nests[0]
     assert nest.deps.loops["j"].reduces
@@ -210,7 +238,9 @@ def test_a_scalar_reduced_over_a_2d_grid_goes_through_the_block_and_grid_stages(
 
 
 def test_a_private_scalar_read_after_a_loop_on_threads_keeps_it_off_the_threads(in_tmp):
-    write(in_tmp / "t.c", """void f(int n, int m, const double *A, double *y, double *z) {
+    write(
+        in_tmp / "t.c",
+        """void f(int n, int m, const double *A, double *y, double *z) {
     int i, j;
     double t;
     /*@ begin Loop(transform CUDA(mapping='auto')
@@ -225,42 +255,65 @@ def test_a_private_scalar_read_after_a_loop_on_threads_keeps_it_off_the_threads(
     ) @*/
     /*@ end @*/
 }
-""")
+""",
+    )
     recipe = load("t.c").nests[0].recipe
-    assert "  pruned x=j(threads) y=i: 't' (line 11) reads what one thread's last iteration of 'j' left" in recipe.explain()
+    assert (
+        "  pruned x=j(threads) y=i: 't' (line 11) reads what one thread's last iteration of 'j' left"
+        in recipe.explain()
+    )
     assert [s.name for s in recipe.kept] == ["x=i"]
 
 
 # -- how a user asks ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("args, message", [
-    ("threadLoops=['jj', 'i']", "t.c:3:47: error: 'threadLoops': no loop 'jj' in this region (did you mean 'j'?)"),
-    ("threadLoops=['j'], blockLoops=['i']",
-     "t.c:3:65: error: 'blockLoops': 'i' is not among threadLoops: a loop spread over blocks is spread over their threads too"),
-    ("threadLoops=['j', 'j']", "t.c:3:47: error: 'threadLoops' names a loop twice"),
-    ("threadLoops='j'", "t.c:3:47: error: transform argument 'threadLoops' must be a list of one or two loop names (x first), got 'j'"),
-    ("mapping='x=jj'", "t.c:3:43: error: 'mapping': no loop 'jj' in this region (did you mean 'j'?)"),
-    ("mapping='x=i z=j'", "t.c:3:43: error: transform argument 'mapping' must be 'orio', 'auto' or a schedule such as 'x=j y=i', got 'x=i z=j'"),
-    ("mapping='auto', tile={'ii': 4}", "t.c:3:56: error: 'tile': no loop 'ii' in this region (did you mean 'i'?)"),
-    ("mapping='auto', tile={'j': 0}", "t.c:3:56: error: transform argument 'tile' must be a dict of loop name to a positive integer, got {'j': 0}"),
-    ("mapping='x=i(threads) y=j'", "t.c:3:43: error: the mapping 'x=i(threads) y=j' cannot run this nest: 'i' must sit directly in the "
-                                  "body of the innermost grid loop to run over the threads of a block"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ("threadLoops=['jj', 'i']", "t.c:3:47: error: 'threadLoops': no loop 'jj' in this region (did you mean 'j'?)"),
+        (
+            "threadLoops=['j'], blockLoops=['i']",
+            "t.c:3:65: error: 'blockLoops': 'i' is not among threadLoops: a loop spread over blocks is spread over their threads too",
+        ),
+        ("threadLoops=['j', 'j']", "t.c:3:47: error: 'threadLoops' names a loop twice"),
+        (
+            "threadLoops='j'",
+            "t.c:3:47: error: transform argument 'threadLoops' must be a list of one or two loop names (x first), got 'j'",
+        ),
+        ("mapping='x=jj'", "t.c:3:43: error: 'mapping': no loop 'jj' in this region (did you mean 'j'?)"),
+        (
+            "mapping='x=i z=j'",
+            "t.c:3:43: error: transform argument 'mapping' must be 'orio', 'auto' or a schedule such as 'x=j y=i', got 'x=i z=j'",
+        ),
+        ("mapping='auto', tile={'ii': 4}", "t.c:3:56: error: 'tile': no loop 'ii' in this region (did you mean 'i'?)"),
+        (
+            "mapping='auto', tile={'j': 0}",
+            "t.c:3:56: error: transform argument 'tile' must be a dict of loop name to a positive integer, got {'j': 0}",
+        ),
+        (
+            "mapping='x=i(threads) y=j'",
+            "t.c:3:43: error: the mapping 'x=i(threads) y=j' cannot run this nest: 'i' must sit directly in the "
+            "body of the innermost grid loop to run over the threads of a block",
+        ),
+    ],
+)
 def test_overrides_are_checked_where_they_are_written(in_tmp, args, message):
-    source = """void f(int n, int m, const double *A, double *B) {
+    source = f"""void f(int n, int m, const double *A, double *B) {{
     int i, j;
-    /*@ begin Loop(transform CUDA(%s)
+    /*@ begin Loop(transform CUDA({args})
     for (i = 0; i < n; i++)
         for (j = 0; j < m; j++)
             B[i*m + j] = 2.0 * A[i*m + j];
     ) @*/
     /*@ end @*/
-}
-""" % args
+}}
+"""
     assert diagnose(in_tmp, source).split("\n")[0] == message
 
 
 def test_a_mapping_is_no_tuning_parameter(in_tmp):
-    text = diagnose(in_tmp, """/*@ begin PerfTuning (
+    text = diagnose(
+        in_tmp,
+        """/*@ begin PerfTuning (
  def performance_params { param MAP[] = ['x=i', 'auto']; }
 ) @*/
 void f(int n, double *B) {
@@ -272,9 +325,12 @@ void f(int n, double *B) {
     /*@ end @*/
 }
 /*@ end @*/
-""")
-    assert text.split("\n")[0] == ("t.c:6:43: error: 'mapping' is decided when the file loads: give it a value, not a parameter "
-                                   "(mapping='auto' makes the schedule a tuning parameter)")
+""",
+    )
+    assert text.split("\n")[0] == (
+        "t.c:6:43: error: 'mapping' is decided when the file loads: give it a value, not a parameter "
+        "(mapping='auto' makes the schedule a tuning parameter)"
+    )
 
 
 def test_check_lists_the_mapping_parameter_and_explains_the_recipe(capsys):
@@ -334,7 +390,9 @@ def test_flat_subscripts_are_delinearized_exactly_where_each_row_stays_in_its_wi
 def test_a_host_loops_iterator_in_a_flat_subscript_is_a_bounded_parameter(in_tmp):
     # PolyBench's lu on a flat array: k is fixed for each launch and runs below n, so A[i*n + k]
     # stays in row i and the update's two loops are parallel.
-    write(in_tmp / "t.c", """void lu(int n, double *A) {
+    write(
+        in_tmp / "t.c",
+        """void lu(int n, double *A) {
     int i, j, k;
     /*@ begin Loop(
     for (k = 0; k < n; k++) {
@@ -346,7 +404,8 @@ def test_a_host_loops_iterator_in_a_flat_subscript_is_a_bounded_parameter(in_tmp
     ) @*/
     /*@ end @*/
 }
-""")
+""",
+    )
     nest = load("t.c").nests[0]
     assert [lp.var for lp in nest.context] == ["k"]
     assert deps_parallel(nest) == {"i": True, "j": True}

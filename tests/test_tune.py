@@ -1,4 +1,5 @@
 """Evaluation and `orcu tune`: statuses for planted bugs, every example tuned under emulation."""
+
 import json
 import shutil
 import subprocess
@@ -19,18 +20,37 @@ from orcu.planning.program import load
 from orcu.planning.space import input_space
 
 # A small self-contained problem: every thread of 8 blocks x 128 has one iteration.
-AXPY = CASES["grid_stride"].replace("blockCount=4", "blockCount=8").replace(
-    "void f(", "/*@ begin PerfTuning (\n def input_params { param n[] = [1000]; }\n"
-    " def input_vars { decl dynamic float x[n] = random; decl dynamic float y[n] = random; decl float a = 2.0; }\n"
-    ") @*/\nvoid f(").replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
-MULTI = CASES["cache_blocks"].replace(
-    "void f(", "/*@ begin PerfTuning (\n def input_params { param n[] = [3000]; param nv[] = [4]; }\n"
-    " def input_vars { decl dynamic double a[nv] = random; decl dynamic double X[n*nv] = random; decl dynamic double y[n] = 0; }\n"
-    ") @*/\nvoid f(").replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
-DOT = CASES["sum_float"].replace(
-    "float f(", "/*@ begin PerfTuning (\n def input_params { param n[] = [5000]; }\n"
-    " def input_vars { decl dynamic float x[n] = random; decl float r = 1.5; }\n"
-    ") @*/\nfloat f(").replace("    /*@ end @*/\n    return r;\n}", "    /*@ end @*/\n    return r;\n}\n/*@ end @*/")
+AXPY = (
+    CASES["grid_stride"]
+    .replace("blockCount=4", "blockCount=8")
+    .replace(
+        "void f(",
+        "/*@ begin PerfTuning (\n def input_params { param n[] = [1000]; }\n"
+        " def input_vars { decl dynamic float x[n] = random; decl dynamic float y[n] = random; decl float a = 2.0; }\n"
+        ") @*/\nvoid f(",
+    )
+    .replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
+)
+MULTI = (
+    CASES["cache_blocks"]
+    .replace(
+        "void f(",
+        "/*@ begin PerfTuning (\n def input_params { param n[] = [3000]; param nv[] = [4]; }\n"
+        " def input_vars { decl dynamic double a[nv] = random; decl dynamic double X[n*nv] = random; decl dynamic double y[n] = 0; }\n"
+        ") @*/\nvoid f(",
+    )
+    .replace("    /*@ end @*/\n}", "    /*@ end @*/\n}\n/*@ end @*/")
+)
+DOT = (
+    CASES["sum_float"]
+    .replace(
+        "float f(",
+        "/*@ begin PerfTuning (\n def input_params { param n[] = [5000]; }\n"
+        " def input_vars { decl dynamic float x[n] = random; decl float r = 1.5; }\n"
+        ") @*/\nfloat f(",
+    )
+    .replace("    /*@ end @*/\n    return r;\n}", "    /*@ end @*/\n    return r;\n}\n/*@ end @*/")
+)
 
 
 def test_a_correct_variant_is_ok_with_every_sample(in_tmp):
@@ -40,7 +60,13 @@ def test_a_correct_variant_is_ok_with_every_sample(in_tmp):
 
 
 def test_missing_syncthreads_is_a_wrong_result(in_tmp):
-    result = evaluate(in_tmp, MULTI, planted("        a_shared[orcu_k] = a[orcu_k];\n    __syncthreads();\n", "        a_shared[orcu_k] = a[orcu_k];\n"))
+    result = evaluate(
+        in_tmp,
+        MULTI,
+        planted(
+            "        a_shared[orcu_k] = a[orcu_k];\n    __syncthreads();\n", "        a_shared[orcu_k] = a[orcu_k];\n"
+        ),
+    )
     assert result.status == "wrong_result"
     assert result.message.startswith("y[0] is nan, expected ")
 
@@ -49,7 +75,10 @@ def test_race_between_blocks_is_a_wrong_result(in_tmp, monkeypatch):
     # The last thread of each block also clears the next block's first element: right when
     # the blocks run in order (the next block writes it afterwards), wrong otherwise.
     source = AXPY.replace("y[i] = a * x[i] + y[i];", "y[i] = a * x[i];")
-    race = planted("        y[i] = a * x[i];\n", "        y[i] = a * x[i];\n        if (threadIdx.x == blockDim.x - 1 && i + 1 < orcu_hi) y[i + 1] = 0.0f;\n")
+    race = planted(
+        "        y[i] = a * x[i];\n",
+        "        y[i] = a * x[i];\n        if (threadIdx.x == blockDim.x - 1 && i + 1 < orcu_hi) y[i + 1] = 0.0f;\n",
+    )
     assert evaluate(in_tmp, source, race).status == "wrong_result"
     monkeypatch.setattr("orcu.execution.runners.EMULATION_SEED", "0")  # blocks in order: the race stays hidden
     assert evaluate(in_tmp, source, race).status == "ok"
@@ -72,17 +101,28 @@ def test_write_just_past_the_end_crashes(in_tmp):
     source = AXPY.replace("param n[] = [1000]", "param n[] = [999]")
     result = evaluate(in_tmp, source, planted("y[i] = a * x[i] + y[i];", "y[i + 1] = a * x[i] + y[i];"))
     assert result.status == "crash"
-    assert result.message.startswith("killed by SIGABRT: orcu emulation: a kernel wrote past the end of a 3996-byte allocation")
+    assert result.message.startswith(
+        "killed by SIGABRT: orcu emulation: a kernel wrote past the end of a 3996-byte allocation"
+    )
 
 
 def test_infinite_loop_is_a_timeout(in_tmp):
-    result = evaluate(in_tmp, AXPY, planted("y[i] = a * x[i] + y[i];", "for (volatile int spin = 0; spin >= 0; spin = 0) {}"), timeout_floor=2.0)
+    result = evaluate(
+        in_tmp,
+        AXPY,
+        planted("y[i] = a * x[i] + y[i];", "for (volatile int spin = 0; spin >= 0; spin = 0) {}"),
+        timeout_floor=2.0,
+    )
     assert (result.status, result.message) == ("timeout", "the run took longer than 2.0 s")
 
 
 # Inputs that take the C code seconds to fill, as the CPU's reference of a large problem takes them
-SLOW_INPUTS = (EXAMPLES / "orio" / "init_file_inputs.inc").read_text().replace(
-    "#include <math.h>", "#include <math.h>\n#include <unistd.h>").replace("    int k;\n", "    int k;\n    sleep(3);\n")
+SLOW_INPUTS = (
+    (EXAMPLES / "orio" / "init_file_inputs.inc")
+    .read_text()
+    .replace("#include <math.h>", "#include <math.h>\n#include <unistd.h>")
+    .replace("    int k;\n", "    int k;\n    sleep(3);\n")
+)
 
 
 def test_the_watchdog_guards_the_variant_not_the_original_c_code(in_tmp):
@@ -97,7 +137,9 @@ def test_the_watchdog_guards_the_variant_not_the_original_c_code(in_tmp):
 
 def test_barrier_some_threads_skip_is_a_launch_error(in_tmp):
     # blocks run in the order seed 1 gives, which starts with block 7
-    result = evaluate(in_tmp, MULTI, planted("    __syncthreads();\n", "    if (threadIdx.x == 7) return;\n    __syncthreads();\n"))
+    result = evaluate(
+        in_tmp, MULTI, planted("    __syncthreads();\n", "    if (threadIdx.x == 7) return;\n    __syncthreads();\n")
+    )
     assert result.status == "launch_error"
     assert result.message.startswith(
         "orcu emulation: __syncthreads() in block (7,0,0): 127 of 128 threads wait there, thread 7 never arrives (it has exited)"
@@ -105,32 +147,58 @@ def test_barrier_some_threads_skip_is_a_launch_error(in_tmp):
 
 
 def test_thread_missing_from_a_warp_reduction_is_a_launch_error(in_tmp):
-    result = evaluate(in_tmp, DOT, planted("    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n", "    if (threadIdx.x == 7) return;\n    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n"))
+    result = evaluate(
+        in_tmp,
+        DOT,
+        planted(
+            "    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n",
+            "    if (threadIdx.x == 7) return;\n    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n",
+        ),
+    )
     assert result.status == "launch_error"
     assert result.message.startswith("orcu emulation: warp operation with mask 0xffffffff in block (")
     assert "warp 0: lane 7 has exited" in result.message
 
 
 def test_shuffle_mask_without_the_calling_lane_is_a_launch_error(in_tmp):
-    result = evaluate(in_tmp, DOT, planted("    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n", "    r += __shfl_down_sync(0x0000ffffu, r, 1);\n    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n"))
+    result = evaluate(
+        in_tmp,
+        DOT,
+        planted(
+            "    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n",
+            "    r += __shfl_down_sync(0x0000ffffu, r, 1);\n    r = orcu_block_reduce<float, orcu_sum, 100>(r);\n",
+        ),
+    )
     assert result.status == "launch_error"
     assert "the mask 0x0000ffff leaves out the calling lane 16" in result.message
 
 
 def test_nvcc_error_is_a_compile_error(in_tmp):
-    result = evaluate(in_tmp, AXPY, planted("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] + undeclared_name;"), backend="cuda")
+    result = evaluate(
+        in_tmp, AXPY, planted("y[i] = a * x[i] + y[i];", "y[i] = a * x[i] + undeclared_name;"), backend="cuda"
+    )
     assert result.status == "compile_error"
     assert 'identifier "undeclared_name" is undefined' in result.message
 
 
 def test_configuration_above_the_device_limits_is_invalid(in_tmp):
     result = evaluate(in_tmp, AXPY.replace("threadCount=128", "threadCount=2048"))
-    assert (result.status, result.message) == ("invalid", "threadCount=2048 is above the 1024 threads per block of NVIDIA H100 80GB HBM3")
+    assert (result.status, result.message) == (
+        "invalid",
+        "threadCount=2048 is above the 1024 threads per block of NVIDIA H100 80GB HBM3",
+    )
 
 
 def test_build_flags_substitute_parameters():
-    assert build_flags("nvcc -O3 @CFLAGS -DTILE=@T@", {"CFLAGS": "-use_fast_math", "T": 8}, "cuda") == ("-O3", "-use_fast_math", "-DTILE=8")
-    assert build_flags("nvcc -O3 @CFLAGS -DTILE=@T@", {"CFLAGS": "-use_fast_math", "T": 8}, "emulate") == ("-O3", "-DTILE=8")
+    assert build_flags("nvcc -O3 @CFLAGS -DTILE=@T@", {"CFLAGS": "-use_fast_math", "T": 8}, "cuda") == (
+        "-O3",
+        "-use_fast_math",
+        "-DTILE=8",
+    )
+    assert build_flags("nvcc -O3 @CFLAGS -DTILE=@T@", {"CFLAGS": "-use_fast_math", "T": 8}, "emulate") == (
+        "-O3",
+        "-DTILE=8",
+    )
     # -I and -D with their value as the next word keep it (the emulation and the tuned file's own compile)
     assert build_flags("nvcc -O3 -I inc -D N=3 -Xptxas -v", {}, "emulate") == ("-O3", "-I", "inc", "-D", "N=3")
     assert spec_defines_and_includes("nvcc -O3 -I inc -DM=2 -D N=3", {}) == ("-I", "inc", "-DM=2", "-D", "N=3")
@@ -138,9 +206,15 @@ def test_build_flags_substitute_parameters():
 
 def test_body_that_differs_from_the_original_is_refused_before_anything_builds(in_tmp, capsys):
     """It ran every variant into wrong_result; the copies are now compared first (check does it)."""
-    src = AXPY.replace("    /*@ end @*/\n}", "    for (i = 0; i < n; i++)\n        y[i] = a * x[i];\n    /*@ end @*/\n}", 1)
-    write(in_tmp / "t.c", src.replace("blockCount=8", "blockCount=BC").replace(
-        "def input_params", "def performance_params { param BC[] = [4, 8]; }\n def input_params"))
+    src = AXPY.replace(
+        "    /*@ end @*/\n}", "    for (i = 0; i < n; i++)\n        y[i] = a * x[i];\n    /*@ end @*/\n}", 1
+    )
+    write(
+        in_tmp / "t.c",
+        src.replace("blockCount=8", "blockCount=BC").replace(
+            "def input_params", "def performance_params { param BC[] = [4, 8]; }\n def input_params"
+        ),
+    )
     assert main(["tune", "t.c", "--backend", "emulate", "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "error: the loop in Loop(...) and its copy below differ here:" in err
@@ -157,8 +231,23 @@ def tune_example(in_tmp, monkeypatch, example, backend, budget, search=None):
         if (EXAMPLES / name).exists():
             shutil.copy(EXAMPLES / name, in_tmp / name)
     extra = ["--search", search] if search else []
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", example, "--backend", backend, "--budget", str(budget), "--json", *extra],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "orcu",
+            "tune",
+            example,
+            "--backend",
+            backend,
+            "--budget",
+            str(budget),
+            "--json",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     return proc
 
@@ -179,7 +268,9 @@ def test_every_example_tunes_under_emulation(in_tmp, example, monkeypatch):
             assert sum(region["statuses"].values()) == variants, region
         assert region["best"]["status"] == "ok" and region["best"]["time_ms"] > 0
     tuned = in_tmp / result["output"]
-    build = subprocess.run([nvcc(), "-c", "-arch=sm_90", str(tuned), "-o", str(in_tmp / "tuned.o")], capture_output=True, text=True)
+    build = subprocess.run(
+        [nvcc(), "-c", "-arch=sm_90", str(tuned), "-o", str(in_tmp / "tuned.o")], capture_output=True, text=True
+    )
     assert build.returncode == 0, build.stderr
     sidecar = in_tmp / (example + ".orcu.yaml")
     assert load(tuned, sidecar if sidecar.exists() else None).nests  # the tuned file can be tuned again
@@ -196,7 +287,11 @@ def test_every_example_tunes_on_the_gpu(in_tmp, example, monkeypatch):
 @pytest.mark.slow
 def test_readme_main_job(in_tmp, monkeypatch):
     """The orcu part of the README's first command, as a user runs it without a GPU."""
-    line = next(l for l in (EXAMPLES.parent / "README.md").read_text().splitlines() if l.startswith("python3 -m pip install -e . && orcu tune"))
+    line = next(
+        text
+        for text in (EXAMPLES.parent / "README.md").read_text().splitlines()
+        if text.startswith("python3 -m pip install -e . && orcu tune")
+    )
     args = line.split("&& orcu ", 1)[1].split()
     monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
     shutil.copytree(EXAMPLES, in_tmp / "annotated_examples")
@@ -204,13 +299,19 @@ def test_readme_main_job(in_tmp, monkeypatch):
     assert proc.returncode == 0, proc.stderr
     if not has_gpu():
         assert proc.stderr.startswith("orcu: warning: no GPU visible: variants run in orcu's CPU emulation")
-    assert proc.stderr.endswith("orcu: wrote annotated_examples/spmv_dia.tuned.cu and annotated_examples/spmv_dia.tuned.h\n")
+    assert proc.stderr.endswith(
+        "orcu: wrote annotated_examples/spmv_dia.tuned.cu and annotated_examples/spmv_dia.tuned.h\n"
+    )
     assert (in_tmp / "annotated_examples" / "spmv_dia.tuned.cu").exists()
 
 
 def test_one_broken_variant_in_a_batch_costs_only_its_own_status(in_tmp):
-    write(in_tmp / "t.c", AXPY.replace("blockCount=8", "blockCount=BC").replace(
-        "def input_params", "def performance_params { param BC[] = [2, 4, 8, 16]; }\n def input_params"))
+    write(
+        in_tmp / "t.c",
+        AXPY.replace("blockCount=8", "blockCount=BC").replace(
+            "def input_params", "def performance_params { param BC[] = [2, 4, 8, 16]; }\n def input_params"
+        ),
+    )
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
 
@@ -228,13 +329,19 @@ def test_one_broken_variant_in_a_batch_costs_only_its_own_status(in_tmp):
 def axpy_with_block_counts(in_tmp, monkeypatch, jobs):
     """An axpy tuned over its block count (1 to 16), its emulated runner, and the sources
     that runner compiles, as it compiles them."""
-    write(in_tmp / "t.c", AXPY.replace("blockCount=8", "blockCount=BC").replace(
-        "def input_params", "def performance_params { param BC[] = [1, 2, 4, 8, 16]; }\n def input_params"))
+    write(
+        in_tmp / "t.c",
+        AXPY.replace("blockCount=8", "blockCount=BC").replace(
+            "def input_params", "def performance_params { param BC[] = [1, 2, 4, 8, 16]; }\n def input_params"
+        ),
+    )
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
     compiled = []
     real = executors.compile_program
-    monkeypatch.setattr(executors, "compile_program", lambda *a, **k: compiled.append(Path(a[1]).read_text()) or real(*a, **k))
+    monkeypatch.setattr(
+        executors, "compile_program", lambda *a, **k: compiled.append(Path(a[1]).read_text()) or real(*a, **k)
+    )
     return program, inputs, Runner("emulate", H100, in_tmp / "build", jobs=jobs), compiled
 
 
@@ -242,7 +349,9 @@ def test_batches_ahead_are_built_while_a_batch_runs(in_tmp, monkeypatch):
     program, inputs, runner, compiled = axpy_with_block_counts(in_tmp, monkeypatch, jobs=1)
     ahead = [[({"BC": b}, inputs)] for b in (4, 8, 16)]  # a climb's next moves, one point each
     first = list(runner.evaluate(program, 0, [({"BC": 2}, inputs)], ahead=ahead))
-    later = list(runner.evaluate(program, 0, [({"BC": 8}, inputs)])) + list(runner.evaluate(program, 0, [({"BC": 16}, inputs)]))
+    later = list(runner.evaluate(program, 0, [({"BC": 8}, inputs)])) + list(
+        runner.evaluate(program, 0, [({"BC": 16}, inputs)])
+    )
     assert [r.status for r in first + later] == ["ok", "ok", "ok"]
     assert len(compiled) == 3  # BC=2, then while it ran 4 alone (asked soonest) and 8 and 16 in one harness
     assert all(r.compile_s > 0 for r in later)  # their share of the harness's build time
@@ -258,7 +367,9 @@ def test_a_whole_batch_ahead_is_built_as_if_asked_now(in_tmp, monkeypatch):
     later = list(runner.evaluate(program, 0, following))
     assert [r.status for r in first + later] == ["ok"] * 5
     # BC=1 alone, then two harnesses of two variants, one a builder (built at once, in any order)
-    kernels = [text.count("__global__") - text.count("__global__ void orcu_wait_kernel") for text in compiled]  # the timer's own
+    kernels = [
+        text.count("__global__") - text.count("__global__ void orcu_wait_kernel") for text in compiled
+    ]  # the timer's own
     assert sorted(kernels) == [1, 2, 2]
 
 
@@ -266,11 +377,16 @@ def test_devices_without_a_gpu_shows_the_profile(capsys, monkeypatch):
     monkeypatch.setattr("orcu.device.gpu_visible", lambda: False)  # as on a machine without one, GPU or not
     assert main(["devices"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("no GPU visible; tuning without one uses a device profile (default H100):\nNVIDIA H100 80GB HBM3 (sm_90, 132 SMs, profile)\n")
+    assert out.startswith(
+        "no GPU visible; tuning without one uses a device profile (default H100):\nNVIDIA H100 80GB HBM3 (sm_90, 132 SMs, profile)\n"
+    )
     assert main(["devices", "--profile", "a100"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "NVIDIA A100-SXM4-80GB (sm_80, 108 SMs, profile)"
     assert main(["devices", "--profile", "B200"]) == 2
-    assert capsys.readouterr().err.strip() == "orcu: error: unknown device profile 'B200' (known: H100, H200, A100, L40S, V100)"
+    assert (
+        capsys.readouterr().err.strip()
+        == "orcu: error: unknown device profile 'B200' (known: H100, H200, A100, L40S, V100)"
+    )
 
 
 def test_emulated_tuning_compiles_for_the_profile(in_tmp, monkeypatch, capsys):
@@ -311,18 +427,26 @@ def test_an_array_missing_from_input_vars_is_a_diagnostic(in_tmp, capsys):
     write(in_tmp / "t.c", AXPY.replace(" decl dynamic float y[n] = random;", ""))
     assert main(["tune", "t.c", "--backend", "emulate"]) == 2
     err = capsys.readouterr().err
-    assert "t.c:5:46: error: 'y' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it\n" in err
+    assert (
+        "t.c:5:46: error: 'y' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it\n"
+        in err
+    )
 
 
 def test_elements_a_continue_skips_keep_their_values(in_tmp):
     # Half the iterations skip the write: y must be copied in, or they come back as garbage.
-    source = AXPY.replace("        y[i] = a * x[i] + y[i];\n", "    {\n        if (x[i] < 1.0f) continue;\n        y[i] = a * x[i];\n    }\n")
+    source = AXPY.replace(
+        "        y[i] = a * x[i] + y[i];\n",
+        "    {\n        if (x[i] < 1.0f) continue;\n        y[i] = a * x[i];\n    }\n",
+    )
     result = evaluate(in_tmp, source)
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message
 
 
 def test_break_in_an_inner_loop_runs_as_written(in_tmp):
-    source = MULTI.replace("            y[i] += a[k] * X[i + k*n];\n",
-                           "        {\n            if (X[i + k*n] > 1.4) break;\n            y[i] += a[k] * X[i + k*n];\n        }\n")
+    source = MULTI.replace(
+        "            y[i] += a[k] * X[i + k*n];\n",
+        "        {\n            if (X[i + k*n] > 1.4) break;\n            y[i] += a[k] * X[i + k*n];\n        }\n",
+    )
     result = evaluate(in_tmp, source, params={})
     assert (result.status, result.worst["error"]) == ("ok", 0), result.message

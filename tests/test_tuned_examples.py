@@ -3,6 +3,7 @@ check, write back), compared with the one in tests/golden/tuned/: a refactoring 
 orcu writes for an example shows here. The emulated tune ranks with the model after checking
 every variant; the model tune checks its winners. After an intended change:
 python3 tests/regenerate_golden.py and review the diff."""
+
 import os
 import re
 import subprocess
@@ -29,9 +30,27 @@ def tuned_example(tmp: Path, example: str, backend: str) -> str:
     if not work.exists():
         subprocess.run(["cp", "-r", str(EXAMPLES), str(work)], check=True)
     out = tmp / golden_name(example, backend)
-    proc = subprocess.run([sys.executable, "-m", "orcu", "tune", f"ex/{example}", "--backend", backend,
-                           "--budget", "8", "--seed", "0", "-o", str(out)],
-                          cwd=tmp, capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "orcu",
+            "tune",
+            f"ex/{example}",
+            "--backend",
+            backend,
+            "--budget",
+            "8",
+            "--seed",
+            "0",
+            "-o",
+            str(out),
+        ],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     if proc.returncode:
         errors = [line for line in proc.stderr.splitlines() if "error:" in line]
         return "\n".join([f"exit {proc.returncode}", *errors, ""])
@@ -43,5 +62,6 @@ def tuned_example(tmp: Path, example: str, backend: str) -> str:
 @pytest.mark.parametrize("example", FILES)
 def test_the_tuned_file_of_each_example_is_unchanged(tmp_path, example, backend):
     text = tuned_example(tmp_path, example, backend)
-    assert text == (GOLDEN / golden_name(example, backend)).read_text(), \
+    assert text == (GOLDEN / golden_name(example, backend)).read_text(), (
         "after an intended change: python3 tests/regenerate_golden.py"
+    )

@@ -1,4 +1,5 @@
 """The tuned source and `orcu emit`: layout, annotations, re-tuning, atomic writes."""
+
 import hashlib
 import os
 import re
@@ -22,7 +23,9 @@ TWO = {"TC1": 256, "BC1": 132, "TC2": 1024, "BC2": 66}
 
 def tuned(path, params=None, strip=False):
     program = load(path)
-    text, _ = tuned_source(program, [Choice(params or {}, {"n": 12345} if params else {})] * len(program.nests), strip, DATE)
+    text, _ = tuned_source(
+        program, [Choice(params or {}, {"n": 12345} if params else {})] * len(program.nests), strip, DATE
+    )
     return text
 
 
@@ -34,15 +37,19 @@ def golden_tuned_file() -> str:
 
 def test_golden_tuned_file(in_tmp):
     text = golden_tuned_file()
-    assert text == (GOLDEN / "two_regions_file.cu").read_text(), "after an intended change: python3 tests/regenerate_golden.py"
+    assert text == (GOLDEN / "two_regions_file.cu").read_text(), (
+        "after an intended change: python3 tests/regenerate_golden.py"
+    )
 
 
 def test_regions_become_calls_with_the_original_kept(in_tmp):
     write(in_tmp / "two_regions.c", (EXAMPLES / "two_regions.c").read_text())
     text = tuned("two_regions.c", TWO)
     assert text.count("#ifdef ORCU_ORIGINAL\n    for (i = 0; i < n; i++)") == 2
-    assert ("    orcu_scale_and_max_1(n, z, alpha, x);  // the loop above, run on the GPU by orcu\n"
-            "    (void)i;  // only the original loops above use it\n#endif\n    /*@ end @*/") in text
+    assert (
+        "    orcu_scale_and_max_1(n, z, alpha, x);  // the loop above, run on the GPU by orcu\n"
+        "    (void)i;  // only the original loops above use it\n#endif\n    /*@ end @*/"
+    ) in text
     assert "    orcu_scale_and_max_2(n, &zmax, z);" in text
     # kernels and host functions come before the function, after the file's includes
     assert text.index("#include <math.h>\n") < text.index("__global__") < text.index("double scale_and_max(")
@@ -78,14 +85,20 @@ def test_strip_drops_every_annotation(in_tmp):
     text = tuned("two_regions.c", TWO, strip=True)
     assert "/*@" not in text and "@*/" not in text
     assert "can tune this file again" not in text
-    assert "    zmax = z[0];\n#ifdef ORCU_ORIGINAL\n    for (i = 0; i < n; i++)\n        zmax = fmax(zmax, z[i]);\n#else\n" in text
+    assert (
+        "    zmax = z[0];\n#ifdef ORCU_ORIGINAL\n    for (i = 0; i < n; i++)\n        zmax = fmax(zmax, z[i]);\n#else\n"
+        in text
+    )
     assert "#endif\n    return zmax;\n}\n" in text
 
 
 def test_region_with_annotation_body_only_keeps_it_as_the_original(in_tmp):
     write(in_tmp / "t.c", CASES["grid_stride"])
     text = tuned("t.c")
-    assert "    ) @*/\n#ifdef ORCU_ORIGINAL\n    for (i = 0; i < n; i++)\n        y[i] = a * x[i] + y[i];\n#else\n    orcu_f_1(n, y, a, x);" in text
+    assert (
+        "    ) @*/\n#ifdef ORCU_ORIGINAL\n    for (i = 0; i < n; i++)\n        y[i] = a * x[i] + y[i];\n#else\n    orcu_f_1(n, y, a, x);"
+        in text
+    )
 
 
 def test_generated_code_goes_above_the_comment_and_specifiers_of_the_function(in_tmp):
@@ -120,12 +133,18 @@ def test_emit_unset_parameters_take_the_first_valid_values(in_tmp, capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--set", "TC=5"], "orcu: error: --set: '5' is not one of the values of 'TC': 64, 128, 192, 256, 320, 384, 448, 512, 576, 640, 704, 768, ..."),
+        (
+            ["--set", "TC=5"],
+            "orcu: error: --set: '5' is not one of the values of 'TC': 64, 128, 192, 256, 320, 384, 448, 512, 576, 640, 704, 768, ...",
+        ),
         (["--set", "tc=64"], "orcu: error: --set: 'tc' is not a parameter here (did you mean 'TC'?)"),
         (["--set", "n=100000"], "orcu: error: --set: 'n' is not a parameter here (it is set with --input)"),
         (["--set", "TC"], "orcu: error: --set expects NAME=VALUE, got 'TC'"),
         (["--input", "n=7"], "orcu: error: --input: '7' is not one of the values of 'n': 100000, 1000003"),
-        (["--set", "TC=64", "--set", "BC=66"], "orcu: error: no configuration with TC=64, BC=66 satisfies the constraints: enough_threads (TC * BC >= 8192)"),
+        (
+            ["--set", "TC=64", "--set", "BC=66"],
+            "orcu: error: no configuration with TC=64, BC=66 satisfies the constraints: enough_threads (TC * BC >= 8192)",
+        ),
     ],
 )
 def test_emit_usage_errors(in_tmp, capsys, args, message):
@@ -151,7 +170,10 @@ def test_emit_explain_reports_skipped_transformations(in_tmp, capsys):
     write(in_tmp / "dot.c", (EXAMPLES / "dot.c").read_text())
     assert main(["emit", "dot.c", "--set", "CB=True", "--explain", "-o", "dot.cu"]) == 0
     err = capsys.readouterr().err
-    assert "  note: cacheBlocks: skipped, no data is reused across the threads of a block (each thread reads its own elements of 'x'; each thread reads its own elements of 'y')\n" in err
+    assert (
+        "  note: cacheBlocks: skipped, no data is reused across the threads of a block (each thread reads its own elements of 'x'; each thread reads its own elements of 'y')\n"
+        in err
+    )
 
 
 def test_a_region_outside_any_function_beside_one_inside_cannot_become_a_call(in_tmp, capsys):
@@ -162,7 +184,8 @@ def test_a_region_outside_any_function_beside_one_inside_cannot_become_a_call(in
     assert capsys.readouterr().err.split("\n")[0] == (
         "frag.c:2:1: error: a Loop region outside a function cannot become a call in a file whose other Loop regions are in "
         "functions: put it in a function (a file whose Loop regions all stand outside functions is a fragment, tuned into a "
-        "fragment and a .cu)")
+        "fragment and a .cu)"
+    )
 
 
 def test_sizes_with_different_winners_get_a_dispatch(in_tmp):
@@ -175,9 +198,15 @@ def test_sizes_with_different_winners_get_a_dispatch(in_tmp):
     assert "    if (n == 100000) {\n        orcu_daxpy_1_v1(n, y, a, x);\n        return;\n    }\n" in text
     assert "        fabs(((double)n - 1000003) / 1000003),\n" in text  # other sizes: the nearest tuned one
     assert "    orcu_daxpy_1(n, y, a, x);  // the loop above, run on the GPU by orcu\n" in text
-    assert " * orcu_daxpy_1 (line 25): TC=256, BC=264, SC=2, PL=48\n *     input n=1000003; time 1.5 ms (kernel time, which ranked the variants)\n" in text
+    assert (
+        " * orcu_daxpy_1 (line 25): TC=256, BC=264, SC=2, PL=48\n *     input n=1000003; time 1.5 ms (kernel time, which ranked the variants)\n"
+        in text
+    )
     # one call frees what both configurations keep
-    assert "void orcu_release_daxpy_1(void)\n{\n    orcu_release_daxpy_1_v1();\n    orcu_release_daxpy_1_v2();\n}\n" in text
+    assert (
+        "void orcu_release_daxpy_1(void)\n{\n    orcu_release_daxpy_1_v1();\n    orcu_release_daxpy_1_v2();\n}\n"
+        in text
+    )
     write(in_tmp / "axpy.cu", text)
     build = subprocess.run(["nvcc", "-c", "-arch=sm_90", "axpy.cu", "-o", "axpy.o"], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr

@@ -3,6 +3,7 @@
 ``A[i + j*nrows]`` becomes ``{(i,): 1, (j, nrows): 1}``; its range over the loop bounds
 gives the extent of ``A`` (``nrows*ndiags``) without any help from the user.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping

@@ -19,6 +19,7 @@ A term whose type orcu cannot tell (a call of an unknown function, a struct's fi
 floating-point for an integer accumulator: refused rather than guessed. A floating-point
 accumulator takes any term.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -30,22 +31,99 @@ from orcu.frontend.types import canonical_type
 
 # Integer types by conversion rank, each with its bits and signedness (LP64, as nvcc and gcc use).
 _INTEGERS = {
-    "bool": (0, 1, False), "char": (1, 8, True), "signed char": (1, 8, True), "unsigned char": (1, 8, False),
-    "short": (2, 16, True), "unsigned short": (2, 16, False), "int": (3, 32, True), "unsigned int": (3, 32, False),
-    "long": (4, 64, True), "unsigned long": (4, 64, False), "size_t": (4, 64, False),
-    "long long": (5, 64, True), "unsigned long long": (5, 64, False),
+    "bool": (0, 1, False),
+    "char": (1, 8, True),
+    "signed char": (1, 8, True),
+    "unsigned char": (1, 8, False),
+    "short": (2, 16, True),
+    "unsigned short": (2, 16, False),
+    "int": (3, 32, True),
+    "unsigned int": (3, 32, False),
+    "long": (4, 64, True),
+    "unsigned long": (4, 64, False),
+    "size_t": (4, 64, False),
+    "long long": (5, 64, True),
+    "unsigned long long": (5, 64, False),
 }
 _FLOATING = {"float": 0, "double": 1, "long double": 2}
 
 # The C library's functions a loop calls, by the type they return.
 _RETURNS = {
-    **{f: "double" for f in ("sqrt", "exp", "log", "log2", "log10", "pow", "sin", "cos", "tan", "atan", "atan2", "fabs",
-                             "floor", "ceil", "fmax", "fmin", "fmod", "tanh", "exp2", "cbrt", "round", "trunc", "hypot",
-                             "erf", "asin", "acos", "sinh", "cosh", "rint", "copysign", "fma")},
-    **{f + "f": "float" for f in ("sqrt", "exp", "log", "log2", "log10", "pow", "sin", "cos", "tan", "atan", "atan2",
-                                  "fabs", "floor", "ceil", "fmax", "fmin", "fmod", "tanh", "exp2", "cbrt", "round",
-                                  "trunc", "hypot", "erf", "asin", "acos", "sinh", "cosh", "rint", "copysign", "fma")},
-    "abs": "int", "labs": "long", "llabs": "long long",
+    **{
+        f: "double"
+        for f in (
+            "sqrt",
+            "exp",
+            "log",
+            "log2",
+            "log10",
+            "pow",
+            "sin",
+            "cos",
+            "tan",
+            "atan",
+            "atan2",
+            "fabs",
+            "floor",
+            "ceil",
+            "fmax",
+            "fmin",
+            "fmod",
+            "tanh",
+            "exp2",
+            "cbrt",
+            "round",
+            "trunc",
+            "hypot",
+            "erf",
+            "asin",
+            "acos",
+            "sinh",
+            "cosh",
+            "rint",
+            "copysign",
+            "fma",
+        )
+    },
+    **{
+        f + "f": "float"
+        for f in (
+            "sqrt",
+            "exp",
+            "log",
+            "log2",
+            "log10",
+            "pow",
+            "sin",
+            "cos",
+            "tan",
+            "atan",
+            "atan2",
+            "fabs",
+            "floor",
+            "ceil",
+            "fmax",
+            "fmin",
+            "fmod",
+            "tanh",
+            "exp2",
+            "cbrt",
+            "round",
+            "trunc",
+            "hypot",
+            "erf",
+            "asin",
+            "acos",
+            "sinh",
+            "cosh",
+            "rint",
+            "copysign",
+            "fma",
+        )
+    },
+    "abs": "int",
+    "labs": "long",
+    "llabs": "long long",
 }
 
 

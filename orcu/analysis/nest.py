@@ -7,6 +7,7 @@
 - whether the outer loop may run in parallel: a loop-carried dependence that is not
   a recognised reduction is an error naming the array or scalar and its line.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -66,7 +67,10 @@ class NestAnalysis:
 
 
 def analyze(
-    src: SourceFile, nest: LoopNest, spec: TuningSpec | None = None, sizes: Mapping[str, str] | None = None,
+    src: SourceFile,
+    nest: LoopNest,
+    spec: TuningSpec | None = None,
+    sizes: Mapping[str, str] | None = None,
     mapped: bool = False,
 ) -> NestAnalysis:
     """``sizes``: explicit element counts (the ``arraySizes`` transform argument). ``mapped``:
@@ -102,12 +106,22 @@ def analyze(
     left = ([outer.var] if outer.var in nest.read_after else []) + list(live_private)
     if outer.descending and left:
         names = ", ".join(f"'{n}'" for n in left)
-        raise src.error_at(nest.read_after.get(left[0], outer.loc),
-                           f"{names} is read here after the loop on '{outer.var}', which counts down: orcu runs its "
-                           "iterations in any order and keeps what the highest one left, not the last one; count up "
-                           "or assign it after the loop", AnalysisError)
-    return NestAnalysis(outer, arrays, tuple(reductions), tuple(sorted(inner_vars | set(private))), scalars_in,
-                        outer.var in nest.read_after, live_private)
+        raise src.error_at(
+            nest.read_after.get(left[0], outer.loc),
+            f"{names} is read here after the loop on '{outer.var}', which counts down: orcu runs its "
+            "iterations in any order and keeps what the highest one left, not the last one; count up "
+            "or assign it after the loop",
+            AnalysisError,
+        )
+    return NestAnalysis(
+        outer,
+        arrays,
+        tuple(reductions),
+        tuple(sorted(inner_vars | set(private))),
+        scalars_in,
+        outer.var in nest.read_after,
+        live_private,
+    )
 
 
 def _mapped(src, nest, spec, sizes, outer, statements, inner_vars, written) -> NestAnalysis:
@@ -123,8 +137,12 @@ def _mapped(src, nest, spec, sizes, outer, statements, inner_vars, written) -> N
                 reductions[m[0]] = Reduction(m[0], role, v.ctype.base, st.loc, calls_c_minmax(st.node))
     for name, loc in nest.read_after.items():
         if name not in reductions:  # a reduction's final value is kept
-            raise src.error_at(loc, f"'{name}' is read here after a Loop region the TSG maps: its value after the loop is "
-                                    "not kept there; assign it before this read", AnalysisError)
+            raise src.error_at(
+                loc,
+                f"'{name}' is read here after a Loop region the TSG maps: its value after the loop is "
+                "not kept there; assign it before this read",
+                AnalysisError,
+            )
     private = {n for n in written if nest.variables[n].origin != "region"} - set(reductions) - inner_vars - {outer.var}
     scalars_in = _scalars_in(nest, set(reductions) | written | inner_vars | {outer.var})
     arrays = _arrays(nest, spec, sizes, statements, set(scalars_in) | inner_vars | {outer.var}, None)
@@ -148,21 +166,27 @@ def _arrays(nest, spec, sizes, statements, affine_names: set[str], outer: Loop |
         accesses = [(a, lps) for st, lps in statements for a in st.accesses if a.array == name]
         accesses += [(a, lps) for a, lps in bounds if a.array == name]
         extent, source, first = _extent(nest, spec, name, accesses, affine_names, sizes)
-        arrays.append(ArrayInfo(
-            name,
-            var.ctype.base,
-            read=any(not a.write for a, _ in accesses),
-            written=any(a.write for a, _ in accesses),
-            extent=extent,
-            extent_source=source,
-            chunkable=outer is not None and bool(accesses) and all(_is_outer_index(a, outer.var) for a, _ in accesses),
-            first=first,
-            dense_write=outer is not None and source == "affine" and _dense_write(outer, name, accesses),
-        ))
+        arrays.append(
+            ArrayInfo(
+                name,
+                var.ctype.base,
+                read=any(not a.write for a, _ in accesses),
+                written=any(a.write for a, _ in accesses),
+                extent=extent,
+                extent_source=source,
+                chunkable=outer is not None
+                and bool(accesses)
+                and all(_is_outer_index(a, outer.var) for a, _ in accesses),
+                first=first,
+                dense_write=outer is not None and source == "affine" and _dense_write(outer, name, accesses),
+            )
+        )
     return tuple(arrays)
 
 
-def _live_private(src: SourceFile, nest: LoopNest, outer: Loop, inner_vars: set[str], private: set[str]) -> tuple[str, ...]:
+def _live_private(
+    src: SourceFile, nest: LoopNest, outer: Loop, inner_vars: set[str], private: set[str]
+) -> tuple[str, ...]:
     """Private scalars the code after the region reads: those the last iteration leaves for
     certain, or a diagnostic at the read."""
     live = []
@@ -196,10 +220,18 @@ def _assigns_first(node: c_ast.Node, name: str) -> bool:
         first = next((item for item in node.block_items or () if mentions(item, name)), None)
         return first is not None and _assigns_first(first, name)
     if isinstance(node, c_ast.If):
-        return (node.iffalse is not None and not mentions(node.cond, name)
-                and _assigns_first(node.iftrue, name) and _assigns_first(node.iffalse, name))
-    return (isinstance(node, c_ast.Assignment) and node.op == "=" and is_name(node.lvalue, name)
-            and not mentions(node.rvalue, name))
+        return (
+            node.iffalse is not None
+            and not mentions(node.cond, name)
+            and _assigns_first(node.iftrue, name)
+            and _assigns_first(node.iffalse, name)
+        )
+    return (
+        isinstance(node, c_ast.Assignment)
+        and node.op == "="
+        and is_name(node.lvalue, name)
+        and not mentions(node.rvalue, name)
+    )
 
 
 def _reductions(src, nest, outer, statements) -> list[Reduction]:
@@ -268,8 +300,12 @@ def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, name
         for w in (a for a in st.accesses if a.write):
             wp = [_affine(s, names) for s in w.subscripts]
             if all(p is not None for p in wp) and not any(i in p.names for p in wp):
-                raise src.error_at(w.loc, f"every iteration of '{i}' writes the same elements of '{w.array}' (the subscript "
-                                          f"does not depend on '{i}')", AnalysisError)
+                raise src.error_at(
+                    w.loc,
+                    f"every iteration of '{i}' writes the same elements of '{w.array}' (the subscript "
+                    f"does not depend on '{i}')",
+                    AnalysisError,
+                )
     deps = nest.deps or dependences(nest)
     for loc, why in deps.bounds_written.get(i, ()):
         raise src.error_at(loc, f"loop-carried dependence: {why}, in different iterations of '{i}'", AnalysisError)
@@ -278,15 +314,32 @@ def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, name
         return
     write, other, reduction, opaque = found
     if opaque is not None:
-        raise src.error_at(write.loc, f"cannot prove that iterations of '{i}' touch different elements of '{write.array}': "
-                                      f"'{opaque}' is not affine", AnalysisError)
+        raise src.error_at(
+            write.loc,
+            f"cannot prove that iterations of '{i}' touch different elements of '{write.array}': "
+            f"'{opaque}' is not affine",
+            AnalysisError,
+        )
     if reduction:
-        parallel = [lp.var for lp in nest.loops() if lp is not outer and deps.loops[lp.var].parallel
-                    and not deps.loops[lp.var].conflicts]
-        hint = (f"; '{parallel[0]}' has no dependence between its iterations: mapping='auto' lets the TSG spread it over "
-                "threads instead") if parallel else ""
-        raise src.error_at(write.loc, f"'{write.text}' (line {write.loc.line}) is a sum over iterations of '{i}', which "
-                                      f"Orio's mapping spreads over threads{hint}", AnalysisError)
+        parallel = [
+            lp.var
+            for lp in nest.loops()
+            if lp is not outer and deps.loops[lp.var].parallel and not deps.loops[lp.var].conflicts
+        ]
+        hint = (
+            (
+                f"; '{parallel[0]}' has no dependence between its iterations: mapping='auto' lets the TSG spread it over "
+                "threads instead"
+            )
+            if parallel
+            else ""
+        )
+        raise src.error_at(
+            write.loc,
+            f"'{write.text}' (line {write.loc.line}) is a sum over iterations of '{i}', which "
+            f"Orio's mapping spreads over threads{hint}",
+            AnalysisError,
+        )
     raise src.error_at(
         other.loc if not other.write else write.loc,
         f"loop-carried dependence on '{write.array}': '{write.text}' (line {write.loc.line}) and '{other.text}' (line "
@@ -317,8 +370,7 @@ def _dense_write(outer: Loop, name: str, accesses) -> bool:
     if not a.write or len(loops) != 1 or len(a.subscripts) != 1:
         return False
     direct = any(
-        isinstance(st, Stmt) and isinstance(st.node, c_ast.Assignment)
-        and st.node.op == "=" and a in st.accesses
+        isinstance(st, Stmt) and isinstance(st.node, c_ast.Assignment) and st.node.op == "=" and a in st.accesses
         for st in outer.body
     )
     p = poly_of(a.subscripts[0])
@@ -424,10 +476,15 @@ def _scan(reaches, which: str) -> str:
         values = [p.substitute(inner.var, v) for v in (Poly.var("orcu_lo"), last)]
         rising = (coef.sign() or 0) > 0
         value = values[rising] + Poly.const(1) if end else values[not rising]
-        step = "" if inner.step == 1 or value.names.isdisjoint({"orcu_last"}) else (
-            f"const long long orcu_last = orcu_lo + (orcu_hi - 1 - orcu_lo) / {inner.step} * {inner.step}; ")
-        text = (f"const long long orcu_lo = {c_text(inner.lower)}, orcu_hi = {c_text(inner.upper)}; "
-                f"if (orcu_lo < orcu_hi) {{ {step}{_keep(value, end)} }}")
+        step = (
+            ""
+            if inner.step == 1 or value.names.isdisjoint({"orcu_last"})
+            else (f"const long long orcu_last = orcu_lo + (orcu_hi - 1 - orcu_lo) / {inner.step} * {inner.step}; ")
+        )
+        text = (
+            f"const long long orcu_lo = {c_text(inner.lower)}, orcu_hi = {c_text(inner.upper)}; "
+            f"if (orcu_lo < orcu_hi) {{ {step}{_keep(value, end)} }}"
+        )
         for lp in reversed(around):
             text = f"for (long long {lp.var} = {c_text(lp.lower)}; {lp.var} < {c_text(lp.upper)}; {lp.var} += {lp.step}) {{ {text} }}"
         lines.append(text)

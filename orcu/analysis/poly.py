@@ -17,6 +17,7 @@ anything else written in a loop ties that loop's iterations together.
 Accesses that are not affine (``x[col]``, ``a[idx[i]]``) are taken to touch any element of
 their array, and say so.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -81,7 +82,9 @@ class Dependences:
     # Loops whose iterations write what the bounds of a loop in them read: (where, why) by iterator.
     bounds_written: dict[str, list[tuple[Location, str]]] = field(default_factory=dict)
     _pairs: list[_Pair] = field(default_factory=list, repr=False)
-    _scalars: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)  # loop -> scalar -> "private"/op/"carried"
+    _scalars: dict[str, dict[str, str]] = field(
+        default_factory=dict, repr=False
+    )  # loop -> scalar -> "private"/op/"carried"
     _differs: dict[tuple[int, str], bool] = field(default_factory=dict, repr=False)
 
     def parallel_together(self, grid: Iterable[str], reduced: Iterable[str] = ()) -> str | None:
@@ -99,7 +102,9 @@ class Dependences:
                     continue
                 if self._pair_differs(k, var):
                     kind = "a reduction across" if pair.reduction else "a dependence between"
-                    return f"{kind} iterations of '{var}': {pair.text()}" + (f" ({pair.opaque} is not affine)" if pair.opaque else "")
+                    return f"{kind} iterations of '{var}': {pair.text()}" + (
+                        f" ({pair.opaque} is not affine)" if pair.opaque else ""
+                    )
         for var in sorted(grid | reduced):
             for scalar, how in self._scalars.get(var, {}).items():
                 if how == "carried":
@@ -114,7 +119,9 @@ class Dependences:
         order afterwards (updates of one reduction aside); else why not."""
         for pair in self._pairs:
             if not pair.reduction and _reversed(self.nest, pair, outer, inner):
-                return f"{pair.text()} would run in the other order" + (f" ({pair.opaque} is not affine)" if pair.opaque else "")
+                return f"{pair.text()} would run in the other order" + (
+                    f" ({pair.opaque} is not affine)" if pair.opaque else ""
+                )
         for var in (outer, inner):
             stop = self._sequential(var)
             if stop is not None:
@@ -189,18 +196,24 @@ def _dependences(nest: LoopNest) -> Dependences:
                 continue
             if None not in (a[0].access.member, b[0].access.member) and a[0].access.member != b[0].access.member:
                 continue  # pos[i].x and pos[j].y: other fields of the elements never overlap
-            opaque = next((s.access.text for s, _ in (a, b) if not s.exact), None)
+            unexact = next((s.access.text for s, _ in (a, b) if not s.exact), None)
             same_update = {reductions.get(id(owner[id(s.access)])) for s, _ in (a, b)}
-            reduction = (len(same_update) == 1 and None not in same_update
-                         and all(s.access.text == next(iter(same_update))[0] for s, _ in (a, b)))
-            deps._pairs.append(_Pair(a, b, reduction, opaque))
+            reduction = (
+                len(same_update) == 1
+                and None not in same_update
+                and all(s.access.text == next(iter(same_update))[0] for s, _ in (a, b))
+            )
+            deps._pairs.append(_Pair(a, b, reduction, unexact))
     deps._scalars = _scalar_roles(nest)
     deps.bounds_written = _bounds_written(nest)
     for loop in nest.loops():
-        conflicts, opaque = [], []
+        conflicts: list[Conflict] = []
+        opaque: list[str] = []
         for jump in loop.jumps_of("break"):
-            deps.stops[loop.var] = (f"the 'break' on line {jump.loc.line} stops the loop on '{loop.var}' where its data say: "
-                                    "its iterations run in order, one after the other")
+            deps.stops[loop.var] = (
+                f"the 'break' on line {jump.loc.line} stops the loop on '{loop.var}' where its data say: "
+                "its iterations run in order, one after the other"
+            )
             conflicts.append(Conflict(f"the 'break' on line {jump.loc.line} ends its iterations early"))
         for k, pair in enumerate(deps._pairs):
             if _carried(nest, pair, loop) and deps._pair_differs(k, loop.var):
@@ -210,7 +223,9 @@ def _dependences(nest: LoopNest) -> Dependences:
         conflicts += [Conflict(why) for _, why in deps.bounds_written.get(loop.var, ())]
         for scalar, how in deps._scalars.get(loop.var, {}).items():
             if how == "carried":
-                conflicts.append(Conflict(f"'{scalar}' carries a value from one iteration to the next" + deps._why(scalar)))
+                conflicts.append(
+                    Conflict(f"'{scalar}' carries a value from one iteration to the next" + deps._why(scalar))
+                )
             elif how.startswith("reduce"):
                 conflicts.append(Conflict(f"'{scalar}' is reduced with '{how.split(':')[1]}'", reduction=True))
         deps.loops[loop.var] = LoopFacts(loop.var, tuple(dict.fromkeys(conflicts)), tuple(dict.fromkeys(opaque)))
@@ -227,6 +242,7 @@ def _bounds_written(nest: LoopNest) -> dict[str, list[tuple[Location, str]]]:
             if isinstance(n, Loop):
                 placed.append((n, around + (n,)))
                 walk(n.body, around + (n,))
+
     walk(nest.body, ())
     out: dict[str, list[tuple[Location, str]]] = {}
     for st, loops in statements(nest.body):
@@ -235,8 +251,10 @@ def _bounds_written(nest: LoopNest) -> dict[str, list[tuple[Location, str]]]:
             read = next((a for a in bounded.bound_reads if a.array in written), None)
             if read is None:
                 continue
-            why = (f"'{written[read.array].text}' (line {st.loc.line}) writes what the bounds of the loop on "
-                   f"'{bounded.var}' read ('{read.text}')")
+            why = (
+                f"'{written[read.array].text}' (line {st.loc.line}) writes what the bounds of the loop on "
+                f"'{bounded.var}' read ('{read.text}')"
+            )
             for lp in chain:
                 if any(lp is other for other in loops):
                     out.setdefault(lp.var, []).append((written[read.array].loc, why))
@@ -312,7 +330,11 @@ def _scalar_roles(nest: LoopNest) -> dict[str, dict[str, str]]:
     written -= iterators
     global_ops = {}
     for s in written:
-        ops = {match_reduction(st.node, nest.variables) for st, _ in statements(nest.body) if s in st.scalar_reads | st.scalar_writes}
+        ops = {
+            match_reduction(st.node, nest.variables)
+            for st, _ in statements(nest.body)
+            if s in st.scalar_reads | st.scalar_writes
+        }
         if len(ops) == 1 and None not in ops and next(iter(ops))[0] == s:
             global_ops[s] = next(iter(ops))[1]
     out: dict[str, dict[str, str]] = {}
@@ -346,8 +368,10 @@ def _differs(nest: LoopNest, pair: _Pair, var: str) -> bool:
 def _reversed(nest: LoopNest, pair: _Pair, outer: str, inner: str) -> bool:
     """Whether two instances of the pair's accesses touch one element with ``outer`` earlier
     and ``inner`` later in one of them: swapping the loops would swap the two."""
-    return any(_meet(nest, p, (outer, inner), lambda a, b: [f"{a[outer]} < {b[outer]}", f"{a[inner]} > {b[inner]}"])
-               for p in (pair, _Pair(pair.second, pair.first, pair.reduction, pair.opaque)))
+    return any(
+        _meet(nest, p, (outer, inner), lambda a, b: [f"{a[outer]} < {b[outer]}", f"{a[inner]} > {b[inner]}"])
+        for p in (pair, _Pair(pair.second, pair.first, pair.reduction, pair.opaque))
+    )
 
 
 def _meet(nest: LoopNest, pair: _Pair, loops: tuple[str, ...], relation) -> bool:

@@ -1,6 +1,7 @@
 """How a statement uses a scalar: as a reduction (``s += e``, ``s = fmax(s, e)``, ``if (e > s)
 s = e``) or as a value each iteration assigns before reading it (private). The analyses of
 nests (analysis/nest.py), of dependences (analysis/poly.py) and the code generators ask."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -31,8 +32,11 @@ def calls_c_minmax(node: c_ast.Node) -> bool:
         body = node.iftrue
         return calls_c_minmax(body.block_items[0] if isinstance(body, c_ast.Compound) and body.block_items else body)
     rhs = node.rvalue if isinstance(node, c_ast.Assignment) else None
-    return (isinstance(rhs, c_ast.FuncCall) and isinstance(rhs.name, c_ast.ID)
-            and rhs.name.name in ("fmax", "fmaxf", "fmin", "fminf"))
+    return (
+        isinstance(rhs, c_ast.FuncCall)
+        and isinstance(rhs.name, c_ast.ID)
+        and rhs.name.name in ("fmax", "fmaxf", "fmin", "fminf")
+    )
 
 
 def match_reduction(node: c_ast.Node, variables: Mapping[str, Variable]) -> tuple[str, str] | None:
@@ -55,7 +59,9 @@ def why_carried(nodes, scalar: str, variables: Mapping[str, Variable]) -> str:
     return ""
 
 
-def _checked(node: c_ast.Node, variables: Mapping[str, Variable]) -> tuple[tuple[str, str, c_ast.Node], str | None] | None:
+def _checked(
+    node: c_ast.Node, variables: Mapping[str, Variable]
+) -> tuple[tuple[str, str, c_ast.Node], str | None] | None:
     """(the update, why its steps may not be reordered or None) for an update of a scalar in a
     reduction's form; None for any other statement."""
     found = _update(node)
@@ -76,8 +82,11 @@ def _update(node: c_ast.Node) -> tuple[str, str, c_ast.Node] | None:
             body = body.block_items[0]
         cond = node.cond
         if (
-            isinstance(body, c_ast.Assignment) and body.op == "=" and isinstance(body.lvalue, c_ast.ID)
-            and isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=", ">", ">=")
+            isinstance(body, c_ast.Assignment)
+            and body.op == "="
+            and isinstance(body.lvalue, c_ast.ID)
+            and isinstance(cond, c_ast.BinaryOp)
+            and cond.op in ("<", "<=", ">", ">=")
         ):
             s, e = body.lvalue.name, body.rvalue
             if c_text(e) == c_text(cond.left) and is_name(cond.right, s):  # if (e > s) s = e;
@@ -110,7 +119,11 @@ def _update(node: c_ast.Node) -> tuple[str, str, c_ast.Node] | None:
                 if is_name(a, s) and not mentions(b, s):
                     return s, _MINMAX_CALLS[rhs.name.name], b
         return None
-    if isinstance(rhs, c_ast.TernaryOp) and isinstance(rhs.cond, c_ast.BinaryOp) and rhs.cond.op in ("<", "<=", ">", ">="):
+    if (
+        isinstance(rhs, c_ast.TernaryOp)
+        and isinstance(rhs.cond, c_ast.BinaryOp)
+        and rhs.cond.op in ("<", "<=", ">", ">=")
+    ):
         cond, t, f = rhs.cond, rhs.iftrue, rhs.iffalse
         if is_name(f, s) and c_text(t) == c_text(cond.left) and is_name(cond.right, s) and not mentions(t, s):
             return s, "max" if cond.op in (">", ">=") else "min", t  # (e > s) ? e : s

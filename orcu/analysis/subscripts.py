@@ -9,11 +9,13 @@ along, which is what coalescing is about; the dependence analysis (analysis/poly
 on these subscripts too. An access that fits no such form is opaque: it may touch any
 element.
 """
+
 from __future__ import annotations
 
 import copy
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from pycparser import c_ast
 
@@ -113,8 +115,11 @@ def _set_values(body, values: dict[str, c_ast.Node], out: dict[int, tuple]) -> d
     expressions (``values``, at the start of ``body``), with those values written out."""
     for n in body:
         if isinstance(n, Loop):
-            changed = {n.var} | {w for st, _ in statements(n.body) for w in st.scalar_writes} | {
-                lp.var for lp in loops_of(n.body)}
+            changed = (
+                {n.var}
+                | {w for st, _ in statements(n.body) for w in st.scalar_writes}
+                | {lp.var for lp in loops_of(n.body)}
+            )
             values = {k: v for k, v in values.items() if k not in changed and not _names(v) & changed}
             _set_values(n.body, values, out)  # what the loop leaves unchanged holds inside it and after it
             continue
@@ -135,7 +140,7 @@ def _choices(subscripts: tuple, iterators: set[str]) -> list[tuple[tuple, tuple]
     """(the subscripts with each conditional ``c ? a : b`` replaced by either side, what holds of
     the iterators then) for every combination; the subscripts as they are past MAX_CHOICES
     (poly_of then finds them opaque)."""
-    out = [((), ())]
+    out: list[tuple[tuple, tuple]] = [((), ())]
     for sub in subscripts:
         out = [(done + (alt,), guards + more) for done, guards in out for alt, more in _sides(sub, iterators)]
         if len(out) > MAX_CHOICES:
@@ -147,8 +152,9 @@ def _sides(node: c_ast.Node, iterators: set[str]) -> list[tuple[c_ast.Node, tupl
     if isinstance(node, c_ast.TernaryOp):
         test = _guard(node.cond, iterators)
         yes, no = ((test,), (_negated(test),)) if test is not None else ((), ())
-        return ([(n, yes + g) for n, g in _sides(node.iftrue, iterators)]
-                + [(n, no + g) for n, g in _sides(node.iffalse, iterators)])
+        return [(n, yes + g) for n, g in _sides(node.iftrue, iterators)] + [
+            (n, no + g) for n, g in _sides(node.iffalse, iterators)
+        ]
     out = [(node, ())]
     for attr in node.__slots__:
         child = getattr(node, attr, None)
@@ -188,33 +194,57 @@ def _replaced(node: c_ast.Node, attr: str, value: c_ast.Node) -> c_ast.Node:
 def _definition(st: Stmt) -> tuple[str | None, c_ast.Node | None]:
     """``k = e;`` or ``int k = e;`` with ``e`` plain: (k, e)."""
     node = st.node
-    if isinstance(node, c_ast.Assignment) and node.op == "=" and isinstance(node.lvalue, c_ast.ID) and _plain(node.rvalue):
+    if (
+        isinstance(node, c_ast.Assignment)
+        and node.op == "="
+        and isinstance(node.lvalue, c_ast.ID)
+        and _plain(node.rvalue)
+    ):
         return node.lvalue.name, node.rvalue
-    if isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.TypeDecl) and node.init is not None and _plain(node.init):
+    if (
+        isinstance(node, c_ast.Decl)
+        and isinstance(node.type, c_ast.TypeDecl)
+        and node.init is not None
+        and _plain(node.init)
+    ):
         return node.name, node.init
     return None, None
 
 
-def _shape_array(accesses, iterators: set[str], written: set[str], declared_multi: bool,
-                 values: dict[int, tuple] | None = None, context: tuple[Loop, ...] = ()) -> list[Shaped]:
+def _shape_array(
+    accesses,
+    iterators: set[str],
+    written: set[str],
+    declared_multi: bool,
+    values: dict[int, tuple] | None = None,
+    context: tuple[Loop, ...] = (),
+) -> list[Shaped]:
     """``context``: the host loops around the nest, whose iterators are fixed for a launch and
     bounded by them (``A[i*n + k]`` stays in its row because ``k`` runs below ``n``)."""
     # For the dependences (``values`` given), a subscript that a conditional chooses (w = (x == 0)
     # ? c : c - 1) is each of its choices: one entry per choice, the access touching their union.
     # Code and placements keep one entry per access, such a subscript opaque.
-    chosen = [(entry, [(subs, ())]) if values is None else (entry, _choices(values.get(id(entry[0]), subs), iterators))
-              for entry in accesses for subs in [entry[0].subscripts]]
-    chosen = [(entry, subs, guards) for entry, choices in chosen for subs, guards in choices]
+    options: list[tuple[Any, list[tuple[tuple, tuple]]]] = [
+        (entry, [(subs, ())]) if values is None else (entry, _choices(values.get(id(entry[0]), subs), iterators))
+        for entry in accesses
+        for subs in [entry[0].subscripts]
+    ]
+    chosen = [(entry, subs, guards) for entry, choices in options for subs, guards in choices]
     accesses = [entry for entry, _, _ in chosen]
     guards = [g for _, _, g in chosen]
     polys = [[_poly(s, written) for s in subs] for _, subs, _ in chosen]
-    return [dataclasses.replace(sh, guards=g) if g else sh
-            for sh, g in zip(_shaped(accesses, polys, guards, iterators, declared_multi, context), guards)]
+    return [
+        dataclasses.replace(sh, guards=g) if g else sh
+        for sh, g in zip(_shaped(accesses, polys, guards, iterators, declared_multi, context), guards)
+    ]
 
 
-def _shaped(accesses, polys, guards, iterators: set[str], declared_multi: bool, context: tuple[Loop, ...]) -> list[Shaped]:
+def _shaped(
+    accesses, polys, guards, iterators: set[str], declared_multi: bool, context: tuple[Loop, ...]
+) -> list[Shaped]:
     if all(ps and all(p is not None and is_affine(p, iterators) for p in ps) for ps in polys) and (
-            declared_multi or all(len(ps) > 1 for ps in polys)):
+        declared_multi or all(len(ps) > 1 for ps in polys)
+    ):
         return [Shaped(acc, loops, tuple(ps), True) for (acc, loops), ps in zip(accesses, polys)]
     if not declared_multi and all(len(ps) == 1 and ps[0] is not None and is_affine(ps[0], iterators) for ps in polys):
         # One affine index each (``y[i - n + 1000]``): already exact, whatever sizes it names.
@@ -227,7 +257,8 @@ def _shaped(accesses, polys, guards, iterators: set[str], declared_multi: bool, 
     chain = None if any(g is None for g in groups) else _chain({key for g in groups for key in g})
     if chain is None:
         return _by_stride(accesses, [ps[0] for ps in polys], iterators, context, guards) or [
-            Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
+            Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)
+        ]
     dims = [tuple(group.get(key, Poly.const(0)) for key in chain) for group in groups]
     exact = [_in_rows(d, chain, context + loops, g) for d, (_, loops), g in zip(dims, accesses, guards)]
     if not all(exact) and _in_window(dims, chain, [context + loops for _, loops in accesses], guards):
@@ -236,11 +267,15 @@ def _shaped(accesses, polys, guards, iterators: set[str], declared_multi: bool, 
         rows = _by_stride(accesses, [ps[0] for ps in polys], iterators, context, guards)
         if rows is not None and all(sh.exact for sh in rows):
             return rows
-    return [Shaped(acc, loops, d, e, tuple(_product(key) for key in chain))
-            for (acc, loops), d, e in zip(accesses, dims, exact)]
+    return [
+        Shaped(acc, loops, d, e, tuple(_product(key) for key in chain))
+        for (acc, loops), d, e in zip(accesses, dims, exact)
+    ]
 
 
-def _by_stride(accesses, polys: list[Poly], iterators: set[str], context: tuple[Loop, ...], guards) -> list[Shaped] | None:
+def _by_stride(
+    accesses, polys: list[Poly], iterators: set[str], context: tuple[Loop, ...], guards
+) -> list[Shaped] | None:
     """Rows of one size expression: ``(i + p)*(m + k - 1) + j + q`` -> (i + p, j + q) with rows of
     ``m + k - 1`` elements, when every iterator's coefficient is that expression or a
     constant, the same expression in every access. None when the subscripts are not so."""
@@ -345,12 +380,18 @@ def _in_rows(dims: tuple[Poly, ...], chain: list[tuple[str, ...]], loops: tuple[
     for k in range(1, len(chain)):
         extra = _without(chain[k - 1], chain[k])  # the size dimension k spans
         rng = value_range(dims[k], bounds)  # dimension k must stay in [0, the size the outer one adds)
-        if rng is None or rng[0].sign() not in (0, 1) or (Poly.var(extra[0]) - rng[1] - Poly.const(1)).sign() not in (0, 1):
+        if (
+            rng is None
+            or rng[0].sign() not in (0, 1)
+            or (Poly.var(extra[0]) - rng[1] - Poly.const(1)).sign() not in (0, 1)
+        ):
             return False
     return True
 
 
-def _in_window(dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops: list[tuple[Loop, ...]], guards) -> bool:
+def _in_window(
+    dims: list[tuple[Poly, ...]], chain: list[tuple[str, ...]], loops: list[tuple[Loop, ...]], guards
+) -> bool:
     """Whether each delinearized index of every access stays in one window as wide as its
     dimension (``j`` from 1 to ``m`` in rows of ``m``): then, as digits of a mixed radix, different
     subscripts are different elements, though not within [0, extent)."""
@@ -388,4 +429,3 @@ def _bounds(loops: tuple[Loop, ...], guards=()) -> list[Bound] | None:
                 last = last - Poly.const(1)
         bounds[k] = Bound(b.var, lower, last)
     return bounds
-

@@ -9,9 +9,10 @@ the row of threads folds them (warp shuffles), and the row's first thread combin
 result with the target. Around such a loop, statements that write memory run once per row
 (in its first thread), so that the row's threads do not repeat them.
 """
+
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from orcu.analysis.conversions import accumulator_type
@@ -48,7 +49,9 @@ def grid_header(loop: Loop, axis: str, renames: Mapping[str, str], where: str) -
     ]
 
 
-def targets(nest: LoopNest, loop: Loop, types: Mapping[str, str], identities, fresh) -> list[Target]:
+def targets(
+    nest: LoopNest, loop: Loop, types: Mapping[str, str], identities: Callable[[str, str, bool], tuple[str, str]], fresh
+) -> list[Target]:
     """The reductions a loop on threads combines across them: array elements it updates with
     one operator, and scalars reduced along it."""
     out: dict[str, Target] = {}
@@ -62,35 +65,61 @@ def targets(nest: LoopNest, loop: Loop, types: Mapping[str, str], identities, fr
             ref, op = update
             array = next(a.array for a in st.accesses if a.write)
             ctype = accumulator_type(types[array])
-            out.setdefault(ref, Target(ref, fresh(f"{array}_sum"), ctype, *identities(ctype, op, False), False,
-                                       ctype != types[array]))
+            out.setdefault(
+                ref,
+                Target(ref, fresh(f"{array}_sum"), ctype, *identities(ctype, op, False), False, ctype != types[array]),
+            )
             continue
         m = match_reduction(st.node, nest.variables)
         if m is not None and m[0] in scalars and m[0] not in out:
             ctype = accumulator_type(types[m[0]])
-            out[m[0]] = Target(m[0], fresh(f"{m[0]}_sum"), ctype, *identities(ctype, m[1], calls_c_minmax(st.node)), True,
-                               ctype != types[m[0]])
+            out[m[0]] = Target(
+                m[0],
+                fresh(f"{m[0]}_sum"),
+                ctype,
+                *identities(ctype, m[1], calls_c_minmax(st.node)),
+                True,
+                ctype != types[m[0]],
+            )
     return list(out.values())
 
 
-def threads_loop(loop: Loop, depth: int, found: list[Target], width: int, renames: Mapping[str, str], unroll: int,
-                 registers, where: str) -> list[str]:
+def threads_loop(
+    loop: Loop,
+    depth: int,
+    found: list[Target],
+    width: int,
+    renames: Mapping[str, str],
+    unroll: int,
+    registers,
+    where: str,
+) -> list[str]:
     """A loop over the block's threads along x, with its reductions folded across the row."""
     pad = printer.INDENT * depth
     step = f" * {loop.step}" if loop.step != 1 else ""
     lower, upper = printer.expression(loop.lower, renames), printer.expression(loop.upper, renames)
     names = {t.ref: t.name for t in found}
     scalar = {t.ref: t.name for t in found if t.scalar}
-    lines = [f"{pad}// '{loop.var}' (the loop at {where}:{loop.loc.line}): over threadIdx.x"
-             + (", each thread a share; the row of threads then folds the shares" if found else ""),
-             f"{pad}{{"]
+    lines = [
+        f"{pad}// '{loop.var}' (the loop at {where}:{loop.loc.line}): over threadIdx.x"
+        + (", each thread a share; the row of threads then folds the shares" if found else ""),
+        f"{pad}{{",
+    ]
     lines += [f"{pad}    {t.ctype} {t.name} = {t.identity};" for t in found]
     start = "" if lower == "0" else f"(orcu_index)({lower}) + "
-    lines.append(f"{pad}    for ({loop.var} = {start}(orcu_index)threadIdx.x{step}; {loop.var} < {upper}; "
-                 f"{loop.var} += (orcu_index)blockDim.x{step}) {{")
+    lines.append(
+        f"{pad}    for ({loop.var} = {start}(orcu_index)threadIdx.x{step}; {loop.var} < {upper}; "
+        f"{loop.var} += (orcu_index)blockDim.x{step}) {{"
+    )
     inner_renames = {**renames, **scalar}
-    lines += printer.nodes(loop.body, depth + 2, inner_renames, unroll, registers,
-                           {ref: name for ref, name in names.items() if ref not in scalar})
+    lines += printer.nodes(
+        loop.body,
+        depth + 2,
+        inner_renames,
+        unroll,
+        registers,
+        {ref: name for ref, name in names.items() if ref not in scalar},
+    )
     lines.append(f"{pad}    }}")
     lines += [f"{pad}    {t.name} = orcu_row_reduce<{t.ctype}, {t.functor}, {width}>({t.name});" for t in found]
     if found:

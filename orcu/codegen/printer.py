@@ -3,6 +3,7 @@ loops from their normalised bounds, with renamed identifiers and unroll pragmas.
 
 Each call prints with a generator of its own: pycparser's keeps its indentation in the
 instance, and variants are generated in several threads at once."""
+
 from __future__ import annotations
 
 import copy
@@ -119,9 +120,15 @@ def loop_header(loop: Loop, renames: Mapping[str, str]) -> str:
     return f"for ({loop.var} = {lower}; {loop.var} < {upper}; {step})"
 
 
-def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll: int = 1,
-          registers: Mapping[int, list] | None = None, refs: Mapping[str, str] | None = None,
-          special: Callable[[Node, int, Mapping[str, str]], list[str] | None] | None = None) -> list[str]:
+def nodes(
+    body: tuple[Node, ...],
+    depth: int,
+    renames: Mapping[str, str],
+    unroll: int = 1,
+    registers: Mapping[int, list] | None = None,
+    refs: Mapping[str, str] | None = None,
+    special: Callable[[Node, int, Mapping[str, str]], list[str] | None] | None = None,
+) -> list[str]:
     """Kernel lines for IR nodes; ``unroll`` > 1 puts ``#pragma unroll`` on innermost loops.
     ``registers`` (by the id of a loop: objects with ``name``, ``ctype``, ``ref`` and
     ``loop``) are array elements the loop keeps in a register: loaded before it, stored
@@ -142,8 +149,10 @@ def nodes(body: tuple[Node, ...], depth: int, renames: Mapping[str, str], unroll
                 # the element as this copy of the body names it (a register tile's i_1 for i)
                 at = {r.ref: _renamed_text(r.ref, renames) for r in kept}
                 for r in kept:
-                    lines.append(f"{pad}{r.ctype} {r.name} = {at[r.ref]};  // {at[r.ref]} stays in a register over the loop on "
-                                 f"{r.loop}")
+                    lines.append(
+                        f"{pad}{r.ctype} {r.name} = {at[r.ref]};  // {at[r.ref]} stays in a register over the loop on "
+                        f"{r.loop}"
+                    )
                 if unroll > 1 and innermost(n):
                     lines.append(f"{pad}#pragma unroll {unroll}")
                 lines.append(f"{pad}{loop_header(n, renames)} {{")

@@ -5,6 +5,7 @@ kept in registers, how reductions finish, which index type is safe, which transf
 apply); the text lives in ``templates/region.cu.j2``. Every transformation that cannot
 apply says why in ``RegionCode.notes`` (shown by ``orcu emit --explain``).
 """
+
 from __future__ import annotations
 
 import functools
@@ -167,7 +168,9 @@ def prelude(codes: list[RegionCode]) -> str:
     return render("prelude.cu.j2", needs=set().union(*(c.needs for c in codes)))
 
 
-def transform_values(program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
+def transform_values(
+    program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any]
+) -> dict[str, Any]:
     env = {**program.spec.lets, **inputs, **params}
     values = nest.transform.values(env)
     if nest.recipe is not None and env.get(nest.recipe.min_blocks):  # the runner's, for a tile ptxas spilled
@@ -199,8 +202,15 @@ def links(program: Program, k: int) -> tuple[Link | None, Link | None]:
 
 
 def generate(
-    program: Program, nest: LoopNest, params: Mapping[str, Any], inputs: Mapping[str, Any] | None = None, suffix: str = "",
-    receive: Link | None = None, send: Link | None = None, source: str | None = None, linkage: str = "static",
+    program: Program,
+    nest: LoopNest,
+    params: Mapping[str, Any],
+    inputs: Mapping[str, Any] | None = None,
+    suffix: str = "",
+    receive: Link | None = None,
+    send: Link | None = None,
+    source: str | None = None,
+    linkage: str = "static",
     on_device: bool = False,
 ) -> RegionCode:
     """``suffix`` tells apart several configurations of one region in one file (size dispatch);
@@ -232,9 +242,19 @@ def _wide(text: str) -> str:
 
 
 class _Generator:
-    def __init__(self, program: Program, nest: LoopNest, analysis: NestAnalysis, values: dict[str, Any], suffix: str,
-                 receive: Link | None = None, send: Link | None = None, source: str | None = None,
-                 schedule: Schedule | None = None, linkage: str = "static"):
+    def __init__(
+        self,
+        program: Program,
+        nest: LoopNest,
+        analysis: NestAnalysis,
+        values: dict[str, Any],
+        suffix: str,
+        receive: Link | None = None,
+        send: Link | None = None,
+        source: str | None = None,
+        schedule: Schedule | None = None,
+        linkage: str = "static",
+    ):
         self.program, self.nest, self.a, self.v = program, nest, analysis, values
         self.schedule, self.linkage = schedule, linkage
         self.suffix = suffix
@@ -271,10 +291,13 @@ class _Generator:
             extent = self._extent(info)
             var = self.nest.variables[info.name].ctype
             if var.pointers > 1 or (var.pointers and var.dims):
-                raise self._error(info.name, f"'{info.name}' is an array of row pointers ({var}); orcu moves flat "
-                                             f"arrays only: pass the rows as one block, a C99 array "
-                                             f"({var.base} {info.name}[rows][cols]) or a flat pointer "
-                                             f"({var.base} *{info.name}, indexed {info.name}[i*cols + j])")
+                raise self._error(
+                    info.name,
+                    f"'{info.name}' is an array of row pointers ({var}); orcu moves flat "
+                    f"arrays only: pass the rows as one block, a C99 array "
+                    f"({var.base} {info.name}[rows][cols]) or a flat pointer "
+                    f"({var.base} *{info.name}, indexed {info.name}[i*cols + j])",
+                )
             copy_in = not on_device and (info.read or not info.dense_write)
             copy_out = not on_device and info.written
             chunked = streams > 1 and info.chunkable and not on_device
@@ -284,15 +307,24 @@ class _Generator:
                     f"it is not indexed by '{self.outer.var}' alone"
                 )
             transferred = copy_in or copy_out
-            sent = self.send.arrays.index(info.name) if self.send and info.name in self.send.arrays and transferred else None
-            received = self.receive.arrays.index(info.name) if self.receive and info.name in self.receive.arrays else None
+            sent = (
+                self.send.arrays.index(info.name)
+                if self.send and info.name in self.send.arrays and transferred
+                else None
+            )
+            received = (
+                self.receive.arrays.index(info.name) if self.receive and info.name in self.receive.arrays else None
+            )
             deferred = sent is not None and copy_out and not chunked and info.name in self.send.deferred
             elem = canonical_type(info.element)
             dims = "".join(f"[{d}]" for d in var.dims[1:])
             # An array passed whole to a function of the file keeps the constness it is declared
             # with: the function only reads it (frontend/helpers.py) but may not say so (float *pt).
-            passed = any(acc.array == info.name and not acc.subscripts
-                         for st, _ in statements(self.nest.body) for acc in st.accesses)
+            passed = any(
+                acc.array == info.name and not acc.subscripts
+                for st, _ in statements(self.nest.body)
+                for acc in st.accesses
+            )
             const = "" if info.written or (passed and not var.const) else "const "
             restrict = "" if on_device else "__restrict__ "
             strided = self._runtime_extents(var.dims[1:])
@@ -399,7 +431,9 @@ class _Generator:
                 continue
             staged.add(info.name)
         if not staged:
-            self.notes.append("cacheBlocks: skipped, no data is reused across the threads of a block (" + "; ".join(reasons) + ")")
+            self.notes.append(
+                "cacheBlocks: skipped, no data is reused across the threads of a block (" + "; ".join(reasons) + ")"
+            )
         return staged
 
     def reductions(self) -> list[ReductionPlan]:
@@ -413,8 +447,11 @@ class _Generator:
                     AnalysisError,
                 )
             identity, functor = self._identity(ctype, r.op, r.skips_nan)
-            plans.append(ReductionPlan(r.var, r.op, ctype, identity, functor, self.buffer(), self.buffer(),
-                                       canonical_type(r.ctype)))
+            plans.append(
+                ReductionPlan(
+                    r.var, r.op, ctype, identity, functor, self.buffer(), self.buffer(), canonical_type(r.ctype)
+                )
+            )
             self.needs |= {"reduce", functor}
         return plans
 
@@ -453,8 +490,12 @@ class _Generator:
         v, nest, schedule = self.v, self.nest, self.schedule
         for arg, default in (("streamCount", 1), ("cacheBlocks", False), ("blockCount", None)):
             if v[arg] != default:
-                self.notes.append(f"{arg}={v[arg]}: no effect with the TSG's mapping '{schedule.name}' (it belongs to Orio's)")
-        tx, ty = block_shape(schedule, v["threadCount"], v["tile"])  # the runner pruned shapes that do not exist
+                self.notes.append(
+                    f"{arg}={v[arg]}: no effect with the TSG's mapping '{schedule.name}' (it belongs to Orio's)"
+                )
+        shape = block_shape(schedule, v["threadCount"], v["tile"])
+        assert not isinstance(shape, str), shape  # the runner pruned shapes that do not exist
+        tx, ty = shape
         grid, body = kernel_body(nest, schedule)
         threads = schedule.threads_only[0].loop if schedule.threads_only else None
         split = schedule.split.loop if schedule.split else None
@@ -468,8 +509,9 @@ class _Generator:
             self.needs |= {"row_reduce", t.functor}
         where = str(self.source)
         placed = next((p for p in nest.recipe.placements if p.schedule == schedule.name), None) if nest.recipe else None
-        tiled = placed is not None and (any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"]
-                                        or split is not None)  # a split's fold needs the block's loops alike
+        tiled = placed is not None and (
+            any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"] or split is not None
+        )  # a split's fold needs the block's loops alike
         if tiled:  # Phase II's block and register tiles, shared copies (the runner pruned those that cannot apply)
             axes = {d.loop: d.axis for d in schedule.grid}
             self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
@@ -477,14 +519,27 @@ class _Generator:
             sums = mapped_code.targets(nest, split_loop, types, self._identity, self.fresh) if split_loop else []
             if split_loop is not None:
                 self.needs |= {"column_reduce", "blocks_split"} | {t.functor for t in sums}
-            body_ = TiledBody(grid, body, placed, v, (tx, ty), axes, types,
-                              {a.name: a.element for a in arrays}, {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
-                              registers, unroll, self.fresh, where, {c["name"]: c for c in self.constants}, by_text(nest),
-                              (split_loop, sums) if split_loop else None)
+            body_ = TiledBody(
+                grid,
+                body,
+                placed,
+                v,
+                (tx, ty),
+                axes,
+                types,
+                {a.name: a.element for a in arrays},
+                {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
+                registers,
+                unroll,
+                self.fresh,
+                where,
+                {c["name"]: c for c in self.constants},
+                by_text(nest),
+                (split_loop, sums) if split_loop else None,
+            )
             self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set())
-            lines = body_.lines()
             self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
-            return self._launch(grid, lines, (tx, ty), body_.counts, split_loop)
+            return self._launch(grid, body_.lines(), (tx, ty), body_.counts, split_loop)
         if placed is not None:
             self._traffic(placed, {}, registers)
 
@@ -498,28 +553,45 @@ class _Generator:
         lines: list[str] = []
         depth = 1
         for lp in grid:
-            lines += [printer.INDENT * depth + line for line in mapped_code.grid_header(lp, schedule.dim(lp.var).axis, {}, where)]
+            lines += [
+                printer.INDENT * depth + line
+                for line in mapped_code.grid_header(lp, schedule.dim(lp.var).axis, {}, where)
+            ]
             depth += 1
         lines += printer.nodes(body, depth, {}, unroll, registers, special=special)
         for _ in grid:
             depth -= 1
             lines.append(printer.INDENT * depth + "}")
-        return self._launch(grid, lines, (tx, ty), {lp.var: {"x": tx, "y": ty}[schedule.dim(lp.var).axis] for lp in grid})
+        return self._launch(
+            grid, lines, (tx, ty), {lp.var: {"x": tx, "y": ty}[schedule.dim(lp.var).axis] for lp in grid}
+        )
 
     def _constant(self, array: ArrayPlan) -> dict[str, Any]:
         """An array in constant memory: its symbol (one per file, by name and type: a harness's
         variants share it), its capacity, and the kernel's flag that it fits."""
         symbol = f"orcu_constant_{array.element.replace(' ', '_')}_{array.name}"
-        return {"name": array.name, "element": array.element, "symbol": symbol, "device": array.device,
-                "end": array.end_var, "cap": CONSTANT_BYTES // ELEMENT_BYTES.get(array.element, 8),
-                "flag": self.fresh(f"{array.name}_in_constant")}
+        return {
+            "name": array.name,
+            "element": array.element,
+            "symbol": symbol,
+            "device": array.device,
+            "end": array.end_var,
+            "cap": CONSTANT_BYTES // ELEMENT_BYTES.get(array.element, 8),
+            "flag": self.fresh(f"{array.name}_in_constant"),
+        }
 
     def _traffic(self, placed: Placement, ways: Mapping[str, int], registers: Mapping[int, list]) -> None:
         kept = {r.ref: r.loop for regs in registers.values() for r in regs}
         self.figures = _once(lambda sms: traffic(self.nest, placed, self.v, self.inputs, ways, kept, self.reduced, sms))
 
-    def _launch(self, grid: list[Loop], lines: list[str], shape: tuple[int, int], per_block: Mapping[str, int],
-                split: Loop | None = None) -> dict[str, Any]:
+    def _launch(
+        self,
+        grid: list[Loop],
+        lines: list[str],
+        shape: tuple[int, int],
+        per_block: Mapping[str, int],
+        split: Loop | None = None,
+    ) -> dict[str, Any]:
         """The mapped kernel's lines with what the host needs to launch it; ``per_block``: the
         iterations of each grid loop one block covers; ``split``: the loop split over the
         threads and blocks along y."""
@@ -527,16 +599,28 @@ class _Generator:
         for lp in grid + ([split] if split else []):
             axis = self.schedule.dim(lp.var).axis
             extent = self._span(lp)
-            spans.append({"var": lp.var, "axis": axis, "threads": per_block[lp.var] if lp is not split else shape[1],
-                          "step": lp.step, "span": extent[0] if extent else "-1LL", "reach": extent[1] if extent else None,
-                          "most": "2147483647LL" if axis == "x" else "65535LL"})
+            spans.append(
+                {
+                    "var": lp.var,
+                    "axis": axis,
+                    "threads": per_block[lp.var] if lp is not split else shape[1],
+                    "step": lp.step,
+                    "span": extent[0] if extent else "-1LL",
+                    "reach": extent[1] if extent else None,
+                    "most": "2147483647LL" if axis == "x" else "65535LL",
+                }
+            )
         self.needs.add("blocks_along")
-        blocks = []
+        blocks: list[str] = []
         for axis in ("x", "y"):  # blocks along each axis: the grid loop's, else one
             s = next((s for s in spans if s["axis"] == axis), None)
             step = f" * {s['step']}" if s and s["step"] != 1 else ""
-            if split is not None and s is not None and s["var"] == split.var:  # enough to fill the device, given those along x
-                blocks.append(f"orcu_blocks_split(orcu_span_{s['var']}, {s['threads']}LL{step}, {blocks[0]}, {shape[0] * shape[1]})")
+            if (
+                split is not None and s is not None and s["var"] == split.var
+            ):  # enough to fill the device, given those along x
+                blocks.append(
+                    f"orcu_blocks_split(orcu_span_{s['var']}, {s['threads']}LL{step}, {blocks[0]}, {shape[0] * shape[1]})"
+                )
                 continue
             blocks.append(f"orcu_blocks_along(orcu_span_{s['var']}, {s['threads']}LL{step}, {s['most']})" if s else "1")
         empty = " || ".join(f"orcu_span_{s['var']} <= 0" for s in spans if s["reach"]) or None
@@ -562,8 +646,11 @@ class _Generator:
                 break
             outer.append(lp)
         lower, upper = poly_of(loop.lower), poly_of(loop.upper)
-        bounds = [Bound(lp.var, poly_of(lp.lower), poly_of(lp.upper) - Poly.const(1)) for lp in outer
-                  if poly_of(lp.lower) is not None and poly_of(lp.upper) is not None]
+        bounds = [
+            Bound(lp.var, poly_of(lp.lower), poly_of(lp.upper) - Poly.const(1))
+            for lp in outer
+            if poly_of(lp.lower) is not None and poly_of(lp.upper) is not None
+        ]
         if lower is None or upper is None or len(bounds) != len(outer):
             return None
         span, reach = value_range(upper - lower, bounds), value_range(upper, bounds)
@@ -580,7 +667,9 @@ class _Generator:
         reasons = []
         if self.outer.step != 1:
             reasons.append(f"the step of '{outer}' is not 1")
-        if not accesses or any(len(acc.subscripts) != 1 or poly_of(acc.subscripts[0]) != Poly.var(outer) for acc in accesses):
+        if not accesses or any(
+            len(acc.subscripts) != 1 or poly_of(acc.subscripts[0]) != Poly.var(outer) for acc in accesses
+        ):
             reasons.append(f"an array is indexed by more than '{outer}' alone")
         if any((a.element, lanes) not in VECTORS for a in arrays):
             reasons.append("an element type has no CUDA vector type (float, double, int, unsigned int, long long)")
@@ -612,7 +701,11 @@ class _Generator:
             lane_renames = {**renames, **({var: f"({var} + {lane})"} if lane else {})}
             lines += printer.nodes(self.outer.body, 3, lane_renames, self.v["unrollInner"], registers, refs)
             lines.append("        }")
-        lines += [f"        *({VECTORS[(a.element, lanes)]} *)({a.name} + {var}) = orcu_{a.name}_v;" for a in arrays if a.written]
+        lines += [
+            f"        *({VECTORS[(a.element, lanes)]} *)({a.name} + {var}) = orcu_{a.name}_v;"
+            for a in arrays
+            if a.written
+        ]
         return lines
 
     def _error(self, array: str, message: str) -> AnalysisError:
@@ -665,7 +758,9 @@ class _Generator:
         scalars = self.scalars(arrays)
         in_kernel = set(used_names(_ir_nodes(self.nest.body if self.schedule else self.outer.body)))
         staged_extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
-        staged_extents |= {n for a in arrays if a.view for n in _IDENT.findall(a.view)}  # and the strided views' extents
+        staged_extents |= {
+            n for a in arrays if a.view for n in _IDENT.findall(a.view)
+        }  # and the strided views' extents
         kernel_scalars = [(t, n) for t, n in scalars if n in in_kernel or n in staged_extents]
         name = nest.name + self.suffix
         host = f"orcu_{name}"
@@ -685,7 +780,9 @@ class _Generator:
         inner = [lp for lp in nest.loops() if lp is not self.outer]
         unroll = v["unrollInner"]
         if unroll > 1 and not inner:
-            self.notes.append(f"unrollInner={unroll}: no effect, the loop at line {self.outer.loc.line} has no inner loop")
+            self.notes.append(
+                f"unrollInner={unroll}: no effect, the loop at line {self.outer.loc.line} has no inner loop"
+            )
         live = [(canonical_type(nest.variables[n].ctype.base), n) for n in self.a.live_private]
         mapped = self.mapped(arrays, unroll) if self.schedule is not None else None
         if mapped is None:
@@ -693,8 +790,9 @@ class _Generator:
             body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
             lanes = self.vector_lanes(arrays, live)
             held = {r.ref: r.loop for regs in registers.values() for r in regs}
-            self.figures = _once(lambda sms: orio_traffic(nest, self.outer, v, self.inputs, held, lanes or 1, self.reduced,
-                                                          sms))
+            self.figures = _once(
+                lambda sms: orio_traffic(nest, self.outer, v, self.inputs, held, lanes or 1, self.reduced, sms)
+            )
             vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
         else:
             body, lanes, vector_body = mapped["lines"], None, []
@@ -723,11 +821,13 @@ class _Generator:
         if streams > 1:
             self.needs.add("chunks")
         if streams > 1 and not any(a.chunked for a in arrays) and not v["dataOnDevice"]:
-            self.notes.append(f"streamCount={streams}: no array is indexed by '{self.outer.var}' alone, so no transfer overlaps a kernel")
+            self.notes.append(
+                f"streamCount={streams}: no array is indexed by '{self.outer.var}' alone, so no transfer overlaps a kernel"
+            )
         live_buffers = {n: self.buffer() for _, n in live}
 
         # Arrays the kernel reads as __restrict__ must not overlap where one of them is written.
-        overlaps = [(a, b) for k, a in enumerate(arrays) for b in arrays[k + 1:] if a.written or b.written]
+        overlaps = [(a, b) for k, a in enumerate(arrays) for b in arrays[k + 1 :] if a.written or b.written]
         if overlaps:
             self.needs.add("overlap")
             self.includes.add("stdint.h")
@@ -735,13 +835,20 @@ class _Generator:
         returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
         params = self.host_params(arrays, scalars, reductions, returned)
         names = tuple(name for _, _, name, _ in params)
-        kernel_params = [] if mapped else ["long long orcu_lo", "long long orcu_hi"]  # a TSG kernel reads its loops' bounds
-        kernel_params += (["long long orcu_vlo", "long long orcu_vhi"] if lanes else []) + [a.kernel_param for a in arrays]
+        kernel_params = (
+            [] if mapped else ["long long orcu_lo", "long long orcu_hi"]
+        )  # a TSG kernel reads its loops' bounds
+        kernel_params += (["long long orcu_vlo", "long long orcu_vhi"] if lanes else []) + [
+            a.kernel_param for a in arrays
+        ]
         kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
         kernel_params += [f"bool {c['flag']}" for c in self.constants]
         for red in reductions:
-            kernel_params += [f"{red.ctype} *__restrict__ orcu_{red.var}_partial", f"{red.ctype} orcu_{red.var}_before",
-                              f"{red.ctype} *orcu_{red.var}_result"]
+            kernel_params += [
+                f"{red.ctype} *__restrict__ orcu_{red.var}_partial",
+                f"{red.ctype} orcu_{red.var}_before",
+                f"{red.ctype} *orcu_{red.var}_result",
+            ]
         counter = self.buffer() if reductions else None  # blocks that finished, for the single-pass reduction
         if reductions:
             kernel_params += ["unsigned int *orcu_arrived", "int orcu_first_block", "int orcu_all_blocks"]
@@ -781,8 +888,11 @@ class _Generator:
             "where": f"{self.source}:{self.outer.loc.line}",
             "function": nest.function,
             "loop_comment": _comment_lines(nest.code),
-            "settings": ", ".join(f"{k}={val!r}" if isinstance(val, str) else f"{k}={val}" for k, val in v.items()
-                                 if k in nest.transform.args or k == "minBlocks" and val),  # the runner's too
+            "settings": ", ".join(
+                f"{k}={val!r}" if isinstance(val, str) else f"{k}={val}"
+                for k, val in v.items()
+                if k in nest.transform.args or k == "minBlocks" and val
+            ),  # the runner's too
             "var": self.outer.var,
             "step": step,
             "lower": printer.widened(self.outer.lower),
@@ -815,8 +925,12 @@ class _Generator:
             "fallback": overlaps and not v["dataOnDevice"],
             "original": self._original(arrays, reductions, returned) if overlaps and not v["dataOnDevice"] else None,
             "constants": self.constants,
-            "kernel_signature": _signature(f"__global__ void __launch_bounds__({block_threads}"
-                                           + (f", {v['minBlocks']})" if v["minBlocks"] else ")"), kernel, kernel_params),
+            "kernel_signature": _signature(
+                f"__global__ void __launch_bounds__({block_threads}"
+                + (f", {v['minBlocks']})" if v["minBlocks"] else ")"),
+                kernel,
+                kernel_params,
+            ),
             "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, *_ in params]),
             "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, *_ in params]),
             "host_args": ", ".join(names),
@@ -828,12 +942,28 @@ class _Generator:
         text = render("region.cu.j2", r=data)
         call = f"{host}({', '.join(arg for _, arg, _, _ in params)});"
         decls = tuple(decl for decl, *_ in params)
-        return RegionCode(name, host, call, text, self.notes, self.needs, self.includes, v, names, decls,
-                          release=data["release"], arrays=tuple(a.name for a in arrays), args=tuple(arg for _, arg, _, _ in params),
-                          passes=tuple(passed for *_, passed in params), figures=self.figures, threads=block_threads)
+        return RegionCode(
+            name,
+            host,
+            call,
+            text,
+            self.notes,
+            self.needs,
+            self.includes,
+            v,
+            names,
+            decls,
+            release=data["release"],
+            arrays=tuple(a.name for a in arrays),
+            args=tuple(arg for _, arg, _, _ in params),
+            passes=tuple(passed for *_, passed in params),
+            figures=self.figures,
+            threads=block_threads,
+        )
 
-    def _original(self, arrays: list[ArrayPlan], reductions: list[ReductionPlan],
-                  returned: list[tuple[str, str]]) -> list[str]:
+    def _original(
+        self, arrays: list[ArrayPlan], reductions: list[ReductionPlan], returned: list[tuple[str, str]]
+    ) -> list[str]:
         """The loop as written, in a host function of the same parameters: what a call whose
         arrays overlap runs instead (-DORCU_ALLOW_ALIASING). Scalars that come back through
         pointers are copied in and out, and C99 array parameters taken flat get the kernel's

@@ -9,6 +9,7 @@ sound where the host code between the kernels leaves the arrays alone, or only s
 (double buffering: ``temp = a; a = b; b = temp;``, which the device copies then follow), and
 where how far the loops reach into each array is known before the host code runs.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -48,8 +49,12 @@ class Resident:
         kept = {a.name for a in self.arrays} & set(code.arrays)
         # a kept array's device copy in its place, cast as the host function takes it (a C99 array
         # parameter flat: its cast; else the array's own pointer type)
-        args = [f"{passed[1] or f'(decltype(&{passed[0]}[0]))'}orcu_resident_{passed[0]}"
-                if passed is not None and passed[0] in kept else arg for arg, passed in zip(code.args, code.passes)]
+        args = [
+            f"{passed[1] or f'(decltype(&{passed[0]}[0]))'}orcu_resident_{passed[0]}"
+            if passed is not None and passed[0] in kept
+            else arg
+            for arg, passed in zip(code.args, code.passes)
+        ]
         return f"{call[: call.index('(')]}({', '.join(args)});"
 
     def wrap(self, host_code: str) -> str:
@@ -58,8 +63,10 @@ class Resident:
         for a in self.arrays:
             lines.append(f"    const long long orcu_{a.name}_count = {a.end};")
             swapped = any(a.name in pair for pair in self.swaps)  # then it follows the host code's copies
-            lines.append(f"    void *{'' if swapped else 'const '}orcu_resident_{a.name} = orcu_resident_in({a.name}, "
-                         f"orcu_{a.name}_count, sizeof({a.element}));")
+            lines.append(
+                f"    void *{'' if swapped else 'const '}orcu_resident_{a.name} = orcu_resident_in({a.name}, "
+                f"orcu_{a.name}_count, sizeof({a.element}));"
+            )
         lines += [f"    void *orcu_resident_{t} = nullptr;" for t in self.temps]
         for line in host_code.splitlines():
             lines.append("    " + line)
@@ -69,8 +76,10 @@ class Resident:
                 lines.append(f"    {pad}orcu_resident_{copy.group(1)} = orcu_resident_{copy.group(2)};")
         for a in self.arrays:
             # (void *): a const array is only freed (a written one cannot be const)
-            lines.append(f"    orcu_resident_out((void *){a.name}, orcu_resident_{a.name}, orcu_{a.name}_count, sizeof({a.element}), "
-                         f"{'true' if a.written else 'false'});")
+            lines.append(
+                f"    orcu_resident_out((void *){a.name}, orcu_resident_{a.name}, orcu_{a.name}_count, sizeof({a.element}), "
+                f"{'true' if a.written else 'false'});"
+            )
         lines.append("}")
         return "\n".join(lines)
 
@@ -78,7 +87,9 @@ class Resident:
 _COPY = re.compile(r"(?:[\w ]+\*\s*)?(\w+) = (\w+);")  # a pointer copy as the host code prints it
 
 
-def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any]]]) -> Resident | str | None:
+def resident(
+    program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, Any], Mapping[str, Any]]]
+) -> Resident | str | None:
     """What region ``r`` keeps on the device, given each of its loops' (params, inputs); None
     where its loops run once (nothing to keep); else why each loop moves its own arrays."""
     program = program.of_nest(program.hosts[r].nests[0])
@@ -104,7 +115,9 @@ def resident(program: Program, r: int, choices: Mapping[int, tuple[Mapping[str, 
             if info.extent is None:
                 return f"how far the loops reach into '{info.name}' is not known"
             if info.extent_source == "runtime":
-                return f"how far the loops reach into '{info.name}' depends on the values of the arrays their bounds read"
+                return (
+                    f"how far the loops reach into '{info.name}' depends on the values of the arrays their bounds read"
+                )
             parsed = parse_expression(info.extent)
             end = info.extent
             if parsed is None or set(used_names([parsed])) & host.changed:
@@ -137,8 +150,9 @@ def _normal(end: str):
     return poly if poly is not None else end
 
 
-def _swapped(arrays: dict[str, ResidentArray], extents: Mapping[str, frozenset],
-             swaps: tuple[tuple[str, str], ...]) -> Resident | str:
+def _swapped(
+    arrays: dict[str, ResidentArray], extents: Mapping[str, frozenset], swaps: tuple[tuple[str, str], ...]
+) -> Resident | str:
     """The arrays kept, where the host code swaps some of them: each swapped pair of one type and
     extent (a host buffer gets back as many elements as it gave), written back if either is."""
     group = copy_groups(swaps, {name for pair in swaps for name in pair})

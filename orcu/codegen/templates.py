@@ -1,4 +1,5 @@
 """The Jinja2 environment over orcu's templates (shipped as the ``orcu.templates`` package)."""
+
 from __future__ import annotations
 
 from functools import lru_cache

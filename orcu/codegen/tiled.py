@@ -20,6 +20,7 @@ array's accessed box are zeros that no kept iteration reads. With ``doubleBuffer
 tiles have two buffers: the next strip is copied (cp.async where the GPU has it) into one
 while the threads read the other, one barrier a strip.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -54,10 +55,25 @@ class Iteration:
 
 
 class TiledBody:
-    def __init__(self, grid: list[Loop], body: tuple, placed: Placement, values: Mapping, shape: tuple[int, int],
-                 axes: Mapping[str, str], scalar_types: Mapping[str, str], element_types: Mapping[str, str],
-                 element_bytes: Mapping[str, int], registers: Mapping[int, list], unroll: int, fresh, where: str,
-                 constants: Mapping[str, Mapping[str, Any]], shaped: Mapping[str, Shaped], split: tuple | None = None):
+    def __init__(
+        self,
+        grid: list[Loop],
+        body: tuple,
+        placed: Placement,
+        values: Mapping,
+        shape: tuple[int, int],
+        axes: Mapping[str, str],
+        scalar_types: Mapping[str, str],
+        element_types: Mapping[str, str],
+        element_bytes: Mapping[str, int],
+        registers: Mapping[int, list],
+        unroll: int,
+        fresh,
+        where: str,
+        constants: Mapping[str, Mapping[str, Any]],
+        shaped: Mapping[str, Shaped],
+        split: tuple | None = None,
+    ):
         self.grid, self.body, self.placed = grid, body, placed
         # the loop split over the threads and blocks along y, and the sums it folds (codegen/mapped.py's targets)
         self.split_loop, self.sums = split or (None, [])
@@ -87,8 +103,9 @@ class TiledBody:
         # doubleBuffer: the tiles of a strip in two buffers (declared as one array of two, read
         # through a view of the strip's buffer under the tile's name) where they fit
         self.double = values["doubleBuffer"] and split is None and double_buffered(self.shared, counts, element_bytes)
-        self.buffer_names = {t.array: fresh(f"{t.array}_buffers") for t in self.shared
-                             if self.double and t.loop and not t.outer}
+        self.buffer_names = {
+            t.array: fresh(f"{t.array}_buffers") for t in self.shared if self.double and t.loop and not t.outer
+        }
         self.x, self.shaped = placed.x, shaped
         self.tiled = {lp.var for lp in grid if self.tiles[lp.var] > 1}  # grid loops with a register tile
         x_loop = next(lp for lp in grid if lp.var == self.x)
@@ -103,7 +120,8 @@ class TiledBody:
         # loop moves (_guarded): not with a break (iterations run a loop unalike), nor with a grid
         # loop whose bounds follow another (a triangle: a block may hold no iteration the loops run)
         self._alike_runs = not any(lp.jumps for lp in loops_of(body)) and not any(
-            bound_names(lp) & (set(self.tiles) | {"?"}) for lp in grid)
+            bound_names(lp) & (set(self.tiles) | {"?"}) for lp in grid
+        )
         # what differs between the iterations of the tile: the grid loops and the private scalars
         self._moving = set(self.tiles) | set(self.placed.accumulators)
 
@@ -134,31 +152,47 @@ class TiledBody:
             name = self.buffer_names.get(t.array, self.tile_names[t.array])
             if t.array in self.buffer_names:
                 dims = "[2]" + dims
-            out.append(f"{pad}ORCU_SHARED_TILE({self.element_types[t.array]}, {name}, {dims}, {ways});  "
-                       + ("// free of bank conflicts" if ways == 1 else f"// reads: up to {ways} requests of a warp in one bank"))
+            out.append(
+                f"{pad}ORCU_SHARED_TILE({self.element_types[t.array]}, {name}, {dims}, {ways});  "
+                + (
+                    "// free of bank conflicts"
+                    if ways == 1
+                    else f"// reads: up to {ways} requests of a warp in one bank"
+                )
+            )
         for ctype, name in self.fold_buffers.items():
-            out.append(f"{pad}__shared__ {ctype} {name}[{self.shape[0] * self.shape[1]}];  // the shares the threads along y fold")
+            out.append(
+                f"{pad}__shared__ {ctype} {name}[{self.shape[0] * self.shape[1]}];  // the shares the threads along y fold"
+            )
         depth = 1
         for lp in self.grid:
             v, per = lp.var, self.counts[lp.var] * lp.step
             axis = self.axes[v]
             lower, upper = printer.expression(lp.lower), printer.expression(lp.upper)
             start = "" if lower == "0" else f"(orcu_index)({lower}) + "
-            spread = f"{self.threads[v]} apart" if v != self.x or self.width == 1 else \
-                f"in groups of {self.width} consecutive ones (one vector), the groups {self.threads[v] * self.width} apart"
-            out += [f"{pad * depth}// '{v}' (the loop at {self.where}:{lp.loc.line}): tiles of {self.counts[v]} iterations "
-                    f"over blockIdx.{axis}, a whole grid apart; each thread {self.tiles[v]} of them, "
-                    f"{spread} (threadIdx.{axis})",
-                    f"{pad * depth}for (orcu_index {self.start[v]} = {start}(orcu_index)blockIdx.{axis} * {per}; "
-                    f"{self.start[v]} < {upper}; {self.start[v]} += (orcu_index)gridDim.{axis} * {per}) {{"]
+            spread = (
+                f"{self.threads[v]} apart"
+                if v != self.x or self.width == 1
+                else f"in groups of {self.width} consecutive ones (one vector), the groups {self.threads[v] * self.width} apart"
+            )
+            out += [
+                f"{pad * depth}// '{v}' (the loop at {self.where}:{lp.loc.line}): tiles of {self.counts[v]} iterations "
+                f"over blockIdx.{axis}, a whole grid apart; each thread {self.tiles[v]} of them, "
+                f"{spread} (threadIdx.{axis})",
+                f"{pad * depth}for (orcu_index {self.start[v]} = {start}(orcu_index)blockIdx.{axis} * {per}; "
+                f"{self.start[v]} < {upper}; {self.start[v]} += (orcu_index)gridDim.{axis} * {per}) {{",
+            ]
             depth += 1
         inner = pad * depth
         for lp in self.grid:
             v, step = lp.var, f" * {lp.step}" if lp.step != 1 else ""
             for r in range(self.tiles[v]):
                 name = self._name(v, r)
-                offset = f"((orcu_index)threadIdx.{self.axes[v]} + {r * self.threads[v]}){step}" if r else \
-                    f"(orcu_index)threadIdx.{self.axes[v]}{step}"
+                offset = (
+                    f"((orcu_index)threadIdx.{self.axes[v]} + {r * self.threads[v]}){step}"
+                    if r
+                    else f"(orcu_index)threadIdx.{self.axes[v]}{step}"
+                )
                 if v == self.x and self.width > 1:  # vectorize: step 1 (Placement.along_x)
                     # in 32 bits (a few thousand at most): the 64-bit kernel's wider arithmetic made
                     # ptxas spill registers of 1 x 2 float tiles
@@ -174,7 +208,9 @@ class TiledBody:
             out += self._fill(once, depth)
         out += self._jam(self.body, depth, ())
         if once:
-            out.append(f"{inner}__syncthreads();  // every thread has read the tiles before the next block tile fills them")
+            out.append(
+                f"{inner}__syncthreads();  // every thread has read the tiles before the next block tile fills them"
+            )
         for _ in self.grid:
             depth -= 1
             out.append(pad * depth + "}")
@@ -194,7 +230,9 @@ class TiledBody:
             else:  # bounds that differ between iterations: the loop runs once per iteration
                 for it in self.iterations:
                     out.append(f"{pad}if ({it.guard}) {{")
-                    out += printer.nodes((node,), depth + 1, it.renames, self.unroll, self.registers, self._refs(it, active))
+                    out += printer.nodes(
+                        (node,), depth + 1, it.renames, self.unroll, self.registers, self._refs(it, active)
+                    )
                     out.append(f"{pad}}}")
         return out
 
@@ -211,24 +249,34 @@ class TiledBody:
                 for group in self._groups():
                     name = self._vector_name(r.name)
                     out += self._vector_load(name, r.ref, self.shaped[r.ref].access.array, vector, group, depth)
-                    out += [f"{pad}{r.ctype} {r.name}{it.suffix} = {name}.{_LANES[lane]};  // {self._at(r.ref, it)} stays in "
-                            f"a register over the loop on {r.loop}" for lane, it in enumerate(group)]
+                    out += [
+                        f"{pad}{r.ctype} {r.name}{it.suffix} = {name}.{_LANES[lane]};  // {self._at(r.ref, it)} stays in "
+                        f"a register over the loop on {r.loop}"
+                        for lane, it in enumerate(group)
+                    ]
                 continue
             for it in self.iterations:
                 ref = self._at(r.ref, it)
-                out.append(f"{pad}{r.ctype} {r.name}{it.suffix} = {it.guard} ? {ref} : ({r.ctype})0;  "
-                           f"// {ref} stays in a register over the loop on {r.loop}")
+                out.append(
+                    f"{pad}{r.ctype} {r.name}{it.suffix} = {it.guard} ? {ref} : ({r.ctype})0;  "
+                    f"// {ref} stays in a register over the loop on {r.loop}"
+                )
         tiles = [t for t in self.shared if t.strips[:1] == (loop.var,) and self._holds(loop, t)]
         lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
         if loop.var in self._in_strip:  # the inner loop of a pair of strips: its strip's iterations
-            out += self._strip_runs(loop, self.start[loop.var], self._jam(loop.body, depth + 2, active + tuple(kept)), depth)
+            out += self._strip_runs(
+                loop, self.start[loop.var], self._jam(loop.body, depth + 2, active + tuple(kept)), depth
+            )
         elif tiles and tiles[0].outer:
             inner = loop.body[0]
+            assert isinstance(inner, Loop)  # a tile's outer loop holds its inner one alone
             v, k0, w, l0 = loop.var, self.start[loop.var], inner.var, self.start[inner.var]
             inner_lower, inner_upper = printer.expression(inner.lower), printer.expression(inner.upper)
-            out.append(f"{pad}// '{v}' and '{w}' (the loops at {self.where}:{loop.loc.line} and {inner.loc.line}) in strips of "
-                       f"{self.depth} x {self.depth}: {', '.join(t.array for t in tiles)} copied to shared memory per pair of "
-                       "strips, the copy reused by both loops")
+            out.append(
+                f"{pad}// '{v}' and '{w}' (the loops at {self.where}:{loop.loc.line} and {inner.loc.line}) in strips of "
+                f"{self.depth} x {self.depth}: {', '.join(t.array for t in tiles)} copied to shared memory per pair of "
+                "strips, the copy reused by both loops"
+            )
             out.append(f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{")
             out.append(f"{pad}    for (orcu_index {l0} = {inner_lower}; {l0} < {inner_upper}; {l0} += {self.depth}) {{")
             out += self._fill(tiles, depth + 2)
@@ -237,8 +285,11 @@ class TiledBody:
             out += self._jam(loop.body, depth + 3, active + tuple(kept))
             out.append(f"{pad}        }}")
             self._in_strip.discard(w)
-            out += [f"{pad}        __syncthreads();  // every thread has read the strips before the next ones fill them",
-                    f"{pad}    }}", f"{pad}}}"]
+            out += [
+                f"{pad}        __syncthreads();  // every thread has read the strips before the next ones fill them",
+                f"{pad}    }}",
+                f"{pad}}}",
+            ]
         elif tiles and self.double:
             out += self._double_buffered(loop, tiles, active + tuple(kept), depth)
         elif tiles:
@@ -270,23 +321,34 @@ class TiledBody:
         lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
         start = "" if lower == "0" else f"(orcu_index)({lower}) + "
         step = f" * {loop.step}" if loop.step != 1 else ""
-        out = [f"{pad}// '{loop.var}' (the loop at {self.where}:{loop.loc.line}): over threadIdx.y and blockIdx.y, a whole "
-               f"grid apart, each thread a share of {', '.join(t.ref for t in self.sums)}"]
+        out = [
+            f"{pad}// '{loop.var}' (the loop at {self.where}:{loop.loc.line}): over threadIdx.y and blockIdx.y, a whole "
+            f"grid apart, each thread a share of {', '.join(t.ref for t in self.sums)}"
+        ]
         out += [f"{pad}{t.ctype} {t.name}{it.suffix} = {t.identity};" for t in self.sums for it in self.iterations]
         if self.unroll > 1 and printer.innermost(loop):
             out.append(f"{pad}#pragma unroll {self.unroll}")
-        out.append(f"{pad}for ({loop.var} = {start}((orcu_index)blockIdx.y * blockDim.y + threadIdx.y){step}; {loop.var} < {upper}; "
-                   f"{loop.var} += (orcu_index)gridDim.y * blockDim.y{step}) {{")
+        out.append(
+            f"{pad}for ({loop.var} = {start}((orcu_index)blockIdx.y * blockDim.y + threadIdx.y){step}; {loop.var} < {upper}; "
+            f"{loop.var} += (orcu_index)gridDim.y * blockDim.y{step}) {{"
+        )
         out += self._jam(loop.body, depth + 1, active + tuple(self.sums))
         out.append(f"{pad}}}")
-        out.append(f"{pad}// the column's shares folded (in its thread y 0), the block's sum added to the blocks' along y")
+        out.append(
+            f"{pad}// the column's shares folded (in its thread y 0), the block's sum added to the blocks' along y"
+        )
         for t in self.sums:
             for it in self.iterations:
-                out.append(f"{pad}{t.name}{it.suffix} = orcu_column_reduce<{t.ctype}, {t.functor}>({t.name}{it.suffix}, "
-                           f"{self.fold_buffers[t.ctype]});")
+                out.append(
+                    f"{pad}{t.name}{it.suffix} = orcu_column_reduce<{t.ctype}, {t.functor}>({t.name}{it.suffix}, "
+                    f"{self.fold_buffers[t.ctype]});"
+                )
         out.append(f"{pad}if (threadIdx.y == 0) {{")
-        out += [f"{pad}    if ({it.guard}) atomicAdd(&{self._at(t.ref, it)}, {t.name}{it.suffix});"
-                for t in self.sums for it in self.iterations]
+        out += [
+            f"{pad}    if ({it.guard}) atomicAdd(&{self._at(t.ref, it)}, {t.name}{it.suffix});"
+            for t in self.sums
+            for it in self.iterations
+        ]
         out.append(f"{pad}}}")
         return out
 
@@ -294,13 +356,15 @@ class TiledBody:
         """``loop`` in strips, ``tiles`` copied per strip between two barriers."""
         pad, v, k0 = printer.INDENT * depth, loop.var, self.start[loop.var]
         lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
-        return [f"{pad}// '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
-                f"{', '.join(t.array for t in tiles)} copied to shared memory per strip",
-                f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{",
-                *self._fill(tiles, depth + 1),
-                *self._strip_runs(loop, k0, self._jam(loop.body, depth + 3, active), depth + 1),
-                f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it",
-                f"{pad}}}"]
+        return [
+            f"{pad}// '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
+            f"{', '.join(t.array for t in tiles)} copied to shared memory per strip",
+            f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{",
+            *self._fill(tiles, depth + 1),
+            *self._strip_runs(loop, k0, self._jam(loop.body, depth + 3, active), depth + 1),
+            f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it",
+            f"{pad}}}",
+        ]
 
     def _double_buffered(self, loop: Loop, tiles: list[SharedTile], active: tuple, depth: int) -> list[str]:
         """``loop`` in strips, ``tiles`` in two buffers: the first strip copied before the loop,
@@ -314,21 +378,27 @@ class TiledBody:
         b, following = self.fresh("orcu_buffer"), self.fresh(f"{v}0_next")
 
         def views(which: str, level: int) -> list[str]:
-            return [f"{printer.INDENT * level}auto {self.tile_names[t.array]} = {self.buffer_names[t.array]}[{which}];"
-                    for t in tiles]
+            return [
+                f"{printer.INDENT * level}auto {self.tile_names[t.array]} = {self.buffer_names[t.array]}[{which}];"
+                for t in tiles
+            ]
 
-        out = [f"{pad}if (sizeof(orcu_index) == 4) {{",
-               f"{pad}    // '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
-               f"{', '.join(t.array for t in tiles)} copied to shared memory per strip, in two buffers: the next strip's copy "
-               "in flight while the threads read this one",
-               f"{pad}    orcu_index {k0} = {lower};",
-               f"{pad}    {{  // the first strip"]
+        out = [
+            f"{pad}if (sizeof(orcu_index) == 4) {{",
+            f"{pad}    // '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
+            f"{', '.join(t.array for t in tiles)} copied to shared memory per strip, in two buffers: the next strip's copy "
+            "in flight while the threads read this one",
+            f"{pad}    orcu_index {k0} = {lower};",
+            f"{pad}    {{  // the first strip",
+        ]
         out += views("0", depth + 2)
         out += self._fill(tiles, depth + 2, asynchronous=True)
-        out += [f"{pad}    }}",
-                f"{pad}    for (int {b} = 0; {k0} < {upper}; {k0} += {self.depth}, {b} ^= 1) {{",
-                f"{pad}        if ({k0} + {self.depth} < {upper}) {{  // the next strip, into the other buffer",
-                f"{pad}            const orcu_index {following} = {k0} + {self.depth};"]
+        out += [
+            f"{pad}    }}",
+            f"{pad}    for (int {b} = 0; {k0} < {upper}; {k0} += {self.depth}, {b} ^= 1) {{",
+            f"{pad}        if ({k0} + {self.depth} < {upper}) {{  // the next strip, into the other buffer",
+            f"{pad}            const orcu_index {following} = {k0} + {self.depth};",
+        ]
         out += views(f"{b} ^ 1", depth + 3)
         self.start[v] = following  # the fill's origin: the next strip's
         out += self._fill(tiles, depth + 3, asynchronous=True, barrier=False)
@@ -336,10 +406,12 @@ class TiledBody:
         out.append(f"{pad}        }}")
         out += views(b, depth + 2)
         out += self._strip_runs(loop, k0, self._jam(loop.body, depth + 4, active), depth + 2)
-        out += [f"{pad}        orcu_copies_wait();",
-                f"{pad}        __syncthreads();  // the next strip is whole, and every thread has read this one",
-                f"{pad}    }}",
-                f"{pad}}} else {{  // 64-bit indices: one buffer"]
+        out += [
+            f"{pad}        orcu_copies_wait();",
+            f"{pad}        __syncthreads();  // the next strip is whole, and every thread has read this one",
+            f"{pad}    }}",
+            f"{pad}}} else {{  // 64-bit indices: one buffer",
+        ]
         out += views("0", depth + 1)
         out += self._one_buffer(loop, tiles, active, depth + 1)
         out.append(f"{pad}}}")
@@ -351,27 +423,35 @@ class TiledBody:
         reads become constant offsets, the register tile's products independent); the last one
         may be shorter."""
         pad, v, upper = printer.INDENT * depth, loop.var, printer.expression(loop.upper)
-        return [f"{pad}if ({start} + {self.depth} <= {upper}) {{",
-                f"{pad}    #pragma unroll",
-                f"{pad}    for ({v} = {start}; {v} < {start} + {self.depth}; {v}++) {{",
-                *body,
-                f"{pad}    }}",
-                f"{pad}}} else {{",
-                f"{pad}    for ({v} = {start}; {v} < {upper}; {v}++) {{",
-                *body,
-                f"{pad}    }}",
-                f"{pad}}}"]
+        return [
+            f"{pad}if ({start} + {self.depth} <= {upper}) {{",
+            f"{pad}    #pragma unroll",
+            f"{pad}    for ({v} = {start}; {v} < {start} + {self.depth}; {v}++) {{",
+            *body,
+            f"{pad}    }}",
+            f"{pad}}} else {{",
+            f"{pad}    for ({v} = {start}; {v} < {upper}; {v}++) {{",
+            *body,
+            f"{pad}    }}",
+            f"{pad}}}",
+        ]
 
     def _vector_register(self, r) -> bool:
         """Whether an element kept in a register over a loop is loaded and stored as vectors:
         it moves so, and with each tiled grid loop (no two iterations hold one element)."""
-        return self.width > 1 and r.ref in self.vector_texts and moves_as_vector(self.shaped[r.ref], self.tiled, kept=True)
+        return (
+            self.width > 1 and r.ref in self.vector_texts and moves_as_vector(self.shaped[r.ref], self.tiled, kept=True)
+        )
 
     def _statements(self, node: Stmt, depth: int, active: tuple) -> list[str]:
         """The statement once per iteration of the register tile; with vectors, group by group:
         its vectors loaded, its iterations on their components, the vectors written stored (one
         group's registers live at a time)."""
-        if isinstance(node.node, c_ast.Decl) and node.node.name in self.placed.accumulators and len(self.iterations) > 1:
+        if (
+            isinstance(node.node, c_ast.Decl)
+            and node.node.name in self.placed.accumulators
+            and len(self.iterations) > 1
+        ):
             if node.node.init is None:
                 return []  # each iteration's register is declared with the tile (lines)
             # a local declared in the nest: each iteration assigns its own register, so that a guard
@@ -384,7 +464,8 @@ class TiledBody:
         out: list[str] = []
         loaded: dict = {}  # a read's load -> its register: groups that read one vector share it
         for group in self._groups():
-            first, stores, components = group[0], [], {id(it): {} for it in group}
+            first, stores = group[0], []
+            components: dict[int, dict] = {id(it): {} for it in group}
             for text, (array, written) in vectors.items():
                 vector = VECTORS[(self.element_types[array], self.width)]
                 if written == "read":  # loaded and stored where the same condition holds: decided once
@@ -399,7 +480,7 @@ class TiledBody:
                     stores += self._vector_store(text, array, vector, group, name, depth)
                 elif array in self.tile_names:
                     ref = self._refs(first, active)[text]
-                    load = f"ORCU_TILE_VECTOR({vector}, {self.tile_names[array]}, {ref[len(self.tile_names[array]):]})"
+                    load = f"ORCU_TILE_VECTOR({vector}, {self.tile_names[array]}, {ref[len(self.tile_names[array]) :]})"
                     if load not in loaded:
                         loaded[load] = self._vector_name(array)
                         out.append(f"{pad}const {vector} {loaded[load]} = {load};")
@@ -423,7 +504,7 @@ class TiledBody:
         at = [lp.var for lp in self.grid].index(self.x)
         groups: dict[tuple, list[Iteration]] = {}
         for it in self.iterations:
-            key = it.index[:at] + (it.index[at] // self.width,) + it.index[at + 1:]
+            key = it.index[:at] + (it.index[at] // self.width,) + it.index[at + 1 :]
             groups.setdefault(key, []).append(it)
         return list(groups.values())
 
@@ -433,7 +514,7 @@ class TiledBody:
         if self.width == 1:
             return {}
         held = {r.ref for r in active} | set(self._constant_refs)
-        out = {}
+        out: dict[str, tuple[str, str | None]] = {}
         for a in node.accesses:
             if a.text in held or a.text in out:
                 continue
@@ -455,31 +536,55 @@ class TiledBody:
                 out[a.text] = (a.array, "read" if reads else "write")
         return out
 
-    def _vector_load(self, name: str, text: str, array: str, vector: str, group: list[Iteration], depth: int,
-                     whole: str | None = None) -> list[str]:
+    def _vector_load(
+        self,
+        name: str,
+        text: str,
+        array: str,
+        vector: str,
+        group: list[Iteration],
+        depth: int,
+        whole: str | None = None,
+    ) -> list[str]:
         """A group's elements of a global access into the vector register ``name``: one load
         where the group is whole and aligned, else element by element (zeros past the loop's
         end). Only the grid loops it moves with are checked: groups that differ in the others
         read the same elements, with one load."""
         pad, element = printer.INDENT * depth, self.element_types[array]
-        each = " ".join(f"{name}.{_LANES[lane]} = {self._moving_inside(text, it)} ? {self._at(text, it)} : ({element})0;"
-                        for lane, it in enumerate(group))
-        return [f"{pad}{vector} {name};",
-                f"{pad}if ({whole or self._whole(text, array, group, self._moving_inside(text, group[-1]))}) "
-                f"{name} = *(const {vector} *)&{self._at(text, group[0])};",
-                f"{pad}else {{ {each} }}"]
+        each = " ".join(
+            f"{name}.{_LANES[lane]} = {self._moving_inside(text, it)} ? {self._at(text, it)} : ({element})0;"
+            for lane, it in enumerate(group)
+        )
+        return [
+            f"{pad}{vector} {name};",
+            f"{pad}if ({whole or self._whole(text, array, group, self._moving_inside(text, group[-1]))}) "
+            f"{name} = *(const {vector} *)&{self._at(text, group[0])};",
+            f"{pad}else {{ {each} }}",
+        ]
 
     def _moving_inside(self, text: str, it: Iteration) -> str:
         """C condition: the iteration is inside the grid loops the access moves with."""
         used = set().union(*(d.names for d in self.shaped[text].dims))
         return " && ".join(b for lp, b in zip(self.grid, it.bounds) if lp.var in used) or "true"
 
-    def _vector_store(self, text: str, array: str, vector: str, group: list[Iteration], name: str, depth: int,
-                      whole: str | None = None) -> list[str]:
+    def _vector_store(
+        self,
+        text: str,
+        array: str,
+        vector: str,
+        group: list[Iteration],
+        name: str,
+        depth: int,
+        whole: str | None = None,
+    ) -> list[str]:
         pad = printer.INDENT * depth
-        each = " ".join(f"if ({it.guard}) {self._at(text, it)} = {name}.{_LANES[lane]};" for lane, it in enumerate(group))
-        return [f"{pad}if ({whole or self._whole(text, array, group)}) *({vector} *)&{self._at(text, group[0])} = {name};",
-                f"{pad}else {{ {each} }}  // the loop's end, or a row that does not start on a whole vector"]
+        each = " ".join(
+            f"if ({it.guard}) {self._at(text, it)} = {name}.{_LANES[lane]};" for lane, it in enumerate(group)
+        )
+        return [
+            f"{pad}if ({whole or self._whole(text, array, group)}) *({vector} *)&{self._at(text, group[0])} = {name};",
+            f"{pad}else {{ {each} }}  // the loop's end, or a row that does not start on a whole vector",
+        ]
 
     def _whole(self, text: str, array: str, group: list[Iteration], inside: str | None = None) -> str:
         """C condition: every iteration of the group runs (``inside``: its last one is inside the
@@ -496,8 +601,9 @@ class TiledBody:
             self._parsed[text] = parse_expression(text)
         return printer.expression(self._parsed[text], it.renames)
 
-    def _statement(self, node: Stmt, it: Iteration, depth: int, active: tuple,
-                   vectors: Mapping[str, str] | None = None) -> list[str]:
+    def _statement(
+        self, node: Stmt, it: Iteration, depth: int, active: tuple, vectors: Mapping[str, str] | None = None
+    ) -> list[str]:
         refs = {**self._refs(it, active), **(vectors or {})}
         if not self._guarded(node, refs):
             return printer.nodes((node,), depth, it.renames, refs=refs)
@@ -521,8 +627,11 @@ class TiledBody:
         outside = [a for a in node.accesses if a.array in self.global_arrays and a.text not in refs]
         if not outside:
             return False
-        return (any(a.write for a in outside) or not _straight(node.node)
-                or any((p := poly_of(s)) is None or p.names & self._moving for a in outside for s in a.subscripts))
+        return (
+            any(a.write for a in outside)
+            or not _straight(node.node)
+            or any((p := poly_of(s)) is None or p.names & self._moving for a in outside for s in a.subscripts)
+        )
 
     def _refs(self, it: Iteration, active: tuple) -> dict[str, str]:
         """Array elements this iteration reads from a shared tile or keeps in a register, by their text."""
@@ -532,8 +641,12 @@ class TiledBody:
             for sh, offsets in zip(t.accesses, t.offsets):
                 index = []
                 for d, k in kept:
-                    terms = [f"{c}*({it.renames.get(v, v)} - {self.start[v]})" if c != 1 else f"{it.renames.get(v, v)} - {self.start[v]}"
-                             for v, c in d.coefs]
+                    terms = [
+                        f"{c}*({it.renames.get(v, v)} - {self.start[v]})"
+                        if c != 1
+                        else f"{it.renames.get(v, v)} - {self.start[v]}"
+                        for v, c in d.coefs
+                    ]
                     if offsets[k]:
                         terms.append(str(offsets[k]))
                     index.append(" + ".join(terms) or "0")
@@ -558,9 +671,14 @@ class TiledBody:
             element = self.element_types[t.array]
             lanes = t.vector_lanes(self.counts, self.element_bytes[t.array])
             vector = VECTORS.get((element, lanes)) if lanes > 1 else None
-            values = [f"({self._base(d)} + orcu_a{k})" if k in kept else f"({self._base(d)})" for k, d in enumerate(t.dims)]
-            out.append(f"{pad}// {t.array}{''.join(f'[{v}]' for v in values)}: the block's tile, read once from global "
-                       "memory, consecutive threads on consecutive " + (f"{vector}s where its rows allow" if vector else "elements"))
+            values = [
+                f"({self._base(d)} + orcu_a{k})" if k in kept else f"({self._base(d)})" for k, d in enumerate(t.dims)
+            ]
+            out.append(
+                f"{pad}// {t.array}{''.join(f'[{v}]' for v in values)}: the block's tile, read once from global "
+                "memory, consecutive threads on consecutive "
+                + (f"{vector}s where its rows allow" if vector else "elements")
+            )
             if vector is None:
                 out += self._fill_loop(t, kept, 1, None, asynchronous, depth)
                 continue
@@ -578,8 +696,9 @@ class TiledBody:
             out.append(f"{pad}__syncthreads();  // the tiles are whole before any thread reads them")
         return out
 
-    def _fill_loop(self, t: SharedTile, kept: list[int], lanes: int, vector: str | None, asynchronous: bool,
-                   depth: int) -> list[str]:
+    def _fill_loop(
+        self, t: SharedTile, kept: list[int], lanes: int, vector: str | None, asynchronous: bool, depth: int
+    ) -> list[str]:
         """One fill of ``t``, ``lanes`` consecutive elements a thread (a ``vector``) at a time;
         elements outside the arrays' boxes are zeros, not read."""
         pad = printer.INDENT * depth
@@ -590,40 +709,56 @@ class TiledBody:
         names = {k: f"orcu_a{k}" for k in kept}
 
         def at(offset: str = "") -> list[str]:  # the element's indexes along the array's dimensions
-            return [f"({self._base(d)} + {names[k]}{offset if k == kept[-1] else ''})" if k in kept
-                    else f"({self._base(d)})" for k, d in enumerate(t.dims)]
+            return [
+                f"({self._base(d)} + {names[k]}{offset if k == kept[-1] else ''})"
+                if k in kept
+                else f"({self._base(d)})"
+                for k, d in enumerate(t.dims)
+            ]
 
         raw = f"ORCU_TILE_DATA({self.tile_names[t.array]})"
 
         def copy(target: str, source: str) -> str:
             return f"orcu_copy_async({target}, {source});" if asynchronous else f"{target} = {source};"
 
-        out = [f"{pad}for (orcu_index e = (orcu_index)threadIdx.y * {tx} + threadIdx.x; e < {prod(steps)}; e += {tx * ty}) {{"]
+        out = [
+            f"{pad}for (orcu_index e = (orcu_index)threadIdx.y * {tx} + threadIdx.x; e < {prod(steps)}; e += {tx * ty}) {{"
+        ]
         for n, k in enumerate(kept):
-            inner = prod(steps[n + 1:])
+            inner = prod(steps[n + 1 :])
             cell = ("e" if inner == 1 else f"e / {inner}") + (f" % {steps[n]}" if n else "")
-            out.append(f"{pad}    const orcu_index {names[k]} = {f'({cell}) * {lanes}' if vector and k == kept[-1] else cell};")
+            out.append(
+                f"{pad}    const orcu_index {names[k]} = {f'({cell}) * {lanes}' if vector and k == kept[-1] else cell};"
+            )
         target = raw + ("".join(f"[{names[k]}]" for k in kept) if kept else "[0]")
 
         def checked_copy(target: str, values: list[str], inner: str) -> list[str]:
             if not asynchronous:
                 return [f"{inner}{target} = {self._inside(t, values)} ? {self._address(t, values)} : ({element})0;"]
-            return [f"{inner}if {self._inside(t, values)}", f"{inner}    {copy(target, self._address(t, values))}",
-                    f"{inner}else", f"{inner}    {target} = ({element})0;"]
+            return [
+                f"{inner}if {self._inside(t, values)}",
+                f"{inner}    {copy(target, self._address(t, values))}",
+                f"{inner}else",
+                f"{inner}    {target} = ({element})0;",
+            ]
 
         if vector:
             each = raw + "".join(f"[{names[k]}{' + orcu_l' if k == kept[-1] else ''}]" for k in kept)
-            out += [f"{pad}    if ({self._inside(t, at(), at(f' + {lanes - 1}'))})",
-                    f"{pad}        {copy(f'*({vector} *)&{target}', f'*(const {vector} *)&{self._address(t, at())}')}",
-                    f"{pad}    else  // the tile's edge",
-                    f"{pad}        for (int orcu_l = 0; orcu_l < {lanes}; orcu_l++) {{",
-                    *checked_copy(each, at(' + orcu_l'), pad + "            "),
-                    f"{pad}        }}"]
+            out += [
+                f"{pad}    if ({self._inside(t, at(), at(f' + {lanes - 1}'))})",
+                f"{pad}        {copy(f'*({vector} *)&{target}', f'*(const {vector} *)&{self._address(t, at())}')}",
+                f"{pad}    else  // the tile's edge",
+                f"{pad}        for (int orcu_l = 0; orcu_l < {lanes}; orcu_l++) {{",
+                *checked_copy(each, at(" + orcu_l"), pad + "            "),
+                f"{pad}        }}",
+            ]
         elif t.padded:
             width = t.dims[kept[-1]].extent(self.counts)
-            out += [f"{pad}    if ({names[kept[-1]]} < {width}) {{  // not the padding",
-                    *checked_copy(target, at(), pad + "        "),
-                    f"{pad}    }}"]
+            out += [
+                f"{pad}    if ({names[kept[-1]]} < {width}) {{  // not the padding",
+                *checked_copy(target, at(), pad + "        "),
+                f"{pad}    }}",
+            ]
         else:
             out += checked_copy(target, at(), pad + "    ")
         out.append(f"{pad}}}")
@@ -633,8 +768,9 @@ class TiledBody:
         """The most requests of one warp that fall in one bank over the tile's reads (SharedTile.ways)."""
         if t.array not in self._ways:
             tiles = {lp.var: self.tiles[lp.var] for lp in self.grid}
-            self._ways[t.array] = t.ways(self.shape, self.counts, tiles, self.axes, self.x, self.width,
-                                         self.element_bytes[t.array])
+            self._ways[t.array] = t.ways(
+                self.shape, self.counts, tiles, self.axes, self.x, self.width, self.element_bytes[t.array]
+            )
         return self._ways[t.array]
 
     def _base(self, dim) -> str:
@@ -684,8 +820,21 @@ class TiledBody:
         return any(id(a) in held for st, _ in statements(loop.body) for a in st.accesses)
 
 
-_STRAIGHT = (c_ast.Assignment, c_ast.Decl, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.ArrayRef, c_ast.StructRef, c_ast.ID,
-             c_ast.Constant, c_ast.Cast, c_ast.Typename, c_ast.TypeDecl, c_ast.PtrDecl, c_ast.IdentifierType)
+_STRAIGHT = (
+    c_ast.Assignment,
+    c_ast.Decl,
+    c_ast.BinaryOp,
+    c_ast.UnaryOp,
+    c_ast.ArrayRef,
+    c_ast.StructRef,
+    c_ast.ID,
+    c_ast.Constant,
+    c_ast.Cast,
+    c_ast.Typename,
+    c_ast.TypeDecl,
+    c_ast.PtrDecl,
+    c_ast.IdentifierType,
+)
 
 
 def _straight(node: c_ast.Node) -> bool:

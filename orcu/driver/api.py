@@ -10,6 +10,7 @@ Each function raises ``orcu.OrcuError`` with the message the command line prints
 error: ...``); notes and warnings go to stderr as the command line says them. ``apply`` raises
 ``NotWritten`` (exit status 1 on the command line) where results are missing or unchecked.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,7 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -27,8 +28,20 @@ from orcu.errors import NotWritten, OrcuError, UsageError, did_you_mean
 from orcu.execution.backends import AUTO, CUDA, EMULATE
 from orcu.execution.backends import backend as backend_of
 
-__all__ = ["Check", "Evaluation", "RegionResult", "Results", "Tuning", "apply", "check", "emit", "export", "import_from",
-           "results", "tune"]
+__all__ = [
+    "Check",
+    "Evaluation",
+    "RegionResult",
+    "Results",
+    "Tuning",
+    "apply",
+    "check",
+    "emit",
+    "export",
+    "import_from",
+    "results",
+    "tune",
+]
 
 
 def _say(line: str) -> None:
@@ -36,6 +49,7 @@ def _say(line: str) -> None:
 
 
 # -- what the functions return -------------------------------------------------------------------
+
 
 @dataclass
 class Evaluation:
@@ -98,9 +112,26 @@ def _evaluation(file: str, t, result, backend: str, device: str, compiler: str) 
     """A result of the tune of ``t`` (a region at one size) as the API gives it."""
     from orcu.execution.model import predicted_ms
 
-    return Evaluation(file, t.name, dict(result.inputs), dict(result.params), result.status, result.measure, result.time_ms,
-                      list(result.kernel_ms), list(result.total_ms), predicted_ms(result.figures), result.message, backend,
-                      device, "", result.figures, t.line, compiler, result.metrics)
+    return Evaluation(
+        file,
+        t.name,
+        dict(result.inputs),
+        dict(result.params),
+        result.status,
+        result.measure,
+        result.time_ms,
+        list(result.kernel_ms),
+        list(result.total_ms),
+        predicted_ms(result.figures),
+        result.message,
+        backend,
+        device,
+        "",
+        result.figures,
+        t.line,
+        compiler,
+        result.metrics,
+    )
 
 
 def _from_row(row: dict[str, Any], measure: str) -> Evaluation:
@@ -109,10 +140,29 @@ def _from_row(row: dict[str, Any], measure: str) -> Evaluation:
 
     samples = row[f"{measure}_ms"]
     time = _median(samples) if row["status"] in RANKED else None
-    metrics = None if row["metrics"] is None else {**row["metrics"], **rates(row, measure)}  # the rates at this measure's time
-    return Evaluation(row["file"], row["region"], row["inputs"], row["params"], row["status"], measure, time,
-                      row["kernel_ms"], row["total_ms"], _median(row["model_ms"]), row["message"], row["backend"],
-                      row["device"], row["created"], row["figures"], row["line"], row["compiler"], metrics)
+    metrics = (
+        None if row["metrics"] is None else {**row["metrics"], **rates(row, measure)}
+    )  # the rates at this measure's time
+    return Evaluation(
+        row["file"],
+        row["region"],
+        row["inputs"],
+        row["params"],
+        row["status"],
+        measure,
+        time,
+        row["kernel_ms"],
+        row["total_ms"],
+        _median(row["model_ms"]),
+        row["message"],
+        row["backend"],
+        row["device"],
+        row["created"],
+        row["figures"],
+        row["line"],
+        row["compiler"],
+        metrics,
+    )
 
 
 class _Table:
@@ -129,8 +179,10 @@ class _Table:
         try:
             import pandas
         except ImportError:
-            raise UsageError("to_dataframe() needs pandas (pip install 'orcu[pandas]'); records() gives the same rows "
-                             "as a list of dicts") from None
+            raise UsageError(
+                "to_dataframe() needs pandas (pip install 'orcu[pandas]'); records() gives the same rows "
+                "as a list of dicts"
+            ) from None
         return pandas.DataFrame.from_records(self.records())
 
     def plot(self, directory: str | os.PathLike, device=None, skipped: list[str] | None = None) -> list[Path]:
@@ -181,8 +233,8 @@ class Tuning(_Table):
     target: Any = None  # the Device measured or modelled (for the roofline)
     objective: Any = None  # the orcu.spec.objectives.Objective that ranked the variants
 
-    @property
-    def evaluations(self) -> list[Evaluation]:
+    @property  # a Tuning's evaluations are its regions', read only
+    def evaluations(self) -> list[Evaluation]:  # type: ignore[override]
         return [e for r in self.regions for e in r.evaluations]
 
     def plot(self, directory: str | os.PathLike, device=None, skipped: list[str] | None = None) -> list[Path]:
@@ -211,6 +263,7 @@ class Check:
 
 
 # -- loading -------------------------------------------------------------------------------------
+
 
 def _profile(name: str | None):
     from orcu.device import DEFAULT_PROFILE, profile
@@ -242,7 +295,9 @@ def _with_inputs(program, inputs):
             raise UsageError(f"--input: '{name}' is not an input parameter of the spec{did_you_mean(name, known)}")
 
     def sized(spec):
-        params = tuple(replace(p, values=tuple(inputs[p.name]), axis=True) if p.name in inputs else p for p in spec.input_params)
+        params = tuple(
+            replace(p, values=tuple(inputs[p.name]), axis=True) if p.name in inputs else p for p in spec.input_params
+        )
         return replace(spec, input_params=params)
 
     specs = tuple(map(sized, program.specs))
@@ -274,7 +329,7 @@ def _check_spec_commands(program, trusted: bool) -> None:
         _say(line)
     for g, spec in enumerate(program.specs):
         region = program.spec_regions[g] if program.spec_regions else None
-        code = (text[region.code_start:region.code_end] if region is not None else text) + spec.init_code
+        code = (text[region.code_start : region.code_end] if region is not None else text) + spec.init_code
         code += program.prologues[g] if program.prologues else ""
         for line in unused_notes(spec) + unused_decls(spec, code):
             _say(line)
@@ -282,10 +337,14 @@ def _check_spec_commands(program, trusted: bool) -> None:
         return
     for spec in program.specs:
         check_build_flags(spec, program.src)
-    commands = [name for name in ("prebuild_command", "postbuild_command") if any(s.arg("build", name) for s in program.specs)]
+    commands = [
+        name for name in ("prebuild_command", "postbuild_command") if any(s.arg("build", name) for s in program.specs)
+    ]
     if commands:
-        _say(f"orcu: warning: the spec's {' and '.join(commands)} {'was' if len(commands) == 1 else 'were'} not run: "
-             "commands from a spec run only with --trust-spec")
+        _say(
+            f"orcu: warning: the spec's {' and '.join(commands)} {'was' if len(commands) == 1 else 'were'} not run: "
+            "commands from a spec run only with --trust-spec"
+        )
 
 
 def _run_spec_command(program, name: str, trusted: bool) -> None:
@@ -301,8 +360,15 @@ def _run_spec_command(program, name: str, trusted: bool) -> None:
 
 # -- check and emit ------------------------------------------------------------------------------
 
-def check(path: str | os.PathLike, *, spec: str | None = None, inputs: dict[str, Any] | None = None,
-          device_profile: str | None = None, trust_spec: bool = False) -> Check:
+
+def check(
+    path: str | os.PathLike,
+    *,
+    spec: str | None = None,
+    inputs: dict[str, Any] | None = None,
+    device_profile: str | None = None,
+    trust_spec: bool = False,
+) -> Check:
     """Parse an annotated file and describe its tuning problem (regions, loops, parameters, the
     space and what cannot be built); nothing is compiled or run."""
     from orcu.driver.report import summary
@@ -355,7 +421,9 @@ def _assignments(given: dict[str, Any], params, option: str, other: tuple[str, l
 def _matches(values: tuple, value: Any) -> list:
     """The listed values that ``value`` names: itself, or its text as on the command line."""
     text = str(value).strip()
-    return [v for v in values if v == value and type(v) is type(value)] or [v for v in values if text in (str(v), repr(v))]
+    return [v for v in values if v == value and type(v) is type(value)] or [
+        v for v in values if text in (str(v), repr(v))
+    ]
 
 
 def _pairs(values: dict[str, Any]) -> str:
@@ -364,9 +432,17 @@ def _pairs(values: dict[str, Any]) -> str:
     return settings_text(values) or "these values"
 
 
-def emit(path: str | os.PathLike, params: dict[str, Any] | None = None, *, inputs: dict[str, Any] | None = None,
-         output: str | os.PathLike | None = None, spec: str | None = None, strip: bool = False,
-         device_profile: str | None = None, explain: bool = False) -> str:
+def emit(
+    path: str | os.PathLike,
+    params: dict[str, Any] | None = None,
+    *,
+    inputs: dict[str, Any] | None = None,
+    output: str | os.PathLike | None = None,
+    spec: str | None = None,
+    strip: bool = False,
+    device_profile: str | None = None,
+    explain: bool = False,
+) -> str:
     """The CUDA version of the file for one configuration (``params``; unset parameters take the
     first values the constraints allow) at one input size; written to ``output`` as well when
     given (atomically, with what its build needs beside it). ``explain`` says on stderr how each
@@ -383,15 +459,19 @@ def emit(path: str | os.PathLike, params: dict[str, Any] | None = None, *, input
         chosen[g] = _chosen(view, _taken(program, g, params, "--set"), _taken(program, g, inputs, "--input"))
     output = None if output in (None, "-") else str(output)
     if program.fragment and output is None:
-        raise UsageError(f"{path} is a fragment (its Loop regions stand outside functions): it becomes the tuned "
-                         "statements and a .cu with their GPU code; give -o FILE.cu")
+        raise UsageError(
+            f"{path} is a fragment (its Loop regions stand outside functions): it becomes the tuned "
+            "statements and a .cu with their GPU code; give -o FILE.cu"
+        )
     choices = [Choice(*chosen[program.groups[k] if program.groups else 0]) for k in range(len(program.nests))]
     text, codes = tuned_source(program, choices, strip=strip, output=output)
     if explain:
         _explain(program, text, codes, [c.inputs for c in choices], device)
     if output is not None:
         _check_writable(output, str(path), program)
-        _say(f"orcu: wrote {' and '.join(_write_tuned(program, choices, output, str(path), EMULATE.name, strip, text))}")
+        _say(
+            f"orcu: wrote {' and '.join(_write_tuned(program, choices, output, str(path), EMULATE.name, strip, text))}"
+        )
     return text
 
 
@@ -399,6 +479,7 @@ def _taken(program, g: int, given: dict[str, Any], option: str) -> dict[str, Any
     """What of ``given`` spec ``g`` takes (``option`` "--set": performance parameters, "--input":
     input parameters). In a file of several specs each takes the names it has with a value it
     lists; a name or value no spec takes is an error, said as the spec that has the name says it."""
+
     def params(spec):
         return spec.performance_params if option == "--set" else spec.input_params
 
@@ -415,7 +496,7 @@ def _taken(program, g: int, given: dict[str, Any], option: str) -> dict[str, Any
     return {n: v for n, v in given.items() if n in mine and _matches(mine[n].values, v)}
 
 
-def _explain(program, text: str, codes, inputs: list[dict[str, Any]], device) -> None:
+def _explain(program, text: str, codes, inputs: list[Mapping[str, Any]], device) -> None:
     from orcu.execution.model import of_variant
     from orcu.planning.space import settings_text
 
@@ -431,8 +512,11 @@ def _explain(program, text: str, codes, inputs: list[dict[str, Any]], device) ->
         kernel = resources(code)
         _say(f"  {_resources_line(code, kernel, device)}")
         prediction = of_variant(program, k, traffic, inputs[k], device, None if isinstance(kernel, str) else kernel)
-        _say(f"  {prediction.line()}" if prediction else "  model: no prediction (a loop bound or a subscript is not "
-             "a number at these sizes)")
+        _say(
+            f"  {prediction.line()}"
+            if prediction
+            else "  model: no prediction (a loop bound or a subscript is not a number at these sizes)"
+        )
 
 
 def _kernel_resources(program, text: str, device):
@@ -441,6 +525,7 @@ def _kernel_resources(program, text: str, device):
     from orcu.execution.toolchain import kernel_resources, ptxas_report
     from orcu.frontend.source import ENCODING
 
+    found: dict | str  # each kernel's resources, or why there is no report
     if program.fragment:
         found = "a fragment's kernels are in a .cu of their own: compile it with -Xptxas -v"
     else:
@@ -466,14 +551,20 @@ def _resources_line(code, kernel, device) -> str:
         return f"ptxas: {kernel}"
     threads = code.threads
     blocks, busy, limit = occupancy(device, threads, kernel.registers, kernel.shared_bytes)
-    local = "no stack frame or spills" if not (kernel.stack_bytes or kernel.spill_bytes) else \
-        f"{kernel.stack_bytes} bytes of stack frame, {kernel.spill_bytes} bytes spilled"
-    return (f"ptxas ({device.arch}): {kernel.registers} registers a thread, {kernel.shared_bytes} bytes of shared memory a "
-            f"block, {local}; {blocks} blocks of {threads} threads per multiprocessor ({limit} bound): occupancy "
-            f"{busy:.0%}")
+    local = (
+        "no stack frame or spills"
+        if not (kernel.stack_bytes or kernel.spill_bytes)
+        else f"{kernel.stack_bytes} bytes of stack frame, {kernel.spill_bytes} bytes spilled"
+    )
+    return (
+        f"ptxas ({device.arch}): {kernel.registers} registers a thread, {kernel.shared_bytes} bytes of shared memory a "
+        f"block, {local}; {blocks} blocks of {threads} threads per multiprocessor ({limit} bound): occupancy "
+        f"{busy:.0%}"
+    )
 
 
 # -- where variants run, and writing ------------------------------------------------------------
+
 
 def _backend(requested: str, quiet: bool = False) -> str:
     from orcu.device import gpu_visible
@@ -483,8 +574,10 @@ def _backend(requested: str, quiet: bool = False) -> str:
     if gpu_visible():
         return CUDA.name
     if not quiet:
-        _say("orcu: warning: no GPU visible: variants run in orcu's CPU emulation, which checks them; orcu's performance "
-             "model ranks them by their predicted GPU time")
+        _say(
+            "orcu: warning: no GPU visible: variants run in orcu's CPU emulation, which checks them; orcu's performance "
+            "model ranks them by their predicted GPU time"
+        )
     return EMULATE.name
 
 
@@ -534,8 +627,9 @@ def _check_writable(output: str, source: str, program=None) -> None:
         raise UsageError(f"cannot write {output}: permission denied")
 
 
-def _write_tuned(program, choices, output: str, source: str, backend: str, strip: bool, text: str,
-                 provenance=None) -> list[str]:
+def _write_tuned(
+    program, choices, output: str, source: str, backend: str, strip: bool, text: str, provenance=None
+) -> list[str]:
     """Write the tuned file ``text`` (and for a fragment, its tuned statements beside it, else
     its C header where it has one): the paths written."""
     from orcu.driver.writeback import (
@@ -555,21 +649,37 @@ def _write_tuned(program, choices, output: str, source: str, backend: str, strip
     first = first[0] if isinstance(first, list) and first else first
     # once per tuned size where the code uses sizes as macros (Orio's -DN=...), as its builds compile it
     try:
-        problem = next(filter(None, (tuned_file_problem(text, Path(output).name, Path(source).resolve().parent,
-                                                        backend_of(backend).compiler(), defines,
-                                                        spec_defines_and_includes(program.spec.build_command,
-                                                                                  first.params if first else {}))
-                                     for defines in size_defines(program))), None)
+        problem = next(
+            filter(
+                None,
+                (
+                    tuned_file_problem(
+                        text,
+                        Path(output).name,
+                        Path(source).resolve().parent,
+                        backend_of(backend).compiler(),
+                        defines,
+                        spec_defines_and_includes(program.spec.build_command, first.params if first else {}),
+                    )
+                    for defines in size_defines(program)
+                ),
+            ),
+            None,
+        )
     except FileNotFoundError as missing:
         problem = None
         _say(f"orcu: note: {output} is written without a compile of its own: {missing}")
     if problem is not None:
-        raise OrcuError(f"{output} would not compile as CUDA C++, so it was not written (C that C++ refuses outside the "
-                        f"Loop regions, such as malloc's result assigned without a cast, must change; anything else is a "
-                        f"defect of orcu's): the compiler said:\n{problem}")
+        raise OrcuError(
+            f"{output} would not compile as CUDA C++, so it was not written (C that C++ refuses outside the "
+            f"Loop regions, such as malloc's result assigned without a cast, must change; anything else is a "
+            f"defect of orcu's): the compiler said:\n{problem}"
+        )
     if provenance is not None and provenance.unchecked and _checked_file(output):
-        _say(f"orcu: warning: {output} held variants checked against the original code; it now holds predictions that no "
-             "run checked (--unchecked)")
+        _say(
+            f"orcu: warning: {output} held variants checked against the original code; it now holds predictions that no "
+            "run checked (--unchecked)"
+        )
     write_atomically(output, text, source)
     written = [output]
     if program.fragment:
@@ -619,7 +729,9 @@ def _target(program, path, backend, device):
 
     def context(k: int) -> Context:
         nest = program.nests[k]
-        return Context(str(Path(path).resolve()), f"orcu_{nest.name}", nest.loc.line, source, backend, device_text, compiler)
+        return Context(
+            str(Path(path).resolve()), f"orcu_{nest.name}", nest.loc.line, source, backend, device_text, compiler
+        )
 
     return compiler, device_text, context
 
@@ -648,8 +760,10 @@ def _objective(program, requested: str | None, backend: str):
     if goal is None:
         raise UsageError("the regions' specs name different objectives: give one with --objective")
     if not backend_of(backend).on_gpu and _energy(program, goal):
-        raise UsageError(f"the objective {goal.text()} needs energy ({', '.join(ENERGY)}), which orcu measures through NVML on "
-                         f"a GPU: tune with --backend cuda (this tune runs --backend {backend})")
+        raise UsageError(
+            f"the objective {goal.text()} needs energy ({', '.join(ENERGY)}), which orcu measures through NVML on "
+            f"a GPU: tune with --backend cuda (this tune runs --backend {backend})"
+        )
     return goal
 
 
@@ -662,7 +776,9 @@ def _executor(path, home: Path, backend: str, gpus: str | None, cluster: str | N
         if gpus is not None:
             raise UsageError("--gpus and --cluster: a cluster's workers each time on the GPU they were given")
         # orcu.toml's [cluster] section sets up a batch scheduler's workers
-        found = Cluster(cluster, cluster_settings(Path(path)) if cluster.partition(":")[0] in BATCH_SCHEDULERS else None)
+        found = Cluster(
+            cluster, cluster_settings(Path(path)) if cluster.partition(":")[0] in BATCH_SCHEDULERS else None
+        )
         _say(f"orcu: builds and runs go to {found.describe()}")
         return found
     chosen = chosen_gpus(gpus, backend)
@@ -681,10 +797,16 @@ def _energy(program, goal) -> bool:
 def _unchecked_lines(what: list[str], allowed: bool) -> list[str]:
     """Results that no run checked (predictions) are written only when asked: the words either way."""
     if allowed:
-        return [f"orcu: warning: {where}: the tuned file uses a variant orcu's performance model ranked and no run "
-                "checked against the original code (--unchecked); its header says so" for where in what]
-    return [f"orcu: error: {where}: the result was predicted by orcu's performance model and never checked against the "
-            "original code; tune with --backend emulate or cuda, or pass --unchecked to use it anyway" for where in what]
+        return [
+            f"orcu: warning: {where}: the tuned file uses a variant orcu's performance model ranked and no run "
+            "checked against the original code (--unchecked); its header says so"
+            for where in what
+        ]
+    return [
+        f"orcu: error: {where}: the result was predicted by orcu's performance model and never checked against the "
+        "original code; tune with --backend emulate or cuda, or pass --unchecked to use it anyway"
+        for where in what
+    ]
 
 
 def _left_out(program, limits) -> None:
@@ -695,18 +817,37 @@ def _left_out(program, limits) -> None:
         for inputs, m in zip(sizes_of(program, k), per_input):
             if m.removed:
                 where = f" {settings_text(inputs)}" if inputs else ""
-                _say(f"orcu: note: orcu_{nest.name}{where}: {m.removed} of {m.of} configurations cannot be built and are "
-                     f"left out (they break: {'; '.join(m.reasons)})")
+                _say(
+                    f"orcu: note: orcu_{nest.name}{where}: {m.removed} of {m.of} configurations cannot be built and are "
+                    f"left out (they break: {'; '.join(m.reasons)})"
+                )
 
 
 # -- tune and apply ------------------------------------------------------------------------------
 
-def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: float | None = None, backend: str = "auto",
-         search: str | None = None, inputs: dict[str, Any] | None = None, device_profile: str | None = None,
-         output: str | os.PathLike | None = None, spec: str | None = None, seed: int = 0, jobs: int | None = None,
-         measure: str | None = None, strip: bool = False, unchecked: bool = False, trust_spec: bool = False,
-         objective: str | None = None, gpus: str | None = None, cluster: str | None = None,
-         progress: bool | Callable = True) -> Tuning:
+
+def tune(
+    path: str | os.PathLike,
+    *,
+    budget: int | None = None,
+    time_limit: float | None = None,
+    backend: str = "auto",
+    search: str | None = None,
+    inputs: dict[str, Any] | None = None,
+    device_profile: str | None = None,
+    output: str | os.PathLike | None = None,
+    spec: str | None = None,
+    seed: int = 0,
+    jobs: int | None = None,
+    measure: str | None = None,
+    strip: bool = False,
+    unchecked: bool = False,
+    trust_spec: bool = False,
+    objective: str | None = None,
+    gpus: str | None = None,
+    cluster: str | None = None,
+    progress: bool | Callable = True,
+) -> Tuning:
     """Evaluate the variants of every region at every input size, each checked against the
     original C code, and write the fastest as a tuned .cu file (``output``, default FILE.tuned.cu).
 
@@ -736,7 +877,14 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     from orcu.execution.toolchain import gxx
     from orcu.planning.space import settings_text
 
-    if budget is not None and budget <= 0 or time_limit is not None and time_limit <= 0 or jobs is not None and jobs <= 0:
+    if (
+        budget is not None
+        and budget <= 0
+        or time_limit is not None
+        and time_limit <= 0
+        or jobs is not None
+        and jobs <= 0
+    ):
         raise UsageError("budget, time_limit and jobs must be above 0")
     home = orcu_home(path)  # before anything: a state directory that cannot be used is said at once
     program, backend, device = _load_for_target(path, spec, _input_lists(inputs), backend, device_profile)
@@ -750,30 +898,64 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     _check_writable(output, str(path), program)
     spec_ = program.spec
     budgets = [b for b in (budget, spec_.arg("search", "total_runs")) if b is not None]
-    limits = [t for t in (time_limit, None if spec_.arg("search", "time_limit") is None else 60.0 * spec_.arg("search", "time_limit"))
-              if t is not None]
+    limits = [
+        t
+        for t in (
+            time_limit,
+            None if spec_.arg("search", "time_limit") is None else 60.0 * spec_.arg("search", "time_limit"),
+        )
+        if t is not None
+    ]
     measure = _measure(program, measure, backend)
     goal = _objective(program, objective, backend)
     executor = _executor(path, home, backend, gpus, cluster)
-    runner = Runner(backend, device, home / "build", jobs or max(os.cpu_count() or 1, executor.slots), measure=measure,
-                    energy=_energy(program, goal), executor=executor)
+    runner = Runner(
+        backend,
+        device,
+        home / "build",
+        jobs or max(os.cpu_count() or 1, executor.slots),
+        measure=measure,
+        energy=_energy(program, goal),
+        executor=executor,
+    )
     runners = [runner]
     db = Database(home / "results.sqlite")
     try:
         _run_spec_command(program, "prebuild_command", trust_spec)
         display = Progress(sys.stderr, executor if executor.slots > 1 else None) if progress is True else None
         with display or nullcontext():
-            update = display.update if display else (progress or None)
-            tunings = search_space(program, runner, db, context, objective=goal, search=search, budget=min(budgets) if budgets else None,
-                                   time_limit=min(limits) if limits else None, seed=seed, progress=update,
-                                   started=display.start if display else None, say=_say)
+            update = display.update if display else (progress if callable(progress) else None)
+            tunings = search_space(
+                program,
+                runner,
+                db,
+                context,
+                objective=goal,
+                search=search,
+                budget=min(budgets) if budgets else None,
+                time_limit=min(limits) if limits else None,
+                seed=seed,
+                progress=update,
+                started=display.start if display else None,
+                say=_say,
+            )
         if backend_of(backend).winners_need_a_check and gxx() is None:
             for t in tunings:
-                t.checked, t.check_note = False, "no C++ compiler (g++) runs the emulation that checks the model's winners"
+                t.checked, t.check_note = (
+                    False,
+                    "no C++ compiler (g++) runs the emulation that checks the model's winners",
+                )
         elif backend_of(backend).winners_need_a_check:  # they run in the emulation before anything is written
             runners.append(Runner(EMULATE.name, device, home / "build", jobs, measure="model"))
-            check_predictions(program, tunings, runners[-1], db, context, _target(program, path, EMULATE.name, device)[2],
-                              progress=_say)
+            check_predictions(
+                program,
+                tunings,
+                runners[-1],
+                db,
+                context,
+                _target(program, path, EMULATE.name, device)[2],
+                progress=_say,
+            )
         _run_spec_command(program, "postbuild_command", trust_spec)
         best = choices(program, tunings)
         problems = together(program, runner, best) if best is not None and backend_of(backend).runs else []
@@ -784,7 +966,9 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
     errors = [f"orcu: error: {problem}; no output written" for problem in problems]
     if problems:
         best = None
-    not_run = [f"{t.name} {settings_text(t.inputs)}".strip() for t in tunings if t.checked is False and t.best is not None]
+    not_run = [
+        f"{t.name} {settings_text(t.inputs)}".strip() for t in tunings if t.checked is False and t.best is not None
+    ]
     if best is not None and not_run:
         for line in _unchecked_lines(not_run, unchecked):
             (_say if unchecked else errors.append)(line)
@@ -801,26 +985,55 @@ def tune(path: str | os.PathLike, *, budget: int | None = None, time_limit: floa
         try:
             written = _write_tuned(program, best, output, str(path), backend, strip, text, provenance)
         except UsageError as e:  # the results are safe in the database all the same
-            raise UsageError(f"{e.message}; the results are in the database: orcu apply {path} -o OTHER writes them "
-                             "elsewhere") from None
+            raise UsageError(
+                f"{e.message}; the results are in the database: orcu apply {path} -o OTHER writes them elsewhere"
+            ) from None
     else:
         for t in tunings:
             if t.best is None:
                 counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
-                errors.append(f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written")
+                errors.append(
+                    f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written"
+                )
     file = str(Path(path).resolve())
     regions = [_region_result(file, t, backend, device_text, compiler) for t in tunings]
     result["objective"] = goal.text()
-    return Tuning(str(path), backend, device_text, measure, regions, written, errors, _after_notes(tunings, backend), result,
-                  device, goal)
+    return Tuning(
+        str(path),
+        backend,
+        device_text,
+        measure,
+        regions,
+        written,
+        errors,
+        _after_notes(tunings, backend),
+        result,
+        device,
+        goal,
+    )
 
 
 def _region_result(file: str, t, backend: str, device_text: str, compiler: str) -> RegionResult:
     evaluations = [_evaluation(file, t, r, backend, device_text, compiler) for r in t.results]
     best = _evaluation(file, t, t.best, backend, device_text, compiler) if t.best is not None else None
-    return RegionResult(t.name, t.line, dict(t.inputs), t.strategy, t.space, best, t.statuses, evaluations,
-                        tuple(t.parameters), t.new, t.cached, t.same_build, t.spread, tuple(t.no_effect), tuple(t.notes),
-                        t.checked)
+    return RegionResult(
+        t.name,
+        t.line,
+        dict(t.inputs),
+        t.strategy,
+        t.space,
+        best,
+        t.statuses,
+        evaluations,
+        tuple(t.parameters),
+        t.new,
+        t.cached,
+        t.same_build,
+        t.spread,
+        tuple(t.no_effect),
+        tuple(t.notes),
+        t.checked,
+    )
 
 
 # A GPU time under which launches, clocks and the timer's resolution are as large as what tells
@@ -835,36 +1048,60 @@ def _after_notes(tunings, backend: str) -> list[str]:
 
     out = []
     if any(t.best is not None and t.best.measure == "model" for t in tunings):
-        out.append("orcu: note: the ranking above is orcu's performance model's, not a GPU's: no GPU ran these variants"
-                   + backend_of(backend).check)
+        out.append(
+            "orcu: note: the ranking above is orcu's performance model's, not a GPU's: no GPU ran these variants"
+            + backend_of(backend).check
+        )
     for t in tunings:
         where = f"{t.name} {settings_text(t.inputs)}".strip()
         best = t.best
         if best is not None and best.measure == "model" and best.time_ms is not None and best.time_ms < SMALL_KERNEL_MS:
-            out.append(f"orcu: warning: {where}: the model predicts the winner's kernels at {1000 * best.time_ms:.1f} us, "
-                       "a few launches' cost: at this size its predictions differ by less than their own error, so its "
-                       "ranking says little; tune at the sizes production runs (input_params), or on a GPU")
-        if backend_of(backend).on_gpu and best is not None and best.measure == "kernel" and best.time_ms is not None \
-                and best.time_ms < SMALL_KERNEL_MS:
-            out.append(f"orcu: warning: {where}: the winner's kernels run in {1000 * best.time_ms:.1f} us: at this size "
-                       "a launch's cost and the timer's noise are as large as the differences between variants, and "
-                       "the choice may not hold at the sizes production runs; tune at those sizes (input_params)")
+            out.append(
+                f"orcu: warning: {where}: the model predicts the winner's kernels at {1000 * best.time_ms:.1f} us, "
+                "a few launches' cost: at this size its predictions differ by less than their own error, so its "
+                "ranking says little; tune at the sizes production runs (input_params), or on a GPU"
+            )
+        if (
+            backend_of(backend).on_gpu
+            and best is not None
+            and best.measure == "kernel"
+            and best.time_ms is not None
+            and best.time_ms < SMALL_KERNEL_MS
+        ):
+            out.append(
+                f"orcu: warning: {where}: the winner's kernels run in {1000 * best.time_ms:.1f} us: at this size "
+                "a launch's cost and the timer's noise are as large as the differences between variants, and "
+                "the choice may not hold at the sizes production runs; tune at those sizes (input_params)"
+            )
         if t.no_effect:
-            out.append(f"orcu: note: {where}: {', '.join(t.no_effect)} changed nothing in the winner's build (the table "
-                       f"leaves {'it' if len(t.no_effect) == 1 else 'them'} out)")
+            out.append(
+                f"orcu: note: {where}: {', '.join(t.no_effect)} changed nothing in the winner's build (the table "
+                f"leaves {'it' if len(t.no_effect) == 1 else 'them'} out)"
+            )
         out += [f"orcu: note: {where}: {note}" for note in t.notes]
         if t.check_note:
             out.append(f"orcu: note: {where}: {t.check_note}")
         if t.unsteady:
-            out.append(f"orcu: warning: {t.name} {settings_text(t.inputs) or ''}: the winner's times still spread over "
-                       f"{100 * t.spread:.0f}% of their median after {t.runs} runs (interquartile range): other work on "
-                       "the machine may have disturbed them; tune again on a quiet machine before relying on the choice")
+            out.append(
+                f"orcu: warning: {t.name} {settings_text(t.inputs) or ''}: the winner's times still spread over "
+                f"{100 * t.spread:.0f}% of their median after {t.runs} runs (interquartile range): other work on "
+                "the machine may have disturbed them; tune again on a quiet machine before relying on the choice"
+            )
     return out
 
 
-def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, backend: str = "auto",
-          inputs: dict[str, Any] | None = None, measure: str | None = None, spec: str | None = None,
-          device_profile: str | None = None, strip: bool = False, unchecked: bool = False) -> list[str]:
+def apply(
+    path: str | os.PathLike,
+    *,
+    output: str | os.PathLike | None = None,
+    backend: str = "auto",
+    inputs: dict[str, Any] | None = None,
+    measure: str | None = None,
+    spec: str | None = None,
+    device_profile: str | None = None,
+    strip: bool = False,
+    unchecked: bool = False,
+) -> list[str]:
     """Write the tuned file from the results database, without tuning: the files written. Raises
     ``NotWritten`` where a region or size has no result for this code, backend, device and
     measure, or only an unchecked prediction (unless ``unchecked``)."""
@@ -887,11 +1124,14 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
             chosen = []
             # This machine's device and compiler first; else those the results were measured with
             # (a tune on a GPU node, imported on a build machine).
-            candidates = [context(k)] + [replace(context(k), backend=b, device=d, compiler=c)
-                                         for b, d, c in db.measured_on(f"orcu_{nest.name}")]
+            candidates = [context(k)] + [
+                replace(context(k), backend=b, device=d, compiler=c) for b, d, c in db.measured_on(f"orcu_{nest.name}")
+            ]
             for sizes_k in sizes_of(program, k):
-                found = next(((ctx, hit) for ctx in candidates if (hit := db.get_choice(ctx, sizes_k, measure)) is not None),
-                             None)
+                found = next(
+                    ((ctx, hit) for ctx in candidates if (hit := db.get_choice(ctx, sizes_k, measure)) is not None),
+                    None,
+                )
                 if found is None:
                     missing.append(f"orcu_{nest.name} {sizes_k or ''}".strip())
                     continue
@@ -907,8 +1147,13 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
         device_text, compiler = next(iter(elsewhere))
         _say(f"orcu: note: the results were measured on {device_text} with {compiler}")
     if missing:
-        raise NotWritten([f"orcu: error: {what}: no tuning result for this code, backend, device and measure "
-                          f"({MEASURE_NAMES[measure]}); run orcu tune" for what in missing])
+        raise NotWritten(
+            [
+                f"orcu: error: {what}: no tuning result for this code, backend, device and measure "
+                f"({MEASURE_NAMES[measure]}); run orcu tune"
+                for what in missing
+            ]
+        )
     if not_run:
         lines = _unchecked_lines(not_run, unchecked)
         if not unchecked:
@@ -923,6 +1168,7 @@ def apply(path: str | os.PathLike, *, output: str | os.PathLike | None = None, b
 
 
 # -- the results database -------------------------------------------------------------------------
+
 
 def results(path: str | os.PathLike | None = None, *, measure: str | None = None) -> Results:
     """Every evaluation in the results database (of one annotated file, or all), oldest first.
@@ -942,7 +1188,9 @@ def results(path: str | os.PathLike | None = None, *, measure: str | None = None
     return Results(picked, db.path)
 
 
-def export(output: str | os.PathLike, files: Iterable[str | os.PathLike] = (), *, every: bool = False) -> dict[str, Any]:
+def export(
+    output: str | os.PathLike, files: Iterable[str | os.PathLike] = (), *, every: bool = False
+) -> dict[str, Any]:
     """Write the tuning results of ``files`` (default: every file in the database) as JSON, for
     ``import_from`` on another machine: their choices, and with ``every`` all their evaluations.
     What was written."""
@@ -1000,9 +1248,16 @@ def export_t4(output: str | os.PathLike, files: Iterable[str | os.PathLike] = ()
     return written
 
 
-def import_t4(path: str | os.PathLike, file: str | os.PathLike | None = None, *, region: str | None = None,
-              inputs: dict[str, Any] | None = None, backend: str | None = None, device_profile: str | None = None,
-              spec: str | None = None) -> tuple[int, int, Path]:
+def import_t4(
+    path: str | os.PathLike,
+    file: str | os.PathLike | None = None,
+    *,
+    region: str | None = None,
+    inputs: dict[str, Any] | None = None,
+    backend: str | None = None,
+    device_profile: str | None = None,
+    spec: str | None = None,
+) -> tuple[int, int, Path]:
     """Put the T4 results in ``path`` (orcu's, or another tool's such as Kernel Tuner's) into the
     results database as evaluations of a region of ``file`` at one input size, so that a tune
     there evaluates none of them again: (imported, left out: outside the region's space, measured
@@ -1019,17 +1274,26 @@ def import_t4(path: str | os.PathLike, file: str | os.PathLike | None = None, *,
     origin = ((described or {}).get("metadata") or {}).get("orcu") or {}
     file = file or origin.get("file")
     if file is None:
-        raise UsageError(f"{path}: name the annotated file the results belong to (orcu import --format t4 {path} --file FILE)")
-    sizes = _input_lists(inputs) if inputs else ({k: [v] for k, v in origin["inputs"].items()} if origin.get("inputs") else None)
-    program, backend, device = _load_for_target(file, spec, sizes, backend or origin.get("backend") or "auto", device_profile,
-                                                runs=False)
+        raise UsageError(
+            f"{path}: name the annotated file the results belong to (orcu import --format t4 {path} --file FILE)"
+        )
+    sizes = (
+        _input_lists(inputs)
+        if inputs
+        else ({k: [v] for k, v in origin["inputs"].items()} if origin.get("inputs") else None)
+    )
+    program, backend, device = _load_for_target(
+        file, spec, sizes, backend or origin.get("backend") or "auto", device_profile, runs=False
+    )
     _, _, context = _target(program, file, backend, device)
     region = region or origin.get("region")
     k = _region_number(program, region, file)
     at = sizes_of(program, k)
     if len(at) != 1:
-        raise UsageError(f"orcu_{program.nests[k].name} is tuned at {len(at)} input sizes "
-                         f"({'; '.join(settings_text(s) for s in at)}): name the one the results were measured at with --input")
+        raise UsageError(
+            f"orcu_{program.nests[k].name} is tuned at {len(at)} input sizes "
+            f"({'; '.join(settings_text(s) for s in at)}): name the one the results were measured at with --input"
+        )
     inputs_k = dict(at[0])
     names = region_parameters(program.of_nest(k), program.nests[k])
     configs = region_configs(program, k, inputs_k, device)
@@ -1041,8 +1305,10 @@ def import_t4(path: str | os.PathLike, file: str | os.PathLike | None = None, *,
         for entry in data["results"]:
             missing = [n for n in names if n not in entry["configuration"]]
             if missing:
-                raise UsageError(f"{path}: a configuration has no value of {', '.join(missing)}, parameters of "
-                                 f"orcu_{program.nests[k].name} (it has {', '.join(entry['configuration']) or 'none'})")
+                raise UsageError(
+                    f"{path}: a configuration has no value of {', '.join(missing)}, parameters of "
+                    f"orcu_{program.nests[k].name} (it has {', '.join(entry['configuration']) or 'none'})"
+                )
             config = t4.matching(entry["configuration"], names, configs)
             if config is None:
                 left += 1

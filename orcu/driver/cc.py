@@ -8,6 +8,7 @@ against orcu's CPU emulation) to an object, and hands that object to the compile
 source's place. Every other argument passes through untouched; what the compiler and nvcc say,
 and their exit codes, are the wrapper's.
 """
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,26 @@ from orcu.execution.toolchain import EMULATION, NVCC, build_command, nvcc
 
 SOURCES = (".c", ".cc", ".cpp", ".cxx", ".C")
 # Compiler options whose value is the next argument (so that argument is no source).
-TAKES_VALUE = {"-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-x", "-MF", "-MT", "-MQ", "-L",
-               "-Xlinker", "-Xpreprocessor", "-Xassembler", "-idirafter", "-arch"}
+TAKES_VALUE = {
+    "-o",
+    "-I",
+    "-D",
+    "-U",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-iquote",
+    "-x",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-L",
+    "-Xlinker",
+    "-Xpreprocessor",
+    "-Xassembler",
+    "-idirafter",
+    "-arch",
+}
 _ANNOTATED = re.compile(r"/\*@\s*begin\s+Loop\b")
 # What the tuned file's compile keeps of the compiler's arguments: the preprocessor's, -O and -g.
 _KEPT = re.compile(r"-[DUI].*|-O.*|-g")
@@ -85,8 +104,10 @@ def run(command: list[str], emulate: bool, orcu_options: list[str], tune_options
 
 
 def _other_sources(command: list[str], annotated: list[int]) -> bool:
-    return any(arg.endswith(SOURCES + (".cu", ".s", ".S")) and command[k - 1] not in TAKES_VALUE and k not in annotated
-               for k, arg in enumerate(command[1:], 1))
+    return any(
+        arg.endswith(SOURCES + (".cu", ".s", ".S")) and command[k - 1] not in TAKES_VALUE and k not in annotated
+        for k, arg in enumerate(command[1:], 1)
+    )
 
 
 def _kept_flags(command: list[str]) -> list[str]:
@@ -111,17 +132,23 @@ def _tuned(source: Path, tuned: Path, options: list[str], tune_options: list[str
     if applied.returncode != 0:
         sys.stderr.write(applied.stderr)
     if applied.returncode == 1:
-        print(f"orcu cc: {source} has no tuning results: run orcu tune {source}, or orcu cc --tune-missing", file=sys.stderr)
+        print(
+            f"orcu cc: {source} has no tuning results: run orcu tune {source}, or orcu cc --tune-missing",
+            file=sys.stderr,
+        )
     return applied.returncode
 
 
 def _object_command(tuned: Path, obj: Path, source_dir: Path, kept: list[str], emulate: bool, arch: str) -> list[str]:
     """The tuned file's compile to an object: the toolchain's command, with -c."""
     try:
-        return build_command(EMULATION if emulate else NVCC, tuned, obj, None if emulate else arch,
-                             ("-c", "-I", str(source_dir), *kept))
+        return build_command(
+            EMULATION if emulate else NVCC, tuned, obj, None if emulate else arch, ("-c", "-I", str(source_dir), *kept)
+        )
     except FileNotFoundError as missing:
-        raise UsageError(f"orcu cc: {missing}{'' if emulate else ', or build against the emulation with --emulate'}") from None
+        raise UsageError(
+            f"orcu cc: {missing}{'' if emulate else ', or build against the emulation with --emulate'}"
+        ) from None
 
 
 def _runtime_libraries(emulate: bool) -> list[str]:
@@ -138,5 +165,12 @@ def _cuda_library_dir() -> Path | None:
     roots = [Path(os.environ[v]) for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
     roots += [Path(found).resolve().parent.parent] if found else []
     roots += [Path("/usr/local/cuda")]
-    return next((root / sub for root in roots for sub in ("lib64", "lib", "targets/x86_64-linux/lib")
-                 if any((root / sub).glob("libcudart.so*"))), None)
+    return next(
+        (
+            root / sub
+            for root in roots
+            for sub in ("lib64", "lib", "targets/x86_64-linux/lib")
+            if any((root / sub).glob("libcudart.so*"))
+        ),
+        None,
+    )

@@ -7,15 +7,17 @@ repeated or resumed tune re-evaluates nothing it already has. Rows are committed
 one in WAL mode, so a killed tune loses only what was in flight and several tunes may
 share the database.
 """
+
 from __future__ import annotations
 
 import datetime
 import hashlib
 import json
+import os
 import random
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -121,14 +123,14 @@ class Context:
         return _hash(self.digest, self.region, dict(params), dict(inputs), list(flags))
 
 
-def database_path(near: str | Path | None = None) -> Path:
+def database_path(near: str | os.PathLike[str] | None = None) -> Path:
     """The results database of the annotated file ``near`` (default: of the current directory)."""
     from orcu.device import orcu_home
 
     return orcu_home(near) / "results.sqlite"
 
 
-def existing_database(near: str | Path | None = None) -> Database:
+def existing_database(near: str | os.PathLike[str] | None = None) -> Database:
     """The results database, for commands that read it (an error if no tune has written one).
     ``near``: the annotated file whose results are asked for (an error if there is none, as
     tune and check say it)."""
@@ -151,7 +153,9 @@ class Database:
         with self.transaction():
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise UsageError(f"{self.path} was written by a newer orcu (schema {version}, this one reads {SCHEMA_VERSION})")
+                raise UsageError(
+                    f"{self.path} was written by a newer orcu (schema {version}, this one reads {SCHEMA_VERSION})"
+                )
             if version and self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'evaluations'").fetchone():
                 for old in range(version, SCHEMA_VERSION):
                     step = MIGRATIONS[old]
@@ -183,37 +187,83 @@ class Database:
         self.conn.close()
 
     def get(self, key: str, measure: str = "kernel") -> Result | None:
-        with closing(self.conn.execute(
-            "SELECT status, params, inputs, kernel_ms, total_ms, message, compile_s, run_s, figures, measured, origin "
-            "FROM evaluations WHERE key = ?", (key,)
-        )) as cur:
+        with closing(
+            self.conn.execute(
+                "SELECT status, params, inputs, kernel_ms, total_ms, message, compile_s, run_s, figures, measured, origin "
+                "FROM evaluations WHERE key = ?",
+                (key,),
+            )
+        ) as cur:
             row = cur.fetchone()
         if row is None:
             return None
         status, params, inputs, kernel, total, message, compile_s, run_s, figures, measured, origin = row
-        return Result(status, json.loads(params), json.loads(inputs), json.loads(kernel), json.loads(total), message,
-                      None, compile_s, run_s, measure, json.loads(figures), measured=json.loads(measured), origin=origin)
+        return Result(
+            status,
+            json.loads(params),
+            json.loads(inputs),
+            json.loads(kernel),
+            json.loads(total),
+            message,
+            None,
+            compile_s,
+            run_s,
+            measure,
+            json.loads(figures),
+            measured=json.loads(measured),
+            origin=origin,
+        )
 
     def put(self, key: str, context: Context, result: Result) -> None:
         with self.transaction():
-            _insert(self.conn, "INSERT OR REPLACE", {
-                "key": key, "file": context.file, "region": context.region, "line": context.line, "context": context.digest,
-                "params": json.dumps(result.params, default=str), "inputs": json.dumps(result.inputs, default=str),
-                "backend": context.backend, "device": context.device, "compiler": context.compiler, "status": result.status,
-                "time_ms": result.time_ms, "kernel_ms": json.dumps(result.kernel_ms), "total_ms": json.dumps(result.total_ms),
-                "message": result.message, "compile_s": result.compile_s, "run_s": result.run_s,
-                "created": datetime.datetime.now().isoformat(timespec="seconds"), "figures": json.dumps(result.figures),
-                "code": context.code, "metrics": json.dumps(result.metrics), "measured": json.dumps(result.measured),
-                "origin": result.origin})
+            _insert(
+                self.conn,
+                "INSERT OR REPLACE",
+                {
+                    "key": key,
+                    "file": context.file,
+                    "region": context.region,
+                    "line": context.line,
+                    "context": context.digest,
+                    "params": json.dumps(result.params, default=str),
+                    "inputs": json.dumps(result.inputs, default=str),
+                    "backend": context.backend,
+                    "device": context.device,
+                    "compiler": context.compiler,
+                    "status": result.status,
+                    "time_ms": result.time_ms,
+                    "kernel_ms": json.dumps(result.kernel_ms),
+                    "total_ms": json.dumps(result.total_ms),
+                    "message": result.message,
+                    "compile_s": result.compile_s,
+                    "run_s": result.run_s,
+                    "created": datetime.datetime.now().isoformat(timespec="seconds"),
+                    "figures": json.dumps(result.figures),
+                    "code": context.code,
+                    "metrics": json.dumps(result.metrics),
+                    "measured": json.dumps(result.measured),
+                    "origin": result.origin,
+                },
+            )
 
-    def found_wrong(self, context: Context, params: Mapping[str, Any], inputs: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    def found_wrong(
+        self, context: Context, params: Mapping[str, Any], inputs: Mapping[str, Any]
+    ) -> tuple[str, str, str] | None:
         """What a run (any backend) found wrong with this variant of this code, the latest: its
         (status, backend, message); None if no run did."""
-        with closing(self.conn.execute(
-            f"SELECT status, backend, message FROM evaluations WHERE code = ? AND region = ? AND params = ? AND inputs = ? "
-            f"AND status IN ({', '.join('?' * len(WRONG))}) ORDER BY created DESC, rowid DESC LIMIT 1",
-            (context.code, context.region, json.dumps(dict(params), default=str), json.dumps(dict(inputs), default=str), *WRONG),
-        )) as cur:
+        with closing(
+            self.conn.execute(
+                f"SELECT status, backend, message FROM evaluations WHERE code = ? AND region = ? AND params = ? AND inputs = ? "
+                f"AND status IN ({', '.join('?' * len(WRONG))}) ORDER BY created DESC, rowid DESC LIMIT 1",
+                (
+                    context.code,
+                    context.region,
+                    json.dumps(dict(params), default=str),
+                    json.dumps(dict(inputs), default=str),
+                    *WRONG,
+                ),
+            )
+        ) as cur:
             row = cur.fetchone()
         return tuple(row) if row else None
 
@@ -224,40 +274,75 @@ class Database:
 
     def put_retiming(self, key: str, samples: dict[str, list[float]]) -> None:
         with self.transaction():
-            self.conn.execute("INSERT OR REPLACE INTO retimings VALUES (?, ?, ?)",
-                              (key, json.dumps(samples), datetime.datetime.now().isoformat(timespec="seconds")))
+            self.conn.execute(
+                "INSERT OR REPLACE INTO retimings VALUES (?, ?, ?)",
+                (key, json.dumps(samples), datetime.datetime.now().isoformat(timespec="seconds")),
+            )
 
-    def put_choice(self, context: Context, inputs: Mapping[str, Any], params: Mapping[str, Any], time_ms: float,
-                   measure: str, checked: bool = True, objective: str = "") -> None:
+    def put_choice(
+        self,
+        context: Context,
+        inputs: Mapping[str, Any],
+        params: Mapping[str, Any],
+        time_ms: float,
+        measure: str,
+        checked: bool = True,
+        objective: str = "",
+    ) -> None:
         with self.transaction():
-            self.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                              (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str),
-                               json.dumps(dict(params), default=str), time_ms,
-                               datetime.datetime.now().isoformat(timespec="seconds"), int(checked), objective))
+            self.conn.execute(
+                "INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    _choice_context(context, measure),
+                    context.region,
+                    json.dumps(dict(inputs), sort_keys=True, default=str),
+                    json.dumps(dict(params), default=str),
+                    time_ms,
+                    datetime.datetime.now().isoformat(timespec="seconds"),
+                    int(checked),
+                    objective,
+                ),
+            )
 
     def drop_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> None:
         with self.transaction():
-            self.conn.execute("DELETE FROM choices WHERE context = ? AND region = ? AND inputs = ?",
-                              (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str)))
+            self.conn.execute(
+                "DELETE FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+                (
+                    _choice_context(context, measure),
+                    context.region,
+                    json.dumps(dict(inputs), sort_keys=True, default=str),
+                ),
+            )
 
-    def get_choice(self, context: Context, inputs: Mapping[str, Any], measure: str) -> tuple[dict[str, Any], float, bool, str] | None:
+    def get_choice(
+        self, context: Context, inputs: Mapping[str, Any], measure: str
+    ) -> tuple[dict[str, Any], float, bool, str] | None:
         """The configuration the last tune of this region and input size chose by ``measure``, its
         time, whether it was checked against the original code, and the objective that chose it
         ("" where the time did)."""
-        with closing(self.conn.execute(
-            "SELECT params, time_ms, checked, objective FROM choices WHERE context = ? AND region = ? AND inputs = ?",
-            (_choice_context(context, measure), context.region, json.dumps(dict(inputs), sort_keys=True, default=str)),
-        )) as cur:
+        with closing(
+            self.conn.execute(
+                "SELECT params, time_ms, checked, objective FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+                (
+                    _choice_context(context, measure),
+                    context.region,
+                    json.dumps(dict(inputs), sort_keys=True, default=str),
+                ),
+            )
+        ) as cur:
             row = cur.fetchone()
         return (json.loads(row[0]), row[1], bool(row[2]), row[3]) if row else None
 
     def choice_objective(self, digest: str, region: str, inputs: Mapping[str, Any], measure: str) -> str:
         """The objective of the choice recorded for this context, region, size and measure ("" for
         the time, or none)."""
-        with closing(self.conn.execute(
-            "SELECT objective FROM choices WHERE context = ? AND region = ? AND inputs = ?",
-            (_choice_key(digest, measure), region, json.dumps(dict(inputs), sort_keys=True, default=str)),
-        )) as cur:
+        with closing(
+            self.conn.execute(
+                "SELECT objective FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+                (_choice_key(digest, measure), region, json.dumps(dict(inputs), sort_keys=True, default=str)),
+            )
+        ) as cur:
             row = cur.fetchone()
         return row[0] if row else ""
 
@@ -267,10 +352,12 @@ class Database:
         later written, the larger; two tunes a second apart have the same ``created``)."""
         found = []
         for measure in MEASURES:
-            with closing(self.conn.execute(
-                "SELECT params, rowid FROM choices WHERE context = ? AND region = ? AND inputs = ?",
-                (_choice_key(digest, measure), region, json.dumps(dict(inputs), sort_keys=True, default=str)),
-            )) as cur:
+            with closing(
+                self.conn.execute(
+                    "SELECT params, rowid FROM choices WHERE context = ? AND region = ? AND inputs = ?",
+                    (_choice_key(digest, measure), region, json.dumps(dict(inputs), sort_keys=True, default=str)),
+                )
+            ) as cur:
                 row = cur.fetchone()
             if row:
                 found.append((row[1], measure, json.loads(row[0])))
@@ -281,8 +368,9 @@ class Database:
 
     def measured_on(self, region: str) -> list[tuple[str, str, str]]:
         """The (backend, device, compiler) combinations a region of this name was measured with."""
-        with closing(self.conn.execute("SELECT DISTINCT backend, device, compiler FROM evaluations WHERE region = ?",
-                                       (region,))) as cur:
+        with closing(
+            self.conn.execute("SELECT DISTINCT backend, device, compiler FROM evaluations WHERE region = ?", (region,))
+        ) as cur:
             return [tuple(row) for row in cur]
 
     def rows(self, file: str | None = None) -> Iterator[dict[str, Any]]:
@@ -315,8 +403,12 @@ def _to_schema_3(conn: sqlite3.Connection) -> None:
         return  # the first schema had none: it is created whole
     conn.execute("ALTER TABLE choices ADD COLUMN checked INTEGER NOT NULL DEFAULT 1")
     unrun = [b.name for b in BACKENDS.values() if not b.runs]  # their choices were predictions
-    predicted = [row[0] for row in conn.execute(
-        f"SELECT DISTINCT context FROM evaluations WHERE backend IN ({', '.join('?' * len(unrun))})", unrun)]
+    predicted = [
+        row[0]
+        for row in conn.execute(
+            f"SELECT DISTINCT context FROM evaluations WHERE backend IN ({', '.join('?' * len(unrun))})", unrun
+        )
+    ]
     for key in {_choice_key(digest, measure) for digest in predicted for measure in MEASURES}:
         conn.execute("UPDATE choices SET checked = 0 WHERE context = ?", (key,))
 
@@ -324,8 +416,11 @@ def _to_schema_3(conn: sqlite3.Connection) -> None:
 def _to_schema_4(conn: sqlite3.Connection) -> None:
     """Evaluations get their metrics, what was measured besides time and where they came from;
     choices the objective that made them."""
-    for column in ("metrics TEXT NOT NULL DEFAULT 'null'", "measured TEXT NOT NULL DEFAULT 'null'",
-                   "origin TEXT NOT NULL DEFAULT ''"):
+    for column in (
+        "metrics TEXT NOT NULL DEFAULT 'null'",
+        "measured TEXT NOT NULL DEFAULT 'null'",
+        "origin TEXT NOT NULL DEFAULT ''",
+    ):
         conn.execute(f"ALTER TABLE evaluations ADD COLUMN {column}")
     if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'choices'").fetchone():
         conn.execute("ALTER TABLE choices ADD COLUMN objective TEXT NOT NULL DEFAULT ''")
@@ -333,11 +428,17 @@ def _to_schema_4(conn: sqlite3.Connection) -> None:
 
 def _insert(conn: sqlite3.Connection, verb: str, row: Mapping[str, Any]) -> None:
     """One row of evaluations, its columns named (so that a column added later cannot shift them)."""
-    conn.execute(f"{verb} INTO evaluations ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+    conn.execute(
+        f"{verb} INTO evaluations ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", tuple(row.values())
+    )
 
 
 # What brings a database of each older schema to the next one.
-MIGRATIONS = {1: "ALTER TABLE evaluations ADD COLUMN figures TEXT NOT NULL DEFAULT 'null'", 2: _to_schema_3, 3: _to_schema_4}
+MIGRATIONS: dict[int, str | Callable[[sqlite3.Connection], None]] = {
+    1: "ALTER TABLE evaluations ADD COLUMN figures TEXT NOT NULL DEFAULT 'null'",
+    2: _to_schema_3,
+    3: _to_schema_4,
+}
 
 
 class _Transaction:
@@ -373,18 +474,31 @@ def export_results(db: Database, files: list[str] | None, every: bool = False) -
     def same(value) -> str:
         return json.dumps(value, sort_keys=True, default=str)
 
-    chosen = {(names[c["context"]], c["region"], same(json.loads(c["params"])), same(json.loads(c["inputs"]))) for c in choices}
+    chosen = {
+        (names[c["context"]], c["region"], same(json.loads(c["params"])), same(json.loads(c["inputs"])))
+        for c in choices
+    }
     kept = [r for r in rows if every or (r["context"], r["region"], same(r["params"]), same(r["inputs"])) in chosen]
     regions, digests = {}, {}
     for r in rows:
         if (r["file"], r["region"]) not in regions:  # each file read once, not once per evaluation
             if r["file"] not in digests:
                 digests[r["file"]] = _file_digest(r["file"])
-            regions[r["file"], r["region"]] = {"file": r["file"], "region": r["region"], "line": r["line"],
-                                               "text_sha256": digests[r["file"]]}
-    return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "orcu": _orcu_digest(), "version": __version__,
-            "regions": sorted(regions.values(), key=lambda e: (e["file"], e["line"])),
-            "choices": choices, "evaluations": kept}
+            regions[r["file"], r["region"]] = {
+                "file": r["file"],
+                "region": r["region"],
+                "line": r["line"],
+                "text_sha256": digests[r["file"]],
+            }
+    return {
+        "format": EXPORT_FORMAT,
+        "schema": SCHEMA_VERSION,
+        "orcu": _orcu_digest(),
+        "version": __version__,
+        "regions": sorted(regions.values(), key=lambda e: (e["file"], e["line"])),
+        "choices": choices,
+        "evaluations": kept,
+    }
 
 
 def import_results(db: Database, data: Mapping[str, Any]) -> tuple[int, int]:
@@ -394,21 +508,37 @@ def import_results(db: Database, data: Mapping[str, Any]) -> tuple[int, int]:
     if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
         raise UsageError("not an orcu results export (write one with orcu export)")
     if data.get("schema") != SCHEMA_VERSION:
-        raise UsageError(f"the results were exported with results schema {data.get('schema')}; this orcu reads schema "
-                         f"{SCHEMA_VERSION}: export them again with this orcu")
+        raise UsageError(
+            f"the results were exported with results schema {data.get('schema')}; this orcu reads schema "
+            f"{SCHEMA_VERSION}: export them again with this orcu"
+        )
     if data.get("orcu") != _orcu_digest():
-        raise UsageError(f"the results were measured by another orcu (version {data.get('version')}, or changed code): "
-                         "orcu keys results by its own code, so they would never be used; import with the orcu that exported them")
+        raise UsageError(
+            f"the results were measured by another orcu (version {data.get('version')}, or changed code): "
+            "orcu keys results by its own code, so they would never be used; import with the orcu that exported them"
+        )
     for region in data["regions"]:
         here = _file_digest(region["file"])
         if here is not None and here != region["text_sha256"]:
-            raise UsageError(f"{region['file']}:{region['line']}: {region['region']} changed since its results were "
-                             "exported: tune it again")
+            raise UsageError(
+                f"{region['file']}:{region['line']}: {region['region']} changed since its results were "
+                "exported: tune it again"
+            )
     with db.transaction():
         for c in data["choices"]:
-            db.conn.execute("INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                            (c["context"], c["region"], c["inputs"], c["params"], c["time_ms"], c["created"], c["checked"],
-                             c["objective"]))
+            db.conn.execute(
+                "INSERT OR REPLACE INTO choices VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    c["context"],
+                    c["region"],
+                    c["inputs"],
+                    c["params"],
+                    c["time_ms"],
+                    c["created"],
+                    c["checked"],
+                    c["objective"],
+                ),
+            )
         columns = [c[1] for c in db.conn.execute("PRAGMA table_info(evaluations)")]
         for r in data["evaluations"]:
             row = {k: r[k] for k in columns}

@@ -4,6 +4,7 @@ A cache is JSON (optionally gzipped) with ``tune_params_keys``, ``tune_params`` 
 of each parameter) and ``cache``: one entry per configuration, keyed by its values joined
 with commas, holding the parameters, ``time`` in ms (or an error string) and ``times``.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -33,8 +34,14 @@ def read_cache(path: str | Path) -> tuple[SearchSpace, dict[Point, float]]:
     return space, cost
 
 
-def cache_document(kernel: str, device: str, names: list[str], values: dict[str, list[Any]],
-                   results: Iterable[dict[str, Any]], measure: str = "kernel") -> dict[str, Any]:
+def cache_document(
+    kernel: str,
+    device: str,
+    names: list[str],
+    values: dict[str, list[Any]],
+    results: Iterable[dict[str, Any]],
+    measure: str = "kernel",
+) -> dict[str, Any]:
     """A Kernel Tuner cache of orcu results: dicts with ``params``, ``status``, ``kernel_ms`` and
     ``total_ms`` (and the database's ``compile_s``, ``run_s``, ``created``, where present);
     ``measure`` says which samples are Kernel Tuner's times. Each entry has the timings Kernel
@@ -48,13 +55,24 @@ def cache_document(kernel: str, device: str, names: list[str], values: dict[str,
             entry.update(time=sum(times) / len(times), times=times)
         else:
             entry.update(time=_KT_ERRORS.get(r["status"], "RuntimeFailedConfig"), times=[])
-        entry.update(compile_time=1e3 * r.get("compile_s", 0.0), verification_time=0,
-                     benchmark_time=1e3 * r.get("run_s", 0.0), strategy_time=0, framework_time=0)
+        entry.update(
+            compile_time=1e3 * r.get("compile_s", 0.0),
+            verification_time=0,
+            benchmark_time=1e3 * r.get("run_s", 0.0),
+            strategy_time=0,
+            framework_time=0,
+        )
         if r.get("created"):
             entry["timestamp"] = r["created"]
         cache[key] = entry
-    return {"device_name": device, "kernel_name": kernel, "tune_params_keys": names, "tune_params": values,
-            "objective": "time", "cache": cache}
+    return {
+        "device_name": device,
+        "kernel_name": kernel,
+        "tune_params_keys": names,
+        "tune_params": values,
+        "objective": "time",
+        "cache": cache,
+    }
 
 
 # Kernel Tuner's names for a configuration that could not be measured.

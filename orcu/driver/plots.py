@@ -12,6 +12,7 @@ where the evaluations allow it (``plot_all`` says why where they do not):
 - achieved: each variant's fraction of the roofline bound of the loop's own work (orcu/metrics.py),
   in the order evaluated, the closest to it marked with its GFLOP/s and GB/s.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,7 +57,11 @@ def _title(key: tuple) -> str:
 def _stem(key: tuple) -> str:
     file, region, inputs, backend, _ = key
     sizes = "_".join(f"{k}{v}" for k, v in json.loads(inputs).items())
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", "_".join(x for x in (Path(file).stem, region.removeprefix("orcu_"), sizes, backend) if x))
+    return re.sub(
+        r"[^A-Za-z0-9_.-]+",
+        "_",
+        "_".join(x for x in (Path(file).stem, region.removeprefix("orcu_"), sizes, backend) if x),
+    )
 
 
 def _device(text: str, given=None):
@@ -85,8 +90,13 @@ def figures(evaluations: Iterable, device=None) -> Iterator[tuple[str, tuple, An
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    draw = {"convergence": _convergence, "parameters": _parameters, "model": _model, "roofline": _roofline,
-            "achieved": _achieved}
+    draw = {
+        "convergence": _convergence,
+        "parameters": _parameters,
+        "model": _model,
+        "roofline": _roofline,
+        "achieved": _achieved,
+    }
     for key, group in _groups(evaluations).items():
         ranked = [e for e in group if e.status in RANKED and e.time_ms is not None]
         for kind in KINDS:
@@ -106,8 +116,11 @@ def _fit(figure) -> None:
     texts = [(figure._suptitle, width)] if figure._suptitle is not None else []
     for ax in figure.axes:
         box = ax.get_position()
-        texts += [(ax.title, width * max(box.width, 0.8)), (ax.xaxis.label, width * box.width),
-                  (ax.yaxis.label, height * box.height)]
+        texts += [
+            (ax.title, width * max(box.width, 0.8)),
+            (ax.xaxis.label, width * box.width),
+            (ax.yaxis.label, height * box.height),
+        ]
     for text, inches in texts:
         if not text.get_text():
             continue
@@ -164,10 +177,11 @@ def _parameters(plt, key, group, ranked, device):
         values = sorted({json.dumps(e.params.get(name)) for e in ranked}, key=_order)
         at = {v: k for k, v in enumerate(values)}
         ax.scatter([at[json.dumps(e.params.get(name))] for e in ranked], [e.time_ms for e in ranked], s=12, alpha=0.7)
-        ax.set_xticks(range(len(values)), [v.strip('"') for v in values], rotation=45 if len(values) > 6 else 0,
-                      fontsize=7)
+        ax.set_xticks(
+            range(len(values)), [v.strip('"') for v in values], rotation=45 if len(values) > 6 else 0, fontsize=7
+        )
         ax.set(xlabel=name, ylabel=_label(ranked[0]))
-    for ax in list(axes.flat)[len(names):]:
+    for ax in list(axes.flat)[len(names) :]:
         ax.set_visible(False)
     figure.suptitle(f"Each parameter's effect: {_title(key)}", fontsize=9)
     return figure
@@ -186,9 +200,15 @@ def _model(plt, key, group, ranked, device):
     figure, ax = plt.subplots(figsize=(5, 4.5))
     ax.scatter([p for p, _ in pairs], [m for _, m in pairs], s=14)
     emulated = group[0].emulated
-    ax.set(xscale=_scale([p for p, _ in pairs]), yscale=_scale([m for _, m in pairs]), xlabel="predicted GPU kernel time (ms)",
-           ylabel="CPU time of the emulated kernels (ms), not a GPU time" if emulated else "measured kernel time on the GPU (ms)",
-           title=f"Model against measured: {_title(key)}")
+    ax.set(
+        xscale=_scale([p for p, _ in pairs]),
+        yscale=_scale([m for _, m in pairs]),
+        xlabel="predicted GPU kernel time (ms)",
+        ylabel="CPU time of the emulated kernels (ms), not a GPU time"
+        if emulated
+        else "measured kernel time on the GPU (ms)",
+        title=f"Model against measured: {_title(key)}",
+    )
     if not emulated:  # the same scale: the diagonal is a perfect prediction
         low, high = min(min(p) for p in pairs), max(max(p) for p in pairs)
         ax.plot([low, high], [low, high], color="grey", lw=0.8, label="predicted = measured")
@@ -218,11 +238,17 @@ def _roofline(plt, key, group, ranked, device):
         if f.get("operations") and sectors and time_ms:
             points.append((f["operations"] / (sectors * SECTOR_BYTES), f["operations"] / (time_ms * 1e-3) / 1e9))
     if not points:
-        return ("no ranked variant has both counted figures (operations and global sectors) and a kernel time"
-                + (" (the tune measured total times)" if ranked[0].measure == "total" else ""))
+        return "no ranked variant has both counted figures (operations and global sectors) and a kernel time" + (
+            " (the tune measured total times)" if ranked[0].measure == "total" else ""
+        )
     figure, ax = plt.subplots(figsize=(6, 4.5))
-    ax.scatter([p[0] for p in points], [p[1] for p in points], s=14, zorder=3,
-               label="variants (predicted time)" if ranked[0].emulated else "variants (measured time)")
+    ax.scatter(
+        [p[0] for p in points],
+        [p[1] for p in points],
+        s=14,
+        zorder=3,
+        label="variants (predicted time)" if ranked[0].emulated else "variants (measured time)",
+    )
     if device is not None:
         from orcu.execution.model import peak_rates
 
@@ -231,10 +257,21 @@ def _roofline(plt, key, group, ranked, device):
         xs = [low * (high / low) ** (k / 63) for k in range(64)]
         for name, element, style in (("FP32", 4, "-"), ("FP64", 8, "--")):
             peak = peak_rates(device, element)[1] / 1e9
-            ax.plot(xs, [min(peak, x * device.bandwidth_gbs) for x in xs], style, color="black", lw=0.9,
-                    label=f"{name} peak {peak / 1e3:.1f} TFLOP/s, memory {device.bandwidth_gbs / 1e3:.2f} TB/s")
-    ax.set(xscale="log", yscale="log", xlabel="arithmetic intensity (operations / byte of global sectors)",
-           ylabel="performance (GFLOP/s)", title=f"Roofline: {_title(key)}")
+            ax.plot(
+                xs,
+                [min(peak, x * device.bandwidth_gbs) for x in xs],
+                style,
+                color="black",
+                lw=0.9,
+                label=f"{name} peak {peak / 1e3:.1f} TFLOP/s, memory {device.bandwidth_gbs / 1e3:.2f} TB/s",
+            )
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="arithmetic intensity (operations / byte of global sectors)",
+        ylabel="performance (GFLOP/s)",
+        title=f"Roofline: {_title(key)}",
+    )
     ax.legend(fontsize=7)
     return figure
 
@@ -246,14 +283,29 @@ def _achieved(plt, key, group, ranked, device):
     if not points:
         return "no ranked variant has a roofline bound (its compulsory bytes and operations at a known time)"
     figure, ax = plt.subplots(figsize=(6, 4))
-    ax.scatter([k for k, _ in points], [100 * e.bound_fraction for _, e in points], s=14, zorder=3,
-               label="variants" + (" (predicted time)" if ranked[0].measure == "model" else ""))
+    ax.scatter(
+        [k for k, _ in points],
+        [100 * e.bound_fraction for _, e in points],
+        s=14,
+        zorder=3,
+        label="variants" + (" (predicted time)" if ranked[0].measure == "model" else ""),
+    )
     best = max(points, key=lambda p: p[1].bound_fraction)
-    ax.scatter([best[0]], [100 * best[1].bound_fraction], s=60, facecolors="none", edgecolors="red", zorder=4,
-               label=f"closest to the bound: {best[1].gflop_s or 0:.4g} GFLOP/s, {best[1].gb_s or 0:.4g} GB/s")
+    ax.scatter(
+        [best[0]],
+        [100 * best[1].bound_fraction],
+        s=60,
+        facecolors="none",
+        edgecolors="red",
+        zorder=4,
+        label=f"closest to the bound: {best[1].gflop_s or 0:.4g} GFLOP/s, {best[1].gb_s or 0:.4g} GB/s",
+    )
     ax.axhline(100, color="black", lw=0.8)
-    ax.set(xlabel="evaluation", ylabel="% of the roofline bound (the loop's compulsory bytes and operations)",
-           title=f"Achieved: {_title(key)}")
+    ax.set(
+        xlabel="evaluation",
+        ylabel="% of the roofline bound (the loop's compulsory bytes and operations)",
+        title=f"Achieved: {_title(key)}",
+    )
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=7)
     return figure

@@ -9,6 +9,7 @@ with the reason), and the first configuration generates (dependences, array exte
 transform arguments) into a harness that can declare and fill every array. What depends
 on one configuration alone and fails only for it is that variant's status during the tune.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -63,24 +64,35 @@ def _region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, .
         if not expr.names:
             continue  # a constant: checked as the file loads
         check = ARGUMENTS[name].check
-        valid = replace(expr, text=f"valid({expr.text.strip()})", _fn=lambda env, fn=expr._fn, check=check: _holds(check, fn, env))
+        valid = replace(
+            expr, text=f"valid({expr.text.strip()})", _fn=lambda env, fn=expr._fn, check=check: _holds(check, fn, env)
+        )
         out.append(Constraint(f"{name} is {ARGUMENTS[name].expects}", valid))
     if device is not None:
-        for arg, limit, what in (("threadCount", device.max_threads_per_block, "threads per block"),
-                                 ("blockCount", device.max_grid_x, "blocks")):
+        for arg, limit, what in (
+            ("threadCount", device.max_threads_per_block, "threads per block"),
+            ("blockCount", device.max_grid_x, "blocks"),
+        ):
             expr = nest.transform.args.get(arg)
             if expr is None or not expr.names:
                 continue  # a literal: the runner marks it invalid, with its reason
-            bound = replace(expr, text=f"({expr.text.strip()}) <= {limit}",
-                            _fn=lambda env, fn=expr._fn, check=ARGUMENTS[arg].check, limit=limit: _within(check, fn, env, limit))
+            bound = replace(
+                expr,
+                text=f"({expr.text.strip()}) <= {limit}",
+                _fn=lambda env, fn=expr._fn, check=ARGUMENTS[arg].check, limit=limit: _within(check, fn, env, limit),
+            )
             out.append(Constraint(f"{arg} <= {limit} ({what} of {device.name})", bound))
     placing = [a for a in PLACING if a in nest.transform.args and nest.transform.args[a].names]
     if nest.recipe is not None and placing:
         names = frozenset().union(*(nest.transform.args[a].names for a in placing))
         fits = Expr(text="placed(...)", loc=nest.loc, names=names, _fn=lambda env: _placed(nest, env, device))
-        out.append(Constraint("the TSG's block shape and placements (registerTile, shared, sharedDepth, vectorize, "
-                              "doubleBuffer) fit the mapping" + (f" and the shared memory of {device.name}" if device else ""),
-                              fits))
+        out.append(
+            Constraint(
+                "the TSG's block shape and placements (registerTile, shared, sharedDepth, vectorize, "
+                "doubleBuffer) fit the mapping" + (f" and the shared memory of {device.name}" if device else ""),
+                fits,
+            )
+        )
     return tuple(out)
 
 
@@ -116,7 +128,9 @@ def _holds(check, fn, env):
 
 
 def _within(check, fn, env, limit):
-    return _each(fn(env), env, lambda v: not check(v) or v is None or v <= limit)  # an invalid value is the range's business
+    return _each(
+        fn(env), env, lambda v: not check(v) or v is None or v <= limit
+    )  # an invalid value is the range's business
 
 
 def _each(value, env, test):
@@ -125,7 +139,9 @@ def _each(value, env, test):
     if not isinstance(value, np.ndarray) and any(isinstance(v, np.ndarray) for v in env.values()):
         raise NotVectorizable("a value that is not an array")
     if isinstance(value, np.ndarray):
-        return np.fromiter((test(v.item() if isinstance(v, np.generic) else v) for v in value.ravel()), dtype=bool, count=value.size)
+        return np.fromiter(
+            (test(v.item() if isinstance(v, np.generic) else v) for v in value.ravel()), dtype=bool, count=value.size
+        )
     return test(value)
 
 

@@ -1,5 +1,6 @@
 """What `orcu tune` shows while it works: a rich progress bar on a terminal, one line per
 evaluation otherwise (logs, CI), and a final table per region and input size."""
+
 from __future__ import annotations
 
 import io
@@ -9,7 +10,7 @@ import time
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeRemainingColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
@@ -52,11 +53,20 @@ class Progress:
         self.executor = executor
         self.console = Console(file=stream)
         self.live = self.console.is_terminal
-        self.bar = RichProgress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            TextColumn("{task.fields[best]}"), console=self.console, transient=False,
-        ) if self.live else None
-        self.task = None
+        self.bar = (
+            RichProgress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[best]}"),
+                console=self.console,
+                transient=False,
+            )
+            if self.live
+            else None
+        )
+        self.task: TaskID | None = None
         self.done, self.total, self.began = 0, 0, time.monotonic()
         self.tune_began, self.evaluated = self.began, 0  # over the whole tune: the pace of new evaluations
 
@@ -77,8 +87,10 @@ class Progress:
             self.task = self.bar.add_task(label, total=total, best="")
         else:
             plural = "s" if tuning.space != 1 else ""
-            print(f"orcu: {label}: {tuning.strategy} search over {tuning.space} configuration{plural}, {total} at most",
-                  file=self.console.file)
+            print(
+                f"orcu: {label}: {tuning.strategy} search over {tuning.space} configuration{plural}, {total} at most",
+                file=self.console.file,
+            )
 
     def update(self, tuning, result, origin: str = "") -> None:
         """``origin``: "" for a new evaluation, "cached" (the results database) or "same build".
@@ -90,21 +102,35 @@ class Progress:
         best = tuning.best
         failures = {s: n for s, n in tuning.statuses.items() if s not in RANKED}
         if self.bar is not None:
-            shown = f"best {best.time_ms:.4g} ms{_predicted(best)} [{settings_text(best.params)}]" if best else "no valid variant yet"
+            shown = (
+                f"best {best.time_ms:.4g} ms{_predicted(best)} [{settings_text(best.params)}]"
+                if best
+                else "no valid variant yet"
+            )
             if failures:
                 shown += "  " + " ".join(f"{s}:{n}" for s, n in failures.items())
             self.bar.update(self.task, advance=0 if same else 1, best=shown + self._workers())
             return
-        what = f"{result.time_ms:.4g} ms{_predicted(result)}" if result.time_ms is not None else result.message.split("\n")[0][:120]
+        what = (
+            f"{result.time_ms:.4g} ms{_predicted(result)}"
+            if result.time_ms is not None
+            else result.message.split("\n")[0][:120]
+        )
         elapsed = time.monotonic() - self.began
         left = (self.total - self.done) * elapsed / self.done if self.done < self.total else 0.0
         when = f"{duration(elapsed)}" + (f", about {duration(left)} left" if self.done < self.total else "")
         if same:
-            print(f"orcu:   = [{settings_text(result.params)}]: {result.status} {what} (the same build as one evaluated: "
-                  "its result, at no cost)", file=self.console.file)
+            print(
+                f"orcu:   = [{settings_text(result.params)}]: {result.status} {what} (the same build as one evaluated: "
+                "its result, at no cost)",
+                file=self.console.file,
+            )
             return
-        print(f"orcu:   {self.done}/{self.total} [{settings_text(result.params)}]: {result.status} {what}"
-              f"{f' ({origin})' if origin else ''} [{when}{self._workers()}]", file=self.console.file)
+        print(
+            f"orcu:   {self.done}/{self.total} [{settings_text(result.params)}]: {result.status} {what}"
+            f"{f' ({origin})' if origin else ''} [{when}{self._workers()}]",
+            file=self.console.file,
+        )
 
     def _workers(self) -> str:
         """With several workers: how many are busy, and the new evaluations a minute so far."""
@@ -121,19 +147,30 @@ class Progress:
         predicted = any(r.best is not None and r.best.measure == "model" for r in tuning.regions)
         goal = tuning.objective
         ranked = goal is not None and not goal.is_time  # the objective's value beside the time
-        for column in ("region", "input", "strategy", "evaluated", "best parameters",
-                       *([goal.text()] if ranked else []),
-                       "predicted GPU time (ms)" if predicted else "time (ms)", "spread", "statuses"):
+        for column in (
+            "region",
+            "input",
+            "strategy",
+            "evaluated",
+            "best parameters",
+            *([goal.text()] if ranked else []),
+            "predicted GPU time (ms)" if predicted else "time (ms)",
+            "spread",
+            "statuses",
+        ):
             table.add_column(column)
         for r in tuning.regions:
             best = r.best
             value = (best.metrics or {}).get(goal.name) if ranked and best else None
             table.add_row(
-                f"{r.region} (line {r.line})", settings_text(r.inputs) or "-", r.strategy,
+                f"{r.region} (line {r.line})",
+                settings_text(r.inputs) or "-",
+                r.strategy,
                 f"{r.new} new, {r.cached} cached" + (f", {r.same_build} same build" if r.same_build else ""),
                 settings_text({k: best.params[k] for k in r.parameters if k not in r.no_effect}) if best else "none",
                 *([f"{value:.4g}" if value is not None else "-"] if ranked else []),
-                f"{best.time_ms:.4g}" if best else "-", f"{100 * r.spread:.1f}%" if r.spread is not None else "-",
+                f"{best.time_ms:.4g}" if best else "-",
+                f"{100 * r.spread:.1f}%" if r.spread is not None else "-",
                 ", ".join(f"{n} {s}" for s, n in r.statuses.items()),
             )
         print_fitted(table, stream or sys.stdout, 100, lambda row: f"{row[0]}, {row[1]}", 2)

@@ -1,4 +1,5 @@
 """What ``orcu check`` reports about a loaded program: plain data, then text."""
+
 from __future__ import annotations
 
 import csv
@@ -40,24 +41,34 @@ def summary(program: Program, device=None) -> dict[str, Any]:
         # Loop regions whose one transform took the whole scop (tsg/scop.py): the schedule chosen
         "schedules": [_schedule(program, r) for r, host in enumerate(program.hosts) if host.schedule is not None],
         # ... and those where it did not, with why (the transform applies to the loop after it)
-        "unscheduled": [{"line": program.src.location(program.regions[r].start).line, "why": host.unscheduled}
-                        for r, host in enumerate(program.hosts) if host.unscheduled],
+        "unscheduled": [
+            {"line": program.src.location(program.regions[r].start).line, "why": host.unscheduled}
+            for r, host in enumerate(program.hosts)
+            if host.unscheduled
+        ],
         # of each region, those that can be built (the rest are left out before the search)
         "buildable_variants": [sum(m.of - m.removed for m in per_input) for per_input in checked],
     }
     if len(parts) > 1:
-        out["specs"] = [{"line": program.src.location(r.start).line, "regions": program.nests_of(g), **part}
-                        for g, (r, part) in enumerate(zip(program.spec_regions, parts))]
+        out["specs"] = [
+            {"line": program.src.location(r.start).line, "regions": program.nests_of(g), **part}
+            for g, (r, part) in enumerate(zip(program.spec_regions, parts))
+        ]
     return out
 
 
 def _schedule(program: Program, r: int) -> dict[str, Any]:
     scheduled = program.hosts[r].schedule
-    return {"line": program.src.location(program.regions[r].start).line, "how": scheduled.how,
-            "tried": list(scheduled.tried), "tree": scheduled.tree,
-            "kernels": [{"name": f"orcu_{program.nests[k].name}", "line": program.nests[k].loc.line}
-                        for k in program.hosts[r].nests],
-            "host": list(scheduled.host)}
+    return {
+        "line": program.src.location(program.regions[r].start).line,
+        "how": scheduled.how,
+        "tried": list(scheduled.tried),
+        "tree": scheduled.tree,
+        "kernels": [
+            {"name": f"orcu_{program.nests[k].name}", "line": program.nests[k].loc.line} for k in program.hosts[r].nests
+        ],
+        "host": list(scheduled.host),
+    }
 
 
 def _spec_part(program: Program) -> dict[str, Any]:
@@ -71,7 +82,9 @@ def _spec_part(program: Program) -> dict[str, Any]:
     perf = per_input[0] if per_input else performance_space(program, {})
     return {
         "performance_params": [_param(p) for p in spec.performance_params],
-        "performance_constraints": [{"name": c.name, "expr": c.expr.text.strip()} for c in spec.performance_constraints],
+        "performance_constraints": [
+            {"name": c.name, "expr": c.expr.text.strip()} for c in spec.performance_constraints
+        ],
         "space": {
             "raw": perf.raw_size,
             "constrained": perf.size,
@@ -91,7 +104,10 @@ def _spec_part(program: Program) -> dict[str, Any]:
             }
             for d in spec.input_vars
         ],
-        "search": {"algorithm": spec.search_algorithm, **{k: a.value for k, a in spec.search.items() if k != "algorithm"}},
+        "search": {
+            "algorithm": spec.search_algorithm,
+            **{k: a.value for k, a in spec.search.items() if k != "algorithm"},
+        },
         "repetitions": spec.repetitions,
         "build_command": spec.build_command,
     }
@@ -109,7 +125,16 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
     def walk(nodes, depth):
         for n in nodes:
             if isinstance(n, Loop):
-                loops.append({"depth": depth, "var": n.var, "lower": c_text(n.lower), "upper": c_text(n.upper), "step": n.step, "line": n.loc.line})
+                loops.append(
+                    {
+                        "depth": depth,
+                        "var": n.var,
+                        "lower": c_text(n.lower),
+                        "upper": c_text(n.upper),
+                        "step": n.step,
+                        "line": n.loc.line,
+                    }
+                )
                 walk(n.body, depth + 1)
 
     walk(nest.body, 0)
@@ -127,7 +152,9 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
         "nest": nest.explain(),
         "limits": [{"removed": m.removed, "of": m.of, "reasons": m.reasons} for m in limits],
         "recipe": nest.recipe.explain() if nest.recipe is not None else None,
-        "mapping": [c.schedule.name for c in nest.recipe.candidates if c.pruned is None] if nest.recipe is not None else None,
+        "mapping": [c.schedule.name for c in nest.recipe.candidates if c.pruned is None]
+        if nest.recipe is not None
+        else None,
     }
 
 
@@ -159,19 +186,28 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
         # what a tune evaluates at most: the configurations that can be built, of each region
         buildable, total = [s["buildable_variants"][k] for k in part["regions"]], part["total_variants"]
         each = " per region" if len(buildable) > 1 else ""
-        counts = f"{total}{each}" if all(b == total for b in buildable) else (
-            f"{', '.join(str(b) for b in buildable)} of {total}{each}, the rest cannot be built")
+        counts = (
+            f"{total}{each}"
+            if all(b == total for b in buildable)
+            else (f"{', '.join(str(b) for b in buildable)} of {total}{each}, the rest cannot be built")
+        )
         out.append(f"variants to evaluate: {counts} (search: {part['search']['algorithm']})")
         for d in part["input_vars"]:
             dims = "".join(f"[{x}]" for x in d["dims"])
-            out.append(f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}")
+            out.append(
+                f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}"
+            )
     for line in s["host_loops"]:
-        out.append(f"host loop at line {line}: no 'transform CUDA(...)' names it or a loop inside it, so it runs on the "
-                   "host as written, between the kernels")
+        out.append(
+            f"host loop at line {line}: no 'transform CUDA(...)' names it or a loop inside it, so it runs on the "
+            "host as written, between the kernels"
+        )
     for sch in s.get("schedules", []):
         kernels = ", ".join(f"{k['name']} (line {k['line']})" for k in sch["kernels"])
-        out.append(f"Loop region at line {sch['line']}: one transform for the whole scop; schedule: {sch['how']}; "
-                   f"kernels: {kernels}")
+        out.append(
+            f"Loop region at line {sch['line']}: one transform for the whole scop; schedule: {sch['how']}; "
+            f"kernels: {kernels}"
+        )
         if explain:
             out.extend(f"  not {t}" for t in sch["tried"])
             out.append("  schedule tree:")
@@ -179,8 +215,10 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
             out.extend(f"  on the host: {h}" for h in sch["host"])
     if explain:
         for u in s.get("unscheduled", []):
-            out.append(f"Loop region at line {u['line']}: one transform before the region, no schedule of the whole: "
-                       f"{u['why']}; the transform applies to the loop after it")
+            out.append(
+                f"Loop region at line {u['line']}: one transform before the region, no schedule of the whole: "
+                f"{u['why']}; the transform applies to the loop after it"
+            )
     for r in s["regions"]:
         where = f" in {r['function']}()" if r["function"] else ""
         out.append("")
@@ -190,22 +228,31 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
         for m, inputs in zip(r["limits"], specs[r["spec"]]["input_space"]["combinations"] or [{}]):
             if m["removed"]:
                 where = f" for {settings_text(inputs)}" if inputs and len(r["limits"]) > 1 else ""
-                out.append(f"  cannot be built{where}: {m['removed']} of {m['of']} configuration(s) (they break: "
-                           f"{'; '.join(m['reasons'])})")
+                out.append(
+                    f"  cannot be built{where}: {m['removed']} of {m['of']} configuration(s) (they break: "
+                    f"{'; '.join(m['reasons'])})"
+                )
         arrays = [v for v in r["variables"] if v["kind"] == "array"]
         scalars = [v for v in r["variables"] if v["kind"] != "array"]
         out.append("  arrays:  " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in arrays))
         out.append("  scalars: " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in scalars))
         if r["recipe"] is not None:
-            out.append(f"  TSG mapping: {len(r['mapping'])} candidate(s) kept: " + ", ".join(r["mapping"])
-                       + ("" if explain else " (--explain says why)"))
+            out.append(
+                f"  TSG mapping: {len(r['mapping'])} candidate(s) kept: "
+                + ", ".join(r["mapping"])
+                + ("" if explain else " (--explain says why)")
+            )
             if explain:
                 out.extend("  " + line for line in r["recipe"])
         out.append("  loop nest:")
         if explain:
             out.extend("    " + line for line in r["nest"].splitlines())
         else:
-            out.extend(f"    {'  ' * lp['depth']}for {lp['var']} in [{lp['lower']}, {lp['upper']})" + (f" step {lp['step']}" if lp["step"] != 1 else "") for lp in r["loops"])
+            out.extend(
+                f"    {'  ' * lp['depth']}for {lp['var']} in [{lp['lower']}, {lp['upper']})"
+                + (f" step {lp['step']}" if lp["step"] != 1 else "")
+                for lp in r["loops"]
+            )
     return "\n".join(out)
 
 
@@ -292,16 +339,24 @@ def results_text(rows, chosen_by_group, measure: str | None = None, width: int =
             achieved = achieved_text(best, ranked_by)
             if achieved:
                 rows_of.append(("achieved", achieved))
-        rows_of.append(("evaluated", f"{len(group)}: " + ", ".join(f"{n} {s}" for s, n in counts.items()) +
-                        f"; last {max(r['created'] for r in group)[:10]}"))
+        rows_of.append(
+            (
+                "evaluated",
+                f"{len(group)}: "
+                + ", ".join(f"{n} {s}" for s, n in counts.items())
+                + f"; last {max(r['created'] for r in group)[:10]}",
+            )
+        )
         for name, text in rows_of:
             lines = textwrap.wrap(text, width - 13, break_on_hyphens=False) or [""]
             out.append(f"  {name:<10} {lines[0]}")
             out += [f"  {'':<10} {line}" for line in lines[1:]]
         out.append("")
     count = len(groups)
-    out.append(f"{count} region{'s' if count != 1 else ''} and size{'s' if count != 1 else ''}; --wide for every "
-               "figure in one table, --csv for every evaluation")
+    out.append(
+        f"{count} region{'s' if count != 1 else ''} and size{'s' if count != 1 else ''}; --wide for every "
+        "figure in one table, --csv for every evaluation"
+    )
     return "\n".join(out)
 
 
@@ -312,8 +367,23 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
     from orcu.driver.progress import print_fitted
 
     table = Table(title="orcu results")
-    for column in ("file", "region", "input", "on", "evaluated", "winner", "ranked by", "time ms", "kernel ms",
-                   "total ms", "predicted ms", "GFLOP/s", "GB/s", "% of bound", "last"):
+    for column in (
+        "file",
+        "region",
+        "input",
+        "on",
+        "evaluated",
+        "winner",
+        "ranked by",
+        "time ms",
+        "kernel ms",
+        "total ms",
+        "predicted ms",
+        "GFLOP/s",
+        "GB/s",
+        "% of bound",
+        "last",
+    ):
         table.add_column(column, no_wrap=column not in ("winner", "file"))
     for key, group in _groups(rows).items():
         file, region, inputs, backend, device = key
@@ -321,16 +391,27 @@ def results_table(rows, chosen_by_group, measure: str | None = None, stream=None
         ranked_by = measure or written_by
         best, written = _winner(group, ranked_by, params if ranked_by == written_by else None)
         emulated = backend_of(backend).emulated
-        times = [f"{_median(best[k]):.4g}" if best and best[k] else "-" for k in (f"{ranked_by}_ms", "kernel_ms", "total_ms", "model_ms")]
+        times = [
+            f"{_median(best[k]):.4g}" if best and best[k] else "-"
+            for k in (f"{ranked_by}_ms", "kernel_ms", "total_ms", "model_ms")
+        ]
         if emulated:  # CPU times of the emulated code: never shown as a GPU's
             times[1:3] = [f"{t} (CPU)" if t != "-" else t for t in times[1:3]]
         counts = Counter(r["status"] for r in group)
         achieved = rates(best, ranked_by) if best else {}
         shown = [f"{achieved[k] * (100 if k == 'bound_fraction' else 1):.4g}" if k in achieved else "-" for k in RATES]
-        table.add_row(_shown(file), region, settings_text(json.loads(inputs)) or "-", _device_text(backend, device),
-                      ", ".join(f"{n} {s}" for s, n in counts.items()),
-                      (settings_text(best["params"]) + (" (tuned file)" if written else "")) if best else "none",
-                      MEASURE_NAMES[ranked_by], *times, *shown, max(r["created"] for r in group)[:10])
+        table.add_row(
+            _shown(file),
+            region,
+            settings_text(json.loads(inputs)) or "-",
+            _device_text(backend, device),
+            ", ".join(f"{n} {s}" for s, n in counts.items()),
+            (settings_text(best["params"]) + (" (tuned file)" if written else "")) if best else "none",
+            MEASURE_NAMES[ranked_by],
+            *times,
+            *shown,
+            max(r["created"] for r in group)[:10],
+        )
     print_fitted(table, stream or sys.stdout, 240, lambda row: f"{row[1]} of {row[0]}, {row[2]}", 3)
 
 
@@ -359,11 +440,15 @@ def achieved_text(row: dict[str, Any], measure: str) -> str:
     if "gb_s" in found:
         parts.append(f"{found['gb_s']:.4g} GB/s")
     if "bound_fraction" in found:
-        parts.append(f"{100 * found['bound_fraction']:.3g}% of the roofline bound "
-                     f"({(row['metrics'] or {})['bound_ms']:.3g} ms)")
+        parts.append(
+            f"{100 * found['bound_fraction']:.3g}% of the roofline bound ({(row['metrics'] or {})['bound_ms']:.3g} ms)"
+        )
     metrics = row.get("metrics") or {}
-    parts += [f"{name} {value:.4g} {BUILTIN[name][0]}".rstrip() for name, value in metrics.items()
-              if name in ("energy_j", "power_w", "edp")]
+    parts += [
+        f"{name} {value:.4g} {BUILTIN[name][0]}".rstrip()
+        for name, value in metrics.items()
+        if name in ("energy_j", "power_w", "edp")
+    ]
     parts += [f"{name} = {value:.4g}" for name, value in metrics.items() if name not in BUILTIN]
     return ", ".join(parts)
 
@@ -377,9 +462,28 @@ def _device_text(backend: str, device: str, long: bool = False) -> str:
 
 
 # total_ms and kernel_ms: the medians of their samples, which follow in their own columns.
-CSV_COLUMNS = ("file", "region", "line", "inputs", "params", "status", "time_ms", "total_ms", "kernel_ms",
-               "gflop_s", "gb_s", "bound_fraction", "metrics", "backend", "device", "compiler", "created", "message",
-               "total_samples", "kernel_samples")
+CSV_COLUMNS = (
+    "file",
+    "region",
+    "line",
+    "inputs",
+    "params",
+    "status",
+    "time_ms",
+    "total_ms",
+    "kernel_ms",
+    "gflop_s",
+    "gb_s",
+    "bound_fraction",
+    "metrics",
+    "backend",
+    "device",
+    "compiler",
+    "created",
+    "message",
+    "total_samples",
+    "kernel_samples",
+)
 _JSON_COLUMNS = ("inputs", "params", "total_samples", "kernel_samples", "metrics")
 
 
@@ -402,8 +506,12 @@ def write_csv(rows, path) -> None:
         writer.writerow(CSV_COLUMNS)
         for row in rows:
             fields = csv_row(row)
-            writer.writerow([json.dumps(fields[c]) if c in _JSON_COLUMNS else "" if fields[c] is None else fields[c]
-                             for c in CSV_COLUMNS])
+            writer.writerow(
+                [
+                    json.dumps(fields[c]) if c in _JSON_COLUMNS else "" if fields[c] is None else fields[c]
+                    for c in CSV_COLUMNS
+                ]
+            )
 
 
 def write_kt_caches(rows, path, measure: str = "kernel") -> list[str]:

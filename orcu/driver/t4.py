@@ -13,11 +13,13 @@ configuration, against the region's space; a configuration outside it is left ou
 Imported results guide a later tune (it evaluates nothing it already has) but never win
 unchecked: a contender for the winner runs in orcu's harness first (orcu/tuning.py).
 """
+
 from __future__ import annotations
 
 import contextlib
 import json
 import math
+import os
 import platform
 import statistics
 from collections.abc import Mapping
@@ -32,17 +34,31 @@ from orcu.spec.objectives import BUILTIN
 from orcu.version import __version__
 
 SCHEMA_VERSION = "1.0.0"
-INVALIDITY = {"ok": "correct", "predicted": "correct", "compile_error": "compile", "launch_error": "runtime",
-              "crash": "runtime", "timeout": "timeout", "wrong_result": "correctness", "invalid": "constraints"}
-STATUS = {"correct": "ok", "compile": "compile_error", "runtime": "crash", "timeout": "timeout",
-          "correctness": "wrong_result", "constraints": "invalid"}
+INVALIDITY = {
+    "ok": "correct",
+    "predicted": "correct",
+    "compile_error": "compile",
+    "launch_error": "runtime",
+    "crash": "runtime",
+    "timeout": "timeout",
+    "wrong_result": "correctness",
+    "invalid": "constraints",
+}
+STATUS = {
+    "correct": "ok",
+    "compile": "compile_error",
+    "runtime": "crash",
+    "timeout": "timeout",
+    "correctness": "wrong_result",
+    "constraints": "invalid",
+}
 # Kernel Tuner's NVML observer names what orcu's harness measures so
 ENERGY_NAMES = {"energy_j": ("energy_j", "nvml_energy"), "power_w": ("power_w", "nvml_power")}
 TIME_UNITS = {"milliseconds": 1.0, "ms": 1.0, "seconds": 1e3, "s": 1e3, "microseconds": 1e-3, "us": 1e-3}
 REQUIREMENTS = ("pycparser", "Jinja2", "PyYAML", "numpy", "rich", "islpy")
 
 
-def metadata_path(results: str | Path) -> Path:
+def metadata_path(results: str | os.PathLike[str]) -> Path:
     """Where the metadata of a T4 results file is: ``NAME.metadata.json`` beside ``NAME.json``."""
     results = Path(results)
     return results.with_name(f"{results.stem}.metadata.json")
@@ -50,8 +66,10 @@ def metadata_path(results: str | Path) -> Path:
 
 # -- out ------------------------------------------------------------------------------------------
 
-def documents(rows: list[dict[str, Any]], chosen: Mapping[tuple, tuple[str, Any]], objectives: Mapping[tuple, str]
-              ) -> list[tuple[tuple, dict[str, Any], dict[str, Any]]]:
+
+def documents(
+    rows: list[dict[str, Any]], chosen: Mapping[tuple, tuple[str, Any]], objectives: Mapping[tuple, str]
+) -> list[tuple[tuple, dict[str, Any], dict[str, Any]]]:
     """(group, results document, metadata document) per region, input size and device of
     ``rows`` (the database's); ``chosen``: report.chosen's measure per group; ``objectives``: the
     objective each group's last tune ranked by ("time" where none is known)."""
@@ -64,17 +82,44 @@ def documents(rows: list[dict[str, Any]], chosen: Mapping[tuple, tuple[str, Any]
         objective = objectives.get(key, "time")
         results = [_result(row, measure, objective) for row in group if row["status"] != "predicted"]
         first = group[0]
-        described = {"file": file, "region": region, "line": first["line"], "inputs": json.loads(inputs),
-                     "backend": backend, "device": device, "compiler": first["compiler"], "measure": measure,
-                     "objective": objective, "orcu": __version__}
-        out.append((key, {"schema_version": SCHEMA_VERSION, "results": results, "metadata": {"timeunit": "milliseconds"}},
-                    {"schema_version": SCHEMA_VERSION, "metadata": {
-                        "hardware": {"operating_system": platform.system() or "unidentified OS",
-                                     "hardware_description": [{"cpu": platform.processor() or platform.machine(),
-                                                               "gpu": device, "emulated": backend_of(backend).emulated}]},
-                        "environment": {"device_query": {"orcu": {"device": device, "backend": backend}},
-                                        "requirements": _requirements()},
-                        "orcu": described}}))
+        described = {
+            "file": file,
+            "region": region,
+            "line": first["line"],
+            "inputs": json.loads(inputs),
+            "backend": backend,
+            "device": device,
+            "compiler": first["compiler"],
+            "measure": measure,
+            "objective": objective,
+            "orcu": __version__,
+        }
+        out.append(
+            (
+                key,
+                {"schema_version": SCHEMA_VERSION, "results": results, "metadata": {"timeunit": "milliseconds"}},
+                {
+                    "schema_version": SCHEMA_VERSION,
+                    "metadata": {
+                        "hardware": {
+                            "operating_system": platform.system() or "unidentified OS",
+                            "hardware_description": [
+                                {
+                                    "cpu": platform.processor() or platform.machine(),
+                                    "gpu": device,
+                                    "emulated": backend_of(backend).emulated,
+                                }
+                            ],
+                        },
+                        "environment": {
+                            "device_query": {"orcu": {"device": device, "backend": backend}},
+                            "requirements": _requirements(),
+                        },
+                        "orcu": described,
+                    },
+                },
+            )
+        )
     return out
 
 
@@ -83,16 +128,24 @@ def _result(row: dict[str, Any], measure: str, objective: str) -> dict[str, Any]
     metrics = row.get("metrics") or {}
     measurements = [{"name": "time", "value": statistics.median(samples), "unit": "ms"}] if samples else []
     measurements += [{"name": "measure", "value": measure, "unit": ""}]
-    measurements += [{"name": name, "value": value, "unit": BUILTIN[name][0] if name in BUILTIN else ""}
-                     for name, value in metrics.items() if name not in ("time_ms", "time_s")]
+    measurements += [
+        {"name": name, "value": value, "unit": BUILTIN[name][0] if name in BUILTIN else ""}
+        for name, value in metrics.items()
+        if name not in ("time_ms", "time_s")
+    ]
     if row["message"]:
         measurements.append({"name": "message", "value": row["message"], "unit": ""})
     return {
         "timestamp": row["created"],
         "configuration": row["params"],
         "objectives": [objective],
-        "times": {"compilation_time": 1e3 * row["compile_s"], "runtimes": list(samples), "framework": 0.0,
-                  "search_algorithm": 0.0, "validation": 1e3 * row["run_s"]},
+        "times": {
+            "compilation_time": 1e3 * row["compile_s"],
+            "runtimes": list(samples),
+            "framework": 0.0,
+            "search_algorithm": 0.0,
+            "validation": 1e3 * row["run_s"],
+        },
         "invalidity": INVALIDITY[row["status"]],
         "correctness": 1 if row["status"] in RANKED else 0,
         "measurements": measurements,
@@ -109,7 +162,8 @@ def _requirements() -> list[str]:
 
 # -- in -------------------------------------------------------------------------------------------
 
-def read(path: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
+
+def read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """(the results document, its metadata document or None), checked for what an import reads."""
     try:
         data = json.loads(Path(path).read_text())
@@ -121,8 +175,14 @@ def read(path: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
     if major != SCHEMA_VERSION.split(".")[0]:
         raise UsageError(f"{path} is T4 schema {data.get('schema_version')}; orcu reads {SCHEMA_VERSION}")
     for k, r in enumerate(data["results"]):
-        if not isinstance(r, dict) or not isinstance(r.get("configuration"), dict) or r.get("invalidity") not in (*STATUS, None):
-            raise UsageError(f"{path}: result {k} has no configuration or an unknown invalidity {r.get('invalidity')!r}")
+        if (
+            not isinstance(r, dict)
+            or not isinstance(r.get("configuration"), dict)
+            or r.get("invalidity") not in (*STATUS, None)
+        ):
+            raise UsageError(
+                f"{path}: result {k} has no configuration or an unknown invalidity {r.get('invalidity')!r}"
+            )
     meta_file = metadata_path(path)
     described = None
     if meta_file.exists():
@@ -133,8 +193,9 @@ def read(path: str | Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
     return data, described
 
 
-def result_of(entry: Mapping[str, Any], params: dict[str, Any], inputs: dict[str, Any], scale: float,
-              origin: str) -> Result | None:
+def result_of(
+    entry: Mapping[str, Any], params: dict[str, Any], inputs: dict[str, Any], scale: float, origin: str
+) -> Result | None:
     """One T4 result as orcu's: its status from its invalidity, its runtimes (``scale``: to
     milliseconds) as samples of the measure it names (kernel time where it names none), the
     energy it measured; None for orcu's model predictions, which are not measurements."""
@@ -151,10 +212,21 @@ def result_of(entry: Mapping[str, Any], params: dict[str, Any], inputs: dict[str
     if found.get("measure") == "model":  # orcu's prediction: never a measurement a tune could reuse
         return None
     measured = {name: float(found[n]) for name, names in ENERGY_NAMES.items() for n in names if _number(found.get(n))}
-    compile_ms = (entry.get("times") or {}).get("compilation_time") or (entry.get("times") or {}).get("compilation") or 0.0
-    return Result(status, params, inputs, samples if measure == "kernel" else [], samples if measure == "total" else [],
-                  message, compile_s=float(compile_ms) / 1e3 if _number(compile_ms) else 0.0, measure=measure,
-                  measured=measured or None, origin=origin)
+    compile_ms = (
+        (entry.get("times") or {}).get("compilation_time") or (entry.get("times") or {}).get("compilation") or 0.0
+    )
+    return Result(
+        status,
+        params,
+        inputs,
+        samples if measure == "kernel" else [],
+        samples if measure == "total" else [],
+        message,
+        compile_s=float(compile_ms) / 1e3 if _number(compile_ms) else 0.0,
+        measure=measure,
+        measured=measured or None,
+        origin=origin,
+    )
 
 
 def _number(v: Any) -> bool:

@@ -6,6 +6,7 @@ dispatches on size. Every evaluation goes to the results database first, so a re
 or resumed tune retraces its search without running anything it already has. The top
 candidates are re-timed, interleaved, and the winner picked by the median.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -58,7 +59,9 @@ class RegionTuning:
     final: Result | None = None  # the winner after re-timing
     spread: float | None = None  # interquartile range / median of the winner's re-timed samples
     runs: int = 0  # how many samples the winner's time pools
-    checked: bool | None = None  # --backend model: whether its winner ran against the original code (None: not a prediction)
+    checked: bool | None = (
+        None  # --backend model: whether its winner ran against the original code (None: not a prediction)
+    )
     check_note: str = ""  # where and how the prediction was checked, when not at its own size
     ranking: Ranking = field(default_factory=Ranking, repr=False)  # its metrics and objective (orcu/metrics.py)
 
@@ -93,7 +96,9 @@ class RegionTuning:
         return {s: counts[s] for s in STATUSES if counts[s]}
 
 
-def region_configs(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> list[dict[str, Any]]:
+def region_configs(
+    program: Program, region: int, inputs: dict[str, Any], device: Device | None = None
+) -> list[dict[str, Any]]:
     """The distinct settings of the region's parameters over the valid configurations (and
     within ``device``'s limits), each completed by the first valid configuration that has it."""
     program = program.of_nest(region)
@@ -115,7 +120,9 @@ def region_space(program: Program, region: int, inputs: dict[str, Any], device: 
     values = []
     for n in names:
         present = {repr(c[n]) for c in configs}
-        values.append([v for v in next(p.values for p in program.spec.performance_params if p.name == n) if repr(v) in present])
+        values.append(
+            [v for v in next(p.values for p in program.spec.performance_params if p.name == n) if repr(v) in present]
+        )
     space = SearchSpace.from_configs(names, values, configs)
     if nest.recipe is not None:  # a TSG region: what its parameters decide, and how its grids fill the device
         for arg, expr in nest.transform.args.items():
@@ -123,8 +130,9 @@ def region_space(program: Program, region: int, inputs: dict[str, Any], device: 
                 if space.roles.get(n) != "decision":
                     space.roles[n] = "decision" if arg in DECISIONS else "size"
         if device is not None:
-            space.waves = lambda config: last_wave(nest, transform_values(program, nest, config, inputs), inputs,
-                                                   device.multiprocessors)
+            space.waves = lambda config: last_wave(
+                nest, transform_values(program, nest, config, inputs), inputs, device.multiprocessors
+            )
     return space
 
 
@@ -143,7 +151,13 @@ LARGE = 300
 
 
 def duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+    return (
+        f"{seconds:.0f} s"
+        if seconds < 90
+        else f"{seconds / 60:.0f} min"
+        if seconds < 5400
+        else f"{seconds / 3600:.1f} h"
+    )
 
 
 def _plan_notes(budget: int | None, time_limit: float | None, sizes: list[int]) -> list[str]:
@@ -151,21 +165,35 @@ def _plan_notes(budget: int | None, time_limit: float | None, sizes: list[int]) 
     pairs evaluated once at least, past the budget; a large search with no cap, in all."""
     pairs = f"{len(sizes)} region and input size pair{'s' if len(sizes) != 1 else ''}"
     if budget is not None and budget < len(sizes):
-        return [f"orcu: note: --budget {budget} is less than the tune's {pairs}: each gets one evaluation, "
-                f"{len(sizes)} in all"]
+        return [
+            f"orcu: note: --budget {budget} is less than the tune's {pairs}: each gets one evaluation, "
+            f"{len(sizes)} in all"
+        ]
     if budget is None and time_limit is None and sum(sizes) > LARGE:
         total = sum(sizes)
-        return [f"orcu: note: {total} variants to evaluate with no budget, over the tune's {pairs} (at a second a "
-                f"variant, about {duration(total)}); --budget N or --time-limit SECONDS caps the search"]
+        return [
+            f"orcu: note: {total} variants to evaluate with no budget, over the tune's {pairs} (at a second a "
+            f"variant, about {duration(total)}); --budget N or --time-limit SECONDS caps the search"
+        ]
     return []
 
 
-def tune(program: Program, runner: Runner, db: Database, context: Callable[[int], Context], *,
-         objective: Objective = TIME, search: str | None = None, budget: int | None = None,
-         time_limit: float | None = None, seed: int = 0, pipeline: bool = True,
-         progress: Callable[[RegionTuning, Result, str], None] | None = None,
-         started: Callable[[RegionTuning, int], None] | None = None,
-         say: Callable[[str], None] | None = None) -> list[RegionTuning]:
+def tune(
+    program: Program,
+    runner: Runner,
+    db: Database,
+    context: Callable[[int], Context],
+    *,
+    objective: Objective = TIME,
+    search: str | None = None,
+    budget: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+    pipeline: bool = True,
+    progress: Callable[[RegionTuning, Result, str], None] | None = None,
+    started: Callable[[RegionTuning, int], None] | None = None,
+    say: Callable[[str], None] | None = None,
+) -> list[RegionTuning]:
     """Every (region, input size) pair gets an equal share of ``budget`` points and of
     ``time_limit`` seconds; ``objective`` ranks the variants. ``pipeline``: build the batches
     the strategy expects next while a batch runs (bench/bench_pipeline.py measures it against
@@ -176,23 +204,33 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
     end = None if time_limit is None else time.monotonic() + time_limit
     spaces = [region_space(program, k, dict(inputs), runner.device) for k, inputs in pairs]
     if say is not None:
-        for note in _plan_notes(budget, time_limit, [len(space) for space in spaces]):
-            say(note)
+        for line in _plan_notes(budget, time_limit, [len(space) for space in spaces]):
+            say(line)
     out = []
     for n, (k, inputs) in enumerate(pairs):
         nest = program.nests[k]
         spec = program.of_nest(k).spec  # the spec of the PerfTuning region that holds it
         space = spaces[n]
         name = strategy_name(program.of_nest(k), search, share, len(space))
-        tuning = RegionTuning(k, f"orcu_{nest.name}", nest.loc.line, dict(inputs), space.names, name, len(space),
-                              ranking=Ranking(objective, spec, work(program, k, dict(inputs)), runner.device))
+        tuning = RegionTuning(
+            k,
+            f"orcu_{nest.name}",
+            nest.loc.line,
+            dict(inputs),
+            space.names,
+            name,
+            len(space),
+            ranking=Ranking(objective, spec, work(program, k, dict(inputs)), runner.device),
+        )
         ctx = context(k)
         strategy = make(name, space, seed, spec.search_options(name), share)
         if started is not None:
             started(tuning, min(share or len(space), len(space)))
 
         def config_key(params, ctx=ctx, inputs=inputs, k=k, spec=spec):
-            return ctx.key(searched(program, k, params), inputs, build_flags(spec.build_command, params, runner.backend))
+            return ctx.key(
+                searched(program, k, params), inputs, build_flags(spec.build_command, params, runner.backend)
+            )
 
         def key(point, space=space, config_key=config_key):
             return config_key(space.config(point))
@@ -227,13 +265,26 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             upcoming.clear()
             for points in batches:
                 configs = [space.config(p) for p in points]
-                batch = [(c, dict(inputs)) for c in configs
-                         if builds.result(c) is None and _known(db, config_key(c), runner.measure) is None]
+                batch = [
+                    (c, dict(inputs))
+                    for c in configs
+                    if builds.result(c) is None and _known(db, config_key(c), runner.measure) is None
+                ]
                 if batch:
                     upcoming.append(batch)
 
-        def evaluate(points, key=key, space=space, ctx=ctx, k=k, inputs=inputs, builds=builds, note=note, upcoming=upcoming,
-                     tuning=tuning):
+        def evaluate(
+            points,
+            key=key,
+            space=space,
+            ctx=ctx,
+            k=k,
+            inputs=inputs,
+            builds=builds,
+            note=note,
+            upcoming=upcoming,
+            tuning=tuning,
+        ):
             configs = [space.config(p) for p in points]
             firsts = {}  # one configuration per build not met yet
             for j, config in enumerate(configs):
@@ -242,7 +293,9 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
             order = list(firsts.values())
             costs = {}
             # Each result is kept as it comes: a tune killed now loses only what is in flight.
-            for j, result in zip(order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=upcoming)):
+            for j, result in zip(
+                order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=upcoming)
+            ):
                 code = builds.code(configs[j]) if builds.identity(configs[j]) else None
                 _figures(program, k, code, result, runner)
                 result = _against_runs(result, ctx, db)
@@ -263,8 +316,15 @@ def tune(program: Program, runner: Runner, db: Database, context: Callable[[int]
         if tuning.best is not None:
             tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, space)
             # what orcu apply writes; a prediction only once check_predictions ran it
-            db.put_choice(ctx, inputs, tuning.best.params, tuning.best.time_ms, runner.measure, checked=runner.kind.runs,
-                          objective=objective_text(tuning))
+            db.put_choice(
+                ctx,
+                inputs,
+                tuning.best.params,
+                tuning.best.time_ms,
+                runner.measure,
+                checked=runner.kind.runs,
+                objective=objective_text(tuning),
+            )
         out.append(tuning)
     return out
 
@@ -279,16 +339,27 @@ def _figures(program: Program, region: int, code, result: Result, runner: Runner
         traffic = counted_traffic(result.counted)
     figures = traffic.as_dict() if traffic is not None else {}
     ptxas = result.resources
-    if ptxas is not None and code is not None:  # a GPU build: what ptxas made of the kernel, and the occupancy it allows
+    if (
+        ptxas is not None and code is not None
+    ):  # a GPU build: what ptxas made of the kernel, and the occupancy it allows
         blocks, busy, limit = occupancy(runner.device, code.threads, ptxas.registers, ptxas.shared_bytes)
-        figures["ptxas"] = {**dataclasses.asdict(ptxas), "blocks_per_sm": blocks, "occupancy": round(busy, 3), "limit": limit}
-    prediction = of_variant(program, region, traffic, result.inputs, runner.device, ptxas) if result.status in RANKED else None
+        figures["ptxas"] = {
+            **dataclasses.asdict(ptxas),
+            "blocks_per_sm": blocks,
+            "occupancy": round(busy, 3),
+            "limit": limit,
+        }
+    prediction = (
+        of_variant(program, region, traffic, result.inputs, runner.device, ptxas) if result.status in RANKED else None
+    )
     if prediction is not None:
         figures["model"] = prediction.as_dict()
     elif result.status == "predicted":
         result.status = "invalid"
-        result.message = ("the model has no figures for this variant: a loop bound or a subscript is not a number at "
-                          "these sizes (--backend emulate counts them in a run)")
+        result.message = (
+            "the model has no figures for this variant: a loop bound or a subscript is not a number at "
+            "these sizes (--backend emulate counts them in a run)"
+        )
     result.figures = figures or None
 
 
@@ -305,8 +376,9 @@ class _Builds:
     def _of(self, config: dict[str, Any]) -> tuple | None:
         key = repr(sorted(config.items()))
         if key not in self._identity:
-            self._identity[key] = build_identity(self.program, self.region, config, self.inputs, self.runner.backend,
-                                                 self.runner.device.arch)
+            self._identity[key] = build_identity(
+                self.program, self.region, config, self.inputs, self.runner.backend, self.runner.device.arch
+            )
         return self._identity[key]
 
     def identity(self, config: dict[str, Any]) -> str | None:
@@ -330,7 +402,9 @@ class _Builds:
         found = self._results.get(self.identity(config) or "")
         return None if found is None else dataclasses.replace(found, params={**found.params, **config})
 
-    def no_effect(self, config: dict[str, Any], space: SearchSpace, tries: int = 8) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def no_effect(
+        self, config: dict[str, Any], space: SearchSpace, tries: int = 8
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(parameters whose other values, up to ``tries`` of them spread over the axis, make the
         same build as ``config``: they did not matter; what code generation said of ``config``
         and of those other values, as orcu emit --explain does)."""
@@ -339,7 +413,9 @@ class _Builds:
         for name, values in zip(space.names, space.values):
             # the space's own configurations only: another value may break a constraint (a register
             # tile along a loop another mapping does not put on the grid) and make no build at all
-            others = [other for v in values if repr(v) != repr(config[name]) and space.holds(other := {**config, name: v})]
+            others = [
+                other for v in values if repr(v) != repr(config[name]) and space.holds(other := {**config, name: v})
+            ]
             others = others[:: max(1, len(others) // tries)][:tries]
             if others and all(self.identity(other) == mine for other in others):
                 names.append(name)
@@ -373,9 +449,15 @@ CHECKED_PREDICTIONS = 8  # the model's best variants run in emulation, one after
 EMULATION_WORK = 2e9  # thread operations and accesses past which the emulation checks a smaller size (minutes here)
 
 
-def check_predictions(program: Program, tunings: list[RegionTuning], checker: Runner, db: Database,
-                      context: Callable[[int], Context], check_context: Callable[[int], Context],
-                      progress: Callable[[str], None] = lambda line: None) -> None:
+def check_predictions(
+    program: Program,
+    tunings: list[RegionTuning],
+    checker: Runner,
+    db: Database,
+    context: Callable[[int], Context],
+    check_context: Callable[[int], Context],
+    progress: Callable[[str], None] = lambda line: None,
+) -> None:
     """--backend model ranks variants it compiled and never ran: before anything is written, each region and
     input size's winner runs in orcu's CPU emulation (``checker``) against the original code. A
     winner that fails gives way to the next best prediction; one that the emulation cannot run at
@@ -386,7 +468,9 @@ def check_predictions(program: Program, tunings: list[RegionTuning], checker: Ru
     for t in tunings:
         sizes = sorted(sizes_of(program, t.region), key=_work)
         ctx = check_context(t.region)
-        ranked = sorted((r for r in t.results if r.status == "predicted" and t.ranking.value(r) is not None), key=t.ranking.cost)
+        ranked = sorted(
+            (r for r in t.results if r.status == "predicted" and t.ranking.value(r) is not None), key=t.ranking.cost
+        )
         unique, seen = [], set()  # a configuration met twice (cached, and evaluated now) is checked once
         for r in ranked:
             if (key := repr(sorted(r.params.items()))) not in seen:
@@ -396,8 +480,12 @@ def check_predictions(program: Program, tunings: list[RegionTuning], checker: Ru
         for candidate in unique[:CHECKED_PREDICTIONS]:
             work = _emulation_work(candidate.figures)
             if work > EMULATION_WORK:  # hours in the emulation: not tried at this size
-                result = Result("timeout", candidate.params, t.inputs,
-                                message=f"about {work:.2g} thread operations and accesses; the emulation takes minutes past {EMULATION_WORK:.0e}")
+                result = Result(
+                    "timeout",
+                    candidate.params,
+                    t.inputs,
+                    message=f"about {work:.2g} thread operations and accesses; the emulation takes minutes past {EMULATION_WORK:.0e}",
+                )
             else:
                 result = _checked(program, t.region, candidate.params, t.inputs, checker, db, ctx)
             where = t.inputs
@@ -405,28 +493,42 @@ def check_predictions(program: Program, tunings: list[RegionTuning], checker: Ru
                 too_big = f"{result.status}: {result.message.splitlines()[0] if result.message else ''}"
                 smaller = [s for s in sizes if _work(s) < _work(t.inputs)]
                 if not smaller:
-                    t.check_note = (f"the emulation could not check it at {settings_text(t.inputs)} ({too_big}) and no "
-                                    "smaller size is tuned")
+                    t.check_note = (
+                        f"the emulation could not check it at {settings_text(t.inputs)} ({too_big}) and no "
+                        "smaller size is tuned"
+                    )
                     break
                 where = smaller[0]
                 result = _checked(program, t.region, candidate.params, where, checker, db, ctx)
-            progress(f"orcu: checking the prediction for {t.name} {settings_text(t.inputs)} [{settings_text(candidate.params)}]"
-                     f"{'' if where is t.inputs else f' at {settings_text(where)}'}: {result.status}")
+            progress(
+                f"orcu: checking the prediction for {t.name} {settings_text(t.inputs)} [{settings_text(candidate.params)}]"
+                f"{'' if where is t.inputs else f' at {settings_text(where)}'}: {result.status}"
+            )
             if result.status == "ok":
                 t.final, t.checked = candidate, True
                 if where is not t.inputs:
-                    t.check_note = (f"checked at {settings_text(where)} in the emulation: it cannot run "
-                                    f"{settings_text(t.inputs)} here ({too_big})")
+                    t.check_note = (
+                        f"checked at {settings_text(where)} in the emulation: it cannot run "
+                        f"{settings_text(t.inputs)} here ({too_big})"
+                    )
                 break
             if result.status in WRONG:  # the prediction was of a wrong variant: it ranks no more
-                t.results = [dataclasses.replace(r, status=result.status, message=result.message)
-                             if r.params == candidate.params else r for r in t.results]
+                t.results = [
+                    dataclasses.replace(r, status=result.status, message=result.message)
+                    if r.params == candidate.params
+                    else r
+                    for r in t.results
+                ]
         measure = t.best.measure if t.best is not None else checker.measure
         tuned = context(t.region)
         if t.checked:
-            db.put_choice(tuned, t.inputs, t.final.params, t.final.time_ms, measure, checked=True, objective=objective_text(t))
+            db.put_choice(
+                tuned, t.inputs, t.final.params, t.final.time_ms, measure, checked=True, objective=objective_text(t)
+            )
         elif t.best is not None:
-            db.put_choice(tuned, t.inputs, t.best.params, t.best.time_ms, measure, checked=False, objective=objective_text(t))
+            db.put_choice(
+                tuned, t.inputs, t.best.params, t.best.time_ms, measure, checked=False, objective=objective_text(t)
+            )
         else:
             db.drop_choice(tuned, t.inputs, measure)
 
@@ -445,10 +547,14 @@ def _work(inputs: dict[str, Any]) -> float:
     return math.prod(float(v) for v in inputs.values() if isinstance(v, (int, float)) and not isinstance(v, bool))
 
 
-def _checked(program: Program, region: int, params: dict, inputs: dict, checker: Runner, db: Database, ctx: Context) -> Result:
+def _checked(
+    program: Program, region: int, params: dict, inputs: dict, checker: Runner, db: Database, ctx: Context
+) -> Result:
     """The checker's result for one variant, from the database when it has one."""
     program = program.of_nest(region)
-    key = ctx.key(searched(program, region, params), inputs, build_flags(program.spec.build_command, params, checker.backend))
+    key = ctx.key(
+        searched(program, region, params), inputs, build_flags(program.spec.build_command, params, checker.backend)
+    )
     known = db.get(key, checker.measure)
     if known is not None and known.status != "timeout":
         return known
@@ -480,8 +586,9 @@ def _contenders(tuning: RegionTuning, builds: _Builds) -> list[Result]:
     return top
 
 
-def _run_imported(program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds,
-                  ctx: Context) -> None:
+def _run_imported(
+    program: Program, runner: Runner, db: Database, tuning: RegionTuning, key, builds: _Builds, ctx: Context
+) -> None:
     """An imported result (orcu import --format t4) guides the search but never wins unchecked:
     each one among the contenders runs in orcu's harness, against the original code, and its
     run replaces it, until the contenders are all orcu's own runs."""
@@ -490,11 +597,16 @@ def _run_imported(program: Program, runner: Runner, db: Database, tuning: Region
     while imported := [r for r in _contenders(tuning, builds) if r.origin]:
         for r in imported:
             fresh = next(runner.evaluate(program, tuning.region, [(r.params, r.inputs)]))
-            _figures(program, tuning.region, builds.code(r.params) if builds.identity(r.params) else None, fresh, runner)
+            _figures(
+                program, tuning.region, builds.code(r.params) if builds.identity(r.params) else None, fresh, runner
+            )
             builds.know(r.params, fresh, again=True)
             same = builds.identity(r.params)
-            tuning.results = [x for x in tuning.results if x.params != r.params and not (same and x.origin and
-                                                                                         builds.identity(x.params) == same)]
+            tuning.results = [
+                x
+                for x in tuning.results
+                if x.params != r.params and not (same and x.origin and builds.identity(x.params) == same)
+            ]
             tuning.record(fresh, "")
             db.put(key(r.params), ctx, fresh)
 
@@ -577,12 +689,16 @@ def together(program: Program, runner, best: list[list[Choice]]) -> list[str]:
             result = run_together(program, runner, r, {k: best[k][j] for k in host.nests})
             if result.status != "ok":
                 line = program.src.location(program.regions[r].start).line
-                problems.append(f"the loops of the Loop region at line {line} each passed alone, but not together as the "
-                                f"tuned file runs them ({result.status}: {result.message})")
+                problems.append(
+                    f"the loops of the Loop region at line {line} each passed alone, but not together as the "
+                    f"tuned file runs them ({result.status}: {result.message})"
+                )
     return problems
 
 
-def summary(program: Program, tunings: list[RegionTuning], output: str | None, backend: str, device: str) -> dict[str, Any]:
+def summary(
+    program: Program, tunings: list[RegionTuning], output: str | None, backend: str, device: str
+) -> dict[str, Any]:
     """The ``tune --json`` object (README, "Commands"); ``per_input`` when several sizes were tuned."""
     regions = []
     for k, nest in enumerate(program.nests):
@@ -595,8 +711,11 @@ def summary(program: Program, tunings: list[RegionTuning], output: str | None, b
             "name": f"orcu_{nest.name}",
             "line": nest.loc.line,
             "best": entries[-1]["best"],  # with several sizes: the last one's, which other sizes fall back to
-            "evaluated": {"new": sum(t.new for t in mine), "cached": sum(t.cached for t in mine),
-                          "same_build": sum(t.same_build for t in mine)},
+            "evaluated": {
+                "new": sum(t.new for t in mine),
+                "cached": sum(t.cached for t in mine),
+                "same_build": sum(t.same_build for t in mine),
+            },
             "statuses": {s: statuses[s] for s in STATUSES if statuses[s]},
             "strategy": mine[0].strategy if mine else None,
         }
@@ -608,15 +727,26 @@ def summary(program: Program, tunings: list[RegionTuning], output: str | None, b
 
 def _entry(t: RegionTuning) -> dict[str, Any]:
     best = t.best
-    entry: dict[str, Any] = {"inputs": t.inputs, "best": None, "statuses": t.statuses,
-                             "evaluated": {"new": t.new, "cached": t.cached, "same_build": t.same_build}, "space": t.space}
+    entry: dict[str, Any] = {
+        "inputs": t.inputs,
+        "best": None,
+        "statuses": t.statuses,
+        "evaluated": {"new": t.new, "cached": t.cached, "same_build": t.same_build},
+        "space": t.space,
+    }
     if best is not None:
-        entry["best"] = {"params": {n: best.params[n] for n in t.parameters}, "time_ms": best.time_ms, "measure": best.measure,
-                         "metrics": best.metrics,
-                         "kernel_ms": statistics.median(best.kernel_ms) if best.kernel_ms else None,
-                         "total_ms": statistics.median(best.total_ms) if best.total_ms else None, "status": best.status,
-                         "spread": None if t.spread is None else round(t.spread, 4), "no_effect": list(t.no_effect),
-                         "notes": list(t.notes)}
+        entry["best"] = {
+            "params": {n: best.params[n] for n in t.parameters},
+            "time_ms": best.time_ms,
+            "measure": best.measure,
+            "metrics": best.metrics,
+            "kernel_ms": statistics.median(best.kernel_ms) if best.kernel_ms else None,
+            "total_ms": statistics.median(best.total_ms) if best.total_ms else None,
+            "status": best.status,
+            "spread": None if t.spread is None else round(t.spread, 4),
+            "no_effect": list(t.no_effect),
+            "notes": list(t.notes),
+        }
         if t.checked is not None:  # a prediction: whether a run checked it, and where
             entry["best"]["checked"] = t.checked
             entry["best"]["check_note"] = t.check_note

@@ -4,12 +4,13 @@ Kernels and host functions go before the function that holds the region; the reg
 original loop stays under ``#ifdef ORCU_ORIGINAL``; the annotations stay unless
 ``strip``. The file is written atomically to a new path: the input is never touched.
 """
+
 from __future__ import annotations
 
 import datetime
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +28,11 @@ from orcu.planning.program import Program
 from orcu.planning.space import settings_text
 from orcu.version import __version__
 
-MIXED_FRAGMENT = ("a Loop region outside a function cannot become a call in a file whose other Loop regions are in "
-                  "functions: put it in a function (a file whose Loop regions all stand outside functions is a fragment, "
-                  "tuned into a fragment and a .cu)")
+MIXED_FRAGMENT = (
+    "a Loop region outside a function cannot become a call in a file whose other Loop regions are in "
+    "functions: put it in a function (a file whose Loop regions all stand outside functions is a fragment, "
+    "tuned into a fragment and a .cu)"
+)
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,10 @@ class Provenance:
 
 
 def tuned_source(
-    program: Program, choices: list[Choice | list[Choice]], strip: bool = False, provenance: Provenance | None = None,
+    program: Program,
+    choices: Sequence[Choice | list[Choice]],
+    strip: bool = False,
+    provenance: Provenance | None = None,
     output: str | Path | None = None,
 ) -> tuple[str, list[RegionCode]]:
     """The tuned file's text and the generated code of each region.
@@ -68,8 +74,17 @@ def tuned_source(
     texts, calls, codes, kept = _regions(program, options, source)
     header = _header(program, options, codes, strip, provenance, source)
     if program.fragment:  # the generated code alone: fragment_source writes the statements that call it
-        return "\n".join([header + generated.BEGIN, f"#ifndef {generated.ORIGINAL}", prelude(codes), *texts,
-                          f"#endif  // {generated.ORIGINAL}", generated.END, ""]), codes
+        return "\n".join(
+            [
+                header + generated.BEGIN,
+                f"#ifndef {generated.ORIGINAL}",
+                prelude(codes),
+                *texts,
+                f"#endif  // {generated.ORIGINAL}",
+                generated.END,
+                "",
+            ]
+        ), codes
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in generated.spans(src.text)]
     edits.append((0, 0, header))
 
@@ -81,15 +96,34 @@ def tuned_source(
             parts.insert(0, prelude(codes) + "".join(_helper_prototype(h) for h in program.helpers))
             first_block = False
         # -DORCU_ORIGINAL builds the original C loops alone: no CUDA needed then.
-        block = "\n".join([generated.BEGIN, f"#ifndef {generated.ORIGINAL}", *parts, f"#endif  // {generated.ORIGINAL}", generated.END, ""])
+        block = "\n".join(
+            [
+                generated.BEGIN,
+                f"#ifndef {generated.ORIGINAL}",
+                *parts,
+                f"#endif  // {generated.ORIGINAL}",
+                generated.END,
+                "",
+            ]
+        )
         point = _insertion_point(src.text, blanked, offset)
         edits.append((point, point, block))
     on_gpu = {h.prototype for h in program.helpers}
-    for offset, prototype, written in program.exported:  # C callers link against the tuned file (the .tuned.h declares them)
+    for (
+        offset,
+        prototype,
+        written,
+    ) in program.exported:  # C callers link against the tuned file (the .tuned.h declares them)
         point = _insertion_point(src.text, blanked, offset)
         hd = "ORCU_HD " if written in on_gpu else ""
-        edits.append((point, point, f'{generated.BEGIN}\n#ifdef __cplusplus\nextern "C" {hd}{prototype};  // C linkage: C code '
-                                    f'calls it\n#endif\n{generated.END}\n'))
+        edits.append(
+            (
+                point,
+                point,
+                f'{generated.BEGIN}\n#ifdef __cplusplus\nextern "C" {hd}{prototype};  // C linkage: C code '
+                f"calls it\n#endif\n{generated.END}\n",
+            )
+        )
     edits += _region_edits(program, calls, kept, strip)
     edits += _spec_edits(program, strip)
     edits += program.cxx
@@ -113,8 +147,15 @@ def c_header_path(output: str | Path) -> str:
 def c_header(program: Program, cu_name: str) -> str:
     """The header that declares the tuned file's functions for C and C++ callers."""
     guard = "ORCU_" + re.sub(r"\W", "_", Path(cu_name).stem).upper() + "_H"
-    return render("c_header.h.j2", version=__version__, source=Path(program.src.path).name, cu=cu_name, guard=guard,
-                  prototypes=[(cxx, c) for _, cxx, c in program.exported], spellings=cxx_spellings(program.src.text))
+    return render(
+        "c_header.h.j2",
+        version=__version__,
+        source=Path(program.src.path).name,
+        cu=cu_name,
+        guard=guard,
+        prototypes=[(cxx, c) for _, cxx, c in program.exported],
+        spellings=cxx_spellings(program.src.text),
+    )
 
 
 def _macro_sizes(program: Program) -> dict[str, tuple]:
@@ -125,14 +166,19 @@ def _macro_sizes(program: Program) -> dict[str, tuple]:
     sizes: dict[str, tuple] = {}
     code = blank_comments(program.src.text)  # the C code as the build compiles it: annotations are comments
     # names the C code declares (a parameter n beside the input parameter n) are no macros
-    declared = {name for nest in program.nests for name, v in {**nest.outside, **nest.variables}.items()
-                if v.origin in ("parameter", "local", "global", "region")}
+    declared = {
+        name
+        for nest in program.nests
+        for name, v in {**nest.outside, **nest.variables}.items()
+        if v.origin in ("parameter", "local", "global", "region")
+    }
     for host in program.hosts:
         spec = program.of_nest(host.nests[0]).spec
         used = {name for name, v in host.variables.items() if v.origin == "input_params"}
         # and the C code around the regions (Orio's `int n_ = N;` before the PerfTuning region)
-        used |= {p.name for p in spec.input_params
-                 if p.name not in declared and re.search(rf"\b{re.escape(p.name)}\b", code)}
+        used |= {
+            p.name for p in spec.input_params if p.name not in declared and re.search(rf"\b{re.escape(p.name)}\b", code)
+        }
         sizes.update((p.name, p.values) for p in spec.input_params if p.name in used)
     return sizes
 
@@ -150,16 +196,28 @@ def size_defines(program: Program) -> list[dict[str, str]]:
     return [{name: str(values[min(k, len(values) - 1)]) for name, values in sizes.items()} for k in range(count)]
 
 
-def fragment_source(program: Program, choices: list[Choice | list[Choice]], cu_path: str | Path, strip: bool = False,
-                    provenance: Provenance | None = None) -> str:
+def fragment_source(
+    program: Program,
+    choices: Sequence[Choice | list[Choice]],
+    cu_path: str | Path,
+    strip: bool = False,
+    provenance: Provenance | None = None,
+) -> str:
     """The tuned fragment of a fragment file (Program.fragment): its statements, each Loop
     region calling its host function, declared where it is called, which the .cu at
     ``cu_path`` defines (tuned_source writes it)."""
     src, provenance = program.src, provenance or Provenance()
     options = [c if isinstance(c, list) else [c] for c in choices]
     _, calls, _, kept = _regions(program, options, os.path.relpath(src.path, Path(cu_path).resolve().parent))
-    note = render("fragment.c.j2", begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL, version=__version__,
-                  date=provenance.date, cu=Path(cu_path).name)
+    note = render(
+        "fragment.c.j2",
+        begin=generated.BEGIN,
+        end=generated.END,
+        original=generated.ORIGINAL,
+        version=__version__,
+        date=provenance.date,
+        cu=Path(cu_path).name,
+    )
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in generated.spans(src.text)]
     edits.append((0, 0, note))
     edits += _region_edits(program, calls, kept, strip)
@@ -172,8 +230,11 @@ def _spec_edits(program: Program, strip: bool) -> list[tuple[int, int, str]]:
     src = program.src
     if not strip:
         return []
-    return [(*(_comment_lines(src.text, a, b) or (a, b)), "") for perf in program.spec_regions
-            for a, b in ((perf.start, perf.code_start), (perf.code_end, perf.end))]
+    return [
+        (*(_comment_lines(src.text, a, b) or (a, b)), "")
+        for perf in program.spec_regions
+        for a, b in ((perf.start, perf.code_start), (perf.code_end, perf.end))
+    ]
 
 
 def fragment_path(output: str | Path) -> str:
@@ -207,9 +268,10 @@ def _region_pieces(program: Program, r: int, options, source: str):
     on_device = isinstance(resident_arrays, Resident)
     pieces = []
     for k in host.nests:
-        text, call, made, declaration = _region(program, k, options[k], source,
-                                                'extern "C"' if program.fragment else "static", on_device)
-        if on_device:
+        text, call, made, declaration = _region(
+            program, k, options[k], source, 'extern "C"' if program.fragment else "static", on_device
+        )
+        if isinstance(resident_arrays, Resident):
             call = resident_arrays.call(made[0], call)
             made[0].needs.add("resident")
         pieces.append((text, f"{{ extern void {declaration}; {call} }}" if program.fragment else call, made))
@@ -239,8 +301,11 @@ def _region_edits(program: Program, calls: list[str], kept: list, strip: bool) -
         replacement = _host_code(program, host, calls, resident_arrays)
         idle = _idle_locals(program, host, original, replacement)
         if idle:  # else nvcc and gcc -Wall warn that they are declared and never used
-            replacement += ("\n" + " ".join(f"(void){name};" for name in idle)
-                            + f"  // only the original loops above use {'it' if len(idle) == 1 else 'them'}")
+            replacement += (
+                "\n"
+                + " ".join(f"(void){name};" for name in idle)
+                + f"  // only the original loops above use {'it' if len(idle) == 1 else 'them'}"
+            )
         edits.append((start, end, generated.region_code(original, replacement, lead, trail)))
     return edits
 
@@ -249,8 +314,12 @@ def _idle_locals(program: Program, host, original: str, replacement: str) -> lis
     """The enclosing function's locals (the loops' iterators, say) that the region's original
     code names and its replacement does not (an iterator declared nowhere, as Orio's inputs
     leave them, has no declaration to mark)."""
-    names = {name for k in host.nests for name, var in program.nests[k].variables.items()
-             if var.origin == "local" and var.loc is not None}
+    names = {
+        name
+        for k in host.nests
+        for name, var in program.nests[k].variables.items()
+        if var.origin == "local" and var.loc is not None
+    }
     mentioned = set(re.findall(r"[A-Za-z_]\w*", blank_comments(original)))
     kept = set(re.findall(r"[A-Za-z_]\w*", replacement))
     return sorted(names & mentioned - kept)
@@ -258,8 +327,10 @@ def _idle_locals(program: Program, host, original: str, replacement: str) -> lis
 
 def _host_code(program: Program, host, calls, resident_arrays) -> str:
     """A region's new code: its host code calling its loops' generated code."""
-    where = {k: "the loop above" if len(host.nests) == 1 else f"the loop at line {program.nests[k].loc.line}"
-             for k in host.nests}
+    where = {
+        k: "the loop above" if len(host.nests) == 1 else f"the loop at line {program.nests[k].loc.line}"
+        for k in host.nests
+    }
     code = host.code({k: f"{calls[k]}  // {where[k]}, run on the GPU by orcu" for k in host.nests})
     if isinstance(resident_arrays, Resident):
         return resident_arrays.wrap(code)
@@ -278,8 +349,9 @@ def composed_region(program: Program, r: int, choices: Mapping[int, Choice]) -> 
     return _host_code(program, host, calls, kept), [code for _, _, made in pieces for code in made]
 
 
-def _region(program: Program, index: int, options: list[Choice], source: str,
-            linkage: str, on_device: bool = False) -> tuple[str, str, list[RegionCode], str]:
+def _region(
+    program: Program, index: int, options: list[Choice], source: str, linkage: str, on_device: bool = False
+) -> tuple[str, str, list[RegionCode], str]:
     """(code to insert, call, generated pieces, the host function's declaration) of region
     ``index``: one configuration, or one per input size behind a dispatch on the sizes the host
     function can see (Orio's selector). Every region runs on the GPU here, so consecutive
@@ -289,25 +361,50 @@ def _region(program: Program, index: int, options: list[Choice], source: str,
     receive, send = links(program, index)
     table = ""
     if send is not None:
-        table = (f"// Arrays orcu_{nest.name} leaves on the device for orcu_{program.nests[index + 1].name}, which runs next "
-                 f"({', '.join(send.arrays)}).\nstatic orcu_handoff {send.table}[{len(send.arrays)}];\n\n")
+        table = (
+            f"// Arrays orcu_{nest.name} leaves on the device for orcu_{program.nests[index + 1].name}, which runs next "
+            f"({', '.join(send.arrays)}).\nstatic orcu_handoff {send.table}[{len(send.arrays)}];\n\n"
+        )
     distinct: list[Choice] = []
     for c in options:
         if not any(dict(d.params) == dict(c.params) for d in distinct):
             distinct.append(c)
     if len(distinct) == 1:
-        code = generate(program, nest, distinct[0].params, distinct[0].inputs, receive=receive, send=send, source=source,
-                        linkage=linkage, on_device=on_device)
+        code = generate(
+            program,
+            nest,
+            distinct[0].params,
+            distinct[0].inputs,
+            receive=receive,
+            send=send,
+            source=source,
+            linkage=linkage,
+            on_device=on_device,
+        )
         return table + code.text, code.call, [code], _prototype(code.host, code)
-    variants = [generate(program, nest, c.params, c.inputs, suffix=f"_v{k + 1}", receive=receive, send=send, source=source,
-                         on_device=on_device) for k, c in enumerate(distinct)]
+    variants = [
+        generate(
+            program,
+            nest,
+            c.params,
+            c.inputs,
+            suffix=f"_v{k + 1}",
+            receive=receive,
+            send=send,
+            source=source,
+            on_device=on_device,
+        )
+        for k, c in enumerate(distinct)
+    ]
     visible = [name for name in program.spec.input_names if name in variants[0].params]
-    cases = []
+    cases: list[Any] = []
     for c in options:
         k = next(j for j, d in enumerate(distinct) if dict(d.params) == dict(c.params))
         sizes = {name: c.inputs[name] for name in visible if name in c.inputs}
         condition = " && ".join(f"{name} == {value!r}" for name, value in sizes.items())
-        distance = " + ".join(f"fabs(((double){name} - {value!r}) / {max(abs(value), 1)!r})" for name, value in sizes.items())
+        distance = " + ".join(
+            f"fabs(((double){name} - {value!r}) / {max(abs(value), 1)!r})" for name, value in sizes.items()
+        )
         if condition and all(condition != case["condition"] for case in cases):
             cases.append({"condition": condition, "distance": distance, "variant": variants[k].host})
     if not cases:  # the sizes are not visible in the host function: the last size's configuration
@@ -315,9 +412,17 @@ def _region(program: Program, index: int, options: list[Choice], source: str,
     variants[0].includes.add("math.h")
     base = f"orcu_{nest.name}"
     args = ", ".join(variants[0].params)
-    dispatch = render("dispatch.cu.j2", host=base, linkage=linkage, params=variants[0].host_params, args=args, cases=cases,
-                      where=f"{source}:{nest.loc.line}", release=f"orcu_release_{nest.name}",
-                      releases=[v.release for v in variants])
+    dispatch = render(
+        "dispatch.cu.j2",
+        host=base,
+        linkage=linkage,
+        params=variants[0].host_params,
+        args=args,
+        cases=cases,
+        where=f"{source}:{nest.loc.line}",
+        release=f"orcu_release_{nest.name}",
+        releases=[v.release for v in variants],
+    )
     call = variants[0].call.replace(variants[0].host + "(", base + "(", 1)
     declaration = _prototype(base, variants[0])
     return table + "\n".join(v.text for v in variants) + "\n" + dispatch, call, variants, declaration
@@ -326,7 +431,9 @@ def _region(program: Program, index: int, options: list[Choice], source: str,
 def _prototype(name: str, code: RegionCode) -> str:
     """``name(types...)`` of the host function, its parameters unnamed: where a fragment
     declares it, a parameter's name may be one of the caller's macros (N)."""
-    types = [re.sub(rf"\b{re.escape(p)}\b", "", decl, count=1).strip() for decl, p in zip(code.host_params, code.params)]
+    types = [
+        re.sub(rf"\b{re.escape(p)}\b", "", decl, count=1).strip() for decl, p in zip(code.host_params, code.params)
+    ]
     return f"{name}({', '.join(types) or 'void'})"
 
 
@@ -341,29 +448,45 @@ def write_atomically(path: str | Path, text: str, source: str | Path) -> None:
         raise UsageError(f"cannot write {path}: {e.strerror}") from None
 
 
-def _header(program: Program, options: list[list[Choice]], codes, strip: bool, provenance: Provenance, source: str) -> str:
+def _header(
+    program: Program, options: list[list[Choice]], codes, strip: bool, provenance: Provenance, source: str
+) -> str:
     regions = []
     for k, (nest, opts) in enumerate(zip(program.nests, options)):
         used = region_parameters(program.of_nest(k), nest)
         if nest.recipe is not None and nest.recipe.min_blocks:  # the runner's, where ptxas spilled the tile
             used.append(nest.recipe.min_blocks)
         for choice in opts:
-            regions.append({
-                "name": f"orcu_{nest.name}",
-                "line": nest.loc.line,
-                "params": settings_text({k: choice.params[k] for k in used if k in choice.params}),
-                "inputs": settings_text(choice.inputs),
-                "time": "not measured" if choice.time_ms is None else
-                        f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}, which ranked the variants)" if not choice.objective
-                        else f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}); chosen by the objective {choice.objective}",
-            })
+            regions.append(
+                {
+                    "name": f"orcu_{nest.name}",
+                    "line": nest.loc.line,
+                    "params": settings_text({k: choice.params[k] for k in used if k in choice.params}),
+                    "inputs": settings_text(choice.inputs),
+                    "time": "not measured"
+                    if choice.time_ms is None
+                    else f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}, which ranked the variants)"
+                    if not choice.objective
+                    else f"{choice.time_ms:.4g} ms ({MEASURE_NAMES[choice.measure]}); chosen by the objective {choice.objective}",
+                }
+            )
     return render(
         "header.cu.j2",
-        begin=generated.BEGIN, end=generated.END, original=generated.ORIGINAL,
-        version=__version__, date=provenance.date, source=source,
-        regions=regions, device=provenance.device, compiler=provenance.compiler, strip=strip, unchecked=provenance.unchecked,
-        helpers=bool(program.helpers) and not program.fragment, spellings=cxx_spellings(program.src.text),
-        includes=sorted(set().union(*(c.includes for c in codes))), macros=_size_macros(program),
+        begin=generated.BEGIN,
+        end=generated.END,
+        original=generated.ORIGINAL,
+        version=__version__,
+        date=provenance.date,
+        source=source,
+        regions=regions,
+        device=provenance.device,
+        compiler=provenance.compiler,
+        strip=strip,
+        unchecked=provenance.unchecked,
+        helpers=bool(program.helpers) and not program.fragment,
+        spellings=cxx_spellings(program.src.text),
+        includes=sorted(set().union(*(c.includes for c in codes))),
+        macros=_size_macros(program),
     )
 
 

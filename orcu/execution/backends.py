@@ -10,6 +10,7 @@ tests a backend's name.
   performance model predicts their time; nothing runs them, so the winners are checked in the
   emulation before anything is written.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,13 +60,29 @@ class Backend:
         return f"{what} on the GPU" if self.on_gpu else f"CPU time of the emulated {what}, not a GPU time"
 
 
-CUDA = Backend("cuda", on_gpu=True, runs=True, compiled_by=NVCC, where="", where_long=", on the GPU", adjective="",
-               check="")
-EMULATE = Backend("emulate", on_gpu=False, runs=True, compiled_by=EMULATION, where=", emulated on the CPU",
-                  where_long=", emulated on the CPU (orcu's emulation checks the variants)", adjective="emulated",
-                  check=" (the emulation checked each one)")
-MODEL = Backend("model", on_gpu=False, runs=False, compiled_by=None, where=", predicted by orcu's performance model",
-                where_long=", compiled and predicted by orcu's performance model", adjective="modelled", check="")
+CUDA = Backend(
+    "cuda", on_gpu=True, runs=True, compiled_by=NVCC, where="", where_long=", on the GPU", adjective="", check=""
+)
+EMULATE = Backend(
+    "emulate",
+    on_gpu=False,
+    runs=True,
+    compiled_by=EMULATION,
+    where=", emulated on the CPU",
+    where_long=", emulated on the CPU (orcu's emulation checks the variants)",
+    adjective="emulated",
+    check=" (the emulation checked each one)",
+)
+MODEL = Backend(
+    "model",
+    on_gpu=False,
+    runs=False,
+    compiled_by=None,
+    where=", predicted by orcu's performance model",
+    where_long=", compiled and predicted by orcu's performance model",
+    adjective="modelled",
+    check="",
+)
 BACKENDS = {b.name: b for b in (CUDA, EMULATE, MODEL)}
 AUTO = "auto"  # cuda where a GPU is visible, else emulate
 CHOICES = (AUTO, *BACKENDS)

@@ -14,6 +14,7 @@ elsewhere, then it is a ``crash``; a worker that hangs past the run's time limit
 ``timeout``; a cluster that goes away stops the tune (every result so far is in the database,
 and the same command resumes).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -55,8 +56,19 @@ class BuildJob:
 
     @property
     def key(self) -> str:
-        return hashlib.sha256("\0".join([self.backend, self.arch, repr(dict(self.defines) if self.defines else None),
-                                         *self.flags, "--", *self.libs, self.source]).encode()).hexdigest()[:20]
+        return hashlib.sha256(
+            "\0".join(
+                [
+                    self.backend,
+                    self.arch,
+                    repr(dict(self.defines) if self.defines else None),
+                    *self.flags,
+                    "--",
+                    *self.libs,
+                    self.source,
+                ]
+            ).encode()
+        ).hexdigest()[:20]
 
 
 @dataclass(frozen=True)
@@ -106,8 +118,15 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
             # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
             verbose = ("-Xptxas", "-v") if job.compiler == NVCC else ()
             only = ("-c",) if not backend_of(job.backend).runs else ()  # an object: nothing runs it
-            build = compile_program(job.compiler, partial_src, partial, job.target_arch, job.flags + verbose + only,
-                                    dict(job.defines) if job.defines is not None else None, libs=job.libs)
+            build = compile_program(
+                job.compiler,
+                partial_src,
+                partial,
+                job.target_arch,
+                job.flags + verbose + only,
+                dict(job.defines) if job.defines is not None else None,
+                libs=job.libs,
+            )
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
             if build.ok:
                 replace_atomically(report, json.dumps({k: asdict(r) for k, r in build.resources.items()}))
@@ -130,8 +149,9 @@ def run_harness(exe: Path, job: RunJob, workdir: Path, live: set | None = None) 
     mark = workdir / f".{os.getpid()}.{threading.get_ident()}.{time.monotonic_ns()}.reference"
     env["ORCU_REFERENCE_DONE"] = str(mark)
     start = time.perf_counter()
-    proc = subprocess.Popen([str(exe), str(job.which), *job.arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [str(exe), str(job.which), *job.arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
     if live is not None:
         live.add(proc)
     try:
@@ -160,20 +180,34 @@ def run_harness(exe: Path, job: RunJob, workdir: Path, live: set | None = None) 
     err = truncate(stderr)
     if proc.returncode < 0:
         # before the mark, the C code as written was running: the inputs' failure, not the variant's
-        return {"status": "crash", "signal": signal.Signals(-proc.returncode).name, "stderr": err, "run_s": elapsed,
-                **({"reference_failed": True} if reference_s is None else {})}
+        return {
+            "status": "crash",
+            "signal": signal.Signals(-proc.returncode).name,
+            "stderr": err,
+            "run_s": elapsed,
+            **({"reference_failed": True} if reference_s is None else {}),
+        }
     if proc.returncode != 0:
         status = "launch_error" if "CUDA error" in err or "orcu emulation:" in err else "crash"
         return {"status": status, "message": err or f"exit code {proc.returncode}", "run_s": elapsed}
     try:
         report = json.loads(stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
-        return {"status": "crash", "message": "the harness printed no result" + (f": {err}" if err else ""), "run_s": elapsed}
+        return {
+            "status": "crash",
+            "message": "the harness printed no result" + (f": {err}" if err else ""),
+            "run_s": elapsed,
+        }
     counted = _MEMORY_COUNTS.search(stderr)
     if counted is not None:  # a line for the tool, not a message for the user
         err = truncate(_MEMORY_COUNTS.sub("", stderr))
-    return {**report, "stderr": err, "run_s": elapsed, "variant_s": variant_s,
-            "counted": json.loads(counted.group(1)) if counted else None}
+    return {
+        **report,
+        "stderr": err,
+        "run_s": elapsed,
+        "variant_s": variant_s,
+        "counted": json.loads(counted.group(1)) if counted else None,
+    }
 
 
 def _reference_seconds(mark: Path) -> float | None:
@@ -223,6 +257,7 @@ class Local:
                 with self._lock:
                     self._busy -= 1
                 self._free.put(gpu)
+
         return self._pool.submit(go)
 
     def workers(self) -> tuple[int, int]:
@@ -265,7 +300,10 @@ def remote_run(built: Built, job: RunJob) -> dict[str, Any]:
 
     exe, build = build_harness(built.job, _worker_dir())
     if not build.ok:
-        return {"status": "crash", "message": f"the harness does not build on worker {get_worker().address}: {build.message}"}
+        return {
+            "status": "crash",
+            "message": f"the harness does not build on worker {get_worker().address}: {build.message}",
+        }
     return {**run_harness(exe, job, _worker_dir()), "worker": get_worker().address}
 
 
@@ -296,14 +334,17 @@ class Cluster:
             self.client = Client(spec, timeout=WORKER_WAIT_S)
         elif kind in ("local", *BATCH_SCHEDULERS) and count.isdigit() and int(count) > 0:
             if kind == "local":
-                self._cluster = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                             dashboard_address=None)
+                self._cluster = LocalCluster(
+                    n_workers=int(count), threads_per_worker=1, processes=True, dashboard_address=None
+                )
             else:
                 self._cluster = _jobqueue(kind, settings)
                 self._cluster.scale(int(count))
             self.client = Client(self._cluster)
         else:
-            raise UsageError(f"--cluster: expected local:N, tcp://HOST:PORT or {'|'.join(BATCH_SCHEDULERS[:3])}:N, got '{spec}'")
+            raise UsageError(
+                f"--cluster: expected local:N, tcp://HOST:PORT or {'|'.join(BATCH_SCHEDULERS[:3])}:N, got '{spec}'"
+            )
         try:
             self.client.wait_for_workers(1, timeout=WORKER_WAIT_S)
         except (TimeoutError, OSError) as e:
@@ -336,21 +377,28 @@ class Cluster:
         def done(_):
             with self._lock:
                 self._inflight -= 1
+
         future.add_done_callback(done)
         return future
 
     def compile(self, job: BuildJob) -> tuple[Built, Build]:
         outcome = _Pending(self, self._track(self.client.submit(remote_build, job, pure=False)), BUILD_WAIT_S).result()
         if isinstance(outcome, dict):  # its workers died twice, or hung: no verdict on the code
-            raise UsageError(f"building on {self.spec} failed: {outcome['message']}; every result so far is in the results "
-                             "database")
+            raise UsageError(
+                f"building on {self.spec} failed: {outcome['message']}; every result so far is in the results database"
+            )
         path, build, worker = outcome
         return Built(job, path, worker), build
 
     def run(self, built: Built, job: RunJob) -> _Pending:
         gpus = self._workers_now()[2]
-        where = {"resources": {"GPU": 1}} if gpus else \
-            {"workers": [built.worker], "allow_other_workers": True} if built.worker else {}
+        where = (
+            {"resources": {"GPU": 1}}
+            if gpus
+            else {"workers": [built.worker], "allow_other_workers": True}
+            if built.worker
+            else {}
+        )
         future = self._track(self.client.submit(remote_run, built, job, pure=False, **where))
         return _Pending(self, future, job.limit + job.reference_limit + 60)
 
@@ -360,8 +408,10 @@ class Cluster:
         return min(self._inflight, every), every
 
     def gone(self, why: str) -> None:
-        raise ClusterGone(f"the cluster {self.spec} went away ({why}); every result so far is in the results database: "
-                          "the same command resumes, on this cluster or another")
+        raise ClusterGone(
+            f"the cluster {self.spec} went away ({why}); every result so far is in the results database: "
+            "the same command resumes, on this cluster or another"
+        )
 
     def close(self) -> None:
         try:
@@ -401,8 +451,10 @@ class _Pending:
             except (Exception, asyncio.CancelledError) as e:  # noqa: BLE001  no verdict on the variant: the cluster, or orcu on a worker
                 if self.cluster.client.status != "running":
                     self.cluster.gone(f"{type(e).__name__}: {e}")
-                raise UsageError(f"a worker of {self.cluster.spec} could not run orcu's task ({type(e).__name__}: {e}): "
-                                 "workers need orcu and the toolchain; every result so far is in the results database") from None
+                raise UsageError(
+                    f"a worker of {self.cluster.spec} could not run orcu's task ({type(e).__name__}: {e}): "
+                    "workers need orcu and the toolchain; every result so far is in the results database"
+                ) from None
 
 
 def _jobqueue(kind: str, settings: dict[str, Any] | None):
@@ -412,12 +464,21 @@ def _jobqueue(kind: str, settings: dict[str, Any] | None):
         import dask_jobqueue
     except ImportError:
         raise UsageError(f"--cluster {kind}:N needs dask-jobqueue: pip install 'orcu[cluster]'") from None
-    names = {"slurm": "SLURMCluster", "pbs": "PBSCluster", "lsf": "LSFCluster", "sge": "SGECluster",
-             "htcondor": "HTCondorCluster", "moab": "MoabCluster", "oar": "OARCluster"}
+    names = {
+        "slurm": "SLURMCluster",
+        "pbs": "PBSCluster",
+        "lsf": "LSFCluster",
+        "sge": "SGECluster",
+        "htcondor": "HTCondorCluster",
+        "moab": "MoabCluster",
+        "oar": "OARCluster",
+    }
     try:
         return getattr(dask_jobqueue, names[kind])(**(settings or {}))
     except (TypeError, ValueError) as e:
-        raise UsageError(f"--cluster {kind}: {e} (orcu.toml's [cluster] section, or dask-jobqueue's configuration)") from None
+        raise UsageError(
+            f"--cluster {kind}: {e} (orcu.toml's [cluster] section, or dask-jobqueue's configuration)"
+        ) from None
 
 
 def cluster_settings(near: Path) -> dict[str, Any]:
@@ -443,11 +504,18 @@ def visible_gpus(backend: str) -> list[tuple[str, str]]:
     if not backend_of(backend).on_gpu:
         return [(str(k), "emulated") for k in range(int(os.environ.get("ORCU_EMULATION_DEVICES", "1") or 1))]
     try:
-        proc = subprocess.run(["nvidia-smi", "--query-gpu=index,name", "--format=csv,noheader"], capture_output=True,
-                              text=True, timeout=30)
+        proc = subprocess.run(
+            ["nvidia-smi", "--query-gpu=index,name", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return []
-    found = [tuple(part.strip() for part in line.split(",", 1)) for line in proc.stdout.splitlines() if "," in line]
+    found = [
+        (index.strip(), model.strip())
+        for index, model in (line.split(",", 1) for line in proc.stdout.splitlines() if "," in line)
+    ]
     shown = os.environ.get("CUDA_VISIBLE_DEVICES")
     if shown is not None:
         wanted = [s.strip() for s in shown.split(",") if s.strip()]
@@ -467,11 +535,16 @@ def chosen_gpus(requested: str | None, backend: str) -> list[str] | None:
     models = dict(shown)
     for g in wanted:
         if g not in models:
-            raise UsageError(f"--gpus: no GPU {g} here (visible: {', '.join(models) or 'none'}"
-                             f"{'; the emulation shows ORCU_EMULATION_DEVICES of them' if not backend_of(backend).on_gpu else ''})")
+            raise UsageError(
+                f"--gpus: no GPU {g} here (visible: {', '.join(models) or 'none'}"
+                f"{'; the emulation shows ORCU_EMULATION_DEVICES of them' if not backend_of(backend).on_gpu else ''})"
+            )
     if len({models[g] for g in wanted}) > 1:
-        raise UsageError("--gpus: " + ", ".join(f"GPU {g} is {models[g]}" for g in wanted) +
-                         ": one tune times one model (its results are keyed by the device)")
+        raise UsageError(
+            "--gpus: "
+            + ", ".join(f"GPU {g} is {models[g]}" for g in wanted)
+            + ": one tune times one model (its results are keyed by the device)"
+        )
     if len(set(wanted)) != len(wanted):
         raise UsageError(f"--gpus names a GPU twice: {requested}")
     return wanted

@@ -9,6 +9,7 @@ targets. Anything else, a flag that changes the toolchain, runs a program, write
 elsewhere or hands options to the host compiler or linker, is refused at its place in
 the file. Only the command line can allow it (``--trust-spec``).
 """
+
 from __future__ import annotations
 
 import re
@@ -22,50 +23,147 @@ from orcu.spec.model import TuningSpec
 
 # Flags a spec may give, whole (after '=' or as the next word where nvcc takes one).
 _GPU = r"(?:sm|compute|lto)_\d+[af]?"
-_ALLOWED = [re.compile(p) for p in (
-    r"-O[0-3]?", r"--optimize=[0-3]", r"-dopt=(?:on|off)",
-    r"-D.+", r"--define-macro=.+", r"-U.+", r"--undefine-macro=.+", r"-I.+", r"--include-path=.+",
-    r"--?use_fast_math", r"--?(?:ftz|prec-div|prec-sqrt|fmad)=(?:true|false)",
-    r"--?maxrregcount=\d+", r"-lineinfo", r"--generate-line-info", r"-g", r"-G", r"--device-debug", r"--debug",
-    rf"-arch=(?:{_GPU}|native|all|all-major)", rf"--gpu-architecture=(?:{_GPU}|native|all|all-major)",
-    rf"(?:-code|--gpu-code)=(?:{_GPU})(?:,{_GPU})*",
-    rf"(?:-gencode|--generate-code)=arch={_GPU},code=(?:{_GPU}|\[{_GPU}(?:,{_GPU})*\])",
-    r"-std=c\+\+\d\d", r"--std=c\+\+\d\d", r"-w", r"--disable-warnings", r"-W[\w=,+-]*",
-    r"--expt-relaxed-constexpr", r"--extended-lambda", r"--expt-extended-lambda",
-    r"-res-usage", r"--resource-usage", r"-l[\w+-]+",
-)]
+_ALLOWED = [
+    re.compile(p)
+    for p in (
+        r"-O[0-3]?",
+        r"--optimize=[0-3]",
+        r"-dopt=(?:on|off)",
+        r"-D.+",
+        r"--define-macro=.+",
+        r"-U.+",
+        r"--undefine-macro=.+",
+        r"-I.+",
+        r"--include-path=.+",
+        r"--?use_fast_math",
+        r"--?(?:ftz|prec-div|prec-sqrt|fmad)=(?:true|false)",
+        r"--?maxrregcount=\d+",
+        r"-lineinfo",
+        r"--generate-line-info",
+        r"-g",
+        r"-G",
+        r"--device-debug",
+        r"--debug",
+        rf"-arch=(?:{_GPU}|native|all|all-major)",
+        rf"--gpu-architecture=(?:{_GPU}|native|all|all-major)",
+        rf"(?:-code|--gpu-code)=(?:{_GPU})(?:,{_GPU})*",
+        rf"(?:-gencode|--generate-code)=arch={_GPU},code=(?:{_GPU}|\[{_GPU}(?:,{_GPU})*\])",
+        r"-std=c\+\+\d\d",
+        r"--std=c\+\+\d\d",
+        r"-w",
+        r"--disable-warnings",
+        r"-W[\w=,+-]*",
+        r"--expt-relaxed-constexpr",
+        r"--extended-lambda",
+        r"--expt-extended-lambda",
+        r"-res-usage",
+        r"--resource-usage",
+        r"-l[\w+-]+",
+    )
+]
 # nvcc options whose value may be the next word.
-_TAKES_VALUE = {"-D", "-U", "-I", "-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code",
-                "-maxrregcount", "--maxrregcount", "--optimize", "-Xptxas", "--ptxas-options", "-Xcompiler",
-                "--compiler-options", "-ccbin", "--compiler-bindir", "-o", "--output-file", "-odir",
-                "--output-directory", "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options", "-L",
-                "--library-path", "--keep-dir", "-keep-dir", "-MF", "--dependency-output", "-optf", "--options-file",
-                "--run-args", "-run-args", "--std", "--define-macro", "--undefine-macro", "--include-path"}
+_TAKES_VALUE = {
+    "-D",
+    "-U",
+    "-I",
+    "-arch",
+    "--gpu-architecture",
+    "-code",
+    "--gpu-code",
+    "-gencode",
+    "--generate-code",
+    "-maxrregcount",
+    "--maxrregcount",
+    "--optimize",
+    "-Xptxas",
+    "--ptxas-options",
+    "-Xcompiler",
+    "--compiler-options",
+    "-ccbin",
+    "--compiler-bindir",
+    "-o",
+    "--output-file",
+    "-odir",
+    "--output-directory",
+    "-Xlinker",
+    "--linker-options",
+    "-Xnvlink",
+    "--nvlink-options",
+    "-L",
+    "--library-path",
+    "--keep-dir",
+    "-keep-dir",
+    "-MF",
+    "--dependency-output",
+    "-optf",
+    "--options-file",
+    "--run-args",
+    "-run-args",
+    "--std",
+    "--define-macro",
+    "--undefine-macro",
+    "--include-path",
+}
 # Options ptxas may get: they report, or tune code generation.
-_PTXAS = [re.compile(p) for p in (
-    r"-v", r"--verbose", r"-O[0-3]", r"--opt-level=[0-3]", r"-dlcm=c[ags]", r"--def-load-cache=c[ags]",
-    r"-dscm=(?:wb|cg|cs|wt)", r"--def-store-cache=(?:wb|cg|cs|wt)", r"--?warn-on-spills", r"-warn-spills",
-    r"--?warn-on-local-memory-usage", r"-warn-lmem-usage", r"--allow-expensive-optimizations=(?:true|false)",
-    r"--?maxrregcount=\d+", r"--?fmad=(?:true|false)", r"-w", r"--disable-warnings",
-)]
+_PTXAS = [
+    re.compile(p)
+    for p in (
+        r"-v",
+        r"--verbose",
+        r"-O[0-3]",
+        r"--opt-level=[0-3]",
+        r"-dlcm=c[ags]",
+        r"--def-load-cache=c[ags]",
+        r"-dscm=(?:wb|cg|cs|wt)",
+        r"--def-store-cache=(?:wb|cg|cs|wt)",
+        r"--?warn-on-spills",
+        r"-warn-spills",
+        r"--?warn-on-local-memory-usage",
+        r"-warn-lmem-usage",
+        r"--allow-expensive-optimizations=(?:true|false)",
+        r"--?maxrregcount=\d+",
+        r"--?fmad=(?:true|false)",
+        r"-w",
+        r"--disable-warnings",
+    )
+]
 # Options the host compiler may get: optimisation, warnings, code generation.
-_HOST = [re.compile(p) for p in (
-    r"-O[0-3s]?", r"-W[\w=,+-]*", r"-w", r"-march=[\w-]+", r"-mtune=[\w-]+", r"-ffast-math", r"-funroll-loops",
-    r"-fno-[\w-]+", r"-fopenmp", r"-g",
-)]
+_HOST = [
+    re.compile(p)
+    for p in (
+        r"-O[0-3s]?",
+        r"-W[\w=,+-]*",
+        r"-w",
+        r"-march=[\w-]+",
+        r"-mtune=[\w-]+",
+        r"-ffast-math",
+        r"-funroll-loops",
+        r"-fno-[\w-]+",
+        r"-fopenmp",
+        r"-g",
+    )
+]
 # Why the flags that matter most are refused.
 _REFUSED = [
     (re.compile(r"(?:-ccbin|--compiler-bindir)(?:=.*)?"), "it changes the host compiler nvcc runs"),
     (re.compile(r"--?run(?:-args)?(?:=.*)?"), "it runs a program"),
     (re.compile(r"--?dryrun"), "it makes nvcc print commands instead of building"),
-    (re.compile(r"(?:-o|--output-file|-odir|--output-directory|--?keep(?:-dir)?|--?save-temps|-M\w*|--dependency-output)(?:=.*)?"),
-     "it writes output where orcu does not look"),
-    (re.compile(r"(?:-Xlinker|--linker-options|-Xnvlink|--nvlink-options|-L.*|--library-path)(?:=.*)?"),
-     "it changes what the linker loads"),
+    (
+        re.compile(
+            r"(?:-o|--output-file|-odir|--output-directory|--?keep(?:-dir)?|--?save-temps|-M\w*|--dependency-output)(?:=.*)?"
+        ),
+        "it writes output where orcu does not look",
+    ),
+    (
+        re.compile(r"(?:-Xlinker|--linker-options|-Xnvlink|--nvlink-options|-L.*|--library-path)(?:=.*)?"),
+        "it changes what the linker loads",
+    ),
     (re.compile(r"(?:-optf|--options-file)(?:=.*)?"), "it reads more options from a file"),
 ]
-_ALLOWED_TEXT = ("a spec may ask only for optimisation levels, macros, include paths, math modes, register limits, "
-                 "ptxas reports, line info and GPU targets; pass --trust-spec to orcu to allow it")
+_ALLOWED_TEXT = (
+    "a spec may ask only for optimisation levels, macros, include paths, math modes, register limits, "
+    "ptxas reports, line info and GPU targets; pass --trust-spec to orcu to allow it"
+)
 
 
 def _words(flags: list[str]) -> Iterator[tuple[str, str]]:
@@ -128,11 +226,18 @@ def check_build_flags(spec: TuningSpec, src: SourceFile) -> None:
         except ValueError as e:
             raise spec_src.error_at(libs.loc, f"libs cannot be split into words: {e}", SpecError) from None
         for written, flag in _words(words):
-            why = refusal(flag) if flag.startswith("-l") else next(
-                (w for pattern, w in _REFUSED if pattern.fullmatch(flag)), "it is not a library (-lNAME)")
+            why = (
+                refusal(flag)
+                if flag.startswith("-l")
+                else next((w for pattern, w in _REFUSED if pattern.fullmatch(flag)), "it is not a library (-lNAME)")
+            )
             if why is not None:
-                raise spec_src.error_at(_place(spec_src, libs.loc, written.split()[0]), f"libs: '{written}' refused: {why}; "
-                                        "libs may name libraries (-lNAME); pass --trust-spec to orcu to allow more", SpecError)
+                raise spec_src.error_at(
+                    _place(spec_src, libs.loc, written.split()[0]),
+                    f"libs: '{written}' refused: {why}; "
+                    "libs may name libraries (-lNAME); pass --trust-spec to orcu to allow more",
+                    SpecError,
+                )
     command = spec.build_command
     if not command:
         return
@@ -156,7 +261,9 @@ def check_build_flags(spec: TuningSpec, src: SourceFile) -> None:
 
 def _used(spec: TuningSpec) -> list:
     command = spec.build_command or ""
-    return [p for p in spec.performance_params if f"@{p.name}@" in command or (p.name == "CFLAGS" and "@CFLAGS" in command)]
+    return [
+        p for p in spec.performance_params if f"@{p.name}@" in command or (p.name == "CFLAGS" and "@CFLAGS" in command)
+    ]
 
 
 def flag_settings(spec: TuningSpec) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ GPU version. Input parameters become constants, ``input_vars`` are allocated and
 from a seed, every written value is compared with a tolerance fit for its type, and one
 JSON line reports the worst element and every timing sample.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -141,8 +142,14 @@ def _code(program: Program, k: int, call: str | None, whole: str | None = None) 
     return "".join(pieces)
 
 
-def harness_source(program: Program, region_index: int, codes: list[RegionCode], inputs: Mapping[str, Any], seed: int = 1,
-                   whole: str | None = None) -> str:
+def harness_source(
+    program: Program,
+    region_index: int,
+    codes: list[RegionCode],
+    inputs: Mapping[str, Any],
+    seed: int = 1,
+    whole: str | None = None,
+) -> str:
     """One program for the variants ``codes`` of one region and input size (each generated
     with its own name suffix); its first argument picks the variant a run checks and times.
     ``whole``: instead, one variant that runs that region's code as given (all of its loops
@@ -154,7 +161,9 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     env = {**spec.lets, **inputs}
     region = _spec_code_region(program)
     if region is not None:
-        statements = parse_statements(program.src, region.code_start, program.src.text[region.code_start : region.code_end])
+        statements = parse_statements(
+            program.src, region.code_start, program.src.text[region.code_start : region.code_end]
+        )
     else:
         statements = []
     used = list(used_names(statements))
@@ -172,8 +181,12 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
     # the file's macros and its headers' (MIN(a, b) too): the reference and the kernels use them
     macros = {k: v for k, v in file_macros(program.src, parameters=True).items() if k not in spec.input_names}
     # Scalars compared with the reference: sums the GPU computes, and what host statements in a region assign.
-    compared = {r.var for n in program.nests for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions
-                if observable(n, r.var)}
+    compared = {
+        r.var
+        for n in program.nests
+        for r in analyze(program.src, n, spec, mapped=n.deps is not None).reductions
+        if observable(n, r.var)
+    }
     compared |= {name for host in program.hosts for name in host.writes}
     rng = random.Random(seed)
 
@@ -191,10 +204,23 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             if struct is not None:
                 zero = decl.init == "none" or (decl.init == "value" and decl.init_expr.evaluate(dict(env)) == 0)
                 if not dims or not (decl.init == "random" or zero):
-                    raise program.src.error_at(decl.loc, f"'{name}' of the struct type '{ctype}': orcu takes arrays of "
-                                                         "structs of scalar fields, filled at random or with zeros", SpecError)
-                values.append(Value(name, ctype, count, tuple(dims[1:]), None if decl.init == "random" else [],
-                                    True, fields=_fields(struct)))
+                    raise program.src.error_at(
+                        decl.loc,
+                        f"'{name}' of the struct type '{ctype}': orcu takes arrays of "
+                        "structs of scalar fields, filled at random or with zeros",
+                        SpecError,
+                    )
+                values.append(
+                    Value(
+                        name,
+                        ctype,
+                        count,
+                        tuple(dims[1:]),
+                        None if decl.init == "random" else [],
+                        True,
+                        fields=_fields(struct),
+                    )
+                )
                 continue
             if decl.init == "random":
                 init = None
@@ -203,8 +229,11 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
                 # [a, b, c] as well as Orio's {a, b, c}: the elements in order
                 items = list(value) if isinstance(value, (list, tuple, range)) else [value]
                 if not all(isinstance(v, (int, float)) for v in items) or (not dims and len(items) != 1):
-                    raise program.src.error_at(decl.loc, f"the initial value of '{name}' must be "
-                                                         f"{'numbers' if dims else 'a number'}, got {value!r}", SpecError)
+                    raise program.src.error_at(
+                        decl.loc,
+                        f"the initial value of '{name}' must be {'numbers' if dims else 'a number'}, got {value!r}",
+                        SpecError,
+                    )
                 init = [_literal(v) for v in items]
             else:
                 init = ["0"]
@@ -216,8 +245,10 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         if any(name in host.aliases for host in program.hosts):  # src = buffer; in the code: a pointer, set there
             pointers.append((name, canonical_type(var.ctype.base)))
             continue
-        extents = [poly_value(poly_of(node) if (node := parse_expression(d)) is not None else None, env)
-                   for d in var.ctype.dims]
+        extents = [
+            poly_value(poly_of(node) if (node := parse_expression(d)) is not None else None, env)
+            for d in var.ctype.dims
+        ]
         if var.origin == "local" and extents and None not in extents:
             # An array of the function (durbin's `double z[n];`): the harness makes it, zeroed; the
             # function's caller never sees it, so it is not compared.
@@ -233,14 +264,25 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
             )
         ctype = canonical_type(var.ctype.base)
         struct = program.structs.get(ctype)
-        values.append(Value(name, ctype, None, (), ["0"], name in compared,  # a struct: its fields zero
-                            fields=_fields(struct) if struct is not None else ()))
+        values.append(
+            Value(
+                name,
+                ctype,
+                None,
+                (),
+                ["0"],
+                name in compared,  # a struct: its fields zero
+                fields=_fields(struct) if struct is not None else (),
+            )
+        )
 
     steering = _steering_names(program.nests)
     # a region that computes in float (a float sum written to a double array) rounds its doubles as floats
     in_float = any(canonical_type(var.ctype.base) == "float" for n in program.nests for var in n.variables.values())
-    values = [dataclasses.replace(v, second=v.init is None and not v.fields and v.name not in steering, in_float=in_float)
-              for v in values]
+    values = [
+        dataclasses.replace(v, second=v.init is None and not v.fields and v.name not in steering, in_float=in_float)
+        for v in values
+    ]
     reference = _code(program, region_index, None)
     (counts, steps), largest = _terms(program, env), max([v.count for v in values if v.count] + [1])
     values = [dataclasses.replace(v, terms=counts.get(v.name, largest), steps=steps.get(v.name, 1)) for v in values]
@@ -271,12 +313,21 @@ def harness_source(program: Program, region_index: int, codes: list[RegionCode],
         accurate_helpers=[(_widened(h.prototype), _widened(h.text), True) for h in program.helpers]
         + [(_widened(h.prototype), _widened(h.text), False) for h in program.host_helpers],
         host_helpers=program.host_helpers,
-        calls=([_code(program, region_index, None, whole)] if whole is not None
-               else [_code(program, region_index, _call(c, by_name)) for c in codes]),
-        on_device=[] if whole is not None else [
-            v for v in values if v.count is not None and any(c.values["dataOnDevice"] and v.name in c.arrays for c in codes)],
+        calls=(
+            [_code(program, region_index, None, whole)]
+            if whole is not None
+            else [_code(program, region_index, _call(c, by_name)) for c in codes]
+        ),
+        on_device=[]
+        if whole is not None
+        else [
+            v
+            for v in values
+            if v.count is not None and any(c.values["dataOnDevice"] and v.name in c.arrays for c in codes)
+        ],
         # A captureless lambda is a function pointer: one variant, every loop's release.
-        releases=["[]() { " + " ".join(f"{c.release}();" for c in codes) + " }"] if whole is not None
+        releases=["[]() { " + " ".join(f"{c.release}();" for c in codes) + " }"]
+        if whole is not None
         else [c.release for c in codes],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
@@ -305,9 +356,14 @@ def unobserved(program: Program) -> list[str]:
         if writes or any(observable(nest, s) for s in scalars):
             continue
         names = ", ".join(f"'{s}'" for s in scalars)
-        out.append(f"{nest.loc}: warning: the loop computes nothing observable: it writes no array, and "
-                   + (f"nothing reads {names} after it, so orcu does not compare {'it' if len(scalars) == 1 else 'them'}"
-                      if scalars else "no scalar"))
+        out.append(
+            f"{nest.loc}: warning: the loop computes nothing observable: it writes no array, and "
+            + (
+                f"nothing reads {names} after it, so orcu does not compare {'it' if len(scalars) == 1 else 'them'}"
+                if scalars
+                else "no scalar"
+            )
+        )
     return out
 
 
@@ -450,15 +506,25 @@ def _call(code: RegionCode, values: Mapping[str, Value]) -> str:
         return code.call
     moved = [values[a] for a in code.arrays if a in values]
     moved_names = {v.name for v in moved}
-    args = ", ".join(f"{passed[1]}orcu_device_{passed[0]}" if passed is not None and passed[0] in moved_names else arg
-                     for arg, passed in zip(code.args, code.passes))
+    args = ", ".join(
+        f"{passed[1]}orcu_device_{passed[0]}" if passed is not None and passed[0] in moved_names else arg
+        for arg, passed in zip(code.args, code.passes)
+    )
     lines = ["{  // dataOnDevice: the arrays are on the device before the call, and come back after it"]
-    lines += [f"    ORCU_CHECK(cudaMemcpy(orcu_device_{v.name}, {v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyHostToDevice));"
-              for v in moved]
-    lines += ["    const double orcu_start = orcu_now_ms();", f"    {code.host}({args});",
-              "    ORCU_CHECK(cudaDeviceSynchronize());", "    orcu_call_ms = orcu_now_ms() - orcu_start;"]
-    lines += [f"    ORCU_CHECK(cudaMemcpy({v.name}, orcu_device_{v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyDeviceToHost));"
-              for v in moved]
+    lines += [
+        f"    ORCU_CHECK(cudaMemcpy(orcu_device_{v.name}, {v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyHostToDevice));"
+        for v in moved
+    ]
+    lines += [
+        "    const double orcu_start = orcu_now_ms();",
+        f"    {code.host}({args});",
+        "    ORCU_CHECK(cudaDeviceSynchronize());",
+        "    orcu_call_ms = orcu_now_ms() - orcu_start;",
+    ]
+    lines += [
+        f"    ORCU_CHECK(cudaMemcpy({v.name}, orcu_device_{v.name}, sizeof({v.ctype}) * {v.count}, cudaMemcpyDeviceToHost));"
+        for v in moved
+    ]
     return "\n".join(lines + ["}"])
 
 

@@ -18,6 +18,7 @@ each reading those names, the input and performance parameters, the spec's ``let
 the metrics above it. The objective is one of them with a direction: the search, the winner and
 the tuned file follow it; kernel time stays the default.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -62,8 +63,14 @@ def work(program, region: int, inputs: Mapping[str, Any]) -> Work:
         flops = None if count is None else flops + statement_operations(st.node) * count
     sizes = dict(memory_needs(program, region, inputs)[2])
     moved = sum(sizes[a] for a in reads if a in sizes) + sum(sizes[a] for a in writes if a in sizes)
-    widest = max((ELEMENT_BYTES.get(canonical_type(v.ctype.base), 4) for v in nest.variables.values()
-                  if canonical_type(v.ctype.base) in ("float", "double")), default=4)
+    widest = max(
+        (
+            ELEMENT_BYTES.get(canonical_type(v.ctype.base), 4)
+            for v in nest.variables.values()
+            if canonical_type(v.ctype.base) in ("float", "double")
+        ),
+        default=4,
+    )
     return Work(flops, moved, widest)
 
 
@@ -71,8 +78,10 @@ def _iterations(loops, env: dict[str, int], budget: list[int]) -> int | None:
     """Iterations of the innermost of ``loops`` (outermost first) at ``env``: an outer loop whose
     variable an inner bound reads (a triangle) is counted value by value, up to ``budget``."""
     bounds = [(lp.var, lp.step, poly_of(lp.lower), poly_of(lp.upper)) for lp in loops]  # parsed once, read per value
-    inner_names = [{n for _, _, *polys in bounds[k + 1:] for p in polys if p is not None for n in p.names}
-                   for k in range(len(bounds))]
+    inner_names = [
+        {n for _, _, *polys in bounds[k + 1 :] for p in polys if p is not None for n in p.names}
+        for k in range(len(bounds))
+    ]
     return _count(bounds, inner_names, 0, env, budget)
 
 
@@ -161,8 +170,10 @@ class Ranking:
             result.status = "invalid"
             error = (result.measured or {}).get("energy_error")
             result.message = f"the objective {self.goal.name} is not known for this variant: " + (
-                f"no energy measurement ({error or 'NVML was not asked'})" if self.goal.name in ENERGY else
-                "the loop's work is not a number at these sizes")
+                f"no energy measurement ({error or 'NVML was not asked'})"
+                if self.goal.name in ENERGY
+                else "the loop's work is not a number at these sizes"
+            )
         return result
 
     def builtin(self, time_ms: float, measured: Mapping[str, Any] | None) -> dict[str, float]:

@@ -19,6 +19,7 @@ share of the bandwidth, launch overhead) are CALIBRATION's; where GPU runs of a 
 fitted (bench/gpu_all.py's calibrate step writes templates/model_calibration.json), the
 slowest term is scaled and the launch cost replaced by that device's fit.
 """
+
 from __future__ import annotations
 
 import json
@@ -79,13 +80,20 @@ class Prediction:
     waves: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {"predicted_ms": self.ms, "bound": self.bound, "terms": {k: round(v, 6) for k, v in self.terms.items()},
-                "occupancy": round(self.occupancy, 3), "waves": self.waves}
+        return {
+            "predicted_ms": self.ms,
+            "bound": self.bound,
+            "terms": {k: round(v, 6) for k, v in self.terms.items()},
+            "occupancy": round(self.occupancy, 3),
+            "waves": self.waves,
+        }
 
     def line(self) -> str:
-        return (f"model: {self.ms:.4g} ms predicted on the GPU, bound by {self.bound}; ms by resource: "
-                + ", ".join(f"{k} {v:.3g}" for k, v in self.terms.items())
-                + f"; {self.waves} wave{'s' if self.waves > 1 else ''} of blocks at {100 * self.occupancy:.0f}% occupancy")
+        return (
+            f"model: {self.ms:.4g} ms predicted on the GPU, bound by {self.bound}; ms by resource: "
+            + ", ".join(f"{k} {v:.3g}" for k, v in self.terms.items())
+            + f"; {self.waves} wave{'s' if self.waves > 1 else ''} of blocks at {100 * self.occupancy:.0f}% occupancy"
+        )
 
 
 def peak_rates(device: Device, element_bytes: int) -> tuple[float, float]:
@@ -98,8 +106,15 @@ def peak_rates(device: Device, element_bytes: int) -> tuple[float, float]:
     return device.bandwidth_gbs * 1e9, 2 * lanes * device.multiprocessors * clock
 
 
-def predict(traffic: Traffic, device: Device, element_bytes: int, footprint: int, registers: int | None = None,
-            shared_bytes: int = 0, calibration: Calibration = CALIBRATION) -> Prediction:
+def predict(
+    traffic: Traffic,
+    device: Device,
+    element_bytes: int,
+    footprint: int,
+    registers: int | None = None,
+    shared_bytes: int = 0,
+    calibration: Calibration = CALIBRATION,
+) -> Prediction:
     """The launch's predicted time. ``element_bytes``: the widest floating-point element (its peak
     rate); ``footprint``: bytes of the arrays the kernel touches; ``registers`` and
     ``shared_bytes``: ptxas's figures a thread and a block, where known."""
@@ -143,8 +158,14 @@ def footprint(traffic: Traffic, sizes: Mapping[str, int]) -> int:
     return sum(min(b, sizes.get(array, b)) for array, b in traffic.bytes_by_array)
 
 
-def of_variant(program, region: int, traffic: Traffic | None, inputs: Mapping[str, Any], device: Device,
-               ptxas: KernelResources | None = None) -> Prediction | None:
+def of_variant(
+    program,
+    region: int,
+    traffic: Traffic | None,
+    inputs: Mapping[str, Any],
+    device: Device,
+    ptxas: KernelResources | None = None,
+) -> Prediction | None:
     """The prediction for one generated variant of ``region`` at ``inputs`` from its figures
     (and ptxas's, where known); None without them (its subscripts or bounds are not numbers there)."""
     program = program.of_nest(region)
@@ -152,9 +173,24 @@ def of_variant(program, region: int, traffic: Traffic | None, inputs: Mapping[st
         return None
     nest = program.nests[region]
     _, _, arrays = memory_needs(program, region, inputs)
-    widest = max((ELEMENT_BYTES.get(canonical_type(v.ctype.base), 4) for v in nest.variables.values()
-                  if canonical_type(v.ctype.base) in ("float", "double")), default=4)
+    widest = max(
+        (
+            ELEMENT_BYTES.get(canonical_type(v.ctype.base), 4)
+            for v in nest.variables.values()
+            if canonical_type(v.ctype.base) in ("float", "double")
+        ),
+        default=4,
+    )
     # figures the emulation counted name no arrays: then the nest's arrays, whole
-    touched = footprint(traffic, dict(arrays)) if traffic.bytes_by_array else sum(b for a, b in arrays if a in nest.variables)
-    return predict(traffic, device, widest, touched, *((ptxas.registers, ptxas.shared_bytes) if ptxas else ()),
-                   calibration=calibration_for(device))
+    touched = (
+        footprint(traffic, dict(arrays)) if traffic.bytes_by_array else sum(b for a, b in arrays if a in nest.variables)
+    )
+    return predict(
+        traffic,
+        device,
+        widest,
+        touched,
+        ptxas.registers if ptxas else None,
+        ptxas.shared_bytes if ptxas else 0,
+        calibration=calibration_for(device),
+    )

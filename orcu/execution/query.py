@@ -1,5 +1,6 @@
 """The GPU of this machine, asked with a small CUDA program (nvcc builds it) and remembered per
 host in $ORCU_HOME/devices.json: orcu.device holds what orcu knows of GPUs, this asks the one here."""
+
 from __future__ import annotations
 
 import json

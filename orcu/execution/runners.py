@@ -4,6 +4,7 @@ Builds run in parallel (``jobs``); runs one at a time, each in a subprocess with
 timeout that adapts to the fastest run so far, so a hung or crashing variant costs one
 status and tuning goes on.
 """
+
 from __future__ import annotations
 
 import collections
@@ -16,6 +17,7 @@ import shlex
 import statistics
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,8 +51,11 @@ SECOND_INPUTS = "signed values, zeros, ones, repeats, integer limits"
 # host function's whole time (allocation, transfers, kernels), or the kernels' GPU time as
 # orcu/model.py predicts it (the emulation's default: its CPU times say nothing of the GPU).
 MEASURES = ("kernel", "total", "model")
-MEASURE_NAMES = {"kernel": "kernel time", "total": "total time",
-                 "model": "GPU kernel time predicted by orcu's performance model"}
+MEASURE_NAMES = {
+    "kernel": "kernel time",
+    "total": "total time",
+    "model": "GPU kernel time predicted by orcu's performance model",
+}
 ENERGY_S = 1.0  # seconds of a variant's calls its energy is measured over (NVML's counter moves every few ms)
 EMULATION_SEED = "1"  # blocks run in a shuffled order, to expose races between blocks
 MAX_BATCH = 16  # variants built into one harness
@@ -68,7 +73,9 @@ class Result:
     compile_s: float = 0.0
     run_s: float = 0.0
     measure: str = "kernel"  # which samples rank it
-    figures: dict[str, Any] | None = None  # its static traffic at its input size (tsg/traffic.py), the model's prediction
+    figures: dict[str, Any] | None = (
+        None  # its static traffic at its input size (tsg/traffic.py), the model's prediction
+    )
     counted: dict[str, Any] | None = None  # the memory traffic its run counted (Runner's count_memory)
     resources: KernelResources | None = None  # what ptxas reported of its kernel (GPU builds)
     metrics: dict[str, float] | None = None  # what it achieved (orcu/metrics.py), where ranked
@@ -91,7 +98,9 @@ class Result:
         """The same result with other samples of its measure (re-timings pooled in)."""
         if self.measure == "model":
             return self
-        return dataclasses.replace(self, **{"kernel_ms" if self.measure == "kernel" else "total_ms": samples})
+        if self.measure == "kernel":
+            return dataclasses.replace(self, kernel_ms=samples)
+        return dataclasses.replace(self, total_ms=samples)
 
 
 def physical_memory() -> int:
@@ -117,9 +126,11 @@ def memory_reason(program: Program, region: int, inputs: Mapping[str, Any], devi
     if backend_of(backend).runs_on_cpu:
         host += on_device
     if host > physical_memory():
-        return (f"the harness needs {size_text(host)} of host memory for its arrays ({largest}, {HOST_COPIES} copies each, "
-                f"one more in double where float results are checked"
-                f"{', and the emulated device memory' if backend_of(backend).runs_on_cpu else ''}); this machine has {size_text(physical_memory())}")
+        return (
+            f"the harness needs {size_text(host)} of host memory for its arrays ({largest}, {HOST_COPIES} copies each, "
+            f"one more in double where float results are checked"
+            f"{', and the emulated device memory' if backend_of(backend).runs_on_cpu else ''}); this machine has {size_text(physical_memory())}"
+        )
     return None
 
 
@@ -140,7 +151,9 @@ def invalid_reason(values: Mapping[str, Any], device: Device, nest: LoopNest) ->
     return None
 
 
-def build_flags(command: str | None, params: Mapping[str, Any], backend: str, arch: str | None = None) -> tuple[str, ...]:
+def build_flags(
+    command: str | None, params: Mapping[str, Any], backend: str, arch: str | None = None
+) -> tuple[str, ...]:
     """Flags of the spec's build_command with @NAME@ and @CFLAGS substituted (the compiler dropped);
     orcu.execution.flags has checked them, or the user trusts the spec.
 
@@ -188,8 +201,10 @@ def _split_arch(words, arch: str) -> tuple[tuple[str, ...], list[str]]:
         flag = [word, words[k + 1]] if takes else [word]
         k += len(flag)
         text = " ".join(flag)
-        if (word.split("=")[0] in _ARCH_OPTIONS
-                and not re.search(rf"(?:sm|compute|lto)_{number}[af]?\b|=(?:native|all|all-major)$|^(?:native|all|all-major)$", text.split(" ")[-1])):
+        if word.split("=")[0] in _ARCH_OPTIONS and not re.search(
+            rf"(?:sm|compute|lto)_{number}[af]?\b|=(?:native|all|all-major)$|^(?:native|all|all-major)$",
+            text.split(" ")[-1],
+        ):
             foreign.append(text)
         else:
             kept += flag
@@ -203,8 +218,11 @@ def foreign_arch(program: Program, device: Device) -> list[str]:
     found: dict[str, None] = {}
     for setting in flag_settings(program.spec) if command else []:
         found.update(dict.fromkeys(_split_arch(spec_flags(command, setting), device.arch)[1]))
-    return [f"orcu: note: build flag '{flag}' names only other GPUs than the {device.name} ({device.arch}): orcu compiles "
-            f"for {device.arch} instead" for flag in found]
+    return [
+        f"orcu: note: build flag '{flag}' names only other GPUs than the {device.name} ({device.arch}): orcu compiles "
+        f"for {device.arch} instead"
+        for flag in found
+    ]
 
 
 def build_libs(program: Program) -> tuple[str, ...]:
@@ -218,8 +236,15 @@ def _names_arch(flags: Iterable[str]) -> bool:
     return any(f.startswith(("-arch", "--gpu-architecture", "-gencode", "--generate-code")) for f in flags)
 
 
-def build_item(program: Program, region: int, k: int, params: Mapping[str, Any], inputs: Mapping[str, Any],
-               backend: str, arch: str | None = None) -> tuple:
+def build_item(
+    program: Program,
+    region: int,
+    k: int,
+    params: Mapping[str, Any],
+    inputs: Mapping[str, Any],
+    backend: str,
+    arch: str | None = None,
+) -> tuple:
     """One variant to build: (its number, parameters, input sizes, build flags, generated code)."""
     program = program.of_nest(region)
     code = generate(program, program.nests[region], params, inputs, suffix=f"_v{k}")
@@ -232,8 +257,14 @@ def _variant_key(program: Program, region: int, item: tuple, edit) -> tuple:
     return id(program), region, repr(sorted(params.items())), repr(sorted(inputs.items())), flags, id(edit)
 
 
-def build_identity(program: Program, region: int, params: Mapping[str, Any], inputs: Mapping[str, Any], backend: str,
-                   arch: str | None = None) -> tuple[str, RegionCode] | None:
+def build_identity(
+    program: Program,
+    region: int,
+    params: Mapping[str, Any],
+    inputs: Mapping[str, Any],
+    backend: str,
+    arch: str | None = None,
+) -> tuple[str, RegionCode] | None:
     """(what one build of this configuration is made of, as a digest: the generated code, the
     flags, the libraries and the input sizes; the code), or None when it cannot be generated.
     Configurations with one identity are one build, and one evaluation serves them all."""
@@ -299,15 +330,29 @@ def _spilled_tile(program: Program, region: int, params: dict, inputs: dict, bui
     values = transform_values(program, program.nests[region], params, inputs)
     if Schedule.parse(values.get("mapping") or "orio") is None or all(n == 1 for n in values["registerTile"].values()):
         return None
-    return (f"ptxas keeps part of the register tile in local memory ({worst.stack_bytes} bytes of stack frame, "
-            f"{worst.spill_bytes} bytes of spill stores and loads, {worst.registers} registers"
-            + (f", minBlocks {values['minBlocks']}" if values["minBlocks"] else "") + "): not kept")
+    return (
+        f"ptxas keeps part of the register tile in local memory ({worst.stack_bytes} bytes of stack frame, "
+        f"{worst.spill_bytes} bytes of spill stores and loads, {worst.registers} registers"
+        + (f", minBlocks {values['minBlocks']}" if values["minBlocks"] else "")
+        + "): not kept"
+    )
 
 
 class Runner:
-    def __init__(self, backend: str, device: Device, workdir: Path, jobs: int | None = None, timeout_floor: float = 60.0,
-                 measure: str = "kernel", address_limit: int | None = None, count_memory: bool = False,
-                 reference_limit: float = 3600.0, energy: bool = False, executor=None):
+    def __init__(
+        self,
+        backend: str,
+        device: Device,
+        workdir: Path,
+        jobs: int | None = None,
+        timeout_floor: float = 60.0,
+        measure: str = "kernel",
+        address_limit: int | None = None,
+        count_memory: bool = False,
+        reference_limit: float = 3600.0,
+        energy: bool = False,
+        executor=None,
+    ):
         """``timeout_floor``: the seconds a variant's run may take until runs have been measured
         (then ten times the fastest); the clock starts once the harness has run the original C
         code, which may take up to ``reference_limit`` at the spec's sizes (the CPU's SGEMM of
@@ -341,13 +386,17 @@ class Runner:
         self.executor = executor if executor is not None else Local(self.workdir)
         # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
         self.count_memory = count_memory
-        self.defines = None if self.compiler != EMULATION else {
-            "ORCU_EMULATION_SMS": str(device.multiprocessors),
-            "ORCU_EMULATION_MAX_THREADS": str(device.max_threads_per_block),
-            "ORCU_EMULATION_SHARED_PER_BLOCK": str(device.shared_per_block),
-            "ORCU_EMULATION_SHARED_OPTIN": str(device.shared_per_block_optin),
-            "ORCU_EMULATION_CC": device.compute_capability,
-        }
+        self.defines = (
+            None
+            if self.compiler != EMULATION
+            else {
+                "ORCU_EMULATION_SMS": str(device.multiprocessors),
+                "ORCU_EMULATION_MAX_THREADS": str(device.max_threads_per_block),
+                "ORCU_EMULATION_SHARED_PER_BLOCK": str(device.shared_per_block),
+                "ORCU_EMULATION_SHARED_OPTIN": str(device.shared_per_block_optin),
+                "ORCU_EMULATION_CC": device.compute_capability,
+            }
+        )
 
     def close(self) -> None:
         """Let the build threads go: the builds not started (those ahead of a search that has
@@ -387,11 +436,18 @@ class Runner:
         dropped: the strategy has moved on."""
         invalid, valid = self._plan(program, region, configs, edit)
         ahead = list(ahead)
-        planned = {item[0]: item for item in self._plan(program, region, [c for batch in ahead for c in batch], edit)[1]}
-        ends = list(itertools.accumulate(len(batch) for batch in ahead))  # numbered across the batches: one kernel name each
+        planned = {
+            item[0]: item for item in self._plan(program, region, [c for batch in ahead for c in batch], edit)[1]
+        }
+        ends = list(
+            itertools.accumulate(len(batch) for batch in ahead)
+        )  # numbered across the batches: one kernel name each
         later = [[planned[k] for k in range(end - len(batch), end) if k in planned] for batch, end in zip(ahead, ends)]
         with self._lock:
-            wanted = {_variant_key(program, region, item, edit) for item in valid + [item for batch in later for item in batch]}
+            wanted = {
+                _variant_key(program, region, item, edit)
+                for item in valid + [item for batch in later for item in batch]
+            }
             self._drop_ahead(keep=wanted)
             built = self._submit(program, region, [valid], edit)
             self._speculative += self._submit(program, region, later, edit, ahead=True)
@@ -405,11 +461,25 @@ class Runner:
             future, j = built[k]
             exe, which, build, params = future.result()[j]  # the settings it was built with
             if not build.ok:
-                return Result("compile_error", params, inputs, message=build.message, compile_s=build.seconds, measure=self.measure)
+                return Result(
+                    "compile_error",
+                    params,
+                    inputs,
+                    message=build.message,
+                    compile_s=build.seconds,
+                    measure=self.measure,
+                )
             spilled = _spilled_tile(program, region, params, inputs, build)
             if spilled:
-                return Result("invalid", params, inputs, message=spilled, compile_s=build.seconds, measure=self.measure,
-                              resources=next(iter(build.resources.values())))
+                return Result(
+                    "invalid",
+                    params,
+                    inputs,
+                    message=spilled,
+                    compile_s=build.seconds,
+                    measure=self.measure,
+                    resources=next(iter(build.resources.values())),
+                )
             if not self.kind.runs:  # compiled, then its time predicted (the tune adds it from its figures)
                 return self._finish(Result("predicted", params, inputs, message=NOT_RUN), build)
             return self._submit_run(exe, which), params, inputs, build
@@ -441,7 +511,7 @@ class Runner:
         with self._lock:
             self._drop_ahead()
 
-    def _drop_ahead(self, keep: set = frozenset()) -> None:
+    def _drop_ahead(self, keep: AbstractSet = frozenset()) -> None:
         """Cancel the harnesses ahead that have not started, unless they hold a variant of ``keep``."""
         waiting = []
         for future, keys in self._speculative:
@@ -459,13 +529,17 @@ class Runner:
         building yet, up to MAX_BATCH to a harness and each batch's harnesses spread over the
         builders; (future, variant number) of every item by its number, or with ``ahead``, the
         (future, variant keys) of each new harness."""
+
         def key(item):
             return _variant_key(program, region, item, edit)
 
         fresh: dict[tuple, tuple] = {}  # each variant not built yet: its item, and its batch's harness size
         for items in groups:
-            new = [item for item in dict((key(item), item) for item in items).values()
-                   if key(item) not in self._variants and key(item) not in fresh]
+            new = [
+                item
+                for item in dict((key(item), item) for item in items).values()
+                if key(item) not in self._variants and key(item) not in fresh
+            ]
             fresh.update((key(item), (item, max(1, min(MAX_BATCH, -(-len(new) // self.jobs))))) for item in new)
         batches: list[list] = []
         for item, size in fresh.values():
@@ -473,8 +547,12 @@ class Runner:
             if ahead:  # the first guesses matter most: small harnesses first, built soonest, then larger
                 # ones; a batch that will be asked for whole (Exhaustive's next 16) is split as if asked now
                 size = max(size, min(MAX_BATCH, 2 ** ((len(batches) - 1) // self.jobs)) if last else 1)
-            if last and len(last) < size and (last[0][2], last[0][3]) == (item[2], item[3]) \
-                    and self._counts(last[0][4]) == self._counts(item[4]):  # a counting build is compiled apart
+            if (
+                last
+                and len(last) < size
+                and (last[0][2], last[0][3]) == (item[2], item[3])
+                and self._counts(last[0][4]) == self._counts(item[4])
+            ):  # a counting build is compiled apart
                 last.append(item)
             else:
                 batches.append([item])
@@ -488,7 +566,9 @@ class Runner:
             return started
         return {item[0]: self._variants[key(item)][:2] for items in groups for item in items}
 
-    def _plan(self, program: Program, region: int, configs: list[tuple[dict[str, Any], dict[str, Any]]], edit) -> tuple[dict[int, str], list]:
+    def _plan(
+        self, program: Program, region: int, configs: list[tuple[dict[str, Any], dict[str, Any]]], edit
+    ) -> tuple[dict[int, str], list]:
         """(why each invalid configuration is, by position; the build items of the others, without
         their code where the variant is built or building already: generating it is most of
         orcu's own time per variant)."""
@@ -501,13 +581,18 @@ class Runner:
             if sizes not in too_large:
                 too_large[sizes] = memory_reason(program, region, inputs, self.device, self.backend)
             try:  # a value out of its range, or a nest this configuration cannot generate: this variant's status
-                reason = too_large[sizes] or invalid_reason(transform_values(program, nest, params, inputs), self.device, nest)
+                reason = too_large[sizes] or invalid_reason(
+                    transform_values(program, nest, params, inputs), self.device, nest
+                )
                 item = None
                 if not reason:
                     flags = build_flags(program.spec.build_command, params, self.compiler, self.device.arch)
                     known = _variant_key(program, region, (k, params, inputs, flags, None), edit) in self._variants
-                    item = (k, params, inputs, flags, None) if known else build_item(program, region, k, params, inputs,
-                                                                                       self.compiler, self.device.arch)
+                    item = (
+                        (k, params, inputs, flags, None)
+                        if known
+                        else build_item(program, region, k, params, inputs, self.compiler, self.device.arch)
+                    )
             except OrcuError as e:
                 reason = f"{e.loc}: {e.message}" if e.loc else e.message
             if reason is not None:
@@ -516,17 +601,25 @@ class Runner:
                 valid.append(item)
         return invalid, valid
 
-    def whole_region(self, program: Program, r: int, params: Mapping[str, Any], inputs: Mapping[str, Any], whole: str,
-                     codes: list[RegionCode]) -> Result:
+    def whole_region(
+        self,
+        program: Program,
+        r: int,
+        params: Mapping[str, Any],
+        inputs: Mapping[str, Any],
+        whole: str,
+        codes: list[RegionCode],
+    ) -> Result:
         """Region ``r`` run as ``whole`` (its host code calling ``codes``, built with the flags of
         ``params``), checked against the region as written (tune.run_together)."""
         program = program.of_nest(program.hosts[r].nests[0])
         flags = build_flags(program.spec.build_command, params, self.compiler, self.device.arch)
-        exe, build = self._build(harness_source(program, program.hosts[r].nests[0], codes, inputs, whole=whole), flags,
-                                 build_libs(program))
+        exe, build = self._build(
+            harness_source(program, program.hosts[r].nests[0], codes, inputs, whole=whole), flags, build_libs(program)
+        )
         if not build.ok:
-            return Result("compile_error", {}, inputs, message=build.message)
-        return self._run(exe, 0, {}, inputs)
+            return Result("compile_error", {}, dict(inputs), message=build.message)
+        return self._run(exe, 0, {}, dict(inputs))
 
     def _build_variants(self, program: Program, region: int, batch: list, edit) -> list[tuple[Built, int, Build, dict]]:
         """(executable, variant number in it, build, the settings it was built with) for each item
@@ -545,14 +638,32 @@ class Runner:
             _, _, build, params = out[j]
             return build.ok and _spilled_tile(program, region, params, batch[j][2], build) is not None
 
-        tries = [(j, {**item[1], recipe.min_blocks: blocks}) for j, item in enumerate(batch)
-                 if recipe.min_blocks not in item[1] and spilled(j)
-                 for blocks in min_blocks_to_try(out[j][2].resources.values(), item[4].threads, self.device)]
-        items = [(batch[j][0], params, batch[j][2], batch[j][3],
-                  generate(program, program.nests[region], params, batch[j][2], suffix=f"_v{batch[j][0]}_{params[recipe.min_blocks]}"))
-                 for j, params in tries]
+        tries = [
+            (j, {**item[1], recipe.min_blocks: blocks})
+            for j, item in enumerate(batch)
+            if recipe.min_blocks not in item[1] and spilled(j)
+            for blocks in min_blocks_to_try(out[j][2].resources.values(), item[4].threads, self.device)
+        ]
+        items = [
+            (
+                batch[j][0],
+                params,
+                batch[j][2],
+                batch[j][3],
+                generate(
+                    program,
+                    program.nests[region],
+                    params,
+                    batch[j][2],
+                    suffix=f"_v{batch[j][0]}_{params[recipe.min_blocks]}",
+                ),
+            )
+            for j, params in tries
+        ]
         done = set()  # the variants a try has ended the spills of: their later tries are not taken
-        for (j, params), (exe, which, build) in zip(tries, self._build_batch(program, region, items, edit) if items else []):
+        for (j, params), (exe, which, build) in zip(
+            tries, self._build_batch(program, region, items, edit) if items else []
+        ):
             if j not in done:
                 out[j] = (exe, which, dataclasses.replace(build, seconds=out[j][2].seconds + build.seconds), params)
                 if not spilled(j):
@@ -570,19 +681,42 @@ class Runner:
         libs = build_libs(program)
         exe, build = self._build(harness_source(program, region, codes, inputs), flags, libs, count)
         if build.ok or len(batch) == 1:
-            return [(exe, j, Build(build.ok, build.seconds / len(batch), build.message, kernel_instances(build.resources, code.host)))
-                    for j, code in enumerate(codes)]
+            return [
+                (
+                    exe,
+                    j,
+                    Build(
+                        build.ok,
+                        build.seconds / len(batch),
+                        build.message,
+                        kernel_instances(build.resources, code.host),
+                    ),
+                )
+                for j, code in enumerate(codes)
+            ]
         out = []
         for code in codes:
             exe, alone = self._build(harness_source(program, region, [code], inputs), flags, libs, count)
             out.append((exe, 0, dataclasses.replace(alone, resources=kernel_instances(alone.resources, code.host))))
         return out
 
-    def _build(self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False) -> tuple[Built, Build]:
+    def _build(
+        self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False
+    ) -> tuple[Built, Build]:
         defines = {**self.defines, "ORCU_EMULATION_SECTORS": "1"} if count else self.defines
         arch = None if self.compiler != NVCC or _names_arch(flags) else self.device.arch
-        return self.executor.compile(BuildJob(source, self.compiler, self.backend, self.device.arch, tuple(flags), tuple(libs),
-                                              tuple(defines.items()) if defines is not None else None, arch))
+        return self.executor.compile(
+            BuildJob(
+                source,
+                self.compiler,
+                self.backend,
+                self.device.arch,
+                tuple(flags),
+                tuple(libs),
+                tuple(defines.items()) if defines is not None else None,
+                arch,
+            )
+        )
 
     def _timed_calls(self) -> list[str]:
         """The harness's argument after the variant's number: no timed calls where the model ranks
@@ -594,7 +728,9 @@ class Runner:
         env = [("ORCU_EMULATION_SEED", EMULATION_SEED)] + ([("ORCU_ENERGY_S", str(ENERGY_S))] if self.energy else [])
         if self.measure == "kernel":  # each timed pair from a cold L2, its launch latency outside its events
             env.append(("ORCU_TIMER", "kernel"))
-        job = RunJob(which, tuple(self._timed_calls()), tuple(env), self.timeout(), self.reference_limit, self.address_limit)
+        job = RunJob(
+            which, tuple(self._timed_calls()), tuple(env), self.timeout(), self.reference_limit, self.address_limit
+        )
         return self.executor.run(exe, job)
 
     def _run(self, exe: Built, which: int, params: dict, inputs: dict) -> Result:
@@ -605,20 +741,36 @@ class Runner:
         status, run_s = outcome["status"], outcome.get("run_s", 0.0)
         err = outcome.get("stderr", "")
         # where it ran, beside several; the kernel launches each timed pair of events held
-        extra = {k: outcome[k] for k in ("gpu", "worker", "launches") if k in outcome}
+        extra: dict[str, Any] = {k: outcome[k] for k in ("gpu", "worker", "launches") if k in outcome}
         if outcome.get("reference_failed"):
-            raise ReferenceFailed(f"the C code as written was killed by {outcome['signal']} at {settings_text(inputs)}, before any "
-                                  "variant ran: these inputs make the original code fail (a division by zero, a subscript out of "
-                                  "range), so no variant can be checked; change the input_vars or the sizes" + (f": {err}" if err else ""))
+            raise ReferenceFailed(
+                f"the C code as written was killed by {outcome['signal']} at {settings_text(inputs)}, before any "
+                "variant ran: these inputs make the original code fail (a division by zero, a subscript out of "
+                "range), so no variant can be checked; change the input_vars or the sizes" + (f": {err}" if err else "")
+            )
         if "kernel_ms" not in outcome:  # it printed no report: a timeout, a crash, a launch error
             message = outcome.get("message", "")
             if "signal" in outcome:
-                limited = f" (runs may take {size_text(self.address_limit)} of address space)" if self.address_limit else ""
+                limited = (
+                    f" (runs may take {size_text(self.address_limit)} of address space)" if self.address_limit else ""
+                )
                 message = f"killed by {outcome['signal']}" + (f": {err}" if err else "") + limited
             return Result(status, params, inputs, message=message, run_s=run_s, measured=extra or None)
-        measured = {k: outcome[k] for k in ("energy_j", "power_w", "energy_method", "energy_error") if k in outcome}
-        result = Result(status, params, inputs, outcome["kernel_ms"], outcome["total_ms"], err, outcome["worst"],
-                        run_s=run_s, counted=outcome.get("counted"), measured={**measured, **extra} or None)
+        measured: dict[str, Any] = {
+            k: outcome[k] for k in ("energy_j", "power_w", "energy_method", "energy_error") if k in outcome
+        }
+        result = Result(
+            status,
+            params,
+            inputs,
+            outcome["kernel_ms"],
+            outcome["total_ms"],
+            err,
+            outcome["worst"],
+            run_s=run_s,
+            counted=outcome.get("counted"),
+            measured={**measured, **extra} or None,
+        )
         if result.status == "ok":
             result.message = outcome.get("second_inputs", "")  # its second input set unchecked, and why
             variant_s = outcome["variant_s"]
@@ -626,7 +778,9 @@ class Runner:
         elif result.status == "wrong_result" and result.worst:
             w = result.worst
             where = w["name"] if w["index"] < 0 else f"{w['name']}[{w['index']}]"
-            result.message = f"{where} is {w['got']:.17g}, expected {w['want']:.17g} ({w['error']:.3g} times the tolerance)"
+            result.message = (
+                f"{where} is {w['got']:.17g}, expected {w['want']:.17g} ({w['error']:.3g} times the tolerance)"
+            )
             if w.get("inputs") == 2:
                 result.message += f" on the second input set ({SECOND_INPUTS})"
         return result

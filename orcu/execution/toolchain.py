@@ -3,6 +3,7 @@
 Each build runs in a subprocess with a timeout; a failure is a message, never an
 exception, so one broken variant costs one status.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -150,8 +151,15 @@ class Build:
     resources: dict[str, KernelResources] = field(default_factory=dict)  # ptxas's report by kernel (-Xptxas -v builds)
 
 
-def build_command(compiler_kind: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
-                  defines: dict[str, str] | None = None, libs: tuple[str, ...] = ()) -> list[str]:
+def build_command(
+    compiler_kind: str,
+    source: Path,
+    output: Path,
+    arch: str | None = None,
+    flags: tuple[str, ...] = (),
+    defines: dict[str, str] | None = None,
+    libs: tuple[str, ...] = (),
+) -> list[str]:
     """``flags`` before the source (the emulation gets the spec's -D, -I and -O ones: see
     runners.build_flags), ``libs`` after it, where the linker looks for what it still needs."""
     macros = [f"-D{k}={v}" for k, v in (defines or {}).items()]
@@ -167,12 +175,29 @@ def build_command(compiler_kind: str, source: Path, output: Path, arch: str | No
     # -O1: a third less compile time than -O2 for the same checks (no floating-point change);
     # the emulation's runs are checks, not timings (a spec's own -O flag comes after it and wins).
     # -Wno-unknown-pragmas: nvcc's `#pragma unroll` means nothing to g++, as it should.
-    return [compiler, "-x", "c++", "-std=c++17", "-O1", "-Wno-unknown-pragmas", "-I", str(emulation_include()), *flags, *macros,
-            "-o", str(output), str(source), "-x", "none", *libs]
+    return [
+        compiler,
+        "-x",
+        "c++",
+        "-std=c++17",
+        "-O1",
+        "-Wno-unknown-pragmas",
+        "-I",
+        str(emulation_include()),
+        *flags,
+        *macros,
+        "-o",
+        str(output),
+        str(source),
+        "-x",
+        "none",
+        *libs,
+    ]
 
 
-def tuned_file_problem(text: str, name: str, include: Path, compiler_kind: str, defines: Mapping[str, str],
-                       flags: tuple[str, ...] = ()) -> str | None:
+def tuned_file_problem(
+    text: str, name: str, include: Path, compiler_kind: str, defines: Mapping[str, str], flags: tuple[str, ...] = ()
+) -> str | None:
     """Why a tuned file does not compile as a build compiles it, None when it does: nvcc for the
     GPU; otherwise the emulation's compiler, on the same C++ (its syntax only: quick). It is
     compiled from ``include``, the source's folder, with ``flags`` (the spec's -D and -I, which
@@ -181,20 +206,24 @@ def tuned_file_problem(text: str, name: str, include: Path, compiler_kind: str, 
         source = Path(folder) / name
         source.write_bytes(text.encode("utf-8", "surrogateescape"))  # the source's bytes, as the tuned file keeps them
         own = ("-c",) if compiler_kind == NVCC else ("-fsyntax-only",)
-        command = build_command(compiler_kind, source, Path(folder) / "tuned.o", None,
-                                (*own, "-I", str(include), *flags), dict(defines))
+        command = build_command(
+            compiler_kind, source, Path(folder) / "tuned.o", None, (*own, "-I", str(include), *flags), dict(defines)
+        )
         proc = subprocess.run(command, capture_output=True, text=True, errors="replace", cwd=include, timeout=600)
     return None if proc.returncode == 0 else truncate(proc.stderr.replace(str(source), name).strip())
 
 
-def counting_commands(source: Path, output: Path, flags: tuple[str, ...], defines: dict[str, str],
-                      libs: tuple[str, ...] = ()) -> list[list[str]]:
+def counting_commands(
+    source: Path, output: Path, flags: tuple[str, ...], defines: dict[str, str], libs: tuple[str, ...] = ()
+) -> list[list[str]]:
     """An emulated build that counts memory traffic (ORCU_EMULATION_SECTORS): compiled with the
     compiler's load and store instrumentation (-fsanitize=thread; the emulation's header has the
     hooks, so no sanitizer runtime is linked: two steps) and at -O0, so that each access the
     generated code writes is one access."""
     obj = output.parent / (output.name + ".o")
-    compile_ = build_command(EMULATION, source, obj, None, (*flags, "-fsanitize=thread", "-fno-threadsafe-statics", "-O0"), defines)
+    compile_ = build_command(
+        EMULATION, source, obj, None, (*flags, "-fsanitize=thread", "-fno-threadsafe-statics", "-O0"), defines
+    )
     at = compile_.index("-o")
     return [compile_[:at] + ["-c"] + compile_[at:-2], [compile_[0], "-o", str(output), str(obj), *libs]]
 
@@ -212,13 +241,17 @@ def emulation_runtime(command: list[str]) -> Path | None:
     try:
         text = header.read_text() + (header.parent / "emulation_runtime.inc").read_text()
         compiler = os.path.realpath(command[0])
-        options = _runtime_options(command[1:command.index("-o")], text)
-        key = hashlib.sha256("\0".join([compiler, str(os.stat(compiler).st_mtime), *options, text]).encode()).hexdigest()[:20]
+        options = _runtime_options(command[1 : command.index("-o")], text)
+        key = hashlib.sha256(
+            "\0".join([compiler, str(os.stat(compiler).st_mtime), *options, text]).encode()
+        ).hexdigest()[:20]
     except OSError:
         return None
     folder = Path(tempfile.gettempdir()) / f"orcu-emulation-{os.getuid()}" / key
-    made = {folder / "cuda_runtime.h.gch": ["-x", "c++-header", "-DORCU_EMULATION_RUNTIME_APART"],
-            folder / "runtime.o": ["-x", "c++", "-DORCU_EMULATION_RUNTIME_OBJECT", "-c"]}
+    made = {
+        folder / "cuda_runtime.h.gch": ["-x", "c++-header", "-DORCU_EMULATION_RUNTIME_APART"],
+        folder / "runtime.o": ["-x", "c++", "-DORCU_EMULATION_RUNTIME_OBJECT", "-c"],
+    }
     if all(target.exists() for target in made):
         os.utime(folder)  # used now: the last to be pruned
         return folder
@@ -249,7 +282,7 @@ def _runtime_options(options: list[str], text: str) -> list[str]:
         name = re.split("[=(]", macro)[0]
         user_macro = word.startswith(("-D", "-U")) and re.fullmatch(r"[A-Za-z]\w*", name) and name != "NDEBUG"
         if word not in ("-x", "-c") and not (user_macro and not re.search(rf"\b{name}\b", text)):
-            kept += options[k:k + take]
+            kept += options[k : k + take]
         k += take
     return kept
 
@@ -275,7 +308,7 @@ def _prune_emulation_runtimes(new: Path) -> None:
         others = sorted(((f.stat().st_mtime, f) for f in new.parent.iterdir() if f != new), reverse=True)
     except OSError:
         return
-    for used, old in others[KEPT_RUNTIMES - 1:]:
+    for used, old in others[KEPT_RUNTIMES - 1 :]:
         if used < time.time() - RUNTIME_IN_USE_S:
             shutil.rmtree(old, ignore_errors=True)
 
@@ -290,8 +323,16 @@ def _linking_runtime(commands: list[list[str]], folder: Path, libs: tuple[str, .
     return out
 
 
-def compile_program(compiler_kind: str, source: Path, output: Path, arch: str | None = None, flags: tuple[str, ...] = (),
-                    defines: dict[str, str] | None = None, timeout: float = 300, libs: tuple[str, ...] = ()) -> Build:
+def compile_program(
+    compiler_kind: str,
+    source: Path,
+    output: Path,
+    arch: str | None = None,
+    flags: tuple[str, ...] = (),
+    defines: dict[str, str] | None = None,
+    timeout: float = 300,
+    libs: tuple[str, ...] = (),
+) -> Build:
     start = time.perf_counter()
     try:
         if compiler_kind == EMULATION and "ORCU_EMULATION_SECTORS" in (defines or {}):
@@ -346,8 +387,11 @@ def ptxas_report(source: Path, arch: str) -> dict[str, KernelResources] | str:
     if compiler is None:
         return "no nvcc"
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run([compiler, "-c", f"-arch={arch}", "-Xptxas", "-v", str(source), "-o", str(Path(tmp) / "k.o")],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [compiler, "-c", f"-arch={arch}", "-Xptxas", "-v", str(source), "-o", str(Path(tmp) / "k.o")],
+            capture_output=True,
+            text=True,
+        )
     if proc.returncode != 0:
         return truncate(proc.stderr.strip() or f"nvcc exit code {proc.returncode}")
     return ptxas_resources(proc.stderr)
@@ -355,7 +399,9 @@ def ptxas_report(source: Path, arch: str) -> dict[str, KernelResources] | str:
 
 def ptxas_resources(report: str) -> dict[str, KernelResources]:
     """Each kernel's resources by mangled name, from what -Xptxas -v printed."""
-    out, entry, frame = {}, None, (0, 0, 0)
+    out: dict[str, KernelResources] = {}
+    entry: str | None = None
+    frame: tuple[int, ...] = (0, 0, 0)
     for line in report.splitlines():
         if (m := _PTXAS_ENTRY.search(line)) is not None:
             entry, frame = m.group(1), (0, 0, 0)

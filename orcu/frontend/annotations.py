@@ -3,6 +3,7 @@
 pycparser rejects comments, so annotations are found here, on the raw text, with exact
 offsets for everything; later stages parse the pieces with their true positions.
 """
+
 from __future__ import annotations
 
 import re
@@ -107,9 +108,7 @@ def _parse_marker(src: SourceFile, start: int) -> _Marker:
             raise src.error(i, "expected a region name after 'begin'", AnnotationError)
     name = word.group()
     if name not in REGION_NAMES:
-        raise src.error(
-            word.start(), f"unknown region '{name}'{did_you_mean(name, REGION_NAMES)}", AnnotationError
-        )
+        raise src.error(word.start(), f"unknown region '{name}'{did_you_mean(name, REGION_NAMES)}", AnnotationError)
     i = word.end()
     while i < body_end and text[i].isspace():
         i += 1
@@ -178,5 +177,3 @@ def scan_regions(src: SourceFile) -> tuple[Region, ...]:
             AnnotationError,
         )
     return tuple(top)
-
-

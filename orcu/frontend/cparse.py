@@ -1,4 +1,5 @@
 """pycparser behind one door: comment blanking, ``#line`` positions, error conversion."""
+
 from __future__ import annotations
 
 import functools
@@ -83,10 +84,15 @@ def _parse(src: SourceFile, text: str, fallback_offset: int, end_offset: int | N
         offset = src.offset(stop[0], stop[1]) if stop is not None else len(text)
         if end_offset is not None and offset >= end_offset:  # at the closing brace orcu added
             code = src.text[fallback_offset:end_offset].rstrip()
-            raise src.error(fallback_offset + len(code), "C syntax error at the end of the region's code (missing ';'?)",
-                            CSyntaxError) from None
+            raise src.error(
+                fallback_offset + len(code),
+                "C syntax error at the end of the region's code (missing ';'?)",
+                CSyntaxError,
+            ) from None
         if stop is None:
-            raise src.error(len(src.text.rstrip()), "C syntax error at the end of the file (missing '}'?)", CSyntaxError) from None
+            raise src.error(
+                len(src.text.rstrip()), "C syntax error at the end of the file (missing '}'?)", CSyntaxError
+            ) from None
         raise src.error(offset, f"C syntax error before '{stop[2]}'", CSyntaxError) from None
 
 
@@ -129,7 +135,9 @@ def parse_file(src: SourceFile, text: str) -> c_ast.FileAST:
     not parse on their own terms (a header of another dialect: the file's own errors are then
     reported as they are)."""
     file = f'\n#line 1 "{src.path}"\n' + blank_directives(text)
-    headers = "".join(f'\n#line 1 "{h}"\n' + blank_directives(blank_comments(t)) for h, t in local_headers(src.path, src.text))
+    headers = "".join(
+        f'\n#line 1 "{h}"\n' + blank_directives(blank_comments(t)) for h, t in local_headers(src.path, src.text)
+    )
     if headers:
         try:
             return _parse(src, _PRELUDE + headers + file, 0)
@@ -174,7 +182,9 @@ def parse_expression(text: str) -> c_ast.Node | None:
     milliseconds (the prelude's typedefs with it), so each text is parsed once and its tree
     shared: callers read it (codegen/printer.py copies before it renames), never change it."""
     try:
-        tree = _Parser().parse(_PRELUDE + f"\nvoid __orcu_expression(void) {{ (void)({text}); }}\n", filename="<expression>")
+        tree = _Parser().parse(
+            _PRELUDE + f"\nvoid __orcu_expression(void) {{ (void)({text}); }}\n", filename="<expression>"
+        )
     except (c_parser.ParseError, AssertionError, IndexError, RecursionError):
         return None
     return tree.ext[-1].body.block_items[0].expr

@@ -1,5 +1,6 @@
 """Scanning C text without parsing it: string literals, comments and brackets, with every
 offset kept true (blanked text keeps its length and its newlines)."""
+
 from __future__ import annotations
 
 

@@ -14,6 +14,7 @@ Callers in C pass what they passed before; the prototype orcu declares for them 
 ``void *`` there, which any pointer converts to in C without a cast. A K&R definition
 (``void f(n, x) int n; double *x; {``) gets the prototype C++ requires, its types in its list.
 """
+
 from __future__ import annotations
 
 import copy
@@ -70,8 +71,9 @@ def cxx_param(param: c_ast.Node, macros) -> Param | None:
         flat = f"orcu_{param.name}_flat"
         shape = "".join(f"[{c_text(d)}]" for d in trailing)
         pointer = f"{'const ' if constant else ''}void *"
-        return Param(f"{pointer}{flat}", f"{pointer}{param.name}",
-                     f"{elem} (*{param.name}){shape} = ({elem} (*){shape}){flat};")
+        return Param(
+            f"{pointer}{flat}", f"{pointer}{param.name}", f"{elem} (*{param.name}){shape} = ({elem} (*){shape}){flat};"
+        )
     if isinstance(kind, c_ast.ArrayDecl) and _runtime(first, macros):
         fixed = copy.deepcopy(param)
         fixed.type.dim, fixed.type.dim_quals = None, []
@@ -87,8 +89,13 @@ def declared(f: c_ast.FuncDef) -> c_ast.Decl:
         return f.decl
     typed = {d.name: d for d in f.param_decls}
     fixed = copy.deepcopy(f.decl)
-    fixed.type.args.params = [typed.get(p.name) or c_ast.Decl(p.name, [], [], [], [], c_ast.TypeDecl(
-        p.name, [], None, c_ast.IdentifierType(["int"])), None, None) for p in f.decl.type.args.params]
+    fixed.type.args.params = [
+        typed.get(p.name)
+        or c_ast.Decl(
+            p.name, [], [], [], [], c_ast.TypeDecl(p.name, [], None, c_ast.IdentifierType(["int"])), None, None
+        )
+        for p in f.decl.type.args.params
+    ]
     return fixed
 
 

@@ -5,6 +5,7 @@ block orcu inserts sits between two marker lines (removed and regenerated on the
 writeback, blanked when the file is parsed), and each Loop region's code keeps the
 original loop under ``#ifdef ORCU_ORIGINAL`` (the reference for the next validation).
 """
+
 from __future__ import annotations
 
 import re
@@ -53,8 +54,14 @@ def region_code(code: str, replacement: str, lead: bool = True, trail: bool = Tr
     closing_indent = lines[-1] if len(lines) > 1 and not lines[-1].strip() else indent
     original = "\n".join(lines[_first(lines) : _last(lines) + 1]) if body else ""
     return (
-        ("\n" if lead else "") + "#ifdef " + ORIGINAL + "\n" + original + "\n#else\n"
-        + "".join(f"{indent}{line}\n" for line in replacement.splitlines() if line) + "#endif\n"
+        ("\n" if lead else "")
+        + "#ifdef "
+        + ORIGINAL
+        + "\n"
+        + original
+        + "\n#else\n"
+        + "".join(f"{indent}{line}\n" for line in replacement.splitlines() if line)
+        + "#endif\n"
         + (closing_indent if trail else "")
     )
 

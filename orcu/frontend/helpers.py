@@ -9,6 +9,7 @@ read or written, no static local, and the functions it calls are such functions 
 (or the C library's, which CUDA's math library provides). A call of any other function of the
 file is refused where it stands, saying which rule it breaks.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -128,7 +129,7 @@ def _definition_start(text: str, name_at: int) -> int:
     while i > 0 and text[i - 1] not in ";}":
         if text[i - 1] == "\n":
             line_start = text.rfind("\n", 0, i - 1) + 1
-            if text[line_start:i - 1].lstrip().startswith("#"):
+            if text[line_start : i - 1].lstrip().startswith("#"):
                 break
         i -= 1
     while i < name_at and text[i].isspace():
@@ -136,28 +137,38 @@ def _definition_start(text: str, name_at: int) -> int:
     return i
 
 
-def host_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, ranges, known: set[str]) -> tuple[Helper, ...]:
+def host_helpers(
+    src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, ranges, known: set[str]
+) -> tuple[Helper, ...]:
     """The file's functions that the code of the PerfTuning regions (``ranges``: (start, end)
     offsets) calls on the host, between or around its Loop regions, and that are not in
     ``known`` (the kernels' helpers): the harness runs that code, so it needs them, as written
     (no check that a GPU could run them: only the host does)."""
+
     def inside(call: c_ast.FuncCall) -> bool:
         c = call.coord
-        return c is not None and c.file == src.path and any(lo <= src.offset(c.line, c.column or 1) < hi for lo, hi in ranges)
+        return (
+            c is not None
+            and c.file == src.path
+            and any(lo <= src.offset(c.line, c.column or 1) < hi for lo, hi in ranges)
+        )
 
     calls = [call for _, _, f in spans for call in _calls(f.body) if inside(call)]
     found = used_helpers(src, blanked, tree, spans, calls, set(), device=False)
     return tuple(h for h in found if h.name not in known)
 
 
-def used_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodies, own: set[str],
-                 device: bool = True) -> tuple[Helper, ...]:
+def used_helpers(
+    src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodies, own: set[str], device: bool = True
+) -> tuple[Helper, ...]:
     """The file's functions the loop bodies call, directly or through one another, callees
     first. ``spans``: (open, close, FuncDef) of the file's function bodies; ``own``: the
     functions holding the regions, which a kernel cannot call. ``device``: the kernels call them
     (each must be one a GPU can run)."""
     functions = {f.decl.name: (lo, hi, f) for lo, hi, f in spans}
-    globals_ = {d.name for d in tree.ext if isinstance(d, c_ast.Decl) and d.name and not isinstance(d.type, c_ast.FuncDecl)}
+    globals_ = {
+        d.name for d in tree.ext if isinstance(d, c_ast.Decl) and d.name and not isinstance(d.type, c_ast.FuncDecl)
+    }
     order: list[str] = []
     visiting: list[str] = []
 
@@ -173,9 +184,13 @@ def used_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodi
         f = functions[name][2]
         why = _why_not(f, globals_) if device else None
         if why is not None:
-            raise src.error_at(where, f"'{name}', a function of this file, {why}: orcu runs on the GPU only functions of "
-                                      "scalar result and arguments (or pointers they only read) that use no global "
-                                      "variable; write its work into the loop", AnalysisError)
+            raise src.error_at(
+                where,
+                f"'{name}', a function of this file, {why}: orcu runs on the GPU only functions of "
+                "scalar result and arguments (or pointers they only read) that use no global "
+                "variable; write its work into the loop",
+                AnalysisError,
+            )
         visiting.append(name)
         for inner in _calls(f.body):
             visit(inner)
@@ -189,15 +204,31 @@ def used_helpers(src: SourceFile, blanked: str, tree: c_ast.FileAST, spans, bodi
     for name in order:
         lo, hi, f = functions[name]
         start = _definition_start(blanked, src.offset(f.decl.coord.line, f.decl.coord.column))
-        prototypes = [_definition_start(blanked, src.offset(d.coord.line, d.coord.column)) for d in declarations(tree, src, name)]
+        prototypes = [
+            _definition_start(blanked, src.offset(d.coord.line, d.coord.column)) for d in declarations(tree, src, name)
+        ]
         exported = name != "main" and "static" not in f.decl.storage and "inline" not in f.decl.funcspec
         # the definition as C++ takes it: its declaration typed (a K&R one's too), its body as written
-        out.append(Helper(name, (*prototypes, start), f"{c_text(declared(f))}\n{src.text[lo:hi + 1]}", c_text(declared(f)),
-                          exported))
+        out.append(
+            Helper(
+                name,
+                (*prototypes, start),
+                f"{c_text(declared(f))}\n{src.text[lo : hi + 1]}",
+                c_text(declared(f)),
+                exported,
+            )
+        )
     return tuple(out)
 
 
 def declarations(tree: c_ast.FileAST, src: SourceFile, name: str) -> list[c_ast.Decl]:
     """The file's prototypes of the function ``name`` (its definition apart)."""
-    return [d for d in tree.ext if isinstance(d, c_ast.Decl) and d.name == name and isinstance(d.type, c_ast.FuncDecl)
-            and d.coord is not None and d.coord.file == src.path]
+    return [
+        d
+        for d in tree.ext
+        if isinstance(d, c_ast.Decl)
+        and d.name == name
+        and isinstance(d.type, c_ast.FuncDecl)
+        and d.coord is not None
+        and d.coord.file == src.path
+    ]

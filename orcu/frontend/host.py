@@ -8,11 +8,12 @@ region's host code is kept as C text in which each transformed loop stands as th
 ``orcu_loop_K();`` (K: the nest's index in the program), for the harness and the tuned file to
 put a call, or the loop as written, in its place.
 """
+
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,10 +75,10 @@ class Host:
         return "\n".join(lines)
 
 
-def targets(src: SourceFile, items: list[c_ast.Node], markers: list[tuple[object, int, int]]) -> list[c_ast.For]:
+def targets(src: SourceFile, items: list[c_ast.Node], markers: Sequence[tuple[object, int, int]]) -> list[c_ast.For]:
     """The loop each ``transform CUDA(...)`` applies to: the statement right after it, or the
     first loop after the plain statements that follow it."""
-    found = []
+    found: list[c_ast.For] = []
     nodes = [(n, offset_of(src, n)) for n in _statements(items)]
     for _, start, end in markers:
         after = [(at, n) for n, at in nodes if at is not None and at >= end]
@@ -90,8 +91,11 @@ def targets(src: SourceFile, items: list[c_ast.Node], markers: list[tuple[object
         if not isinstance(first, c_ast.For):
             if first is not None:
                 Lowering(src).block([first])  # a 'while' loop, say: its own diagnostic
-            raise src.error(start, "'transform CUDA(...)' applies to the statement after it, which must be a 'for' loop",
-                            AnalysisError)
+            raise src.error(
+                start,
+                "'transform CUDA(...)' applies to the statement after it, which must be a 'for' loop",
+                AnalysisError,
+            )
         if any(first is f for f in found):
             raise src.error(start, "two 'transform CUDA(...)' for one loop", AnalysisError)
         found.append(first)
@@ -105,7 +109,9 @@ def split(src: SourceFile, items: list[c_ast.Node], loops: list[c_ast.For], firs
     each kernel moves its own (codegen/resident.py)."""
     memo: dict[int, object] = {}
     copied = copy.deepcopy(items, memo)
-    stand_in = {id(memo[id(lp)]): c_ast.FuncCall(c_ast.ID(f"orcu_loop_{first + j}"), None) for j, lp in enumerate(loops)}
+    stand_in = {
+        id(memo[id(lp)]): c_ast.FuncCall(c_ast.ID(f"orcu_loop_{first + j}"), None) for j, lp in enumerate(loops)
+    }
     host = _replaced(copied, stand_in)
     return "\n".join(statement_text(item) for item in host), host
 
@@ -207,8 +213,11 @@ def left_to_host(host: list[c_ast.Node]) -> tuple[int, ...]:
 
 def _stands_in(node: c_ast.Node) -> bool:
     """Whether ``node`` is the placeholder statement of a transformed loop."""
-    return (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID)
-            and _PLACEHOLDER.fullmatch(node.name.name + "();") is not None)
+    return (
+        isinstance(node, c_ast.FuncCall)
+        and isinstance(node.name, c_ast.ID)
+        and _PLACEHOLDER.fullmatch(node.name.name + "();") is not None
+    )
 
 
 def statement_text(node: c_ast.Node) -> str:

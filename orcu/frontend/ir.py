@@ -5,6 +5,7 @@ upper`` with a positive constant step), statements keep their pycparser node (pr
 with ``CGenerator`` after index rewriting) and the array accesses found in them. Every
 node carries its location in the user's file.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -64,7 +65,9 @@ class Access:
 
     @property
     def text(self) -> str:
-        return self.array + "".join(f"[{c_text(s)}]" for s in self.subscripts) + (f".{self.member}" if self.member else "")
+        return (
+            self.array + "".join(f"[{c_text(s)}]" for s in self.subscripts) + (f".{self.member}" if self.member else "")
+        )
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,9 @@ class Loop:
     @property
     def header(self) -> str:
         step = "" if self.step == 1 else f" step {self.step}"
-        return f"for {self.var} in [{c_text(self.lower)}, {c_text(self.upper)}){step}{' down' if self.descending else ''}"
+        return (
+            f"for {self.var} in [{c_text(self.lower)}, {c_text(self.upper)}){step}{' down' if self.descending else ''}"
+        )
 
 
 Node = Loop | Stmt
@@ -197,7 +202,9 @@ class LoopNest:
                 else:
                     reads = sorted({a.text for a in n.accesses if not a.write} | n.scalar_reads)
                     writes = sorted({a.text for a in n.accesses if a.write} | n.scalar_writes)
-                    lines.append(f"{pad}{n.text}    # line {n.loc.line}; reads {', '.join(reads) or '-'}; writes {', '.join(writes) or '-'}")
+                    lines.append(
+                        f"{pad}{n.text}    # line {n.loc.line}; reads {', '.join(reads) or '-'}; writes {', '.join(writes) or '-'}"
+                    )
 
         walk(self.body, 0)
         return "\n".join(lines)

@@ -8,6 +8,7 @@ program order (the rest of each enclosing block, and for an enclosing loop its n
 iteration too), and a name counts as read unless the first statement that mentions it
 assigns it outright.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
@@ -22,8 +23,14 @@ from orcu.frontend.source import SourceFile
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
-def read_after(src: SourceFile, function: c_ast.FuncDef | None, start: int, end: int, names: Iterable[str],
-               first: Iterable[c_ast.Node] = ()) -> dict[str, Location]:
+def read_after(
+    src: SourceFile,
+    function: c_ast.FuncDef | None,
+    start: int,
+    end: int,
+    names: Iterable[str],
+    first: Iterable[c_ast.Node] = (),
+) -> dict[str, Location]:
     """``names`` that the code after the region [start, end) of ``function`` may read before
     assigning them, each with the place of that read; ``first``: statements that run before
     that code (the region's own, on the host after its loop)."""
@@ -62,7 +69,7 @@ def _following(src: SourceFile, body: c_ast.Compound, start: int, end: int) -> I
     path = _path_to_region(src, blank_comments(src.text), block_items(body), start, end)
     # Innermost block first: the rest of it, then what follows its statement, and so on out.
     for items, index, owner, holds in reversed(path):
-        yield from items[index + 1:]
+        yield from items[index + 1 :]
         if isinstance(owner, _LOOPS):  # the next iteration: the loop's step, its test, its body up to the region
             if isinstance(owner, c_ast.For):
                 yield from (n for n in (owner.next, owner.cond) if n is not None)
@@ -80,11 +87,15 @@ def _path_to_region(src, blanked, items, start, end, owner=None):
     before = [k for k, item in enumerate(items) if (offset_of(src, item) or 0) < end]
     for k in before:
         item_at = offset_of(src, items[k])
-        if item_at is not None and item_at < start and brace_depth(blanked, item_at, start) > 0:  # the region is inside it
+        if (
+            item_at is not None and item_at < start and brace_depth(blanked, item_at, start) > 0
+        ):  # the region is inside it
             for child in _children_blocks(items[k]):
                 child_at = offset_of(src, child)
                 if child_at is not None and child_at < start and brace_depth(blanked, child_at, start) > 0:
-                    return [(items, k, owner, True)] + _path_to_region(src, blanked, block_items(child), start, end, items[k])
+                    return [(items, k, owner, True)] + _path_to_region(
+                        src, blanked, block_items(child), start, end, items[k]
+                    )
     return [(items, before[-1] if before else -1, owner, False)]
 
 
@@ -103,6 +114,7 @@ def _children_blocks(node: c_ast.Node) -> list[c_ast.Node]:
 def _first_use(node: c_ast.Node | None, name: str) -> c_ast.ID | None:
     if node is None:
         return None
+
     class Finder(c_ast.NodeVisitor):
         found: c_ast.ID | None = None
 
@@ -195,7 +207,9 @@ def _maybe(name: str, *parts: c_ast.Node | None):
     return None
 
 
-def between(src: SourceFile, function: c_ast.FuncDef | None, first: tuple[int, int], second: tuple[int, int]) -> list[c_ast.Node] | None:
+def between(
+    src: SourceFile, function: c_ast.FuncDef | None, first: tuple[int, int], second: tuple[int, int]
+) -> list[c_ast.Node] | None:
     """The statements between two regions ([start, end) spans, the first before the second) when
     both lie in the same block of ``function``, so that the second runs right after them; None
     otherwise."""
@@ -227,8 +241,22 @@ class Effects(c_ast.NodeVisitor):
         self.opaque = True
 
     def generic_visit(self, node: c_ast.Node) -> None:
-        if isinstance(node, (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Goto, c_ast.Return,
-                             c_ast.Break, c_ast.Continue, c_ast.Label, c_ast.StructRef)):
+        if isinstance(
+            node,
+            (
+                c_ast.If,
+                c_ast.For,
+                c_ast.While,
+                c_ast.DoWhile,
+                c_ast.Switch,
+                c_ast.Goto,
+                c_ast.Return,
+                c_ast.Break,
+                c_ast.Continue,
+                c_ast.Label,
+                c_ast.StructRef,
+            ),
+        ):
             self.opaque = True
         if isinstance(node, c_ast.ArrayRef) or (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
             self.reads_memory = True

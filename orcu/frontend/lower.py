@@ -1,7 +1,9 @@
 """pycparser statements of a Loop region -> the loop-nest IR."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as Set
 
 from pycparser import c_ast
 
@@ -23,7 +25,9 @@ def loc_of(node: c_ast.Node) -> Location:
 
 
 class Lowering:
-    def __init__(self, src: SourceFile, arrays: Mapping[str, Variable] | None = None, functions: set[str] = frozenset()):
+    def __init__(
+        self, src: SourceFile, arrays: Mapping[str, Variable] | None = None, functions: Set[str] = frozenset()
+    ):
         """``arrays``: the region's arrays, by name; ``functions``: the file's own functions, the
         ones a loop may pass an array to (frontend/helpers.py checks that they only read it)."""
         self.src = src
@@ -57,15 +61,27 @@ class Lowering:
         else:
             lower, upper, step = start, self._cond(node, var), self._next(node, var)
             if step != 1 and node.cond.op == "!=":
-                raise self.error(node.cond, f"unsupported loop: '{var} != upper' with a step of {step} may step over the bound")
+                raise self.error(
+                    node.cond, f"unsupported loop: '{var} != upper' with a step of {step} may step over the bound"
+                )
         body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
         self.jumps.append([])
         lowered = self.block(body)
         finder = _AccessFinder(self)
         for bound in (lower, upper):
             finder.visit(bound)
-        return Loop(var, lower, upper, step, lowered, loc_of(node), node, tuple(self.jumps.pop()), descending,
-                    tuple(finder.accesses))
+        return Loop(
+            var,
+            lower,
+            upper,
+            step,
+            lowered,
+            loc_of(node),
+            node,
+            tuple(self.jumps.pop()),
+            descending,
+            tuple(finder.accesses),
+        )
 
     def _counts_down(self, node: c_ast.For, var: str) -> int | None:
         """The step of ``i--``, ``--i``, ``i -= c`` or ``i = i - c`` (c a positive constant); None
@@ -75,8 +91,10 @@ class Lowering:
             return None
         if (_number(step) or 0) > 0:
             return _number(step)
-        raise self.error(node.next, f"unsupported loop: a loop counting down must step by a positive constant ('{var}--', "
-                                    f"'{var} -= 2')")
+        raise self.error(
+            node.next,
+            f"unsupported loop: a loop counting down must step by a positive constant ('{var}--', '{var} -= 2')",
+        )
 
     def _floor(self, node: c_ast.For, var: str) -> c_ast.Node:
         """The lowest value of a loop counting down: ``i >= lower``, or ``lower + 1`` of ``i > lower``."""
@@ -87,8 +105,10 @@ class Lowering:
                 left, right, op = right, left, {"<": ">", "<=": ">="}[op]
             if _is(left, var) and op in (">", ">="):
                 return right if op == ">=" else _plus_one(right)
-        raise self.error(cond if cond is not None else node,
-                         f"unsupported loop: counting down, the condition must be '{var} >= lower' or '{var} > lower'")
+        raise self.error(
+            cond if cond is not None else node,
+            f"unsupported loop: counting down, the condition must be '{var} >= lower' or '{var} > lower'",
+        )
 
     def _init(self, node: c_ast.For) -> tuple[str, c_ast.Node]:
         init = node.init
@@ -111,8 +131,11 @@ class Lowering:
                     return right
                 return _plus_one(right)
         where = cond if cond is not None else node
-        raise self.error(where, f"unsupported loop: the condition must be '{var} < upper', '{var} <= upper' or '{var} != upper' "
-                                f"(or, counting down, '{var} >= lower' or '{var} > lower')")
+        raise self.error(
+            where,
+            f"unsupported loop: the condition must be '{var} < upper', '{var} <= upper' or '{var} != upper' "
+            f"(or, counting down, '{var} >= lower' or '{var} > lower')",
+        )
 
     def _next(self, node: c_ast.For, var: str) -> int:
         nxt = node.next
@@ -120,7 +143,9 @@ class Lowering:
         if step is not None and (_number(step) or 0) > 0:
             return _number(step)
         where = nxt if nxt is not None else node
-        raise self.error(where, f"unsupported loop: the increment must be '{var}++' or '{var} += c' with a positive constant c")
+        raise self.error(
+            where, f"unsupported loop: the increment must be '{var}++' or '{var} += c' with a positive constant c"
+        )
 
     # -- statements -------------------------------------------------------------
     def statement(self, node: c_ast.Node) -> Stmt:
@@ -128,7 +153,6 @@ class Lowering:
         finder = _AccessFinder(self)
         finder.visit(node)
         return Stmt(node, loc_of(node), tuple(finder.accesses), frozenset(finder.reads), frozenset(finder.writes))
-
 
     def _control(self, node: c_ast.Node, in_loop: bool) -> None:
         """Refuses control flow the IR cannot keep; records each break and continue with the
@@ -191,7 +215,12 @@ def _is(node: c_ast.Node, var: str) -> bool:
 
 def _plus_one(expr: c_ast.Node) -> c_ast.Node:
     """``e + 1``, folding ``n - 1 + 1`` back to ``n``."""
-    if isinstance(expr, c_ast.BinaryOp) and expr.op == "-" and isinstance(expr.right, c_ast.Constant) and expr.right.value == "1":
+    if (
+        isinstance(expr, c_ast.BinaryOp)
+        and expr.op == "-"
+        and isinstance(expr.right, c_ast.Constant)
+        and expr.right.value == "1"
+    ):
         return expr.left
     if isinstance(expr, c_ast.Constant) and expr.type == "int":
         return c_ast.Constant("int", str(int(expr.value.rstrip("uUlL"), 0) + 1), expr.coord)
@@ -233,13 +262,17 @@ class _AccessFinder(c_ast.NodeVisitor):
         else:
             raise self.lowering.error(node, "unsupported assignment target in a Loop region")
 
-    def _array(self, node: c_ast.ArrayRef, write: bool, subscripts: bool = True, member: c_ast.StructRef | None = None) -> None:
+    def _array(
+        self, node: c_ast.ArrayRef, write: bool, subscripts: bool = True, member: c_ast.StructRef | None = None
+    ) -> None:
         """``a[i]``, or with ``member`` its field ``a[i].x`` (located at the field's access)."""
         base, subs = array_base(node)
         at = member if member is not None else node
         if not isinstance(base, c_ast.ID):
             raise self.lowering.error(at, "only named arrays can be indexed in a Loop region")
-        self.accesses.append(Access(base.name, tuple(subs), write, loc_of(at), member.field.name if member is not None else None))
+        self.accesses.append(
+            Access(base.name, tuple(subs), write, loc_of(at), member.field.name if member is not None else None)
+        )
         if subscripts:
             for s in subs:
                 self.visit(s)
@@ -268,11 +301,17 @@ class _AccessFinder(c_ast.NodeVisitor):
         # its elements, by a function of the file that only reads them.
         callee = self.calls[-1]
         if callee not in self.lowering.functions:
-            raise self.lowering.error(node, f"the array '{node.name}' is passed to '{callee}': a kernel passes arrays only "
-                                            "to functions of this file, whose reads orcu can check")
+            raise self.lowering.error(
+                node,
+                f"the array '{node.name}' is passed to '{callee}': a kernel passes arrays only "
+                "to functions of this file, whose reads orcu can check",
+            )
         if len(array.ctype.dims) > 1:
-            raise self.lowering.error(node, f"the array '{node.name}' of {len(array.ctype.dims)} dimensions is passed to "
-                                            f"'{callee}': pass a flat array (one dimension) to a function in a kernel")
+            raise self.lowering.error(
+                node,
+                f"the array '{node.name}' of {len(array.ctype.dims)} dimensions is passed to "
+                f"'{callee}': pass a flat array (one dimension) to a function in a kernel",
+            )
         self.accesses.append(Access(node.name, (), False, loc_of(node)))
 
     def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
@@ -298,6 +337,9 @@ class _AccessFinder(c_ast.NodeVisitor):
                 self.writes.add(node.name.name)
             return
         if node.type != "." or not isinstance(node.name, c_ast.ArrayRef):
-            raise self.lowering.error(node, "only a field of an array's element (a[i].x) or of a struct variable (p.x) is "
-                                            "supported in a Loop region")
+            raise self.lowering.error(
+                node,
+                "only a field of an array's element (a[i].x) or of a struct variable (p.x) is "
+                "supported in a Loop region",
+            )
         self._array(node.name, write, subscripts, member=node)

@@ -1,12 +1,16 @@
 """A source file and the mapping between offsets and line:column positions."""
+
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from orcu.errors import Location, OrcuError
 from orcu.frontend.ctext import blank_comments, skip_string
+
+E = TypeVar("E", bound=OrcuError)  # the kind of error a caller asks for is the kind it gets
 
 ENCODING = {"encoding": "utf-8", "errors": "surrogateescape"}  # how orcu reads and writes C files
 
@@ -52,8 +56,11 @@ class SourceFile:
             raise OrcuError(f"cannot read {path}: {e.strerror}") from None
         src = cls(str(path), text)
         for at in _outside_text(text):
-            raise src.error(at, f"byte 0x{ord(text[at]) - 0xDC00:02X} is not UTF-8: orcu reads C code as UTF-8 "
-                                "(other bytes may stand in comments and strings)")
+            raise src.error(
+                at,
+                f"byte 0x{ord(text[at]) - 0xDC00:02X} is not UTF-8: orcu reads C code as UTF-8 "
+                "(other bytes may stand in comments and strings)",
+            )
         return src
 
     def location(self, offset: int) -> Location:
@@ -71,9 +78,9 @@ class SourceFile:
         end = self.text.find("\n", start)
         return self.text[start:] if end < 0 else self.text[start:end]
 
-    def error(self, offset: int, message: str, kind: type[OrcuError] = OrcuError) -> OrcuError:
+    def error(self, offset: int, message: str, kind: type[E] = OrcuError) -> E:  # type: ignore[assignment]
         loc = self.location(offset)
         return kind(message, loc, self.line_text(loc.line))
 
-    def error_at(self, loc: Location, message: str, kind: type[OrcuError] = OrcuError) -> OrcuError:
+    def error_at(self, loc: Location, message: str, kind: type[E] = OrcuError) -> E:  # type: ignore[assignment]
         return kind(message, loc, self.line_text(loc.line))

@@ -7,6 +7,7 @@ its elements move whole, each field access is analysed on its own (``pos[i].x`` 
 kernels read and write them as the C does. A struct with a field that is not a scalar
 (an array, a pointer, a nested struct) is no element orcu takes.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,7 +34,9 @@ def struct_names(text: str) -> set[str]:
     """The struct types ``text`` defines, as declarations name them (before it is parsed: the
     spec's ``decl`` may name them)."""
     blanked = blank_comments(text)
-    return {m.group(1) for m in _TYPEDEF.finditer(blanked)} | {f"struct {m.group(1)}" for m in _TAGGED.finditer(blanked)}
+    return {m.group(1) for m in _TYPEDEF.finditer(blanked)} | {
+        f"struct {m.group(1)}" for m in _TAGGED.finditer(blanked)
+    }
 
 
 def structs(tree: c_ast.FileAST, paths: set[str]) -> dict[str, Struct]:
@@ -43,9 +46,18 @@ def structs(tree: c_ast.FileAST, paths: set[str]) -> dict[str, Struct]:
     for node in tree.ext:
         if node.coord is None or node.coord.file not in paths:
             continue  # orcu's own prelude of standard typedefs
-        if isinstance(node, c_ast.Typedef) and isinstance(node.type, c_ast.TypeDecl) and isinstance(node.type.type, c_ast.Struct):
+        if (
+            isinstance(node, c_ast.Typedef)
+            and isinstance(node.type, c_ast.TypeDecl)
+            and isinstance(node.type.type, c_ast.Struct)
+        ):
             found = _struct(node.name, node.type.type, c_text(node) + ";")
-        elif isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.Struct) and node.type.decls is not None and node.name is None:
+        elif (
+            isinstance(node, c_ast.Decl)
+            and isinstance(node.type, c_ast.Struct)
+            and node.type.decls is not None
+            and node.name is None
+        ):
             found = _struct(f"struct {node.type.name}", node.type, c_text(node) + ";")
         else:
             continue

@@ -4,6 +4,7 @@ Names take their types from declarations inside the region, then from the enclos
 function (its parameters and declarations), the file's globals, ``input_vars`` and
 object-like macros, in that order.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,7 +21,7 @@ from orcu.frontend.source import SourceFile
 
 def ctype_of(node: c_ast.Node) -> CType | None:
     """The CType of a declaration's type node, or None for types orcu does not handle."""
-    pointers, dims, quals = 0, [], []
+    pointers, dims, quals = 0, list[Any](), list[str]()
     while True:
         if isinstance(node, c_ast.PtrDecl) and isinstance(node.type, c_ast.ArrayDecl) and not dims and not pointers:
             dims.append("")  # a pointer to arrays, double (*A)[m], indexes as the array parameter double A[][m]
@@ -85,7 +86,9 @@ def used_names(items) -> dict[str, c_ast.Node]:
     return names
 
 
-def _outer_scopes(function: c_ast.FuncDef | None, file_ast: c_ast.FileAST | None) -> list[dict[str, tuple[c_ast.Decl, str]]]:
+def _outer_scopes(
+    function: c_ast.FuncDef | None, file_ast: c_ast.FileAST | None
+) -> list[dict[str, tuple[c_ast.Decl, str]]]:
     """Declarations visible in a region from outside it, innermost scope first."""
     scopes = []
     if function is not None:
@@ -149,6 +152,7 @@ def resolve_types(
 
 def _loop_iterators(items) -> set[str]:
     """Names a for loop's init assigns (``for (i = 0; ...)``)."""
+
     class Finder(c_ast.NodeVisitor):
         found: set[str] = set()
 
@@ -172,7 +176,9 @@ def _lookup(src, name, use, scopes, spec, macros, iterators=frozenset()) -> Vari
             decl, origin = scope[name]
             ctype = ctype_of(decl.type)
             if ctype is None:
-                raise src.error_at(loc_of(use), f"'{name}' has a type orcu cannot handle in a Loop region", AnalysisError)
+                raise src.error_at(
+                    loc_of(use), f"'{name}' has a type orcu cannot handle in a Loop region", AnalysisError
+                )
             return Variable(name, ctype, origin, loc_of(decl))
     if spec is not None:
         decl = spec.decl(name)
@@ -201,15 +207,37 @@ def _lookup(src, name, use, scopes, spec, macros, iterators=frozenset()) -> Vari
 
 # CUDA's vector types: (element, lanes) -> type; 16 bytes is the widest load.
 VECTORS = {
-    ("float", 4): "float4", ("float", 2): "float2", ("double", 2): "double2",
-    ("int", 4): "int4", ("int", 2): "int2", ("unsigned int", 4): "uint4", ("unsigned int", 2): "uint2",
-    ("long long", 2): "longlong2", ("unsigned long long", 2): "ulonglong2", ("long", 2): "long2", ("unsigned long", 2): "ulong2",
+    ("float", 4): "float4",
+    ("float", 2): "float2",
+    ("double", 2): "double2",
+    ("int", 4): "int4",
+    ("int", 2): "int2",
+    ("unsigned int", 4): "uint4",
+    ("unsigned int", 2): "uint2",
+    ("long long", 2): "longlong2",
+    ("unsigned long long", 2): "ulonglong2",
+    ("long", 2): "long2",
+    ("unsigned long", 2): "ulong2",
 }
 
 # Bytes of an element of each type (canonical names).
-ELEMENT_BYTES = {"double": 8, "long": 8, "long long": 8, "unsigned long": 8, "unsigned long long": 8, "size_t": 8,
-          "float": 4, "int": 4, "unsigned int": 4, "short": 2, "unsigned short": 2, "char": 1,
-          "signed char": 1, "unsigned char": 1, "bool": 1}
+ELEMENT_BYTES = {
+    "double": 8,
+    "long": 8,
+    "long long": 8,
+    "unsigned long": 8,
+    "unsigned long long": 8,
+    "size_t": 8,
+    "float": 4,
+    "int": 4,
+    "unsigned int": 4,
+    "short": 2,
+    "unsigned short": 2,
+    "char": 1,
+    "signed char": 1,
+    "unsigned char": 1,
+    "bool": 1,
+}
 
 
 # C's words that C++ spells otherwise: (C's, C++'s), each made a macro where the file uses it.

@@ -6,6 +6,7 @@ the loops' bounds and filled at random, as is every scalar they read; the launch
 each region leaves unset (threadCount, blockCount) gets a default search space. Names that
 bound a loop or size an array must be given: no guess of a problem size is worth timing.
 """
+
 from __future__ import annotations
 
 import ast
@@ -85,8 +86,12 @@ def assumed_spec(program, inputs: Mapping[str, list[Any]], predefined: Mapping[s
                 continue
             if info.extent is None or info.extent_source == "runtime":
                 why = " (the bounds of its loops are read from arrays)" if info.extent_source == "runtime" else ""
-                raise src.error_at(var.loc or nest.loc, f"cannot size '{info.name}' from its subscripts{why}, and the "
-                                                        "file has no tuning spec: declare it in input_vars", AnalysisError)
+                raise src.error_at(
+                    var.loc or nest.loc,
+                    f"cannot size '{info.name}' from its subscripts{why}, and the "
+                    "file has no tuning spec: declare it in input_vars",
+                    AnalysisError,
+                )
             extent, names = _spec_expression(src, info.extent, var.loc or nest.loc, info.name)
             for name in names:
                 needed.setdefault(name, var.loc or nest.loc)
@@ -108,25 +113,39 @@ def assumed_spec(program, inputs: Mapping[str, list[Any]], predefined: Mapping[s
         if name in inputs:
             continue
         if name not in macros or _number(macros[name]) is None:
-            raise src.error_at(where, f"'{name}' sets a loop bound or an array's size, and the file has no tuning "
-                                      f"spec: give its value with --input {name}=VALUE", AnalysisError)
+            raise src.error_at(
+                where,
+                f"'{name}' sets a loop bound or an array's size, and the file has no tuning "
+                f"spec: give its value with --input {name}=VALUE",
+                AnalysisError,
+            )
         lets.append(f"let {name} = {_number(macros[name])!r};")  # the file's own #define
     used = set(needed) | {n for nest in program.nests for n in nest.variables}
     for name in inputs:
         if name not in used:
             raise UsageError(f"--input {name}: no Loop region of {src.path} uses '{name}'")
-    text = "\n".join([
-        "def performance_params {", *perf, "}",
-        "def input_params {", *lets, *(f"param {n}[] = {values!r};" for n, values in inputs.items()), "}",
-        "def input_vars {", *decls.values(), "}",
-    ])
+    text = "\n".join(
+        [
+            "def performance_params {",
+            *perf,
+            "}",
+            "def input_params {",
+            *lets,
+            *(f"param {n}[] = {values!r};" for n, values in inputs.items()),
+            "}",
+            "def input_vars {",
+            *decls.values(),
+            "}",
+        ]
+    )
     spec = parse_perftuning(SourceFile(_PATH.format(src.path), text), 0, len(text), predefined)
     notes = [f"{src.path} has no tuning spec: orcu assumed one (a PerfTuning region or a .orcu.yaml spec replaces it)"]
     if inputs:
         notes.append("sizes from --input: " + ", ".join(f"{n}={'/'.join(map(str, v))}" for n, v in inputs.items()))
     if sizes:
-        notes.append("arrays as far as their subscripts reach, at random: "
-                     + ", ".join(f"{n}[{e}]" for n, e in sizes.items()))
+        notes.append(
+            "arrays as far as their subscripts reach, at random: " + ", ".join(f"{n}[{e}]" for n, e in sizes.items())
+        )
     if random_scalars:
         notes.append("scalars at random: " + ", ".join(random_scalars))
     for k, args in unset.items():
@@ -142,10 +161,24 @@ def _spec_expression(src: SourceFile, c_expr: str, loc, name: str) -> tuple[str,
         tree = ast.parse(c_expr, mode="eval")
     except SyntaxError:
         tree = None
-    allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Load, ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.USub)
+    allowed = (
+        ast.Expression,
+        ast.BinOp,
+        ast.UnaryOp,
+        ast.Name,
+        ast.Load,
+        ast.Constant,
+        ast.Add,
+        ast.Sub,
+        ast.Mult,
+        ast.USub,
+    )
     if tree is None or not all(isinstance(n, allowed) for n in ast.walk(tree)):
-        raise src.error_at(loc, f"'{name}' reaches element {c_expr} - 1, which orcu cannot size for you: declare it in "
-                                "input_vars", AnalysisError)
+        raise src.error_at(
+            loc,
+            f"'{name}' reaches element {c_expr} - 1, which orcu cannot size for you: declare it in input_vars",
+            AnalysisError,
+        )
     return c_expr, [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
 
 

@@ -1,4 +1,5 @@
 """The front end's one entry point: an annotated C file -> a checked tuning problem."""
+
 from __future__ import annotations
 
 import re
@@ -144,8 +145,9 @@ def sidecar_spec(path: str | Path) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def load(path: str | Path, spec_path: str | Path | None = None, device: Device | None = None,
-         assumed: Assumed | None = None) -> Program:
+def load(
+    path: str | Path, spec_path: str | Path | None = None, device: Device | None = None, assumed: Assumed | None = None
+) -> Program:
     """``device``: the GPU tuned for, whose facts the spec may read (default: the default profile);
     ``assumed``: the spec of a file that has none (spec/assumed.py), with the transform
     arguments its parameters tune."""
@@ -158,8 +160,12 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
     for r in top:
         if r.name == "Loop":
             if len(perf) > 1:
-                raise src.error(r.start, "a file with several PerfTuning regions needs each Loop region inside one: "
-                                "which spec tunes this one?", AnnotationError)
+                raise src.error(
+                    r.start,
+                    "a file with several PerfTuning regions needs each Loop region inside one: "
+                    "which spec tunes this one?",
+                    AnnotationError,
+                )
             loops.append(r)
             owner.append(0)
         for child in r.children:
@@ -174,11 +180,15 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
         if r.children:
             raise src.error(r.children[0].start, "Loop regions cannot be nested", AnnotationError)
     if not loops:
-        raise src.error(0, "no Loop regions found (expected /*@ begin Loop(transform CUDA(...) ...) @*/)", AnnotationError)
+        raise src.error(
+            0, "no Loop regions found (expected /*@ begin Loop(transform CUDA(...) ...) @*/)", AnnotationError
+        )
 
     yaml_path = spec_path or sidecar_spec(path)
     if perf and yaml_path is not None:
-        raise src.error(perf[0].start, f"the spec is given twice: in this PerfTuning region and in {yaml_path}", AnnotationError)
+        raise src.error(
+            perf[0].start, f"the spec is given twice: in this PerfTuning region and in {yaml_path}", AnnotationError
+        )
     if assumed is not None:
         specs = [assumed.spec]
     elif perf:
@@ -209,8 +219,14 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
             specs[g], planned = plan(src, specs[g], tuple(found[k] for k in mine), mine[0] if mine else 0)
         except OrcuError as e:
             # the nest of a region whose one transform could not take it whole: say why too
-            why = next((h.unscheduled for r, h in zip(loops, hosts) if h.unscheduled and e.loc is not None
-                        and r.start <= src.offset(e.loc.line, e.loc.col) < r.end), None)
+            why = next(
+                (
+                    h.unscheduled
+                    for r, h in zip(loops, hosts)
+                    if h.unscheduled and e.loc is not None and r.start <= src.offset(e.loc.line, e.loc.col) < r.end
+                ),
+                None,
+            )
             if why is not None and isinstance(e, AnalysisError) and why not in SCHEDULE_KEPT:
                 e.message += f" (the region was not scheduled as a whole: {why})"
             raise
@@ -222,27 +238,51 @@ def load(path: str | Path, spec_path: str | Path | None = None, device: Device |
         if any(n.function == f.decl.name for n in nests)
     }
     # Arrays stay on the device from one region to the next where each is one loop alone.
-    handoffs = [None] * max(len(nests) - 1, 0)
-    for r in range(len(loops) - 1):
-        if hosts[r].trivial and hosts[r + 1].trivial:
-            k = hosts[r].nests[0]
-            handoffs[k] = _handoff(src, context[1], loops[r], loops[r + 1], nests[k], nests[k + 1])
+    handoffs: list[Handoff | None] = [None] * max(len(nests) - 1, 0)
+    for g in range(len(loops) - 1):
+        if hosts[g].trivial and hosts[g + 1].trivial:
+            k = hosts[g].nests[0]
+            handoffs[k] = _handoff(src, context[1], loops[g], loops[g + 1], nests[k], nests[k + 1])
     tree, spans, macros, catalogue = context
     # C linkage from the function's first declaration on: a prototype of it may come first
-    first = {f.decl.name: min([d.coord.line, d.coord.column] for d in [*declarations(tree, src, f.decl.name), f.decl])
-             for _, _, f in spans}
-    exported = tuple((src.offset(*first[f.decl.name]), cxx_prototype(declared(f), macros), c_text(declared(f)))
-                     for _, _, f in spans
-                     if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec)
-    cxx = cxx_edits(src.text, tree, lambda c: src.offset(c.line, c.column) if c is not None and c.file == src.path else None,
-                    macros)
+    first = {
+        f.decl.name: min([d.coord.line, d.coord.column] for d in [*declarations(tree, src, f.decl.name), f.decl])
+        for _, _, f in spans
+    }
+    exported = tuple(
+        (src.offset(*first[f.decl.name]), cxx_prototype(declared(f), macros), c_text(declared(f)))
+        for _, _, f in spans
+        if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec
+    )
+    cxx = cxx_edits(
+        src.text, tree, lambda c: src.offset(c.line, c.column) if c is not None and c.file == src.path else None, macros
+    )
     blanked = blank_comments(generated.blank_spans(src.text))
     helpers = used_helpers(src, blanked, tree, spans, [loop for code in parsed for loop in code.loops], set(functions))
-    on_host = host_helpers(src, blanked, tree, spans, [(r.code_start, r.code_end) for r in perf], {h.name for h in helpers})
+    on_host = host_helpers(
+        src, blanked, tree, spans, [(r.code_start, r.code_end) for r in perf], {h.name for h in helpers}
+    )
     names = set(file_macros(src, parameters=True))
     prologues = tuple(_prologue(src, specs[g], r, spans, names) for g, r in enumerate(perf))
-    return Program(src, spec, perf[0] if perf else None, tuple(loops), nests, functions, tuple(handoffs), tuple(hosts),
-                   exported, tuple(cxx), helpers, catalogue, tuple(specs), tuple(perf), tuple(groups), on_host, prologues)
+    return Program(
+        src,
+        spec,
+        perf[0] if perf else None,
+        tuple(loops),
+        nests,
+        functions,
+        tuple(handoffs),
+        tuple(hosts),
+        exported,
+        tuple(cxx),
+        helpers,
+        catalogue,
+        tuple(specs),
+        tuple(perf),
+        tuple(groups),
+        on_host,
+        prologues,
+    )
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
@@ -258,15 +298,21 @@ def _prologue(src: SourceFile, spec: TuningSpec, region: Region, spans, macros: 
     if function is None:
         return ""
     known = set(spec.input_names) | {d.name for d in spec.input_vars} | macros
-    named = set(_IDENTIFIER.findall(src.text[region.code_start:region.code_end]))
+    named = set(_IDENTIFIER.findall(src.text[region.code_start : region.code_end]))
     lines = []
     for item in function.body.block_items or ():
         at = offset_of(src, item)
         if at is None or at >= region.start:
             break
         for d in item.decls if isinstance(item, c_ast.DeclList) else [item] if isinstance(item, c_ast.Decl) else []:
-            if (d.init is None or isinstance(d.init, c_ast.InitList) or isinstance(d.type, c_ast.ArrayDecl)
-                    or d.name not in named or d.name in spec.input_names or spec.decl(d.name) is not None):
+            if (
+                d.init is None
+                or isinstance(d.init, c_ast.InitList)
+                or isinstance(d.type, c_ast.ArrayDecl)
+                or d.name not in named
+                or d.name in spec.input_names
+                or spec.decl(d.name) is not None
+            ):
                 continue
             if set(used_names([d.init])) - known or _calls(d.init):
                 continue
@@ -276,8 +322,11 @@ def _prologue(src: SourceFile, spec: TuningSpec, region: Region, spans, macros: 
 
 
 # C tokens, and what lies between them (white space, comments), for comparing two copies of a loop.
-_TOKEN = re.compile(r"""(?P<skip>\s+|//[^\n]*|/\*.*?\*/)|[A-Za-z_]\w*|\.?\d(?:[eEpP][+-]|[\w.])*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'"""
-                    r"""|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|.""", re.S)
+_TOKEN = re.compile(
+    r"""(?P<skip>\s+|//[^\n]*|/\*.*?\*/)|[A-Za-z_]\w*|\.?\d(?:[eEpP][+-]|[\w.])*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'"""
+    r"""|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|.""",
+    re.S,
+)
 
 
 def _tokens(text: str, start: int) -> list[tuple[str, int]]:
@@ -293,9 +342,13 @@ def _copies_differ(src: SourceFile, code_start: int, code: str, copy_start: int,
     at = mine[k][1] if k < len(mine) else code_start + len(code.rstrip())
     there = theirs[k][1] if k < len(theirs) else copy_start + len(copy.rstrip())
     said = lambda tokens: f"'{tokens[k][0]}'" if k < len(tokens) else "its end"  # noqa: E731
-    error = src.error(at, f"the loop in Loop(...) and its copy below differ here: {said(mine)} against {said(theirs)}; "
-                          "the kernels are built from this one, the copy is what every variant is checked against: make "
-                          "them the same", AnnotationError)
+    error = src.error(
+        at,
+        f"the loop in Loop(...) and its copy below differ here: {said(mine)} against {said(theirs)}; "
+        "the kernels are built from this one, the copy is what every variant is checked against: make "
+        "them the same",
+        AnnotationError,
+    )
     error.notes.append(src.error(there, f"the copy has {said(theirs)} here"))
     return error
 
@@ -362,8 +415,10 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
         for name, expr in transform.args.items():
             expr.check_names(src, defined, f"transform argument '{name}'")
     # The code in the annotation, its transforms blanked (offsets stay true).
-    body_text = blank(src.text[region.args_start : region.args_end],
-                      [(start - region.args_start, end - region.args_start) for _, start, end in markers])
+    body_text = blank(
+        src.text[region.args_start : region.args_end],
+        [(start - region.args_start, end - region.args_start) for _, start, end in markers],
+    )
     original_start, original = region.code_start, region.code(src)
     kept = generated.original_code(original)  # a tuned file: the original loop under #ifdef
     if kept is not None:
@@ -374,7 +429,9 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
         code_start, code = original_start, original
         markers = [(markers[0][0], original_start, original_start)]
     else:
-        raise src.error(region.start, "the Loop region has no code: write the loop after 'transform CUDA(...)'", AnnotationError)
+        raise src.error(
+            region.start, "the Loop region has no code: write the loop after 'transform CUDA(...)'", AnnotationError
+        )
     items = parse_statements(src, code_start, code)
     if not items:
         raise src.error(code_start, "the Loop region has no statements", AnnotationError)
@@ -389,8 +446,15 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
     return _Parsed([m[0] for m in markers], items, loops, code.lstrip(" \t"), reference, head)
 
 
-def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Parsed, context, first: int,
-                  unset: Mapping[int, Mapping[str, str]]) -> tuple[list[LoopNest], Host]:
+def _lower_region(
+    src: SourceFile,
+    spec: TuningSpec,
+    region: Region,
+    parsed: _Parsed,
+    context,
+    first: int,
+    unset: Mapping[int, Mapping[str, str]],
+) -> tuple[list[LoopNest], Host]:
     """The region's transformed loops as nests (numbered from ``first``) and its host side."""
     tree, spans, macros, catalogue = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
@@ -402,8 +466,12 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         live = read_after(src, function, region.start, region.end, scalars)
         scheduled, unscheduled = schedule_scop(src, parsed.items, variables, functions, set(live))
         if scheduled is not None:
-            parsed = replace(parsed, items=scheduled.items, loops=scheduled.kernels,
-                             transforms=[parsed.transforms[0]] * len(scheduled.kernels))
+            parsed = replace(
+                parsed,
+                items=scheduled.items,
+                loops=scheduled.kernels,
+                transforms=[parsed.transforms[0]] * len(scheduled.kernels),
+            )
             if scheduled.expanded:  # the copies of private arrays it declares
                 variables = resolve_types(src, parsed.items, function, tree, spec, macros)
     text, host_items = split(src, parsed.items, parsed.loops, first)
@@ -439,29 +507,37 @@ def _lower_region(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Pa
         own = {n: v for n, v in variables.items() if n in used}
         written = {lp.var for lp in loops_of(body)} | {n for st, _ in statements(body) for n in st.scalar_writes}
         candidates = [n for n in written if n in own and own[n].kind == "scalar" and own[n].origin != "region"]
-        nests.append(LoopNest(
-            index=k + 1,
-            loc=src.location(region.start) if host.trivial else loc_of(loop),
-            body=body,
-            variables=own,
-            function=function.decl.name if function is not None else None,
-            transform=transform,
-            reference=parsed.reference if host.trivial else statement_text(loop),
-            code=parsed.code if host.trivial else statement_text(loop),
-            outside=outside,
-            context=_host_context(src, parsed.items, loop),
-            aliases=aliases,
-            structs=frozenset(catalogue),
-            read_after=read_after(src, function, region.start, region.end, candidates, following(parsed.items, loop)),
-        ))
+        nests.append(
+            LoopNest(
+                index=k + 1,
+                loc=src.location(region.start) if host.trivial else loc_of(loop),
+                body=body,
+                variables=own,
+                function=function.decl.name if function is not None else None,
+                transform=transform,
+                reference=parsed.reference if host.trivial else statement_text(loop),
+                code=parsed.code if host.trivial else statement_text(loop),
+                outside=outside,
+                context=_host_context(src, parsed.items, loop),
+                aliases=aliases,
+                structs=frozenset(catalogue),
+                read_after=read_after(
+                    src, function, region.start, region.end, candidates, following(parsed.items, loop)
+                ),
+            )
+        )
     return nests, host
 
 
 def _maps_auto(transform: CudaTransform) -> bool:
     """``mapping='auto'`` written as such, with no loops named by hand."""
     mapping = transform.args.get("mapping")
-    return (mapping is not None and not mapping.names and mapping.text.strip() in ("'auto'", '"auto"')
-            and not {"blockLoops", "threadLoops"} & set(transform.args))
+    return (
+        mapping is not None
+        and not mapping.names
+        and mapping.text.strip() in ("'auto'", '"auto"')
+        and not {"blockLoops", "threadLoops"} & set(transform.args)
+    )
 
 
 def _aliases(function: c_ast.FuncDef | None, items, variables) -> dict[str, tuple[str, ...]]:
@@ -469,6 +545,7 @@ def _aliases(function: c_ast.FuncDef | None, items, variables) -> dict[str, tupl
     buffer;`` before the region, ``temp = src; src = dst; dst = temp;`` in it), through other
     local pointers too. Where a local pointer is set to anything else (an element's address, an
     allocation), none is taken for an alias."""
+
     def local_pointer(name):
         v = variables.get(name)
         return v is not None and v.kind == "array" and not v.ctype.dims and v.origin in ("local", "region")
@@ -478,8 +555,11 @@ def _aliases(function: c_ast.FuncDef | None, items, variables) -> dict[str, tupl
     if any(local_pointer(p) and q not in arrays for p, q in copies):  # set to something else (buffer + 1)
         return {}
     group = copy_groups(copies, arrays)
-    return {name: tuple(sorted(n for n in group[name] if not local_pointer(n)))
-            for name in group if local_pointer(name) and any(not local_pointer(n) for n in group[name])}
+    return {
+        name: tuple(sorted(n for n in group[name] if not local_pointer(n)))
+        for name in group
+        if local_pointer(name) and any(not local_pointer(n) for n in group[name])
+    }
 
 
 def _swaps(host_items, done, variables) -> tuple[tuple[str, str], ...] | None:
@@ -503,8 +583,13 @@ def _unbraced(items) -> bool:
 
     class Finder(c_ast.NodeVisitor):
         def generic_visit(self, node):
-            bodies = [node.iftrue, node.iffalse] if isinstance(node, c_ast.If) else [
-                node.stmt] if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)) else []
+            bodies = (
+                [node.iftrue, node.iffalse]
+                if isinstance(node, c_ast.If)
+                else [node.stmt]
+                if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+                else []
+            )
             found.extend(b for b in bodies if b is not None and not isinstance(b, c_ast.Compound))
             super().generic_visit(node)
 

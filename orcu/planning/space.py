@@ -8,6 +8,7 @@ space is then a mixed-radix number over the groups' valid rows, so its size, the
 mapping between an index and a configuration, and random sampling never enumerate
 the whole space.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -68,7 +69,9 @@ class _Group:
 class Space:
     """A constrained product of parameter values, with a stable order and indices."""
 
-    def __init__(self, params: Sequence[Param], constraints: Sequence[Constraint], env: Mapping[str, Any] | None = None):
+    def __init__(
+        self, params: Sequence[Param], constraints: Sequence[Constraint], env: Mapping[str, Any] | None = None
+    ):
         self.params = tuple(params)
         self.names = tuple(p.name for p in self.params)
         self.constraints = tuple(constraints)
@@ -305,7 +308,12 @@ def performance_space(program: Program, inputs: dict[str, Any], limits: tuple[Co
     (preflight.region_limits). Made once for a program, sizes and limits: a tune asks for
     each a few dozen times, and placement constraints are checked point by point."""
     # The limits are kept with the space, so no other object takes their ids while it is.
-    key = ("performance_space", id(program.spec), repr(sorted(inputs.items())), tuple(map(id, limits)))  # views share memo
+    key = (
+        "performance_space",
+        id(program.spec),
+        repr(sorted(inputs.items())),
+        tuple(map(id, limits)),
+    )  # views share memo
     if key not in program.memo:
         program.memo[key] = (limits, _performance_space(program, inputs, limits))
     return program.memo[key][1]
@@ -320,8 +328,11 @@ def _performance_space(program: Program, inputs: dict[str, Any], limits: tuple[C
         return _not_empty(limited, "configuration", where)
     _not_empty(Space(spec.performance_params, spec.performance_constraints, env), "configuration", where)
     c, before = limited.emptied_by()
-    raise SpecError(f"no configuration{where} can be built: '{c.name}' holds for none of the {before} there were", c.expr.loc,
-                    c.expr.source_line)
+    raise SpecError(
+        f"no configuration{where} can be built: '{c.name}' holds for none of the {before} there were",
+        c.expr.loc,
+        c.expr.source_line,
+    )
 
 
 def _not_empty(space: Space, what: str, where: str = "") -> Space:
@@ -329,6 +340,10 @@ def _not_empty(space: Space, what: str, where: str = "") -> Space:
     emptied = space.emptied_by()
     if emptied is not None:
         c, before = emptied
-        raise SpecError(f"constraint '{c.name}' leaves no {what}{where}: there {'was' if before == 1 else 'were'} "
-                        f"{before} before it", c.expr.loc, c.expr.source_line)
+        raise SpecError(
+            f"constraint '{c.name}' leaves no {what}{where}: there {'was' if before == 1 else 'were'} "
+            f"{before} before it",
+            c.expr.loc,
+            c.expr.source_line,
+        )
     return space

@@ -1,4 +1,5 @@
 """Search: strategies over a space of valid points, and the loop that drives them."""
+
 from __future__ import annotations
 
 import math
@@ -14,15 +15,21 @@ __all__ = ["DEFAULT", "Point", "SearchSpace", "STRATEGIES", "Strategy", "drive",
 STALE_BATCHES = 1000  # batches of known points in a row before a strategy is taken as converged
 
 
-def make(name: str, space: SearchSpace, seed: int = 0, options: dict | None = None,
-         budget: int | None = None) -> Strategy:
+def make(
+    name: str, space: SearchSpace, seed: int = 0, options: dict | None = None, budget: int | None = None
+) -> Strategy:
     return STRATEGIES[name](space, seed, options, budget)
 
 
-def drive(strategy: Strategy, evaluate: Callable[[list[Point]], list[float]], budget: int | None = None,
-          deadline: float | None = None, recall: Callable[[list[Point]], dict[Point, float]] | None = None,
-          alias: Callable[[list[Point]], dict[Point, float]] | None = None,
-          prepare: Callable[[list[list[Point]]], None] | None = None) -> int:
+def drive(
+    strategy: Strategy,
+    evaluate: Callable[[list[Point]], list[float]],
+    budget: int | None = None,
+    deadline: float | None = None,
+    recall: Callable[[list[Point]], dict[Point, float]] | None = None,
+    alias: Callable[[list[Point]], dict[Point, float]] | None = None,
+    prepare: Callable[[list[list[Point]]], None] | None = None,
+) -> int:
     """Run ``strategy`` until it finishes, ``budget`` points are spent, or the
     ``time.monotonic()`` ``deadline`` passes; returns the number of points spent.
 

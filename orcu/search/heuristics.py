@@ -1,5 +1,6 @@
 """The classic heuristics Orio and Kernel Tuner offer: Nelder-Mead simplex, simulated annealing,
 and two genetic algorithms."""
+
 from __future__ import annotations
 
 import math
@@ -18,7 +19,12 @@ class Simplex(Strategy):
 
     name = "Simplex"
     aliases = ("msimplex",)  # Orio's spellings
-    options_doc = {"reflection_coef": "1.0", "expansion_coef": "2.0", "contraction_coef": "0.5", "shrinkage_coef": "0.5"}
+    options_doc = {
+        "reflection_coef": "1.0",
+        "expansion_coef": "2.0",
+        "contraction_coef": "0.5",
+        "shrinkage_coef": "0.5",
+    }
 
     def search(self) -> Search:
         alpha = self.option("reflection_coef", 1.0)
@@ -36,7 +42,7 @@ class Simplex(Strategy):
                 x = np.array(start[0], dtype=float)
                 x[d] += max(1, space.radix[d] // 4) * (1 if self.rng.random() < 0.5 else -1)
                 x[d] = min(max(x[d], 0), space.radix[d] - 1)
-                p = space.nearest(x, exclude=vertices)
+                p = space.nearest(list(x), exclude=vertices)
                 if p is not None:
                     vertices.append(p)
             costs = list((yield vertices))
@@ -66,7 +72,7 @@ class Simplex(Strategy):
                         vertices[-1], costs[-1] = contracted, fc
                     else:  # shrink towards the best vertex
                         best = x[0]
-                        shrunk = []
+                        shrunk: list = []
                         for v in x[1:]:
                             p = space.nearest(best + sigma * (v - best), exclude=[vertices[0], *shrunk])
                             if p is not None:
@@ -103,8 +109,15 @@ class Annealing(Strategy):
                     return
             candidate = self.rng.choice(around)
             c = (yield [candidate])[0]
-            if c < cost or (math.isfinite(c) and math.isfinite(cost)
-                            and self.rng.random() < math.exp(-(c - cost) / (temperature * cost + 1e-300))) or not math.isfinite(cost):
+            if (
+                c < cost
+                or (
+                    math.isfinite(c)
+                    and math.isfinite(cost)
+                    and self.rng.random() < math.exp(-(c - cost) / (temperature * cost + 1e-300))
+                )
+                or not math.isfinite(cost)
+            ):
                 current, cost = candidate, c
             temperature *= cooling
             if temperature < start_temperature * 1e-3:

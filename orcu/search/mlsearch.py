@@ -1,4 +1,5 @@
 """Model-based search: a Gaussian-process surrogate picks the points worth evaluating."""
+
 from __future__ import annotations
 
 import math
@@ -49,6 +50,7 @@ class Mlsearch(Strategy):
 
 def _gp_predict(x: np.ndarray, y: np.ndarray, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Posterior mean and deviation of a zero-mean GP with an RBF kernel (length scale from the data)."""
+
     def sqdist(a, b):
         return np.maximum((a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * a @ b.T, 0.0)
 

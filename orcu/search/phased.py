@@ -1,4 +1,5 @@
 """CUDA-CHiLL's phased search (TSG): recipes first, then the sizes of the best ones."""
+
 from __future__ import annotations
 
 from orcu.search.space import Point
@@ -39,6 +40,6 @@ class TSG(Strategy):
             rest = [p for p in recipes[recipe] if p not in self.costs]
             rest.sort(key=lambda p: (-space.waves(space.config(p)) if space.waves else 0.0, off(p)))
             for start in range(0, len(rest), batch):
-                yield rest[start:start + batch]
+                yield rest[start : start + batch]
             if self.budget is None:
                 return

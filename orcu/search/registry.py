@@ -2,6 +2,7 @@
 and the reference (docs/reference.md) are made from. A strategy's own class says its name, the
 spellings Orio's specs use for it (``aliases``), and its options with their defaults
 (``options_doc``); its docstring's first sentence describes it."""
+
 from __future__ import annotations
 
 from orcu.search.heuristics import Annealing, Generational, Genetic, Simplex
@@ -11,8 +12,21 @@ from orcu.search.strategies import Exhaustive, Multistart, Portfolio, Random, Ra
 from orcu.search.strategy import Strategy
 
 STRATEGIES: dict[str, type[Strategy]] = {
-    s.name: s for s in (Exhaustive, Random, Portfolio, Multistart, Randomlocal, Simplex, Annealing, Genetic, Generational,
-                        Mlsearch, TSG)}
+    s.name: s
+    for s in (
+        Exhaustive,
+        Random,
+        Portfolio,
+        Multistart,
+        Randomlocal,
+        Simplex,
+        Annealing,
+        Genetic,
+        Generational,
+        Mlsearch,
+        TSG,
+    )
+}
 # The strategy a tune uses when neither the spec nor --search names one and the budget does
 # not cover the space: chosen by the replay figures of bench/bench_search.py (bench/README.md).
 DEFAULT = "Portfolio"

@@ -4,6 +4,7 @@ A point is a tuple of value indices, one per parameter, so neighbours and distan
 something to local and model-based strategies; only points of the valid set are ever
 proposed. Invalid coordinates are snapped to the nearest valid point.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,7 +43,9 @@ class SearchSpace:
         self._lookup = _value_indices(self.values)
 
     @classmethod
-    def from_configs(cls, names: Sequence[str], values: Sequence[Sequence[Any]], configs: Iterable[Mapping[str, Any]]) -> SearchSpace:
+    def from_configs(
+        cls, names: Sequence[str], values: Sequence[Sequence[Any]], configs: Iterable[Mapping[str, Any]]
+    ) -> SearchSpace:
         """The points of ``configs`` (dicts with at least ``names``), first occurrence kept."""
         lookup = _value_indices(values)
         points, kept, seen = [], [], set()
@@ -152,12 +155,15 @@ class SearchSpace:
         dims = len(self.names)
         pairs = [(a, b) for a in range(dims) for b in range(a + 1, dims)]
         if not pairs:  # one parameter: each of its values
-            return list(dict.fromkeys(self.points[int(np.argmax(self.array[:, 0] == v))] for v in np.unique(self.array[:, 0])))
+            return list(
+                dict.fromkeys(self.points[int(np.argmax(self.array[:, 0] == v))] for v in np.unique(self.array[:, 0]))
+            )
         # each point's pairs as numbers: pair k of values (i, j) -> offset[k] + i * radix[b] + j
         sizes = [int(self.radix[a] * self.radix[b]) for a, b in pairs]
         offsets = np.cumsum([0] + sizes[:-1])
-        codes = np.stack([offsets[k] + self.array[:, a] * self.radix[b] + self.array[:, b]
-                          for k, (a, b) in enumerate(pairs)], axis=1)
+        codes = np.stack(
+            [offsets[k] + self.array[:, a] * self.radix[b] + self.array[:, b] for k, (a, b) in enumerate(pairs)], axis=1
+        )
         wanted = np.zeros(int(sum(sizes)), dtype=bool)
         wanted[np.unique(codes)] = True
         chosen: list[Point] = []

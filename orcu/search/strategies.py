@@ -1,5 +1,6 @@
 """The strategies a tune uses by default: the exhaustive and random orders, Multistart's planned
 hill climbing, the Portfolio that runs it beside a genetic algorithm, Orio's Randomlocal."""
+
 from __future__ import annotations
 
 import itertools
@@ -81,14 +82,17 @@ class Multistart(Strategy):
     Tuner's (bench/bench_search.py, bench/README.md)."""
 
     name = "Multistart"
-    options_doc = {"design": "0.05 (fraction of the budget spent on the initial design)",
-                   "batch": "1 (moves tried at once: more keeps more builders busy, at some cost in quality)",
-                   "coarse": "0.2 (the most of the coarse grid searched first, as a fraction of its points; 0: none)",
-                   "restart": "farthest (each later climb from the design point farthest from the optima found; "
-                              "best: from the best point evaluated and not climbed yet, whoever evaluated it)"}
+    options_doc = {
+        "design": "0.05 (fraction of the budget spent on the initial design)",
+        "batch": "1 (moves tried at once: more keeps more builders busy, at some cost in quality)",
+        "coarse": "0.2 (the most of the coarse grid searched first, as a fraction of its points; 0: none)",
+        "restart": "farthest (each later climb from the design point farthest from the optima found; "
+        "best: from the best point evaluated and not climbed yet, whoever evaluated it)",
+    }
 
-    def __init__(self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None,
-                 budget: int | None = None):
+    def __init__(
+        self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None, budget: int | None = None
+    ):
         super().__init__(space, seed, options, budget)
         self.seed = seed
         self._queue: list[Point] = []  # the moves a climb will try next, in order
@@ -115,7 +119,9 @@ class Multistart(Strategy):
         space = self.space
         visited: set[Point] = set()
         if (yield from self._search_coarse()):  # then on to the whole space from the best point found
-            visited.update((yield from self._climb(min(self.costs, key=self.costs.__getitem__), visited, self._singles)))
+            visited.update(
+                (yield from self._climb(min(self.costs, key=self.costs.__getitem__), visited, self._singles))
+            )
         free = int((space.radix > 1).sum())  # a parameter with one value is no dimension of the design
         size = max(free, 2, math.ceil(self.option("design", 0.05) * (self.budget or 0)))
         if self.option("restart", "farthest") == "best":
@@ -246,8 +252,13 @@ class Multistart(Strategy):
 
     def _pairs(self, p: Point) -> list[Point]:
         """Two parameters one value step each, in a random order."""
-        out = [q for d, e in itertools.combinations(range(len(p)), 2) for a in (-1, 1) for b in (-1, 1)
-               if (q := p[:d] + (p[d] + a,) + p[d + 1 : e] + (p[e] + b,) + p[e + 1 :]) in self.space.index]
+        out = [
+            q
+            for d, e in itertools.combinations(range(len(p)), 2)
+            for a in (-1, 1)
+            for b in (-1, 1)
+            if (q := p[:d] + (p[d] + a,) + p[d + 1 : e] + (p[e] + b,) + p[e + 1 :]) in self.space.index
+        ]
         self.rng.shuffle(out)
         return out
 
@@ -286,11 +297,14 @@ class Portfolio(Strategy):
     GPUs it was not shaped on (bench/bench_search.py, bench/README.md)."""
 
     name = "Portfolio"
-    options_doc = {"turn": "0.1 (evaluations per turn, as a fraction of the budget, at least 5)",
-                   "gain": "0.01 (the least improvement of the best time that wins a turn)"}
+    options_doc = {
+        "turn": "0.1 (evaluations per turn, as a fraction of the budget, at least 5)",
+        "gain": "0.01 (the least improvement of the best time that wins a turn)",
+    }
 
-    def __init__(self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None,
-                 budget: int | None = None):
+    def __init__(
+        self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None, budget: int | None = None
+    ):
         super().__init__(space, seed, options, budget)
         self._active: Strategy | None = None
 
@@ -299,8 +313,10 @@ class Portfolio(Strategy):
         return self._active.ahead() if self._active is not None else []
 
     def search(self) -> Search:
-        arms: list[Strategy] = [Multistart(self.space, self.rng.randrange(1 << 30), {"restart": "best"}, self.budget),
-                                Generational(self.space, self.rng.randrange(1 << 30), None, self.budget)]
+        arms: list[Strategy] = [
+            Multistart(self.space, self.rng.randrange(1 << 30), {"restart": "best"}, self.budget),
+            Generational(self.space, self.rng.randrange(1 << 30), None, self.budget),
+        ]
         for arm in arms:
             arm.costs = self.costs  # one record: each sees what the other evaluated
         searches = [arm.search() for arm in arms]

@@ -8,6 +8,7 @@ knows its budget (points to evaluate; None: unbounded) from the start, to plan f
 While a batch is evaluated, ``ahead()`` names the batches the strategy expects to ask for
 next, so that they can be built meanwhile.
 """
+
 from __future__ import annotations
 
 import random
@@ -25,8 +26,9 @@ class Strategy(ABC):
     aliases: tuple[str, ...] = ()  # other spellings, lower case: those of Orio's specs
     options_doc: dict[str, str] = {}  # option -> its default and what it does (spec: search.NAME_OPTION)
 
-    def __init__(self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None,
-                 budget: int | None = None):
+    def __init__(
+        self, space: SearchSpace, seed: int = 0, options: Mapping[str, Any] | None = None, budget: int | None = None
+    ):
         self.space = space
         self.rng = random.Random(seed)
         self.options = dict(options or {})

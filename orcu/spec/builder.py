@@ -4,6 +4,7 @@ The PerfTuning language and YAML specs both feed this one builder, so every chec
 (duplicate names, undefined names, unknown sections and arguments, argument types)
 is written once and gives the same diagnostic for both.
 """
+
 from __future__ import annotations
 
 import re
@@ -37,9 +38,26 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 STATEMENTS = ("let", "param", "constraint", "arg", "option", "decl")
 
 ELEMENT_TYPES = (
-    "char", "short", "int", "long", "float", "double", "signed", "unsigned", "const",
-    "size_t", "int8_t", "int16_t", "int32_t", "int64_t",
-    "uint8_t", "uint16_t", "uint32_t", "uint64_t", "_Bool", "bool",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "signed",
+    "unsigned",
+    "const",
+    "size_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "_Bool",
+    "bool",
 )
 
 
@@ -170,7 +188,9 @@ class SpecBuilder:
         loc = loc or self.src.location(offset)
         if axis:
             if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
-                raise self.src.error_at(loc, f"parameter '{name}[]' needs a list of values, got {type(value).__name__}", SpecError)
+                raise self.src.error_at(
+                    loc, f"parameter '{name}[]' needs a list of values, got {type(value).__name__}", SpecError
+                )
             values = tuple(value)
             if not values:
                 raise self.src.error_at(loc, f"parameter '{name}[]' has no values", SpecError)
@@ -197,8 +217,11 @@ class SpecBuilder:
         if check is None and section == "search" and name.startswith(_SEARCH_PREFIXES):
             check = lambda v: None  # noqa: E731  strategy options are checked by the strategy
         if check is None and (section, name) == ("input_vars", "decl_file"):
-            raise self.error(offset, "'decl_file' is not supported: orcu declares and allocates the inputs itself from "
-                                     "'decl' statements; an init_file may fill them")
+            raise self.error(
+                offset,
+                "'decl_file' is not supported: orcu declares and allocates the inputs itself from "
+                "'decl' statements; an init_file may fill them",
+            )
         if check is None:
             raise self.error(offset, f"unknown argument '{name}' in section '{section}'{did_you_mean(name, known)}")
         problem = check(value)
@@ -218,7 +241,9 @@ class SpecBuilder:
         structs = struct_names("\n".join([self.src.text, *(t for _, t in local_headers(self.src.path, self.src.text))]))
         for word in [] if decl.ctype.replace("const ", "") in structs else decl.ctype.split():
             if word not in ELEMENT_TYPES:
-                raise self.error(offset, f"unknown type '{word}' in declaration of '{decl.name}'{did_you_mean(word, ELEMENT_TYPES)}")
+                raise self.error(
+                    offset, f"unknown type '{word}' in declaration of '{decl.name}'{did_you_mean(word, ELEMENT_TYPES)}"
+                )
         self._define(decl.name, self.src.offset(decl.loc.line, decl.loc.col))
         self.decls.append(decl)
 
@@ -234,8 +259,11 @@ class SpecBuilder:
         except OSError as e:
             raise self.src.error_at(arg.loc, f"cannot read the init_file '{path}': {e.strerror}", SpecError) from None
         if not INIT_FUNCTION.search(text):
-            raise self.src.error_at(arg.loc, f"the init_file '{path}' defines no 'void init_input_vars()', the function "
-                                             "that fills the inputs", SpecError)
+            raise self.src.error_at(
+                arg.loc,
+                f"the init_file '{path}' defines no 'void init_input_vars()', the function that fills the inputs",
+                SpecError,
+            )
         return text
 
     # -- the result -----------------------------------------------------------
@@ -262,9 +290,11 @@ class SpecBuilder:
         if "objective" in self.args["metrics"] or "direction" in self.args["metrics"]:
             arg = self.args["metrics"].get("objective") or self.args["metrics"]["direction"]
             try:
-                objective(self.args["metrics"]["objective"].value if "objective" in self.args["metrics"] else "time",
-                          self.args["metrics"]["direction"].value if "direction" in self.args["metrics"] else None,
-                          {m.name: m.expr for m in self.metrics})
+                objective(
+                    self.args["metrics"]["objective"].value if "objective" in self.args["metrics"] else "time",
+                    self.args["metrics"]["direction"].value if "direction" in self.args["metrics"] else None,
+                    {m.name: m.expr for m in self.metrics},
+                )
             except OrcuError as e:
                 raise self.src.error_at(arg.loc, e.message, SpecError) from None
         return TuningSpec(

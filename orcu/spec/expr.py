@@ -10,6 +10,7 @@ constraint is checked for a whole block of a parameter space in one call; the fe
 operations that cannot work elementwise raise :class:`NotVectorizable` and the caller
 falls back to one point at a time.
 """
+
 from __future__ import annotations
 
 import ast
@@ -72,9 +73,7 @@ def _vector_aware(fn_scalar, fn_vector):
     def call(*args, **kwargs):
         if any(isinstance(a, np.ndarray) for a in args):
             return fn_vector(*args)
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and any(
-            isinstance(a, np.ndarray) for a in args[0]
-        ):
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and any(isinstance(a, np.ndarray) for a in args[0]):
             return fn_vector(*args[0])
         return fn_scalar(*args, **kwargs)
 
@@ -221,14 +220,14 @@ class _Compiler:
         self.bound: set[str] = set()
         self.free: dict[str, int] = {}  # free name -> offset of its first use
 
-    def fail(self, node: ast.AST, message: str) -> SpecError:
+    def fail(self, node: ast.expr, message: str) -> SpecError:
         if isinstance(node, ast.Attribute):  # point at the attribute, not the object
             return self.src.error(
                 self.position(node.end_lineno, node.end_col_offset - len(node.attr)), message, SpecError
             )
         return self.src.error(self.position(node.lineno, node.col_offset), message, SpecError)
 
-    def compile(self, node: ast.AST) -> Closure:
+    def compile(self, node: ast.expr) -> Closure:
         method = getattr(self, "c_" + type(node).__name__, None)
         if method is None:
             raise self.fail(node, f"{_describe(node)} is not allowed in a tuning expression")
@@ -273,6 +272,7 @@ class _Compiler:
     def c_UnaryOp(self, node):
         operand = self.compile(node.operand)
         if isinstance(node.op, ast.Not):
+
             def not_(env):
                 v = operand(env)
                 return np.logical_not(v) if isinstance(v, np.ndarray) else not v
@@ -381,7 +381,9 @@ class _Compiler:
     def c_Call(self, node):
         if not isinstance(node.func, ast.Name):
             if isinstance(node.func, ast.Attribute):
-                raise self.fail(node.func, f"attribute access ('.{node.func.attr}') is not allowed in a tuning expression")
+                raise self.fail(
+                    node.func, f"attribute access ('.{node.func.attr}') is not allowed in a tuning expression"
+                )
             raise self.fail(node.func, "only the built-in tuning functions can be called")
         name = node.func.id
         self._check_name(node.func, name)
@@ -504,7 +506,9 @@ def _position_map(text: str, start: int, first_line_shift: int):
     return position
 
 
-def parse_python(src: SourceFile, start: int, text: str, head: str = "", tail: str = "") -> tuple[ast.AST, Callable]:
+def parse_python(
+    src: SourceFile, start: int, text: str, head: str = "", tail: str = ""
+) -> tuple[ast.Expression, Callable]:
     """Parse ``head + text + tail`` where ``text`` was found at ``start`` in ``src``.
 
     Syntax errors become diagnostics at their position in the file. An expression that
@@ -528,7 +532,7 @@ def parse_python(src: SourceFile, start: int, text: str, head: str = "", tail: s
     raise src.error(max(offset, start), f"bad expression: {msg}", SpecError) from None
 
 
-def compile_node(src: SourceFile, node: ast.AST, position: Callable, text: str) -> Expr:
+def compile_node(src: SourceFile, node: ast.expr, position: Callable, text: str) -> Expr:
     compiler = _Compiler(src, position)
     fn = compiler.compile(node)
     loc = src.location(position(node.lineno, node.col_offset))
@@ -543,4 +547,3 @@ def compile_expr(src: SourceFile, start: int, text: str) -> Expr:
     expr = compile_node(src, tree.body, position, text)
     loc = src.location(start + lead)
     return Expr(text, loc, expr.names, src.line_text(loc.line), expr._fn, expr.name_offsets)
-

@@ -4,6 +4,7 @@ Statements are split here (at top-level ``;``, respecting brackets, strings and 
 comments); every expression inside them goes to the safe evaluator with its true
 offset, so diagnostics point into the user's C file.
 """
+
 from __future__ import annotations
 
 import re

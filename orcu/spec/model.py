@@ -1,4 +1,5 @@
 """The typed result of reading a tuning spec, whichever syntax it was written in."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -125,7 +126,7 @@ class TuningSpec:
     def search_options(self, algorithm: str | None = None) -> dict[str, Any]:
         """Options prefixed with the algorithm's name, e.g. ``simplex_reflection_coef`` -> ``reflection_coef``."""
         prefix = (algorithm or self.search_algorithm).lower() + "_"
-        return {k[len(prefix):]: a.value for k, a in self.search.items() if k.startswith(prefix)}
+        return {k[len(prefix) :]: a.value for k, a in self.search.items() if k.startswith(prefix)}
 
     @property
     def input_names(self) -> tuple[str, ...]:

@@ -1,6 +1,7 @@
 """What a tune ranks variants by: the names of the metrics orcu computes (orcu/metrics.py) and
 an objective, one metric with a direction. Kept apart from the computing so that the spec
 reads these names without the pipeline."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -59,14 +60,18 @@ def objective(text: str | None, direction: str | None = None, metrics: Mapping[s
     name = ALIASES.get(name.strip(), name.strip())
     known = {**BUILTIN, **dict(metrics or {})}
     if name not in known:
-        raise UsageError(f"unknown objective '{name}'{did_you_mean(name, list(known) + list(ALIASES))} (the metrics: "
-                         f"{', '.join(list(BUILTIN) + list(metrics or {}))})")
+        raise UsageError(
+            f"unknown objective '{name}'{did_you_mean(name, list(known) + list(ALIASES))} (the metrics: "
+            f"{', '.join(list(BUILTIN) + list(metrics or {}))})"
+        )
     said = prefix or direction
     if said is not None and said.lower() not in DIRECTIONS:
         raise UsageError(f"the objective's direction must be max or min, got '{said}'")
     if said is None and name not in BUILTIN:
-        raise UsageError(f"say whether more or less '{name}' is better: --objective max:{name} (or min:{name}), or "
-                         f"arg direction = 'max'; in the spec's metrics section")
+        raise UsageError(
+            f"say whether more or less '{name}' is better: --objective max:{name} (or min:{name}), or "
+            f"arg direction = 'max'; in the spec's metrics section"
+        )
     return Objective(name, DIRECTIONS[said.lower()] if said is not None else BUILTIN[name][2])
 
 

@@ -16,6 +16,7 @@ A schedule is written ``x=j y=i`` (grid dimensions), ``x=j(threads) y=i`` or ``x
 also the value of the tuning parameter through which the search chooses among the TSG's
 candidates.
 """
+
 from __future__ import annotations
 
 import re

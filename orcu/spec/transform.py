@@ -1,4 +1,5 @@
 """``transform CUDA(name=expr, ...)``: the arguments of a Loop region."""
+
 from __future__ import annotations
 
 import ast
@@ -37,7 +38,8 @@ def _tiles(v: Any) -> bool:
 
 def _sizes(v: Any) -> bool:
     return isinstance(v, dict) and all(
-        isinstance(k, str) and k.isidentifier() and isinstance(n, (str, int)) and not isinstance(n, bool) for k, n in v.items()
+        isinstance(k, str) and k.isidentifier() and isinstance(n, (str, int)) and not isinstance(n, bool)
+        for k, n in v.items()
     )
 
 
@@ -55,43 +57,112 @@ ARGUMENTS: dict[str, Argument] = {
     a.name: a
     for a in (
         Argument("threadCount", 256, _positive_int, "a positive integer", "threads per block"),
-        Argument("blockCount", None, lambda v: v is None or _positive_int(v), "a positive integer",
-                 "blocks in the grid (default: enough to cover the outer loop, capped by the device)"),
-        Argument("minBlocks", None, lambda v: v is None or _positive_int(v), "a positive integer",
-                 "blocks each multiprocessor must hold at once: __launch_bounds__'s second figure, so ptxas keeps "
-                 "registers to let them fit"),
+        Argument(
+            "blockCount",
+            None,
+            lambda v: v is None or _positive_int(v),
+            "a positive integer",
+            "blocks in the grid (default: enough to cover the outer loop, capped by the device)",
+        ),
+        Argument(
+            "minBlocks",
+            None,
+            lambda v: v is None or _positive_int(v),
+            "a positive integer",
+            "blocks each multiprocessor must hold at once: __launch_bounds__'s second figure, so ptxas keeps "
+            "registers to let them fit",
+        ),
         # No limit but the trip count: CUDA caps neither streams nor concurrent copies (Orio's tests use 30).
-        Argument("streamCount", 1, _positive_int, "a positive integer",
-                 "CUDA streams the outer loop is split over"),
-        Argument("preferL1Size", 0, lambda v: v in (0, 16, 32, 48), "0, 16, 32 or 48",
-                 "preferred L1 size in KB (0: no preference)"),
+        Argument("streamCount", 1, _positive_int, "a positive integer", "CUDA streams the outer loop is split over"),
+        Argument(
+            "preferL1Size",
+            0,
+            lambda v: v in (0, 16, 32, 48),
+            "0, 16, 32 or 48",
+            "preferred L1 size in KB (0: no preference)",
+        ),
         Argument("unrollInner", 1, _positive_int, "a positive integer", "unroll factor of the inner loop"),
         Argument("cacheBlocks", False, _bool, "True or False", "stage reused arrays in shared memory"),
         Argument("dataOnDevice", False, _bool, "True or False", "arrays are already device pointers"),
         Argument("pinHostMem", False, _bool, "True or False", "use pinned host memory for transfers"),
-        Argument("vectorize", False, _bool, "True or False",
-                 "move arrays indexed by the loop's iterator alone as 8- or 16-byte vectors (orcu's own)"),
-        Argument("mapping", "orio", _mapping, "'orio', 'auto' or a schedule such as 'x=j y=i'",
-                 "how the nest maps onto blocks and threads: Orio's 1-D mapping, the TSG's choice, or one schedule"),
-        Argument("blockLoops", None, lambda v: v is None or _loop_names(v), "a list of one or two loop names (x first)",
-                 "the loops spread over blocks (and over threads along the same axes)"),
-        Argument("threadLoops", None, lambda v: v is None or _loop_names(v), "a list of one or two loop names (x first)",
-                 "the loops spread over the threads of a block (those not among blockLoops: over threads only)"),
-        Argument("tile", {}, _tiles, "a dict of loop name to a positive integer",
-                 "threads along each mapped loop's axis (default: threadCount shaped into x and y)"),
-        Argument("registerTile", {}, _tiles, "a dict of loop name to a positive integer",
-                 "iterations of each grid loop one thread computes, a block apart (TSG phase II)"),
-        Argument("shared", [], lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
-                 "a list of array names", "arrays the block copies to shared memory tile by tile (TSG phase II)"),
-        Argument("sharedDepth", 16, _positive_int, "a positive integer",
-                 "iterations of a sequential loop per shared tile (TSG phase II)"),
-        Argument("doubleBuffer", True, _bool, "True or False",
-                 "a strip's shared tiles in two buffers where they fit: the next strip copied while this one is read "
-                 "(TSG phase II)"),
-        Argument("constant", [], lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
-                 "a list of array names", "arrays read in constant memory when they fit (TSG phase II)"),
-        Argument("arraySizes", {}, _sizes, "a dict of array name to element count (a C expression)",
-                 "element counts of arrays whose size orcu cannot derive from the loop bounds"),
+        Argument(
+            "vectorize",
+            False,
+            _bool,
+            "True or False",
+            "move arrays indexed by the loop's iterator alone as 8- or 16-byte vectors (orcu's own)",
+        ),
+        Argument(
+            "mapping",
+            "orio",
+            _mapping,
+            "'orio', 'auto' or a schedule such as 'x=j y=i'",
+            "how the nest maps onto blocks and threads: Orio's 1-D mapping, the TSG's choice, or one schedule",
+        ),
+        Argument(
+            "blockLoops",
+            None,
+            lambda v: v is None or _loop_names(v),
+            "a list of one or two loop names (x first)",
+            "the loops spread over blocks (and over threads along the same axes)",
+        ),
+        Argument(
+            "threadLoops",
+            None,
+            lambda v: v is None or _loop_names(v),
+            "a list of one or two loop names (x first)",
+            "the loops spread over the threads of a block (those not among blockLoops: over threads only)",
+        ),
+        Argument(
+            "tile",
+            {},
+            _tiles,
+            "a dict of loop name to a positive integer",
+            "threads along each mapped loop's axis (default: threadCount shaped into x and y)",
+        ),
+        Argument(
+            "registerTile",
+            {},
+            _tiles,
+            "a dict of loop name to a positive integer",
+            "iterations of each grid loop one thread computes, a block apart (TSG phase II)",
+        ),
+        Argument(
+            "shared",
+            [],
+            lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
+            "a list of array names",
+            "arrays the block copies to shared memory tile by tile (TSG phase II)",
+        ),
+        Argument(
+            "sharedDepth",
+            16,
+            _positive_int,
+            "a positive integer",
+            "iterations of a sequential loop per shared tile (TSG phase II)",
+        ),
+        Argument(
+            "doubleBuffer",
+            True,
+            _bool,
+            "True or False",
+            "a strip's shared tiles in two buffers where they fit: the next strip copied while this one is read "
+            "(TSG phase II)",
+        ),
+        Argument(
+            "constant",
+            [],
+            lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
+            "a list of array names",
+            "arrays read in constant memory when they fit (TSG phase II)",
+        ),
+        Argument(
+            "arraySizes",
+            {},
+            _sizes,
+            "a dict of array name to element count (a C expression)",
+            "element counts of arrays whose size orcu cannot derive from the loop bounds",
+        ),
     )
 }
 
@@ -182,9 +253,12 @@ def _parse_args(src: SourceFile, start: int, text: str) -> CudaTransform:
         return CudaTransform({})
     tree, position = parse_python(src, start, text, head="f(", tail=")")
     call = tree.body
+    assert isinstance(call, ast.Call)  # f( + text + ) parses as a call, or not at all
     if call.args:
         first = call.args[0]
-        raise src.error(position(first.lineno, first.col_offset), "transform arguments are written name=value", SpecError)
+        raise src.error(
+            position(first.lineno, first.col_offset), "transform arguments are written name=value", SpecError
+        )
     args: dict[str, Expr] = {}
     for kw in call.keywords:
         if kw.arg is None:

@@ -17,6 +17,7 @@ The keys mirror the PerfTuning sections::
 Every check is the PerfTuning builder's, so both syntaxes give the same diagnostics;
 positions point into the YAML file.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -94,10 +95,16 @@ def load_yaml(path: str | Path, predefined: Mapping[str, Any] | None = None) -> 
             for item in value.value:
                 if isinstance(item, yaml.MappingNode):  # an argument: {init_file: init.c}
                     for name, v in _mapping(src, item, "an input_vars argument"):
-                        builder.arg("input_vars", name.value, _offset(src, name), _literal(v), src.location(_offset(src, v)))
+                        builder.arg(
+                            "input_vars", name.value, _offset(src, name), _literal(v), src.location(_offset(src, v))
+                        )
                     continue
                 if not (isinstance(item, yaml.ScalarNode) and item.tag == "tag:yaml.org,2002:str"):
-                    raise src.error(_offset(src, item), "each input_vars entry is a declaration such as 'static double x[N] = random'", SpecError)
+                    raise src.error(
+                        _offset(src, item),
+                        "each input_vars entry is a declaration such as 'static double x[N] = random'",
+                        SpecError,
+                    )
                 text, at = item.value, _offset(src, item)
                 if text.startswith("decl "):
                     text, at = text[5:], at + 5
@@ -110,7 +117,9 @@ def load_yaml(path: str | Path, predefined: Mapping[str, Any] | None = None) -> 
                     continue
                 expr = _expression(src, v)
                 if expr is None:
-                    raise src.error(_offset(src, v), f"metric '{name.value}' must be an expression (a string)", SpecError)
+                    raise src.error(
+                        _offset(src, v), f"metric '{name.value}' must be an expression (a string)", SpecError
+                    )
                 builder.metric(name.value, _offset(src, name), expr)
         elif section in ARG_SECTIONS:
             for name, v in _mapping(src, value, f"'{section}'"):
@@ -118,7 +127,9 @@ def load_yaml(path: str | Path, predefined: Mapping[str, Any] | None = None) -> 
         else:  # cmdline_params
             for name, v in _mapping(src, value, "'cmdline_params'"):
                 literal = _literal(v)
-                builder.param_values("cmdline_params", name.value, _offset(src, name), literal, isinstance(literal, list))
+                builder.param_values(
+                    "cmdline_params", name.value, _offset(src, name), literal, isinstance(literal, list)
+                )
     return builder.finish()
 
 
@@ -129,7 +140,9 @@ def _params(src: SourceFile, builder: SpecBuilder, section: str, node: yaml.Node
             for cname, cvalue in _mapping(src, value, f"the constraints of '{section}'"):
                 expr = _expression(src, cvalue)
                 if expr is None:
-                    raise src.error(_offset(src, cvalue), f"constraint '{cname.value}' must be an expression", SpecError)
+                    raise src.error(
+                        _offset(src, cvalue), f"constraint '{cname.value}' must be an expression", SpecError
+                    )
                 builder.constraint(section, cname.value, _offset(src, cname), expr)
             continue
         expr = _expression(src, value)
@@ -138,4 +151,6 @@ def _params(src: SourceFile, builder: SpecBuilder, section: str, node: yaml.Node
             builder.param_values(section, name.value, offset, value, isinstance(value, (list, tuple, range)), expr.loc)
         else:
             literal = _literal(value)
-            builder.param_values(section, name.value, offset, literal, isinstance(literal, list), src.location(_offset(src, value)))
+            builder.param_values(
+                section, name.value, offset, literal, isinstance(literal, list), src.location(_offset(src, value))
+            )

@@ -6,6 +6,7 @@ phase, lanes reading one word share it (a broadcast), and distinct words of one 
 served one after another. The emulation counts the same way on the addresses a kernel
 really touches (templates/emulation/cuda_runtime.h, ``orcu_tile``).
 """
+
 from __future__ import annotations
 
 BANKS = 32
@@ -19,7 +20,7 @@ def bank_ways(addresses: list[int], size: int) -> int:
     worst = 1
     for start in range(0, len(addresses), per_phase):
         words: dict[int, set[int]] = {}
-        for address in addresses[start:start + per_phase]:
+        for address in addresses[start : start + per_phase]:
             for word in range(address // WORD, (address + max(size, WORD) - 1) // WORD + 1):
                 words.setdefault(word % BANKS, set()).add(word)
         worst = max(worst, max(len(w) for w in words.values()))

@@ -10,6 +10,7 @@ across them. Every candidate is kept or pruned with its reason: the master recip
 ``orcu check --explain`` prints. The kept ones are the values of the region's mapping
 parameter, among which the search chooses.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -53,9 +54,14 @@ class Recipe:
         for var, why in self.conflicts:
             lines.append(f"  loop '{var}': " + ("no dependence between its iterations" if why is None else why))
         for outer, inner, why in self.permutable:
-            lines.append(f"  loops '{outer}' and '{inner}': " + ("permutable" if why is None else f"not permutable: {why}"))
+            lines.append(
+                f"  loops '{outer}' and '{inner}': " + ("permutable" if why is None else f"not permutable: {why}")
+            )
         for c in self.candidates:
-            lines.append(f"  {'kept  ' if c.pruned is None else 'pruned'} {c.schedule.name}" + (f": {c.pruned}" if c.pruned else ""))
+            lines.append(
+                f"  {'kept  ' if c.pruned is None else 'pruned'} {c.schedule.name}"
+                + (f": {c.pruned}" if c.pruned else "")
+            )
         for p in self.placements:
             lines += p.explain()
         return lines
@@ -64,9 +70,10 @@ class Recipe:
 def chain(nest: LoopNest) -> list[Loop]:
     """The perfectly nested loops from the outermost down (each one's body is the next one)."""
     loop = nest.body[0]
+    assert isinstance(loop, Loop)  # a nest's body starts with its outermost loop
     out = [loop]
-    while len(loop.body) == 1 and isinstance(loop.body[0], Loop):
-        loop = loop.body[0]
+    while len(loop.body) == 1 and isinstance(inner := loop.body[0], Loop):
+        loop = inner
         out.append(loop)
     return out
 
@@ -96,12 +103,16 @@ def check(nest: LoopNest, deps: Dependences, schedule: Schedule) -> str | None:
     on_chain = [lp.var for lp in perfect]
     for var in grid:
         if var not in on_chain:
-            return (f"'{var}' is not in the perfect nest of the outer loops ({', '.join(on_chain)}): statements around it "
-                    "would run once per thread")
+            return (
+                f"'{var}' is not in the perfect nest of the outer loops ({', '.join(on_chain)}): statements around it "
+                "would run once per thread"
+            )
     for var in grid + ([schedule.split.loop] if schedule.split else []):
         if loops[var].bound_reads:
-            return (f"the bounds of '{var}' are read from arrays ({loops[var].header}): the launch's grid is sized on the "
-                    "host before they are known")
+            return (
+                f"the bounds of '{var}' are read from arrays ({loops[var].header}): the launch's grid is sized on the "
+                "host before they are known"
+            )
     if grid:
         last = max(on_chain.index(v) for v in grid)
         for var in grid:  # a grid loop's bounds may use only grid loops outside it
@@ -156,8 +167,10 @@ def _split_loop(nest: LoopNest, deps: Dependences, schedule: Schedule, split: Di
             continue
         ctype = canonical_type(nest.variables[next(a.array for a in st.accesses if a.write)].ctype.base)
         if update[1] != "+" or ctype not in ATOMIC_SUMS:
-            return (f"'{update[0]}' (line {st.loc.line}) is a '{update[1]}=' reduction of {ctype}: blocks add their shares "
-                    f"with atomicAdd, a sum of {', '.join(ATOMIC_SUMS)}")
+            return (
+                f"'{update[0]}' (line {st.loc.line}) is a '{update[1]}=' reduction of {ctype}: blocks add their shares "
+                f"with atomicAdd, a sum of {', '.join(ATOMIC_SUMS)}"
+            )
     return None
 
 
@@ -176,14 +189,16 @@ def _reduction_loop(nest: LoopNest, deps: Dependences, home: tuple, loop: Loop) 
     the body it sits in)."""
     inner = {lp.var for lp in loops_of([loop])}
     inside = list(statements(loop.body))
-    beside_writes = {a.array for node in home if node is not loop for st, _ in statements((node,)) for a in st.accesses if a.write}
+    beside_writes = {
+        a.array for node in home if node is not loop for st, _ in statements((node,)) for a in st.accesses if a.write
+    }
     for st, _ in inside:
         update = array_update(st.node, nest.variables)  # its target is read as a private sum: not the array
         for a in st.accesses:
             if not a.write and a.array in beside_writes and not (update and a.text == update[0]):
                 return f"'{a.array}' is written beside the loop on '{loop.var}' and read in it"
     private = deps.private(loop.var)
-    after = list(home)[next(k for k, n in enumerate(home) if n is loop) + 1:]
+    after = list(home)[next(k for k, n in enumerate(home) if n is loop) + 1 :]
     for st, _ in statements(tuple(after)):
         read = sorted(st.scalar_reads & private)
         if read:
@@ -218,17 +233,25 @@ def recipe(nest: LoopNest, deps: Dependences | None = None) -> Recipe:
     perfect = chain(nest)
     arrays = shapes(nest)
     important = _important_arrays(nest)
-    walks = {lp.var: {name for name in important for s in arrays.get(name, []) if s.indexes_last(lp.var)} for lp in nest.loops()}
+    walks = {
+        lp.var: {name for name in important for s in arrays.get(name, []) if s.indexes_last(lp.var)}
+        for lp in nest.loops()
+    }
     multi = any(s.dims and len(s.dims) > 1 for accesses in arrays.values() for s in accesses)
     schedules: list[Schedule] = []
     for size in (2, 1):
         for grid in combinations([lp.var for lp in perfect], size):
             if size == 2:
-                schedules += [Schedule((Dim("x", grid[1]), Dim("y", grid[0]))), Schedule((Dim("x", grid[0]), Dim("y", grid[1])))]
+                schedules += [
+                    Schedule((Dim("x", grid[1]), Dim("y", grid[0]))),
+                    Schedule((Dim("x", grid[0]), Dim("y", grid[1]))),
+                ]
             else:
                 schedules.append(Schedule((Dim("x", grid[0]),)))
                 innermost = next(lp for lp in perfect if lp.var == grid[0])
-                schedules += [Schedule((Dim("x", n.var, True), Dim("y", grid[0]))) for n in innermost.body if isinstance(n, Loop)]
+                schedules += [
+                    Schedule((Dim("x", n.var, True), Dim("y", grid[0]))) for n in innermost.body if isinstance(n, Loop)
+                ]
                 _, body = kernel_body(nest, Schedule((Dim("x", grid[0]),)))
                 if len(body) == 1 and isinstance(body[0], Loop):  # the thread's one loop, a sum split over blocks
                     schedules.append(Schedule((Dim("x", grid[0]), Dim("y", body[0].var, split=True))))
@@ -255,8 +278,12 @@ def recipe(nest: LoopNest, deps: Dependences | None = None) -> Recipe:
     kept.sort(key=lambda c: (-len(walks[c.schedule.dims[0].loop]), c.schedule.split is not None, -len(c.schedule.dims)))
     conflicts = tuple((lp.var, _why(deps, lp.var)) for lp in nest.loops())
     permutable = tuple((a.var, b.var, deps.permutable(a.var, b.var)) for a, b in combinations(perfect, 2))
-    return Recipe(tuple(kept + [c for c in candidates if c.pruned is not None]), tuple(lp.var for lp in nest.loops()),
-                  conflicts, permutable)
+    return Recipe(
+        tuple(kept + [c for c in candidates if c.pruned is not None]),
+        tuple(lp.var for lp in nest.loops()),
+        conflicts,
+        permutable,
+    )
 
 
 def _why(deps: Dependences, var: str) -> str | None:

@@ -30,6 +30,7 @@ Block tiles need loops every thread of a block runs alike (barriers are reached 
 grid loops with bounds free of one another, sequential loops with bounds free of the grid
 loops. Where a schedule has none, the reason is the recipe's.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -98,7 +99,9 @@ class SharedTile:
         lanes = 16 // size if size in (4, 8) else 1
         if lanes == 1 or not kept or self.padded or kept[-1] != len(self.dims) - 1:
             return 1
-        if strides is None or strides[-1].constant != 1:  # flat rows only: their alignment is checked when the kernel runs
+        if (
+            strides is None or strides[-1].constant != 1
+        ):  # flat rows only: their alignment is checked when the kernel runs
             return 1
         return lanes if self.dims[-1].extent(counts) % lanes == 0 else 1
 
@@ -118,8 +121,16 @@ class SharedTile:
             dims[-1] += 1
         return tuple(dims) or (1,)
 
-    def ways(self, shape: tuple[int, int], counts: Mapping[str, int], tiles: Mapping[str, int], axes: Mapping[str, str],
-             x: str, width: int, element_bytes: int) -> int:
+    def ways(
+        self,
+        shape: tuple[int, int],
+        counts: Mapping[str, int],
+        tiles: Mapping[str, int],
+        axes: Mapping[str, str],
+        x: str,
+        width: int,
+        element_bytes: int,
+    ) -> int:
         """The most requests of one warp that fall in one bank, over the tile's reads by each
         iteration of the register tile (``tiles``: its iterations along each grid loop, on
         ``axes``; ``width``: those along x read as one vector), the block ``shape`` threads;
@@ -128,7 +139,7 @@ class SharedTile:
         threads = {v: tx if axes[v] == "x" else ty for v in tiles}
         declared = self.shape(counts)
         kept = [k for k, d in enumerate(self.dims) if d.coefs or d.high > d.low]
-        strides = [prod(declared[n + 1:]) for n in range(len(kept))]
+        strides = [prod(declared[n + 1 :]) for n in range(len(kept))]
         lanes = [(lane % tx, lane // tx % ty) for lane in range(min(32, tx * ty))]
         worst = 1
         for it in itertools.product(*(range(n) for n in tiles.values())):
@@ -143,8 +154,11 @@ class SharedTile:
                     thread = {"x": lx, "y": ly}
                     element = 0
                     for n, k in enumerate(kept):
-                        index = offsets[k] + sum(c * position(v, thread[axes[v]], rank[v], x, width, threads)
-                                                 for v, c in self.dims[k].coefs if v in rank)
+                        index = offsets[k] + sum(
+                            c * position(v, thread[axes[v]], rank[v], x, width, threads)
+                            for v, c in self.dims[k].coefs
+                            if v in rank
+                        )
                         element += index * strides[n]
                     addresses.append(element * element_bytes)
                 worst = max(worst, bank_ways(addresses, size))
@@ -182,8 +196,14 @@ class Placement:
     def tile(self, array: str) -> SharedTile | None:
         return next((t for t in self.shared if t.array == array), None)
 
-    def problem(self, values: Mapping, schedule: Schedule, shape: tuple[int, int], element_bytes: Mapping[str, int],
-                shared_limit: int) -> str | None:
+    def problem(
+        self,
+        values: Mapping,
+        schedule: Schedule,
+        shape: tuple[int, int],
+        element_bytes: Mapping[str, int],
+        shared_limit: int,
+    ) -> str | None:
         """Why a configuration's ``registerTile``, ``shared`` and ``sharedDepth`` cannot run this
         schedule (None when they can): what the recipe rules out, shared memory past the device's."""
         tiles = {v: n for v, n in values["registerTile"].items() if n > 1}
@@ -191,8 +211,9 @@ class Placement:
             return f"no register, shared or constant placement with the mapping '{self.schedule}': {self.blocked}"
         if values["vectorize"]:
             if self.blocked or not self.along_x:
-                return f"vectorize: no access moves as vectors with the mapping '{self.schedule}': " + \
-                    (self.blocked or f"none moves one element a step along its contiguous dimension with '{self.x}'")
+                return f"vectorize: no access moves as vectors with the mapping '{self.schedule}': " + (
+                    self.blocked or f"none moves one element a step along its contiguous dimension with '{self.x}'"
+                )
             if tiles.get(self.x, 1) == 1:
                 return f"vectorize: the register tile along '{self.x}' has one iteration (the same code as vectorize=False)"
         for name in values["constant"]:
@@ -218,18 +239,24 @@ class Placement:
             return f"the shared tiles take {total} bytes per block, above the {shared_limit} of the device"
         return None
 
-    def vectors(self, values: Mapping, sizes: Mapping[str, int], lower: Poly | None,
-                shaped: Mapping[str, Shaped]) -> tuple[int, frozenset[str]]:
+    def vectors(
+        self, values: Mapping, sizes: Mapping[str, int], lower: Poly | None, shaped: Mapping[str, Shaped]
+    ) -> tuple[int, frozenset[str]]:
         """(iterations of x a thread moves as one vector, the global accesses that move so, by
         their text) of a configuration; (1, none) without vectorize. ``sizes``: bytes of each
         array's element; ``lower``: the x loop's lower bound; ``shaped``: accesses by text."""
         if not values["vectorize"] or not self.along_x or lower is None or set(values["shared"]) & set(self.no_vectors):
             return 1, frozenset()
-        width = vector_width(values["registerTile"].get(self.x, 1), [sizes[shaped[t].access.array] for t in self.along_x])
+        width = vector_width(
+            values["registerTile"].get(self.x, 1), [sizes[shaped[t].access.array] for t in self.along_x]
+        )
         if width == 1:
             return 1, frozenset()
-        return width, frozenset(t for t in self.along_x if shaped[t].access.array not in values["shared"]
-                                and starts_aligned(shaped[t], self.x, lower, width))
+        return width, frozenset(
+            t
+            for t in self.along_x
+            if shaped[t].access.array not in values["shared"] and starts_aligned(shaped[t], self.x, lower, width)
+        )
 
     def counts(self, values: Mapping, schedule: Schedule, shape: tuple[int, int]) -> dict[str, int]:
         """Consecutive values each tiled loop takes in one tile: a grid loop its threads times its
@@ -244,28 +271,46 @@ class Placement:
         if self.blocked:
             lines.append(f"  no register or shared tiles: {self.blocked}")
         else:
-            lines.append(f"  registers: tiles over {' and '.join(repr(v) for v in self.grid)}, a block apart per axis"
-                         + (f"; {', '.join(repr(a) for a in self.accumulators)} one register per element of the tile"
-                            if self.accumulators else ""))
+            lines.append(
+                f"  registers: tiles over {' and '.join(repr(v) for v in self.grid)}, a block apart per axis"
+                + (
+                    f"; {', '.join(repr(a) for a in self.accumulators)} one register per element of the tile"
+                    if self.accumulators
+                    else ""
+                )
+            )
         for t in self.shared:
-            where = (f"per pair of strips of the loops on '{t.outer}' and '{t.loop}'" if t.outer else
-                     f"per strip of the loop on '{t.loop}'" if t.loop else "once per block tile")
-            lines.append(f"  shared: '{t.array}' copied {where}, read {t.reuse:.3g}x per element copied"
-                         + (" (rows padded by one element: thread x reads down a column)" if t.padded else ""))
+            where = (
+                f"per pair of strips of the loops on '{t.outer}' and '{t.loop}'"
+                if t.outer
+                else f"per strip of the loop on '{t.loop}'"
+                if t.loop
+                else "once per block tile"
+            )
+            lines.append(
+                f"  shared: '{t.array}' copied {where}, read {t.reuse:.3g}x per element copied"
+                + (" (rows padded by one element: thread x reads down a column)" if t.padded else "")
+            )
         for name, why in self.rejected:
             lines.append(f"  not shared: '{name}': {why}")
         for name in self.constant:
-            lines.append(f"  constant: '{name}' read alike by every thread of a block (constant memory when it has at most "
-                         f"{CONSTANT_BYTES} bytes, else global memory)")
+            lines.append(
+                f"  constant: '{name}' read alike by every thread of a block (constant memory when it has at most "
+                f"{CONSTANT_BYTES} bytes, else global memory)"
+            )
         for name, why in self.not_constant:
             lines.append(f"  not constant: '{name}': {why}")
         if self.read_only:
             lines.append(f"  read-only path (const __restrict__): {', '.join(self.read_only)}")
         if self.along_x:
-            lines.append(f"  vectors: {', '.join(self.along_x)} move one element a step with '{self.x}': with vectorize, "
-                         f"a thread's register tile along '{self.x}' reads and writes them 16 bytes at a time where aligned")
+            lines.append(
+                f"  vectors: {', '.join(self.along_x)} move one element a step with '{self.x}': with vectorize, "
+                f"a thread's register tile along '{self.x}' reads and writes them 16 bytes at a time where aligned"
+            )
         elif not self.blocked:
-            lines.append(f"  no vectors: no access moves one element a step along its contiguous dimension with '{self.x}'")
+            lines.append(
+                f"  no vectors: no access moves one element a step along its contiguous dimension with '{self.x}'"
+            )
         return lines
 
 
@@ -282,8 +327,9 @@ def double_buffered(tiles: list[SharedTile], counts: Mapping[str, int], element_
     return sum(sizes.values()) + sum(sizes[t.array] for t in strips) <= STATIC_SHARED
 
 
-def placement_problem(nest: LoopNest, values: Mapping, schedule: Schedule, shape: tuple[int, int],
-                      shared_limit: int) -> str | None:
+def placement_problem(
+    nest: LoopNest, values: Mapping, schedule: Schedule, shape: tuple[int, int], shared_limit: int
+) -> str | None:
     """Why a configuration's placements cannot run on its schedule (Placement.problem), with
     the nest's element sizes; None when they can."""
     placed = next(p for p in nest.recipe.placements if p.schedule == schedule.name)
@@ -292,23 +338,44 @@ def placement_problem(nest: LoopNest, values: Mapping, schedule: Schedule, shape
     vectorize, double = nest.transform.args.get("vectorize"), nest.transform.args.get("doubleBuffer")
     if found is None and values["vectorize"] and values["shared"] and vectorize is not None and vectorize.names:
         found = _needless_conflicts(nest, placed, values, schedule, shape, sizes)
-    if found is None and values["doubleBuffer"] and double is not None and double.names and not double_buffered(
-            [placed.tile(n) for n in values["shared"]], placed.counts(values, schedule, shape), sizes):
-        found = (f"doubleBuffer: no shared tile of a strip gets two buffers with the mapping '{schedule.name}' (none is "
-                 f"copied per strip of one loop, or two buffers of each would not fit {STATIC_SHARED} bytes): the same code as "
-                 "doubleBuffer=False")
+    if (
+        found is None
+        and values["doubleBuffer"]
+        and double is not None
+        and double.names
+        and not double_buffered(
+            [placed.tile(n) for n in values["shared"]], placed.counts(values, schedule, shape), sizes
+        )
+    ):
+        found = (
+            f"doubleBuffer: no shared tile of a strip gets two buffers with the mapping '{schedule.name}' (none is "
+            f"copied per strip of one loop, or two buffers of each would not fit {STATIC_SHARED} bytes): the same code as "
+            "doubleBuffer=False"
+        )
     return found
 
 
-def _needless_conflicts(nest: LoopNest, placed: Placement, values: Mapping, schedule: Schedule, shape: tuple[int, int],
-                        sizes: Mapping[str, int]) -> str | None:
+def _needless_conflicts(
+    nest: LoopNest,
+    placed: Placement,
+    values: Mapping,
+    schedule: Schedule,
+    shape: tuple[int, int],
+    sizes: Mapping[str, int],
+) -> str | None:
     """Why a vectorized configuration is not offered: a shared tile whose reads its vectors
     spread over banks (a thread's iterations along x a vector apart, so a warp's lanes read
     every few words) where the same configuration without vectors, which the space holds
     (``vectorize`` is a parameter), reads it free of conflicts. None when it is not so."""
     # the space asks of every vectorized configuration: what decides the answer is kept per nest
     memo = nest.memo.setdefault(("vector conflicts", id(nest.body)), {})
-    key = (schedule.name, shape, tuple(sorted(values["registerTile"].items())), tuple(values["shared"]), values["sharedDepth"])
+    key = (
+        schedule.name,
+        shape,
+        tuple(sorted(values["registerTile"].items())),
+        tuple(values["shared"]),
+        values["sharedDepth"],
+    )
     if key not in memo:
         memo[key] = _conflicted_vectors(nest, placed, values, schedule, shape, sizes)
     return memo[key]
@@ -327,9 +394,11 @@ def _conflicted_vectors(nest, placed, values, schedule, shape, sizes) -> str | N
         t = placed.tile(name)
         ways = t.ways(shape, counts, tiles, axes, placed.x, width, sizes[name])
         if ways > 1 and t.ways(shape, counts, tiles, axes, placed.x, 1, sizes[name]) == 1:
-            return (f"vectorize: the reads of '{name}''s shared tile would put up to {ways} requests of a warp in one bank "
-                    "(a thread's iterations along x a vector apart); the same configuration without vectorize reads it "
-                    "free of conflicts")
+            return (
+                f"vectorize: the reads of '{name}''s shared tile would put up to {ways} requests of a warp in one bank "
+                "(a thread's iterations along x a vector apart); the same configuration without vectorize reads it "
+                "free of conflicts"
+            )
     return None
 
 
@@ -353,8 +422,16 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
     written = {a.array for st, _ in statements(nest.body) for a in st.accesses if a.write}
     read_only = tuple(sorted(set(arrays) - written))
     if schedule.threads_only:
-        return Placement(schedule.name, f"the loop on '{schedule.threads_only[0].loop}' runs over a row of threads that "
-                         "folds a reduction: each thread holds one share, not a tile", (), (), (), (), read_only)
+        return Placement(
+            schedule.name,
+            f"the loop on '{schedule.threads_only[0].loop}' runs over a row of threads that "
+            "folds a reduction: each thread holds one share, not a tile",
+            (),
+            (),
+            (),
+            (),
+            read_only,
+        )
     grid, body = kernel_body(nest, schedule)
     # a scalar reduced over the whole nest is the thread's one share (codegen/region.py folds
     # it across the grid), which every iteration of a register tile adds to: no copy per iteration
@@ -372,7 +449,11 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
             rejected.append((name, "its elements are structs, each thread reading the fields it uses"))
             continue
         tile = _shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional, deps)
-        if split and not isinstance(tile, str) and (tile.loop == split.loop or any(split.loop in dict(d.coefs) for d in tile.dims)):
+        if (
+            split
+            and not isinstance(tile, str)
+            and (tile.loop == split.loop or any(split.loop in dict(d.coefs) for d in tile.dims))
+        ):
             tile = f"it is read along '{split.loop}', which the threads along y split: each reads its own elements"
         if isinstance(tile, str):
             rejected.append((name, tile))
@@ -381,25 +462,49 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
     # A loop is strip-mined one way for all tiles: a pair where no tile strips either of its loops
     # alone, else each pair's tile on its inner loop alone (which may leave it no reuse to copy for)
     single = {v for t in shared if not t.outer for v in t.strips}
-    alone = {t.array: _shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, conditional)
-             for t in shared if t.outer and {t.outer, t.loop} & single}
+    alone = {
+        t.array: _shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, conditional)
+        for t in shared
+        if t.outer and {t.outer, t.loop} & single
+    }
     rejected += [(name, why) for name, why in alone.items() if isinstance(why, str)]
-    shared = [alone.get(t.array, t) for t in shared if not isinstance(alone.get(t.array), str)]
+    shared = [s for t in shared if not isinstance(s := alone.get(t.array, t), str)]
     constant, not_constant = [], []
     for name in read_only:
-        why = "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
-        if why is None and split and any(sh.dims is None or any(split.loop in d.names for d in sh.dims) for sh in arrays[name]):
+        why = (
+            "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
+        )
+        if (
+            why is None
+            and split
+            and any(sh.dims is None or any(split.loop in d.names for d in sh.dims) for sh in arrays[name])
+        ):
             why = f"it is read along '{split.loop}', which the threads along y split: they read different elements"
         if why is None:
             constant.append(name)
         else:
             not_constant.append((name, why))
     step = next(lp.step for lp in grid if lp.var == x)  # a grid loop on x: block tiles apply
-    along = [sh.access.text for name in sorted(arrays) for sh in arrays[name] if step == 1
-             and sh.access.text not in conditional and contiguous(sh, x) and _has_vectors(nest, name)]
-    return Placement(schedule.name, None, tuple(lp.var for lp in grid), tuple(shared), tuple(rejected), tuple(scalars),
-                     read_only, tuple(constant), tuple(not_constant), x, tuple(dict.fromkeys(along)),
-                     tuple(name for name in sorted(arrays) if not _has_vectors(nest, name)))
+    along = [
+        sh.access.text
+        for name in sorted(arrays)
+        for sh in arrays[name]
+        if step == 1 and sh.access.text not in conditional and contiguous(sh, x) and _has_vectors(nest, name)
+    ]
+    return Placement(
+        schedule.name,
+        None,
+        tuple(lp.var for lp in grid),
+        tuple(shared),
+        tuple(rejected),
+        tuple(scalars),
+        read_only,
+        tuple(constant),
+        tuple(not_constant),
+        x,
+        tuple(dict.fromkeys(along)),
+        tuple(name for name in sorted(arrays) if not _has_vectors(nest, name)),
+    )
 
 
 def _of_structs(nest: LoopNest, name: str) -> bool:
@@ -421,8 +526,9 @@ def stored_as_vector(node: c_ast.Node, sh: Shaped, tiled: set[str]) -> bool:
     return isinstance(node, c_ast.Assignment) and c_text(node.lvalue) == sh.access.text and moves_with(sh, tiled)
 
 
-def moves_as_vector(sh: Shaped, tiled: set[str], *, kept: bool = False, node: c_ast.Node | None = None,
-                    written: bool = False) -> bool:
+def moves_as_vector(
+    sh: Shaped, tiled: set[str], *, kept: bool = False, node: c_ast.Node | None = None, written: bool = False
+) -> bool:
     """Whether a global access that moves one element a step along x with the vector layout
     (Placement.vectors) moves a group at a time: ``kept`` in a register over a loop, it must
     move with each tiled grid loop (loaded before the loop, stored after); otherwise it is
@@ -474,8 +580,9 @@ def starts_aligned(sh: Shaped, x: str, lower: Poly, width: int) -> bool:
     return (rest + lower).as_dict().get((), 0) % width == 0
 
 
-def _constant(nest: LoopNest, name: str, accesses: list[Shaped], grid: list[Loop], body: tuple,
-              scalars: list[str]) -> str | None:
+def _constant(
+    nest: LoopNest, name: str, accesses: list[Shaped], grid: list[Loop], body: tuple, scalars: list[str]
+) -> str | None:
     """Why an array only read is no constant-memory candidate (None when it is): each access
     must name one element for the whole block (its subscript reads only loops every thread
     runs alike, and sizes), through one flat subscript."""
@@ -550,8 +657,17 @@ def conditional_reads(nest: LoopNest) -> set[str]:
     return found
 
 
-def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: list[Loop], body: tuple,
-                 scalars: list[str], x: str, conditional: set[str], deps: Dependences | None = None) -> SharedTile | str:
+def _shared_tile(
+    name: str,
+    accesses: list[Shaped],
+    written: set[str],
+    grid: list[Loop],
+    body: tuple,
+    scalars: list[str],
+    x: str,
+    conditional: set[str],
+    deps: Dependences | None = None,
+) -> SharedTile | str:
     """The array's shared tile, or why it has none; with ``deps`` (the nest's dependences), a
     pair of strips where its subscripts use the strip's loop and the one around it, a loop whose
     body is the strip's loop alone, that may be swapped with it."""
@@ -570,7 +686,7 @@ def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: lis
             break
         common.append(level[0])
     used = set().union(*(p.names for sh in accesses for p in sh.dims))
-    beyond = sorted({lp.var for path in paths for lp in path[len(common):]} & used)
+    beyond = sorted({lp.var for path in paths for lp in path[len(common) :]} & used)
     if beyond:
         return f"the loop on '{beyond[0]}' moves its subscripts inside the loops its reads share"
     strip = next((lp for lp in reversed(common) if lp.var in used), None)
@@ -583,9 +699,15 @@ def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: lis
     if strip is not None and strip.descending:  # strips run up; the loop's order may matter
         return f"the loop on '{strip.var}' counts down"
     outer = path[-2] if deps is not None and len(path) > 1 else None
-    if outer is not None and not (outer.var in used and len(outer.body) == 1 and outer.body[0] is strip and outer.step == 1
-                                  and not outer.descending and outer.var not in bound_names(strip)
-                                  and deps.permutable(outer.var, strip.var) is None):
+    if outer is not None and not (
+        outer.var in used
+        and len(outer.body) == 1
+        and outer.body[0] is strip
+        and outer.step == 1
+        and not outer.descending
+        and outer.var not in bound_names(strip)
+        and deps.permutable(outer.var, strip.var) is None
+    ):
         outer = None
     tiled = {lp.var: lp for lp in grid} | {lp.var: lp for lp in (strip, outer) if lp is not None}
     for lp in grid:
@@ -593,7 +715,8 @@ def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: lis
             return f"the loop on '{lp.var}' steps by {lp.step}"
     if used & set(scalars):
         return f"its subscripts read '{sorted(used & set(scalars))[0]}', which the threads write"
-    dims, offsets = [], [[] for _ in accesses]
+    dims: list = []
+    offsets: list[list] = [[] for _ in accesses]
     for k in range(len(accesses[0].dims)):
         coefs, rests = None, []
         for sh in accesses:
@@ -623,5 +746,13 @@ def _shared_tile(name: str, accesses: list[Shaped], written: set[str], grid: lis
         return f"no reuse across the threads of a block: each element is read once ({NOMINAL} threads per axis)"
     kept_dims = [d for d in dims if d.coefs or d.high > d.low]
     padded = any(v == x for d in kept_dims[:-1] for v, _ in d.coefs)
-    return SharedTile(name, strip.var if strip else None, tuple(dims), tuple(tuple(o) for o in offsets), tuple(accesses),
-                      padded, reads / footprint, outer.var if outer else None)
+    return SharedTile(
+        name,
+        strip.var if strip else None,
+        tuple(dims),
+        tuple(tuple(o) for o in offsets),
+        tuple(accesses),
+        padded,
+        reads / footprint,
+        outer.var if outer else None,
+    )

@@ -12,6 +12,7 @@ grid loop), ``shared_<array>_<k>`` (the array copied to shared memory or not),
 have, or a schedule that would break a dependence, is a diagnostic at the argument: never a
 wrong kernel.
 """
+
 from __future__ import annotations
 
 import ast
@@ -30,7 +31,12 @@ from orcu.tsg.phase2 import placement
 
 TSG_ARGUMENTS = ("mapping", "blockLoops", "threadLoops", "tile")
 PLACEMENT_ARGUMENTS = ("registerTile", "shared", "sharedDepth", "constant")
-REGISTER_TILES = (1, 2, 4, 8)  # iterations per thread along a grid loop: up to 64 accumulators in 2-D (8 x 8 reads 16 FMAs a shared load)
+REGISTER_TILES = (
+    1,
+    2,
+    4,
+    8,
+)  # iterations per thread along a grid loop: up to 64 accumulators in 2-D (8 x 8 reads 16 FMAs a shared load)
 SHARED_DEPTHS = (16, 32)
 
 
@@ -42,12 +48,18 @@ def _refuse_moves_across_descending(src: SourceFile, nest: LoopNest, phase1) -> 
     carried = {var: why for var, why in phase1.conflicts if why}
     for lp in chain(nest)[:-1]:
         if lp.descending and lp.var in carried:
-            raise src.error_at(lp.loc, f"the TSG cannot map this nest: the loop on '{lp.var}' counts down and its iterations "
-                                       f"depend on each other ({carried[lp.var]}), and orcu cannot yet move the loops under "
-                                       "it out of it: put the loop to run in parallel outside it", SpecError)
+            raise src.error_at(
+                lp.loc,
+                f"the TSG cannot map this nest: the loop on '{lp.var}' counts down and its iterations "
+                f"depend on each other ({carried[lp.var]}), and orcu cannot yet move the loops under "
+                "it out of it: put the loop to run in parallel outside it",
+                SpecError,
+            )
 
 
-def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...], first: int = 0) -> tuple[TuningSpec, tuple[LoopNest, ...]]:
+def plan(
+    src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...], first: int = 0
+) -> tuple[TuningSpec, tuple[LoopNest, ...]]:
     """The spec with the mapping parameters of 'auto' regions, and the nests with their
     dependences and Phase I recipe where the TSG maps them; ``first``: the file's number of
     the first nest (parameters are named by it: mapping_2 for the file's second nest)."""
@@ -72,18 +84,28 @@ def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...], first: 
             fixed = (Schedule.parse(mapping), args["mapping"])
         if fixed is not None:
             schedule, expr = fixed
-            _known_loops(src, nest, expr, [d.loop for d in schedule.dims], "mapping" if "mapping" in args and not overrides else None)
+            _known_loops(
+                src,
+                nest,
+                expr,
+                [d.loop for d in schedule.dims],
+                "mapping" if "mapping" in args and not overrides else None,
+            )
             problem = check(nest, deps, schedule)
             if problem is not None:
-                raise src.error_at(expr.loc, f"the mapping '{schedule.name}' cannot run this nest: {problem}", SpecError)
+                raise src.error_at(
+                    expr.loc, f"the mapping '{schedule.name}' cannot run this nest: {problem}", SpecError
+                )
             transform = replace(nest.transform, args={**args, "mapping": _constant(expr, schedule.name)})
-            schedules = (schedule,)
+            schedules: tuple[Schedule, ...] = (schedule,)
         else:
             kept = phase1.kept
             if not kept:
                 reasons = "; ".join(f"'{var}': {why}" for var, why in phase1.conflicts if why)
                 where = args["mapping"].loc if "mapping" in args else nest.loc
-                raise src.error_at(where, f"mapping='auto': no loop of this nest can run in parallel ({reasons})", SpecError)
+                raise src.error_at(
+                    where, f"mapping='auto': no loop of this nest can run in parallel ({reasons})", SpecError
+                )
             name = _fresh(f"mapping_{k + 1}", taken)
             taken.add(name)
             at = args["mapping"].loc if "mapping" in args else nest.loc
@@ -92,7 +114,9 @@ def plan(src: SourceFile, spec: TuningSpec, nests: tuple[LoopNest, ...], first: 
             schedules = kept
         _check_tiles(src, nest, args)
         phase1 = replace(phase1, placements=tuple(placement(nest, s, deps) for s in schedules))
-        transform = replace(transform, args=_placement_args(src, nest, k, phase1.placements, transform.args, params, taken))
+        transform = replace(
+            transform, args=_placement_args(src, nest, k, phase1.placements, transform.args, params, taken)
+        )
         if "minBlocks" not in args:  # not a parameter of the space: set only where ptxas spilled a variant
             phase1 = replace(phase1, min_blocks=_fresh(f"minBlocks_{k + 1}", taken))
             taken.add(phase1.min_blocks)
@@ -105,11 +129,17 @@ def _literal(src: SourceFile, args, name: str, default):
     if expr is None:
         return default
     if expr.names:
-        raise src.error_at(expr.loc, f"'{name}' is decided when the file loads: give it a value, not a parameter "
-                           "(mapping='auto' makes the schedule a tuning parameter)", SpecError)
+        raise src.error_at(
+            expr.loc,
+            f"'{name}' is decided when the file loads: give it a value, not a parameter "
+            "(mapping='auto' makes the schedule a tuning parameter)",
+            SpecError,
+        )
     value = expr.evaluate({})
     if not ARGUMENTS[name].check(value):
-        raise src.error_at(expr.loc, f"transform argument '{name}' must be {ARGUMENTS[name].expects}, got {value!r}", SpecError)
+        raise src.error_at(
+            expr.loc, f"transform argument '{name}' must be {ARGUMENTS[name].expects}, got {value!r}", SpecError
+        )
     return value
 
 
@@ -124,8 +154,11 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
         if argument in args and not args[argument].names:
             for name in _literal(src, args, argument, []):
                 if name not in arrays:
-                    raise src.error_at(args[argument].loc, f"'{argument}': no array '{name}' in this region"
-                                       f"{did_you_mean(name, arrays)}", SpecError)
+                    raise src.error_at(
+                        args[argument].loc,
+                        f"'{argument}': no array '{name}' in this region{did_you_mean(name, arrays)}",
+                        SpecError,
+                    )
     if given:
         return args
     at = args["mapping"].loc if "mapping" in args else nest.loc
@@ -147,28 +180,43 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
     vectors = new("vectorize", (False, True)) if "vectorize" not in args and any(p.along_x for p in open_) else None
     out = dict(args)
     if tiles:
-        out["registerTile"] = _computed("{" + ", ".join(f"{v!r}: {n}" for v, n in tiles.items()) + "}", at, tiles.values(),
-                                        lambda env: {v: env[n] for v, n in tiles.items()})
+        out["registerTile"] = _computed(
+            "{" + ", ".join(f"{v!r}: {n}" for v, n in tiles.items()) + "}",
+            at,
+            tiles.values(),
+            lambda env: {v: env[n] for v, n in tiles.items()},
+        )
     if copies:
         pairs = ", ".join(f"({a!r}, {n})" for a, n in copies.items()) + ("," if len(copies) == 1 else "")
-        out["shared"] = _computed(f"[a for a, on in ({pairs}) if on]", at, copies.values(),
-                                  lambda env: [a for a, n in copies.items() if env[n]])
+        out["shared"] = _computed(
+            f"[a for a, on in ({pairs}) if on]",
+            at,
+            copies.values(),
+            lambda env: [a for a, n in copies.items() if env[n]],
+        )
     if depth:
         out["sharedDepth"] = _reference(depth, None, at)
     if vectors:
         out["vectorize"] = _reference(vectors, None, at)
     if in_constant:
         pairs = ", ".join(f"({a!r}, {n})" for a, n in in_constant.items()) + ("," if len(in_constant) == 1 else "")
-        out["constant"] = _computed(f"[a for a, on in ({pairs}) if on]", at, in_constant.values(),
-                                    lambda env: [a for a, n in in_constant.items() if env[n]])
+        out["constant"] = _computed(
+            f"[a for a, on in ({pairs}) if on]",
+            at,
+            in_constant.values(),
+            lambda env: [a for a, n in in_constant.items() if env[n]],
+        )
     return out
 
 
 def _refuse_overrides(src: SourceFile, args) -> None:
     for name in ("blockLoops", "threadLoops", "tile", *PLACEMENT_ARGUMENTS):
         if name in args:
-            raise src.error_at(args[name].loc, f"'{name}' needs the TSG: add mapping='auto' (Orio's mapping has no such choice)",
-                               SpecError)
+            raise src.error_at(
+                args[name].loc,
+                f"'{name}' needs the TSG: add mapping='auto' (Orio's mapping has no such choice)",
+                SpecError,
+            )
 
 
 def _overrides(src: SourceFile, nest: LoopNest, args) -> tuple[Schedule, Expr] | None:
@@ -186,8 +234,12 @@ def _overrides(src: SourceFile, nest: LoopNest, args) -> tuple[Schedule, Expr] |
             _known_loops(src, nest, args[name], values, name)
     extra = [v for v in blocks if v not in threads]
     if extra:
-        raise src.error_at(args["blockLoops"].loc, f"'blockLoops': '{extra[0]}' is not among threadLoops: a loop spread "
-                           "over blocks is spread over their threads too", SpecError)
+        raise src.error_at(
+            args["blockLoops"].loc,
+            f"'blockLoops': '{extra[0]}' is not among threadLoops: a loop spread "
+            "over blocks is spread over their threads too",
+            SpecError,
+        )
     dims = tuple(Dim(axis, var, var not in blocks) for axis, var in zip(("x", "y"), threads))
     return Schedule(dims), args.get("threadLoops") or args["blockLoops"]
 
@@ -208,7 +260,9 @@ def _check_tiles(src: SourceFile, nest: LoopNest, args, argument: str = "tile") 
         return
     keys = _dict_keys(expr)
     if keys is None:
-        raise src.error_at(expr.loc, f"transform argument '{argument}' must be {ARGUMENTS[argument].expects}", SpecError)
+        raise src.error_at(
+            expr.loc, f"transform argument '{argument}' must be {ARGUMENTS[argument].expects}", SpecError
+        )
     _known_loops(src, nest, expr, keys, argument)
     if not expr.names:
         _literal(src, args, argument, {})  # constant sizes are checked now
@@ -221,9 +275,11 @@ def _dict_keys(expr: Expr) -> list[str] | None:
         tree = ast.parse(expr.text.strip(), mode="eval").body
     except SyntaxError:
         return None
-    if not isinstance(tree, ast.Dict) or not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in tree.keys):
+    if not isinstance(tree, ast.Dict) or not all(
+        isinstance(k, ast.Constant) and isinstance(k.value, str) for k in tree.keys
+    ):
         return None
-    return [k.value for k in tree.keys]
+    return [k.value for k in tree.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
 
 
 def _fresh(name: str, taken: set[str]) -> str:
@@ -241,5 +297,10 @@ def _computed(text: str, at, names, fn) -> Expr:
 
 def _reference(name: str, expr: Expr | None, at) -> Expr:
     """An expression that reads the mapping parameter."""
-    return Expr(text=name, loc=at, names=frozenset({name}), source_line=expr.source_line if expr else "",
-                _fn=lambda env: env[name])
+    return Expr(
+        text=name,
+        loc=at,
+        names=frozenset({name}),
+        source_line=expr.source_line if expr else "",
+        _fn=lambda env: env[name],
+    )

@@ -31,6 +31,7 @@ model without it: an array private to loops (doitgen's ``sum``) gets one copy pe
 of them, and reads that always see a value from before the region (trmm's rows below the
 current one) read a copy taken then (``_Copies`` writes both into the region's code).
 """
+
 from __future__ import annotations
 
 import copy
@@ -124,8 +125,9 @@ class _Model:
     read_sites: list = field(default_factory=list)  # (statement, access, array, its map as isl text)
 
 
-def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable], functions: set[str],
-                  live_after: set[str]) -> tuple[Scheduled | None, str]:
+def schedule_scop(
+    src: SourceFile, items: list, variables: Mapping[str, Variable], functions: set[str], live_after: set[str]
+) -> tuple[Scheduled | None, str]:
     """The region's statements scheduled (None where nothing changes, or the region is no scop:
     then the transform applies to its first loop, as Orio's does), and why not where None.
     ``live_after``: the names the code after the region may read."""
@@ -134,8 +136,16 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
         body = Lowering(src, arrays, functions).block(items)
     except AnalysisError as e:
         return None, f"not a scop: {e.message}"
-    nest = LoopNest(index=0, loc=loc_of(items[0]), body=body, variables=variables, function=None, transform=None,
-                    reference="", code="")
+    nest = LoopNest(
+        index=0,
+        loc=loc_of(items[0]),
+        body=body,
+        variables=variables,
+        function=None,
+        transform=None,
+        reference="",
+        code="",
+    )
     if len(body) == 1 and _perfect(body[0]):
         return None, PERFECT
     if any(lp.jumps for lp in nest.loops()):
@@ -151,9 +161,12 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
         # One copy of each private array per iteration of its loops, and reads of values from
         # before the region from a copy taken then: either can make loops parallel that were not.
         private, early = _private_arrays(model, nest, variables), _reads_before(model, variables)
-        models = [model] + [_model(nest, variables, live_after, e, b) for e, b in
-                            ([(private, None)] if private else []) + ([(None, early)] if early else [])
-                            + ([(private, {k: a for k, a in early.items() if a not in private})] if private and early else [])]
+        models = [model] + [
+            _model(nest, variables, live_after, e, b)
+            for e, b in ([(private, None)] if private else [])
+            + ([(None, early)] if early else [])
+            + ([(private, {k: a for k, a in early.items() if a not in private})] if private and early else [])
+        ]
     except _Unfit as e:
         return None, f"not a scop: {e}"
     except isl.Error as e:  # a model isl cannot read: the region stays as written
@@ -164,8 +177,11 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
         for how, options in OPTIONS:
             if options is None and m.expanded:
                 continue  # as written, a copy per iteration changes nothing
-            label = how + (f", {', '.join(sorted(m.expanded))} one copy per iteration" if m.expanded else "") + (
-                f", {', '.join(sorted(set(m.before.values())))} read from before the region" if m.before else "")
+            label = (
+                how
+                + (f", {', '.join(sorted(m.expanded))} one copy per iteration" if m.expanded else "")
+                + (f", {', '.join(sorted(set(m.before.values())))} read from before the region" if m.before else "")
+            )
             try:
                 tree = _as_written(m, body) if options is None else _isl_tree(m, options)
                 found.append(_emit(m, tree, label, _describe(m, tree), tuple(tried), variables))
@@ -184,8 +200,13 @@ def schedule_scop(src: SourceFile, items: list, variables: Mapping[str, Variable
 
 
 # -- the polyhedral model ---------------------------------------------------------------------
-def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[str],
-           expanded: Mapping[str, tuple[Loop, ...]] | None = None, early: Mapping[tuple, str] | None = None) -> _Model:
+def _model(
+    nest: LoopNest,
+    variables: Mapping[str, Variable],
+    live_after: set[str],
+    expanded: Mapping[str, tuple[Loop, ...]] | None = None,
+    early: Mapping[tuple, str] | None = None,
+) -> _Model:
     """``expanded``: arrays with one copy per iteration of the loops given (``_private_arrays``);
     ``early``: the reads that read a copy of their array taken before the region (``_reads_before``)."""
     expanded, early = dict(expanded or {}), dict(early or {})
@@ -206,8 +227,10 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
             lo, hi = poly_of(lp.lower), poly_of(lp.upper)
             for p in (lo, hi):
                 if p is None or not is_affine(p, outer) or any(n in written for m, _ in p.terms for n in m):
-                    raise _Unfit(f"the bounds of the loop on '{lp.var}' (line {lp.loc.line}) are not affine in the sizes "
-                                 f"and outer iterators")
+                    raise _Unfit(
+                        f"the bounds of the loop on '{lp.var}' (line {lp.loc.line}) are not affine in the sizes "
+                        f"and outer iterators"
+                    )
             v = names.iterator(lp.var)
             cons += [f"{v} >= {names.expr(lo, outer)}", f"{v} < {names.expr(hi, outer)}"]
             if lp.step != 1:
@@ -219,7 +242,10 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
             key = tuple(id(lp) for lp in s.loops[:k])
             if k < len(s.loops):
                 lp = s.loops[k]
-                sched += [str(_position(position, key, id(lp))), ("-" if lp.descending else "") + names.iterator(lp.var)]
+                sched += [
+                    str(_position(position, key, id(lp))),
+                    ("-" if lp.descending else "") + names.iterator(lp.var),
+                ]
             else:
                 sched += [str(_position(position, key, id(s.stmt)))] + ["0"] * (2 * (depth - k))
                 break
@@ -228,7 +254,9 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
     domain = isl.UnionSet(f"[{params}] -> {{ {'; '.join(domains)} }}")
     order = isl.UnionMap(f"[{params}] -> {{ {'; '.join(orders)} }}").intersect_domain(domain)
 
-    reads, writes, reduce_self = [], [], []
+    reads: list = []
+    writes: list = []
+    reduce_self: list = []
     arrays = shapes(nest, defined=True)
     access_of = {}
     for name, shaped in arrays.items():
@@ -249,8 +277,10 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
         for site, acc in enumerate(s.stmt.accesses):
             name, subs = access_of[id(acc)]
             target = names.array(name) + ("_b" if (s.name, site) in early else "")
-            if subs is None or not all(is_affine(p, vars_) and not any(n in written for m, _ in p.terms for n in m if n not in vars_)
-                                       for p in subs):
+            if subs is None or not all(
+                is_affine(p, vars_) and not any(n in written for m, _ in p.terms for n in m if n not in vars_)
+                for p in subs
+            ):
                 element = f"{target}[]"
                 inexact.add(name)
             elif name in expanded:
@@ -280,8 +310,11 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
             reduce_self.append((targets, others))
 
     def umap(texts):
-        return (isl.UnionMap(f"[{params}] -> {{ {'; '.join(texts)} }}").intersect_domain(domain) if texts
-                else isl.UnionMap.empty(domain.get_space()))
+        return (
+            isl.UnionMap(f"[{params}] -> {{ {'; '.join(texts)} }}").intersect_domain(domain)
+            if texts
+            else isl.UnionMap.empty(domain.get_space())
+        )
 
     w, r = umap(writes), umap(reads)
     before = order.lex_lt_union_map(order)
@@ -296,15 +329,31 @@ def _model(nest: LoopNest, variables: Mapping[str, Variable], live_after: set[st
         relaxed = relaxed.union(t.apply_range(t.reverse()))
         if others:
             o = umap(others)
-            kept = kept.union(t.apply_range(o.reverse())).union(o.apply_range(t.reverse())).union(o.apply_range(o.reverse()))
+            kept = (
+                kept.union(t.apply_range(o.reverse()))
+                .union(o.apply_range(t.reverse()))
+                .union(o.apply_range(o.reverse()))
+            )
     coincidence = deps.subtract(relaxed.intersect(before)).union(kept.intersect(before).intersect(deps))
     ranges: dict = {}
-    for (scalar, stmt_id), (group, index) in privates.items():
-        ranges.setdefault((scalar, group), (set(), index))[0].add(by_stmt[stmt_id].name)
-    return _Model(stmts, domain, order, deps.coalesce(), coincidence.coalesce(), {s.name: s for s in stmts}, position,
-                  list(ranges.values()), {a: umap(t) for a, t in array_reads.items()},
-                  {a: umap(t) for a, t in array_writes.items()}, set(arrays) - inexact, expanded, early,
-                  [(st, site, a, umap([t])) for st, site, a, t in read_sites])
+    for (held, stmt_id), (group, where) in privates.items():
+        ranges.setdefault((held, group), (set(), where))[0].add(by_stmt[stmt_id].name)
+    return _Model(
+        stmts,
+        domain,
+        order,
+        deps.coalesce(),
+        coincidence.coalesce(),
+        {s.name: s for s in stmts},
+        position,
+        list(ranges.values()),
+        {a: umap(t) for a, t in array_reads.items()},
+        {a: umap(t) for a, t in array_writes.items()},
+        set(arrays) - inexact,
+        expanded,
+        early,
+        [(st, site, a, umap([t])) for st, site, a, t in read_sites],
+    )
 
 
 def _perfect(node) -> bool:
@@ -322,8 +371,10 @@ def _parallel_throughout(nest: LoopNest) -> bool:
     iterations (the TSG can map the nest as it is, moving that loop out where it must)."""
     around = [loops for _, loops in statements(nest.body)]
     deps = dependences(nest)
-    return any(all(any(lp is other for other in loops) for loops in around) and deps.loops[lp.var].parallel
-               for lp in nest.loops())
+    return any(
+        all(any(lp is other for other in loops) for loops in around) and deps.loops[lp.var].parallel
+        for lp in nest.loops()
+    )
 
 
 def _private_arrays(model: _Model, nest: LoopNest, variables: Mapping[str, Variable]) -> dict[str, tuple[Loop, ...]]:
@@ -347,8 +398,9 @@ def _private_arrays(model: _Model, nest: LoopNest, variables: Mapping[str, Varia
         around = []
         for lp in _common(users):
             bounds = [poly_of(lp.lower), poly_of(lp.upper)]
-            if lp.step != 1 or any(b is None or any(n in {o.var for o in nest.loops()} for m, _ in b.terms for n in m)
-                                   for b in bounds):
+            if lp.step != 1 or any(
+                b is None or any(n in {o.var for o in nest.loops()} for m, _ in b.terms for n in m) for b in bounds
+            ):
                 break
             around.append(lp)
         mine = {lp.var for lp in around}
@@ -359,8 +411,12 @@ def _private_arrays(model: _Model, nest: LoopNest, variables: Mapping[str, Varia
                 around = []
         if not around:
             continue
-        flow = (isl.UnionAccessInfo.from_sink(model.reads[name]).set_must_source(writes)
-                .set_schedule_map(model.order).compute_flow())
+        flow = (
+            isl.UnionAccessInfo.from_sink(model.reads[name])
+            .set_must_source(writes)
+            .set_schedule_map(model.order)
+            .compute_flow()
+        )
         if not flow.get_may_no_source().is_empty():
             continue  # a read of a value from before the loops
         same = True
@@ -381,16 +437,23 @@ def _reads_before(model: _Model, variables: Mapping[str, Variable]) -> dict[tupl
     (trmm's ``B[k][j]``, k > i: row k is overwritten later): (statement, access) -> array. Read
     from a copy of the array taken before the region, they leave the writes free to run first."""
     out = {}
-    sized = {name: bool(v.ctype.dims) or _extent(name, _users(model, name)) is not None
-             for name, v in variables.items() if name in model.writes and name in model.exact and v.ctype.base in _BUILTIN}
+    sized = {
+        name: bool(v.ctype.dims) or _extent(name, _users(model, name)) is not None
+        for name, v in variables.items()
+        if name in model.writes and name in model.exact and v.ctype.base in _BUILTIN
+    }
     for st, site, name, sink in model.read_sites:
         if not sized.get(name):
             continue  # not an array written here of a built-in type whose elements orcu can count
         accesses = model.by_name[st].stmt.accesses
         if any(a.write and a.subscripts and a.subscripts[-1] is accesses[site].subscripts[-1] for a in accesses):
             continue  # the target of an update (y[0] += ...): one element, read and written
-        flow = (isl.UnionAccessInfo.from_sink(sink).set_may_source(model.writes[name])
-                .set_schedule_map(model.order).compute_flow())
+        flow = (
+            isl.UnionAccessInfo.from_sink(sink)
+            .set_may_source(model.writes[name])
+            .set_schedule_map(model.order)
+            .compute_flow()
+        )
         if flow.get_may_dependence().is_empty():
             out[(st, site)] = name
     return out
@@ -426,8 +489,22 @@ def _common(statements_: list[_Statement]) -> tuple[Loop, ...]:
     return common
 
 
-_BUILTIN = {"double", "float", "int", "long", "long long", "unsigned", "unsigned int", "short", "char", "unsigned long",
-            "unsigned long long", "signed char", "unsigned char", "unsigned short"}
+_BUILTIN = {
+    "double",
+    "float",
+    "int",
+    "long",
+    "long long",
+    "unsigned",
+    "unsigned int",
+    "short",
+    "char",
+    "unsigned long",
+    "unsigned long long",
+    "signed char",
+    "unsigned char",
+    "unsigned short",
+}
 
 
 def _position(position: dict, key, child) -> int:
@@ -436,8 +513,9 @@ def _position(position: dict, key, child) -> int:
     return slot.setdefault(child, len(slot))
 
 
-def _scalar_groups(stmts: list[_Statement], written: set[str],
-                   live_after: set[str]) -> dict[tuple[str, int], tuple[str, tuple[str, ...]]]:
+def _scalar_groups(
+    stmts: list[_Statement], written: set[str], live_after: set[str]
+) -> dict[tuple[str, int], tuple[str, tuple[str, ...]]]:
     """Per (scalar, statement): the name of its copy and the iterators that index it, for
     scalars private to loops (each outermost such loop a copy of its own, indexed by the
     iterators of the loops around and of those inside that hold every access and assign it
@@ -458,7 +536,8 @@ def _scalar_groups(stmts: list[_Statement], written: set[str],
                 # those of its own where the scalar is assigned first
                 first = next(k for k, lp in enumerate(common) if assigned_before_read(lp, scalar))
                 index = tuple(lp.var for lp in common[:first]) + tuple(
-                    lp.var for lp in common[first:] if assigned_before_read(lp, scalar))
+                    lp.var for lp in common[first:] if assigned_before_read(lp, scalar)
+                )
                 for s in members:
                     out[(scalar, id(s.stmt))] = (f"_{g}", index)
     return out
@@ -520,13 +599,20 @@ def _isl_tree(model: _Model, options: Mapping[str, int]):
             getattr(ctx, f"set_schedule_{k}")(v)
         ctx.set_max_operations(MAX_OPERATIONS)
         ctx.reset_operations()
-        sc = (isl.ScheduleConstraints.on_domain(model.domain).set_validity(model.deps)
-              .set_proximity(model.deps).set_coincidence(model.coincidence))
+        sc = (
+            isl.ScheduleConstraints.on_domain(model.domain)
+            .set_validity(model.deps)
+            .set_proximity(model.deps)
+            .set_coincidence(model.coincidence)
+        )
         try:
             schedule = sc.compute_schedule()
         except isl.Error as e:
-            raise _Unfit(f"isl gave no schedule within {MAX_OPERATIONS} operations" if "quota" in str(e).lower()
-                         or "operations" in str(e).lower() else f"isl: {e}") from e
+            raise _Unfit(
+                f"isl gave no schedule within {MAX_OPERATIONS} operations"
+                if "quota" in str(e).lower() or "operations" in str(e).lower()
+                else f"isl: {e}"
+            ) from e
     finally:
         for k, v in saved.items():
             getattr(ctx, f"set_schedule_{k}")(v)
@@ -574,12 +660,18 @@ def _member_of(aff: isl.Aff, loops: tuple[Loop, ...], name: str):
     value (a Poly in the sizes) where the statement is not inside that loop."""
     if not aff.get_denominator_val().is_one():
         raise _Unfit(f"isl scales {name}'s loops")
-    used = [(k, aff.get_coefficient_val(isl.dim_type.in_, k)) for k in range(aff.dim(isl.dim_type.in_))
-            if not aff.get_coefficient_val(isl.dim_type.in_, k).is_zero()]
-    params = {aff.get_dim_name(isl.dim_type.param, k): aff.get_coefficient_val(isl.dim_type.param, k).to_python()
-              for k in range(aff.dim(isl.dim_type.param)) if not aff.get_coefficient_val(isl.dim_type.param, k).is_zero()}
+    used = [
+        (k, aff.get_coefficient_val(isl.dim_type.in_, k))
+        for k in range(aff.dim(isl.dim_type.in_))
+        if not aff.get_coefficient_val(isl.dim_type.in_, k).is_zero()
+    ]
+    params = {
+        aff.get_dim_name(isl.dim_type.param, k): aff.get_coefficient_val(isl.dim_type.param, k).to_python()
+        for k in range(aff.dim(isl.dim_type.param))
+        if not aff.get_coefficient_val(isl.dim_type.param, k).is_zero()
+    }
     if not used:
-        value = {(): aff.get_constant_val().to_python()}
+        value: dict[tuple[str, ...], int] = {(): aff.get_constant_val().to_python()}
         for param, coef in params.items():
             value[tuple(param[2:].split("__"))] = coef
         return Poly.of(value)
@@ -614,15 +706,16 @@ def _as_written(model: _Model, body) -> object:
         return not m.subtract(m.equate(isl.dim_type.in_, 2 * level + 1, isl.dim_type.out, 2 * level + 1)).is_empty()
 
     def walk(nodes, around: tuple, path: list[int]):
-        out = []
+        out: list = []
         for n in nodes:
             if isinstance(n, Loop):
                 inside = [by_stmt[id(st)] for st, _ in statements(n.body)]
                 if not inside:
                     continue  # an empty loop does nothing (its iterator is not read after the region)
                 here = path + [model.position[around][id(n)]]
-                out.append(_Band([{s.name: n.var for s in inside}], [not carried(here)],
-                                 walk(n.body, around + (id(n),), here)))
+                out.append(
+                    _Band([{s.name: n.var for s in inside}], [not carried(here)], walk(n.body, around + (id(n),), here))
+                )
             else:
                 out.append(_Leaf([by_stmt[id(n)].name]))
         return out[0] if len(out) == 1 else _Sequence(out)
@@ -655,8 +748,9 @@ def _describe(model: _Model, tree) -> str:
 
 
 # -- code -------------------------------------------------------------------------------------
-def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...],
-          variables: Mapping[str, Variable]) -> Scheduled:
+def _emit(
+    model: _Model, tree, how: str, text: str, tried: tuple[str, ...], variables: Mapping[str, Variable]
+) -> Scheduled:
     loops_of_var = {}  # (statement name, iterator) -> its Loop
     for s in model.statements:
         for lp in s.loops:
@@ -725,13 +819,16 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...],
         fixed = [n for n in names if n not in looped]
         # a statement with loops still to come has instances that a deeper member orders among
         # those of the loop's value it sits at: only a value off the loop's range keeps it apart
-        open_ = {n for n in fixed if any(lp.var not in {v for v, _ in outer.get(n, ())} for lp in model.by_name[n].loops)}
+        open_ = {
+            n for n in fixed if any(lp.var not in {v for v, _ in outer.get(n, ())} for lp in model.by_name[n].loops)
+        }
         before, after = _outside(loop, member, fixed, looped, names_in(t.child), open_)
         kernel = not in_kernel and coincident
         node = copy.deepcopy(loop.node)
         inner = {n: outer.get(n, ()) + ((var, id(node)),) for n in looped}
-        node.stmt = c_ast.Compound(build(_only(rest, set(looped)), {**outer, **inner}, in_kernel or kernel),
-                                   coord=loop.node.stmt.coord)
+        node.stmt = c_ast.Compound(
+            build(_only(rest, set(looped)), {**outer, **inner}, in_kernel or kernel), coord=loop.node.stmt.coord
+        )
         if kernel:
             kernels.append(node)
             repeated.append(bool(outer.get(looped[0])))
@@ -743,14 +840,25 @@ def _emit(model: _Model, tree, how: str, text: str, tried: tuple[str, ...],
         for var in index:
             loops = {dict(chains[n]).get(var) for n in names}
             if len(loops) > 1:
-                raise _Unfit(f"a private scalar's statements ({', '.join(sorted(names))}) would be split over loops on '{var}'")
+                raise _Unfit(
+                    f"a private scalar's statements ({', '.join(sorted(names))}) would be split over loops on '{var}'"
+                )
     _check_scopes(items)
     items = privates.before() + items + privates.after()
     host += privates.notes()
     most = max(len(s.loops) for s in model.statements)
     bulk = sum(depth.get(s.name, 0) for s in model.statements if len(s.loops) == most)
-    return Scheduled(items, kernels, how, text, tuple(host), tried, bulk, sum(repeated),
-                     tuple(sorted(set(model.expanded) | set(model.before.values()))))
+    return Scheduled(
+        items,
+        kernels,
+        how,
+        text,
+        tuple(host),
+        tried,
+        bulk,
+        sum(repeated),
+        tuple(sorted(set(model.expanded) | set(model.before.values()))),
+    )
 
 
 class _Copies:
@@ -773,13 +881,17 @@ class _Copies:
             copy_name = _fresh(f"{name}_before", taken)
             taken.add(copy_name)
             self.early[name] = (copy_name, self._ctype(model, name, variables[name].ctype))
+
     def copy_of(self, statement) -> c_ast.Node:
         """The statement's node, its accesses rewritten to the copies."""
         memo: dict = {}
         node = copy.deepcopy(statement.stmt.node, memo)
         # the reads from before: their subscripts in the copy (ids of nodes alive while it is rewritten)
-        sites = {id(memo[id(acc.subscripts[-1])]) for site, acc in enumerate(statement.stmt.accesses)
-                 if (statement.name, site) in self.model.before and id(acc.subscripts[-1]) in memo}
+        sites = {
+            id(memo[id(acc.subscripts[-1])])
+            for site, acc in enumerate(statement.stmt.accesses)
+            if (statement.name, site) in self.model.before and id(acc.subscripts[-1]) in memo
+        }
         return self.rewrite(node, sites)
 
     @staticmethod
@@ -791,13 +903,15 @@ class _Copies:
         if not self.arrays and not self.early:
             return node
         if isinstance(node, c_ast.ArrayRef):
-            base, subscripts = node, []
+            base, subscripts = node, list[object]()
             while isinstance(base, c_ast.ArrayRef):
                 subscripts.insert(0, base.subscript)
                 base = base.name
             if isinstance(base, c_ast.ID) and base.name in self.early and id(node.subscript) in sites:
                 copy_name, ctype = self.early[base.name]
-                return self._parsed(f"{copy_name}[{_row_major([f'({c_text(sub)})' for sub in subscripts], ctype.dims)}]")
+                return self._parsed(
+                    f"{copy_name}[{_row_major([f'({c_text(sub)})' for sub in subscripts], ctype.dims)}]"
+                )
             if isinstance(base, c_ast.ID) and base.name in self.arrays:
                 copy_name, loops, ctype = self.arrays[base.name]
                 flat = _row_major([f"({c_text(self.rewrite(sub, sites))})" for sub in subscripts], ctype.dims)
@@ -814,14 +928,26 @@ class _Copies:
     def before(self) -> list:
         out = []
         for name, (copy_name, ctype) in self.early.items():
-            out.append(self._statement(f"{ctype.base} *{copy_name} = ({ctype.base} *)malloc(sizeof({ctype.base}) * "
-                                       f"(unsigned long)({self._count(ctype)}));"))
-            out.append(self._statement(f"for (long long {copy_name}_k = 0; {copy_name}_k < {self._count(ctype)}; "
-                                       f"{copy_name}_k++) {copy_name}[{copy_name}_k] = (({ctype.base} *){name})[{copy_name}_k];"))
+            out.append(
+                self._statement(
+                    f"{ctype.base} *{copy_name} = ({ctype.base} *)malloc(sizeof({ctype.base}) * "
+                    f"(unsigned long)({self._count(ctype)}));"
+                )
+            )
+            out.append(
+                self._statement(
+                    f"for (long long {copy_name}_k = 0; {copy_name}_k < {self._count(ctype)}; "
+                    f"{copy_name}_k++) {copy_name}[{copy_name}_k] = (({ctype.base} *){name})[{copy_name}_k];"
+                )
+            )
         for name, (copy_name, loops, ctype) in self.arrays.items():
             copies = " * ".join(f"({_trips(lp)} > 0 ? {_trips(lp)} : 0)" for lp in loops)
-            out.append(self._statement(f"{ctype.base} *{copy_name} = ({ctype.base} *)malloc(sizeof({ctype.base}) * "
-                                       f"(unsigned long)({copies}) * (unsigned long)({self._count(ctype)}));"))
+            out.append(
+                self._statement(
+                    f"{ctype.base} *{copy_name} = ({ctype.base} *)malloc(sizeof({ctype.base}) * "
+                    f"(unsigned long)({copies}) * (unsigned long)({self._count(ctype)}));"
+                )
+            )
             out.append(self._statement(self._copy(name, copy_name, loops, ctype, into_copy=True)))
         return out
 
@@ -834,11 +960,15 @@ class _Copies:
         return out
 
     def notes(self) -> list[str]:
-        return [f"'{name}' is read from '{copy_name}', a copy taken before the region, where no statement of the region "
-                "has written the element yet" for name, (copy_name, _) in self.early.items()] + [
-                f"'{name}' is private to the loops on {', '.join(repr(lp.var) for lp in loops)}: one copy per iteration "
-                f"of them in '{copy_name}' (the last iteration's is '{name}' after them)"
-                for name, (copy_name, loops, _) in self.arrays.items()]
+        return [
+            f"'{name}' is read from '{copy_name}', a copy taken before the region, where no statement of the region "
+            "has written the element yet"
+            for name, (copy_name, _) in self.early.items()
+        ] + [
+            f"'{name}' is private to the loops on {', '.join(repr(lp.var) for lp in loops)}: one copy per iteration "
+            f"of them in '{copy_name}' (the last iteration's is '{name}' after them)"
+            for name, (copy_name, loops, _) in self.arrays.items()
+        ]
 
     @staticmethod
     def _count(ctype) -> str:
@@ -848,11 +978,16 @@ class _Copies:
     def _copy(self, name: str, copy_name: str, loops, ctype, into_copy: bool) -> str:
         """Between the array and the last iteration's copy, where the loops run at all."""
         last = _row_major([f"({_trips(lp)} - 1)" for lp in loops], [_trips(lp) for lp in loops])
-        element, there = f"(({ctype.base} *){name})[{copy_name}_k]", f"{copy_name}[({last}) * ({self._count(ctype)}) + {copy_name}_k]"
+        element, there = (
+            f"(({ctype.base} *){name})[{copy_name}_k]",
+            f"{copy_name}[({last}) * ({self._count(ctype)}) + {copy_name}_k]",
+        )
         target, source = (there, element) if into_copy else (element, there)
         runs = " && ".join(f"{_trips(lp)} > 0" for lp in loops)
-        return (f"if ({runs}) for (long long {copy_name}_k = 0; {copy_name}_k < {self._count(ctype)}; {copy_name}_k++) "
-                f"{target} = {source};")
+        return (
+            f"if ({runs}) for (long long {copy_name}_k = 0; {copy_name}_k < {self._count(ctype)}; {copy_name}_k++) "
+            f"{target} = {source};"
+        )
 
     def _parsed(self, text: str) -> c_ast.Node:
         node = copy.deepcopy(parse_expression(text))
@@ -905,8 +1040,9 @@ def _walk(node: c_ast.Node):
         yield from _walk(child)
 
 
-def _outside(loop: Loop, member: dict, fixed: list[str], looped: list[str], order: list[str],
-             open_: set[str]) -> tuple[set, set]:
+def _outside(
+    loop: Loop, member: dict, fixed: list[str], looped: list[str], order: list[str], open_: set[str]
+) -> tuple[set, set]:
     """The statements of a band that are not in its loop: those isl places before its first
     iteration and those after its last (the others cannot be written without guards). At the
     first or the last value itself, only a statement whose loops are all outside (``open_``:
@@ -961,6 +1097,7 @@ def _check_scopes(items: list) -> None:
     """A declaration stays in the block of every statement that names it (a loop's own
     ``int i = 0`` goes with its header; a name declared in a block and also outside it is
     taken for the block's, which can only refuse a schedule)."""
+
     def walk(block, visible: set[str]):
         declared = set(visible)
         for node in block:
@@ -1012,9 +1149,12 @@ def _names(node) -> set[str]:
 def _unchanged(scheduled: Scheduled, items: list) -> bool:
     """The schedule is the code as written (braces aside) with its first loop the one kernel."""
     first = next((n for n in items if isinstance(n, c_ast.For)), None)
-    return (len(scheduled.kernels) == 1 and first is not None
-            and [_canonical(n) for n in scheduled.items] == [_canonical(n) for n in items]
-            and _canonical(scheduled.kernels[0]) == _canonical(first))
+    return (
+        len(scheduled.kernels) == 1
+        and first is not None
+        and [_canonical(n) for n in scheduled.items] == [_canonical(n) for n in items]
+        and _canonical(scheduled.kernels[0]) == _canonical(first)
+    )
 
 
 def _canonical(node: c_ast.Node) -> str:

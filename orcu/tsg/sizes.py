@@ -5,6 +5,7 @@ the tail where multiprocessors idle. Sizes whose block count fills the last wave
 first: the fraction of the last wave's slots that hold a block, from the grid loops' trip
 counts at the input size.
 """
+
 from __future__ import annotations
 
 import math

@@ -21,6 +21,7 @@ as often as the longest lane of a warp, averaged over warps spread along the gri
 loops whose bounds follow each other cover their box, of which the warps with a lane inside
 the bounds (sampled) issue requests.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -64,7 +65,9 @@ class Traffic:
     outputs: int  # iterations of the grid loops
     blocks: int = 0  # the launch's blocks
     threads: int = 0  # ... and threads a block
-    shared_reads: tuple[tuple[str, int, int, int], ...] = ()  # (tile, requests, worst bank's words, repeats) of each read
+    shared_reads: tuple[
+        tuple[str, int, int, int], ...
+    ] = ()  # (tile, requests, worst bank's words, repeats) of each read
     operations: int = 0  # arithmetic operations (+ - * / and the like) the threads run
     bytes_by_array: tuple[tuple[str, int], ...] = ()  # global bytes requested, by array
     tile: int = 1  # iterations of a register tile a thread runs together
@@ -97,8 +100,11 @@ class Traffic:
         one address counted once: what the compiled kernel issues (the emulation at -O0 runs the
         copies as written)."""
         figures = self.globals_ + self.fills
-        return (sum(f.requests // f.repeats for f in figures), sum(f.sectors * f.requests // f.repeats for f in figures),
-                sum(r * w // k for _, r, w, k in self.shared_reads))
+        return (
+            sum(f.requests // f.repeats for f in figures),
+            sum(f.sectors * f.requests // f.repeats for f in figures),
+            sum(r * w // k for _, r, w, k in self.shared_reads),
+        )
 
     @property
     def parallel(self) -> int:
@@ -108,28 +114,47 @@ class Traffic:
 
     def as_dict(self) -> dict[str, Any]:
         """The figures as the results database keeps them with an evaluation."""
-        return {"bytes_per_output": round(self.bytes_per_output, 3), "outputs": self.outputs,
-                "blocks": self.blocks, "threads": self.threads, "operations": self.operations,
-                "global": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.globals_],
-                "fills": [{"tile": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.fills],
-                "bank_ways": dict(self.banks), "shared_wavefronts": self.wavefronts}
+        return {
+            "bytes_per_output": round(self.bytes_per_output, 3),
+            "outputs": self.outputs,
+            "blocks": self.blocks,
+            "threads": self.threads,
+            "operations": self.operations,
+            "global": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.globals_],
+            "fills": [{"tile": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.fills],
+            "bank_ways": dict(self.banks),
+            "shared_wavefronts": self.wavefronts,
+        }
 
     def lines(self) -> list[str]:
-        out = [f"traffic: {self.bytes_per_output:.1f} bytes of global memory requested per iteration of the grid loops "
-               f"({self.outputs} iterations; sectors of 32 bytes, before any cache)"]
+        out = [
+            f"traffic: {self.bytes_per_output:.1f} bytes of global memory requested per iteration of the grid loops "
+            f"({self.outputs} iterations; sectors of 32 bytes, before any cache)"
+        ]
         out += [f"  {f.access}: {f.sectors} sectors per warp request, {f.requests} requests" for f in self.globals_]
-        out += [f"  {f.access} (fill of its shared tile): {f.sectors} sectors per warp request, {f.requests} requests"
-                for f in self.fills]
-        out += [f"  {tile}: {'no bank conflicts' if ways == 1 else f'up to {ways} requests of a warp in one bank'}"
-                for tile, ways in self.banks]
+        out += [
+            f"  {f.access} (fill of its shared tile): {f.sectors} sectors per warp request, {f.requests} requests"
+            for f in self.fills
+        ]
+        out += [
+            f"  {tile}: {'no bank conflicts' if ways == 1 else f'up to {ways} requests of a warp in one bank'}"
+            for tile, ways in self.banks
+        ]
         return out
 
 
 def counted_traffic(counted: Mapping[str, int]) -> Traffic:
     """The figures of a variant from what its emulated run counted (Runner's count_memory):
     loads and stores each one figure of the mean sectors per request, no arithmetic known."""
-    figures = tuple(Figure(f"global {kind} (counted)", -(-counted[f"{kind}_sectors"] // counted[f"{kind}_requests"]),
-                           counted[f"{kind}_requests"]) for kind in ("load", "store") if counted[f"{kind}_requests"])
+    figures = tuple(
+        Figure(
+            f"global {kind} (counted)",
+            -(-counted[f"{kind}_sectors"] // counted[f"{kind}_requests"]),
+            counted[f"{kind}_requests"],
+        )
+        for kind in ("load", "store")
+        if counted[f"{kind}_requests"]
+    )
     # one figure of as many one-way requests as the reads' wavefronts (each request its worst bank's words)
     reads = (("shared tiles (counted)", counted["shared_wavefronts"], 1, 1),) if counted["shared_requests"] else ()
     return Traffic(figures, (), (), 0, counted["blocks"], counted["threads"], reads)
@@ -140,6 +165,7 @@ class _Launch:
     """What the figures need of a kernel's launch: the loops on the grid and the body each
     thread runs, the first warp's lanes (each grid loop's value there, and the lane's x), the
     requests one access issues at one iteration of a thread's own loops, over the whole grid."""
+
     grid: tuple[Loop, ...]
     body: tuple
     lanes: tuple[dict[str, int], ...]
@@ -159,8 +185,16 @@ class _Launch:
     edges: int = 0  # ... per turn of a thread's loops: requests of the vector groups a loop's end cuts, one per element
 
 
-def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs: Mapping[str, Any],
-            ways: Mapping[str, int], kept: Mapping[str, str], reductions: Sequence[str], multiprocessors: int) -> Traffic | None:
+def traffic(
+    nest: LoopNest,
+    placed: Placement,
+    values: Mapping[str, Any],
+    inputs: Mapping[str, Any],
+    ways: Mapping[str, int],
+    kept: Mapping[str, str],
+    reductions: Sequence[str],
+    multiprocessors: int,
+) -> Traffic | None:
     """The figures of one TSG configuration at ``inputs``; None where the grid's loops or the
     subscripts are not known numbers there. ``kept``: array elements held in a register over a
     loop (by their text: the loop's iterator), loaded before it and stored after it;
@@ -193,25 +227,52 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
     width, vectors = placed.vectors(values, element_sizes(nest), poly_of(x.lower) if x else None, by_text(nest))
     if width > 1:  # the tiles' reads that move as vectors, and the groups the loop's end cuts
         counts = placed.counts(values, schedule, shape)
-        vectors |= {sh.access.text for name in values["shared"] for k, sh in enumerate(placed.tile(name).accesses)
-                    if placed.tile(name).vector_read(k, x.var, width, counts)}
+        vectors |= {
+            sh.access.text
+            for name in values["shared"]
+            for k, sh in enumerate(placed.tile(name).accesses)
+            if placed.tile(name).vector_read(k, x.var, width, counts)
+        }
         columns = -(-trips[x.var] // (threads[x.var] * tiles[x.var]))
-        cut = (blocks // columns) * (warps // max(1, shape[0] // WARP)) * math.prod(t for v, t in tiles.items() if v != x.var)
+        cut = (
+            (blocks // columns)
+            * (warps // max(1, shape[0] // WARP))
+            * math.prod(t for v, t in tiles.items() if v != x.var)
+        )
         edges = cut * (trips[x.var] % width)
     else:
         edges = 0
     lanes = []  # the first warp: each lane's grid loops at their first iteration of the tile
     for lane in range(min(WARP, shape[0] * shape[1])):
         axis = {"x": lane % shape[0], "y": lane // shape[0]}
-        lanes.append({**{lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step * (width if lp is x else 1)
-                         for lp in grid}, "threadIdx.x": axis["x"]})
+        lanes.append(
+            {
+                **{
+                    lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step * (width if lp is x else 1)
+                    for lp in grid
+                },
+                "threadIdx.x": axis["x"],
+            }
+        )
     # a grid loop whose bounds follow another (a triangle) leaves part of the box idle
     warp_share, lane_share = _active(grid, env, box, lanes)
     row = (schedule.threads_only[0].loop, shape[0]) if schedule.threads_only else None
-    launch = _Launch(tuple(grid), body, tuple(lanes), round(blocks * warps * math.prod(tiles.values()) * warp_share), blocks,
-                     shape[0] * shape[1], round(math.prod(trips.values()) * lane_share), row, tiles=tuple(tiles.items()),
-                     ranges=tuple((lp.var, lowers[lp.var], trips[lp.var], lp.step) for lp in grid), width=width,
-                     vectors=frozenset(vectors), edges=edges, split=split)
+    launch = _Launch(
+        tuple(grid),
+        body,
+        tuple(lanes),
+        round(blocks * warps * math.prod(tiles.values()) * warp_share),
+        blocks,
+        shape[0] * shape[1],
+        round(math.prod(trips.values()) * lane_share),
+        row,
+        tiles=tuple(tiles.items()),
+        ranges=tuple((lp.var, lowers[lp.var], trips[lp.var], lp.step) for lp in grid),
+        width=width,
+        vectors=frozenset(vectors),
+        edges=edges,
+        split=split,
+    )
     found = _accesses(nest, launch, env, set(values["shared"]), ways, kept)
     if found is None:
         return None
@@ -224,8 +285,9 @@ def traffic(nest: LoopNest, placed: Placement, values: Mapping[str, Any], inputs
             return None
         fills.append(Figure(f"{name}_shared", fill[0], blocks * fill[1], name))
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
-    return _traffic(launch, globals_, fills, tuple((f"{n}_shared", ways[n]) for n in values["shared"]),
-                    shared_reads, operations)
+    return _traffic(
+        launch, globals_, fills, tuple((f"{n}_shared", ways[n]) for n in values["shared"]), shared_reads, operations
+    )
 
 
 def _box(grid: Sequence[Loop], env: Mapping[str, Any]) -> dict[str, tuple[int, int]] | None:
@@ -237,7 +299,9 @@ def _box(grid: Sequence[Loop], env: Mapping[str, Any]) -> dict[str, tuple[int, i
         if None not in own[lp.var]:
             box[lp.var] = own[lp.var]
             continue
-        follows = [g for g in grid if g.var in poly_of(lp.lower).names | poly_of(lp.upper).names and None not in own[g.var]]
+        follows = [
+            g for g in grid if g.var in poly_of(lp.lower).names | poly_of(lp.upper).names and None not in own[g.var]
+        ]
         corners = [dict(env)]
         for g in follows:
             first, trip = own[g.var]
@@ -250,8 +314,13 @@ def _box(grid: Sequence[Loop], env: Mapping[str, Any]) -> dict[str, tuple[int, i
     return box
 
 
-def _active(grid: Sequence[Loop], env: Mapping[str, Any], box: Mapping[str, tuple[int, int]], lanes: Sequence[dict],
-            samples: int = 24) -> tuple[float, float]:
+def _active(
+    grid: Sequence[Loop],
+    env: Mapping[str, Any],
+    box: Mapping[str, tuple[int, int]],
+    lanes: Sequence[dict],
+    samples: int = 24,
+) -> tuple[float, float]:
     """(the share of the box's warps with a lane inside the loops' bounds, the share of its lanes
     inside them): 1 for a rectangle; for a triangle, warps sampled evenly over the box."""
     if all(trip_count(lp, env) is not None for lp in grid):
@@ -262,7 +331,9 @@ def _active(grid: Sequence[Loop], env: Mapping[str, Any], box: Mapping[str, tupl
         extent = (max(lane[lp.var] for lane in lanes) - first) // lp.step + 1  # iterations one warp spans
         count = max(1, -(-trip // extent))
         taken = min(samples, count)
-        steps[lp.var] = sorted({first + (k * (count - 1) // max(1, taken - 1)) * extent * lp.step for k in range(taken)})
+        steps[lp.var] = sorted(
+            {first + (k * (count - 1) // max(1, taken - 1)) * extent * lp.step for k in range(taken)}
+        )
     warps = inside = total = 0
     for corner in itertools.product(*steps.values()):
         base = dict(zip(steps, corner))
@@ -283,9 +354,16 @@ def _within(loop: Loop, env: Mapping[str, Any]) -> bool:
     return low is not None and high is not None and low <= x < high and (x - low) % loop.step == 0
 
 
-def orio_traffic(nest: LoopNest, outer: Loop, values: Mapping[str, Any], inputs: Mapping[str, Any],
-                 kept: Mapping[str, str], vector: int = 1, reductions: Sequence[str] = (),
-                 multiprocessors: int = 132) -> Traffic | None:
+def orio_traffic(
+    nest: LoopNest,
+    outer: Loop,
+    values: Mapping[str, Any],
+    inputs: Mapping[str, Any],
+    kept: Mapping[str, str],
+    vector: int = 1,
+    reductions: Sequence[str] = (),
+    multiprocessors: int = 132,
+) -> Traffic | None:
     """The figures of Orio's mapping: the outer loop over ``threadCount`` threads a block and
     ``blockCount`` blocks (else enough to cover it, at most 32 a multiprocessor), a whole grid
     apart, in one launch per chunk of ``streamCount``; ``vector`` iterations a thread at once
@@ -310,9 +388,20 @@ def orio_traffic(nest: LoopNest, outer: Loop, values: Mapping[str, Any], inputs:
                 first = b * threads + w
                 if first < covered:
                     per_loop += -(-(covered - first) // stride)
-    lanes = tuple({outer.var: lower + lane * vector * outer.step, "threadIdx.x": lane} for lane in range(min(WARP, threads)))
-    launch = _Launch((outer,), outer.body, lanes, per_loop, blocks * len(chunks), threads, trip, vector=vector,
-                     ranges=((outer.var, lower, trip, outer.step),))
+    lanes = tuple(
+        {outer.var: lower + lane * vector * outer.step, "threadIdx.x": lane} for lane in range(min(WARP, threads))
+    )
+    launch = _Launch(
+        (outer,),
+        outer.body,
+        lanes,
+        per_loop,
+        blocks * len(chunks),
+        threads,
+        trip,
+        vector=vector,
+        ranges=((outer.var, lower, trip, outer.step),),
+    )
     found = _accesses(nest, launch, env, set(), {}, kept)
     if found is None:
         return None
@@ -335,8 +424,10 @@ def _reduction(reductions: Sequence[str], blocks: int, threads: int) -> list[Fig
                 sectors = len({e * size // SECTOR for e in range(w, min(blocks, w + WARP, start + threads))})
                 folds[sectors] = folds.get(sectors, 0) + 1
         figures.append(Figure(f"partial results of reduction {k + 1}", 1, blocks))
-        figures += [Figure(f"fold of reduction {k + 1}" + (f" ({n} sectors)" if len(folds) > 1 else ""), n, count)
-                    for n, count in sorted(folds.items())]
+        figures += [
+            Figure(f"fold of reduction {k + 1}" + (f" ({n} sectors)" if len(folds) > 1 else ""), n, count)
+            for n, count in sorted(folds.items())
+        ]
     return figures
 
 
@@ -344,12 +435,28 @@ def _traffic(launch: _Launch, globals_, fills, banks, shared_reads, operations) 
     by_array: dict[str, int] = {}
     for f in globals_ + fills:
         by_array[f.array] = by_array.get(f.array, 0) + f.bytes
-    return Traffic(tuple(globals_), tuple(fills), banks, launch.outputs, launch.blocks, launch.threads, tuple(shared_reads),
-                   operations, tuple(by_array.items()), math.prod(t for _, t in launch.tiles))
+    return Traffic(
+        tuple(globals_),
+        tuple(fills),
+        banks,
+        launch.outputs,
+        launch.blocks,
+        launch.threads,
+        tuple(shared_reads),
+        operations,
+        tuple(by_array.items()),
+        math.prod(t for _, t in launch.tiles),
+    )
 
 
-def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: set[str], ways: Mapping[str, int],
-              kept: Mapping[str, str]):
+def _accesses(
+    nest: LoopNest,
+    launch: _Launch,
+    env: Mapping[str, Any],
+    shared: set[str],
+    ways: Mapping[str, int],
+    kept: Mapping[str, str],
+):
     """(the global figures of each access, (tile, requests, ways, repeats) of each shared read, the
     arithmetic operations) of the kernel's body; None where a loop or a subscript is not a
     known number at ``env``."""
@@ -376,8 +483,16 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
                 if trip is None:
                     return None
             executed *= trip
-            runs.append(runs[-1] * (-(-trip // launch.row[1]) if lp.var == row_var else
-                                    -(-trip // launch.split[1]) if lp.var == split_var else trip))
+            runs.append(
+                runs[-1]
+                * (
+                    -(-trip // launch.row[1])
+                    if lp.var == row_var
+                    else -(-trip // launch.split[1])
+                    if lp.var == split_var
+                    else trip
+                )
+            )
             here[lp.var] = start
         in_row = any(lp.var == row_var for lp in inner)
         in_split = any(lp.var == split_var for lp in inner)
@@ -385,11 +500,24 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
         # Outside a row's loop its threads agree on every address: the row's first thread stands for them.
         lanes = [lane for lane in launch.lanes if in_row or row_var is None or lane["threadIdx.x"] == 0]
         if in_row:
-            lanes = [{**lane, row_var: here[row_var] + lane["threadIdx.x"] * next(lp.step for lp in inner if lp.var == row_var)}
-                     for lane in lanes]
+            lanes = [
+                {
+                    **lane,
+                    row_var: here[row_var] + lane["threadIdx.x"] * next(lp.step for lp in inner if lp.var == row_var),
+                }
+                for lane in lanes
+            ]
         inside = {lp.var for lp in inner}
-        folded = {a.text for a in st.accesses if in_row and _folded(next(s for s in arrays[a.array] if s.access is a), row_var)}
-        summed = {a.text for a in st.accesses if in_split and _folded(next(s for s in arrays[a.array] if s.access is a), split_var)}
+        folded = {
+            a.text
+            for a in st.accesses
+            if in_row and _folded(next(s for s in arrays[a.array] if s.access is a), row_var)
+        }
+        summed = {
+            a.text
+            for a in st.accesses
+            if in_split and _folded(next(s for s in arrays[a.array] if s.access is a), split_var)
+        }
         written = {a.text for a in st.accesses if a.write}
         for access in st.accesses:
             sh = next(s for s in arrays[access.array] if s.access is access)
@@ -409,15 +537,22 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
                 continue
             turns = runs[-1]  # turns of the thread's loops that issue it
             if access.text in folded:  # a share of the row's reduction: in a register, combined once per row
-                turns, factor, lanes_here = runs[[lp.var for lp in inner].index(row_var)], 2, \
-                    [lane for lane in lanes if lane["threadIdx.x"] == 0]
+                turns, factor, lanes_here = (
+                    runs[[lp.var for lp in inner].index(row_var)],
+                    2,
+                    [lane for lane in lanes if lane["threadIdx.x"] == 0],
+                )
                 held[access.text] = row_var
             elif access.text in summed:  # a share of the split's sum: in a register, added atomically once a block
                 turns, factor, lanes_here = runs[[lp.var for lp in inner].index(split_var)], 2, lanes
                 held[access.text] = split_var
             elif kept.get(access.text) in inside:
                 held[access.text] = kept[access.text]
-                turns, factor, lanes_here = runs[next(k for k, lp in enumerate(inner) if lp.var == kept[access.text])], 2, lanes
+                turns, factor, lanes_here = (
+                    runs[next(k for k, lp in enumerate(inner) if lp.var == kept[access.text])],
+                    2,
+                    lanes,
+                )
             else:
                 factor, lanes_here = 1, lanes
             strides = _strides(nest, sh, here)
@@ -430,23 +565,28 @@ def _accesses(nest: LoopNest, launch: _Launch, env: Mapping[str, Any], shared: s
             requests = factor * launch.per_loop * turns
             if access.text in summed:  # atomicAdd, an element at a time, by the warps of each block's first row
                 requests = round(requests * launch.split[2])
-            elif _as_vector(st, sh, launch, written, factor == 2 and access.text not in folded) and \
-                    addresses[0] % launch.width == 0 and all(n % launch.width == 0 for n in strides[:-1]):
+            elif (
+                _as_vector(st, sh, launch, written, factor == 2 and access.text not in folded)
+                and addresses[0] % launch.width == 0
+                and all(n % launch.width == 0 for n in strides[:-1])
+            ):
                 # every row starts a vector where the first does (else each element alone, as codegen's check finds)
                 width = launch.width
                 requests = factor * (launch.per_loop * turns // width + launch.edges * turns) // repeats
                 repeats = 1
             sectors = {(a * size + b) // SECTOR for a in addresses for b in (0, width * size - 1)}
-            before = found.get(access.text)
-            found[access.text] = Figure(access.text, len(sectors), requests + (before.requests if before else 0),
-                                        access.array, repeats)
+            earlier = found.get(access.text)
+            found[access.text] = Figure(
+                access.text, len(sectors), requests + (earlier.requests if earlier else 0), access.array, repeats
+            )
     return list(found.values()), list(reads.values()), operations
 
 
 def _as_vector(st, sh, launch: _Launch, written: set[str], kept: bool) -> bool:
     """Whether codegen/tiled.py moves the access a group at a time (phase2.moves_as_vector)."""
     return sh.access.text in launch.vectors and moves_as_vector(
-        sh, {v for v, t in launch.tiles if t > 1}, kept=kept, node=st.node, written=sh.access.text in written)
+        sh, {v for v, t in launch.tiles if t > 1}, kept=kept, node=st.node, written=sh.access.text in written
+    )
 
 
 def _warp_trip(loop: Loop, env: Mapping[str, Any], launch: _Launch, samples: int = 17) -> int | None:
@@ -459,7 +599,9 @@ def _warp_trip(loop: Loop, env: Mapping[str, Any], launch: _Launch, samples: int
         for var, first, trip, step in follows:  # the first warp's lanes moved k/(samples-1) of the way along the range
             reach = max(lane[var] for lane in launch.lanes) - first
             shift[var] = (k * max(0, (trip - 1) * step - reach) // (samples - 1)) // step * step
-        counts = [trip_count(loop, {**env, **lane, **{v: lane[v] + d for v, d in shift.items()}}) for lane in launch.lanes]
+        counts = [
+            trip_count(loop, {**env, **lane, **{v: lane[v] + d for v, d in shift.items()}}) for lane in launch.lanes
+        ]
         if None in counts:
             return None
         trips.append(max(counts))
@@ -487,7 +629,9 @@ def statement_operations(node) -> int:
         if op in _ARITHMETIC and type(n).__name__ in ("BinaryOp", "Assignment"):
             count += 1
         # a subscript's arithmetic is the address's: integer work beside the floating-point work that peak rates count
-        stack.extend(child for name, child in n.children() if not (type(n).__name__ == "ArrayRef" and name == "subscript"))
+        stack.extend(
+            child for name, child in n.children() if not (type(n).__name__ == "ArrayRef" and name == "subscript")
+        )
     return count
 
 
@@ -508,7 +652,9 @@ def _element(sh, strides: list[int], env: Mapping[str, Any]) -> int | None:
     return None if None in index else sum(i * s for i, s in zip(index, strides))
 
 
-def _fill(nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads, env, grid, body) -> tuple[int, int] | None:
+def _fill(
+    nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads, env, grid, body
+) -> tuple[int, int] | None:
     """(sectors of one warp request of the tile's fill, the requests a block issues for it):
     consecutive threads on consecutive elements of the tile as declared, padding idle."""
     counts = {v: threads[v] * tiles[v] for v in trips}
@@ -539,7 +685,7 @@ def _fill(nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads
     steps = list(declared[:-1]) + [declared[-1] // lanes]
     addresses = []
     for e in range(min(WARP, shape[0] * shape[1], math.prod(steps))):
-        cell = [e // math.prod(steps[n + 1:]) % steps[n] for n in range(len(kept))]
+        cell = [e // math.prod(steps[n + 1 :]) % steps[n] for n in range(len(kept))]
         if kept:
             cell[-1] *= lanes
         if kept and cell[-1] >= width:
@@ -555,6 +701,7 @@ def _fill(nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads
 
 def _ancestors(body: tuple, var: str) -> list[Loop]:
     """The loops around the loop on ``var`` in ``body``, outermost first."""
+
     def walk(nodes, path):
         for n in nodes:
             if isinstance(n, Loop):
