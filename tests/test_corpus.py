@@ -2,7 +2,7 @@
 of one variant a region and size) and its tuned file WRITTEN, then compiled as its build would
 compile it (nvcc for sm_90 where nvcc is found, else g++ against the emulation header; once per
 tuned size with that size's -D macros where the file uses sizes as macros). A file orcu refuses
-on purpose is listed in REFUSED with the README's reason, and must be refused with a located
+on purpose is listed in REFUSED with the tutorial's reason, and must be refused with a located
 error, exit 2. Regressions of a file of this corpus have each stopped a user cold (issue 60):
 a tuned file not written, a compile error in every variant, an internal error."""
 
@@ -31,7 +31,7 @@ CORPORA = [
 ]
 FILES = sorted((p for d in CORPORA for p in d.glob("*.c") if "begin Loop" in p.read_text()), key=lambda p: str(p))
 
-# Files the README says orcu refuses (its list of what orcu refuses), with the start of the error.
+# Files the tutorial says orcu refuses (docs/tutorial.md, its list of what orcu refuses), with the start of the error.
 REFUSED = {
     "polybench_scops/seidel2d.c": "no loop of this nest can run in parallel",
     "polybench_shapes/seidel2d.c": "no loop of this nest can run in parallel",

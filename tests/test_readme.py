@@ -1,7 +1,7 @@
-"""The README stands alone: every shell command it shows runs, as written, in a fresh directory
-holding what it names (the annotated examples, and the project of "Using orcu in a build" with
-the CMakeLists.txt and Makefile the README shows). The install commands are CI's own: .ci/run
-installs with the README's test command, as written, and runs this suite with it."""
+"""The README and the build guide stand alone: every shell command they show runs, as written,
+in a fresh directory holding what they name (the annotated examples, and the project of
+docs/guides/build.md with the CMakeLists.txt and Makefile it shows). The install commands are
+CI's own: .ci/run installs with the README's test command, as written, and runs this suite with it."""
 
 import os
 import re
@@ -14,11 +14,16 @@ import pytest
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text()
+BUILD_GUIDE = (ROOT / "docs" / "guides" / "build.md").read_text()
 INSTALL = re.compile(r"^python3 -m pip install [^&]*&& ")
 
 
 def fenced(language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```\n", README, re.S | re.M)
+    return [
+        block
+        for text in (README, BUILD_GUIDE)
+        for block in re.findall(rf"^```{language}\n(.*?)^```\n", text, re.S | re.M)
+    ]
 
 
 @pytest.mark.slow  # a tune, a CMake build, a Make build and orcu cc: a minute

@@ -1,1 +1,1 @@
-"""Code generation: loop-nest IR plus one configuration -> CUDA text (DESIGN.md §3)."""
+"""Code generation: loop-nest IR plus one configuration -> CUDA text (docs/design.md, the pipeline)."""

@@ -699,7 +699,7 @@ def together(program: Program, runner, best: list[list[Choice]]) -> list[str]:
 def summary(
     program: Program, tunings: list[RegionTuning], output: str | None, backend: str, device: str
 ) -> dict[str, Any]:
-    """The ``tune --json`` object (README, "Commands"); ``per_input`` when several sizes were tuned."""
+    """The ``tune --json`` object (docs/commands.md); ``per_input`` when several sizes were tuned."""
     regions = []
     for k, nest in enumerate(program.nests):
         mine = [t for t in tunings if t.region == k]

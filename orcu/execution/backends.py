@@ -29,6 +29,7 @@ class Backend:
     where_long: str  # the same, in a report's heading
     adjective: str  # in a plot's title
     check: str  # what checks the variants, in a tune's notes
+    summary: str  # what it does, for the reference (docs/reference.md)
 
     @property
     def emulated(self) -> bool:
@@ -61,7 +62,15 @@ class Backend:
 
 
 CUDA = Backend(
-    "cuda", on_gpu=True, runs=True, compiled_by=NVCC, where="", where_long=", on the GPU", adjective="", check=""
+    "cuda",
+    on_gpu=True,
+    runs=True,
+    compiled_by=NVCC,
+    where="",
+    where_long=", on the GPU",
+    adjective="",
+    check="",
+    summary="nvcc builds each variant; the GPU runs, checks and times it.",
 )
 EMULATE = Backend(
     "emulate",
@@ -72,6 +81,8 @@ EMULATE = Backend(
     where_long=", emulated on the CPU (orcu's emulation checks the variants)",
     adjective="emulated",
     check=" (the emulation checked each one)",
+    summary="g++ builds each variant against orcu's CUDA emulation; the CPU runs and checks it, and the performance "
+    "model ranks the variants by their predicted GPU time.",
 )
 MODEL = Backend(
     "model",
@@ -82,6 +93,8 @@ MODEL = Backend(
     where_long=", compiled and predicted by orcu's performance model",
     adjective="modelled",
     check="",
+    summary="variants are compiled only (nvcc where installed) and the performance model predicts their time; the "
+    "winners run in the emulation before a tuned file is written.",
 )
 BACKENDS = {b.name: b for b in (CUDA, EMULATE, MODEL)}
 AUTO = "auto"  # cuda where a GPU is visible, else emulate

@@ -7,7 +7,7 @@ from orcu.search.strategy import Search, Strategy
 
 
 class TSG(Strategy):
-    """CUDA-CHiLL's phased search (thesis, sections 5.5 and 5.6). Phase III evaluates every
+    """CUDA-CHiLL's phased search (Khan's thesis, docs/design.md: Sources; sections 5.5 and 5.6). Phase III evaluates every
     recipe, a combination of the decisions (the parameters with the role "decision": the
     mapping, register tiles, shared copies, unrolling), each at default sizes (the middle
     value of every other parameter, the nearest valid point); Phase IV tunes the sizes of

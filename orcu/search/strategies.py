@@ -48,7 +48,7 @@ class Random(Exhaustive):
 
 
 class Multistart(Strategy):
-    """Hill climbing from several starts, planned for the budget (the default strategy).
+    """Hill climbing from several starts, planned for the budget (one of the Portfolio's two arms).
 
     First a Latin-hypercube design over the value indices (``design`` of the budget, at
     least one point per parameter that has several values); then first-improvement climbs

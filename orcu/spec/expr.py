@@ -1,7 +1,7 @@
 """A safe evaluator for the Python-syntax expressions of the tuning language.
 
 Expressions are parsed with :mod:`ast` and never given to ``eval``: each node kind that
-DESIGN.md §2 allows is compiled, once, into a closure. Anything else (attribute access,
+the tuning language allows (a ``c_`` method of ``_Compiler``) is compiled, once, into a closure. Anything else (attribute access,
 lambdas, dunder names, calls of functions outside a fixed set) is a diagnostic at its
 exact line and column in the C file.
 

@@ -45,123 +45,181 @@ def _sizes(v: Any) -> bool:
 
 @dataclass(frozen=True)
 class Argument:
+    """One argument of ``transform CUDA(...)``: the registry every stage reads (the spec's check,
+    the spaces, code generation) and docs/reference.md is generated from."""
+
     name: str
-    default: Any
+    default: Any  # the value orcu uses when the annotation leaves the argument out
     check: Callable[[Any], bool]
-    expects: str
-    doc: str
+    expects: str  # what check accepts, in words: "must be {expects}"
+    doc: str  # what orcu generates for it (Markdown)
+    default_doc: str  # the default as the reference shows it, where the value alone would not say it
 
 
 # Orio's arguments (OrCuda, section III), with the defaults orcu uses when one is left out.
 ARGUMENTS: dict[str, Argument] = {
     a.name: a
     for a in (
-        Argument("threadCount", 256, _positive_int, "a positive integer", "threads per block"),
+        Argument(
+            "threadCount",
+            256,
+            _positive_int,
+            "a positive integer",
+            "threads per block",
+            "256",
+        ),
         Argument(
             "blockCount",
             None,
             lambda v: v is None or _positive_int(v),
             "a positive integer",
-            "blocks in the grid (default: enough to cover the outer loop, capped by the device)",
+            "blocks; a grid-stride loop makes any positive count correct",
+            "enough for one iteration per thread, at most 32 per SM",
         ),
         Argument(
             "minBlocks",
             None,
             lambda v: v is None or _positive_int(v),
             "a positive integer",
-            "blocks each multiprocessor must hold at once: __launch_bounds__'s second figure, so ptxas keeps "
-            "registers to let them fit",
+            "orcu's own: blocks each multiprocessor must hold at once, `__launch_bounds__(threads, minBlocks)`: ptxas keeps each thread's registers to what lets them fit (a tuning parameter like any other, `minBlocks=MB`; a variant ptxas then spills is not kept, with the reason)",
+            "none",
         ),
         # No limit but the trip count: CUDA caps neither streams nor concurrent copies (Orio's tests use 30).
-        Argument("streamCount", 1, _positive_int, "a positive integer", "CUDA streams the outer loop is split over"),
+        Argument(
+            "streamCount",
+            1,
+            _positive_int,
+            "a positive integer",
+            "the outer loop split in chunks over streams; arrays indexed by the outer iterator alone move chunk by chunk through pinned staging buffers (`cudaMemcpyAsync`), the others whole, before the chunks (an event orders the streams after those copies)",
+            "1",
+        ),
         Argument(
             "preferL1Size",
             0,
             lambda v: v in (0, 16, 32, 48),
             "0, 16, 32 or 48",
-            "preferred L1 size in KB (0: no preference)",
+            "`cudaFuncSetCacheConfig` and the shared-memory carveout per kernel (16: shared, 32: even, 48: L1), restored after the call",
+            "0",
         ),
-        Argument("unrollInner", 1, _positive_int, "a positive integer", "unroll factor of the inner loop"),
-        Argument("cacheBlocks", False, _bool, "True or False", "stage reused arrays in shared memory"),
-        Argument("dataOnDevice", False, _bool, "True or False", "arrays are already device pointers"),
-        Argument("pinHostMem", False, _bool, "True or False", "use pinned host memory for transfers"),
+        Argument(
+            "unrollInner",
+            1,
+            _positive_int,
+            "a positive integer",
+            "`#pragma unroll N` on the innermost loops",
+            "1",
+        ),
+        Argument(
+            "cacheBlocks",
+            False,
+            _bool,
+            "True or False",
+            "arrays every thread of a block reads whole (e.g. `a[k]` in an inner loop) staged in `__shared__` memory; skipped with a note when nothing is reused",
+            "False",
+        ),
+        Argument(
+            "dataOnDevice",
+            False,
+            _bool,
+            "True or False",
+            "the pointers are device pointers: no transfers (the tuning harness puts the arrays on the device itself)",
+            "False",
+        ),
+        Argument(
+            "pinHostMem",
+            False,
+            _bool,
+            "True or False",
+            "host arrays page-locked during the call (left alone if pinned already, or on a page another array of the call pinned)",
+            "False",
+        ),
         Argument(
             "vectorize",
             False,
             _bool,
             "True or False",
-            "move arrays indexed by the loop's iterator alone as 8- or 16-byte vectors (orcu's own)",
+            "orcu's own: when every array is indexed by the loop's iterator alone (step 1), iterations go 2 or 4 at a time with each array moved as one 8- or 16-byte vector; the unaligned iterations at the ends, and every iteration when the caller's arrays are not aligned, one at a time. A tuning parameter: keep it where the GPU says it pays. With the TSG, a thread's register tile along x moves as vectors (below)",
+            "False (TSG: its parameter)",
         ),
         Argument(
             "mapping",
             "orio",
             _mapping,
             "'orio', 'auto' or a schedule such as 'x=j y=i'",
-            "how the nest maps onto blocks and threads: Orio's 1-D mapping, the TSG's choice, or one schedule",
+            "orcu's own: `'orio'` maps the outer loop as above; `'auto'` lets the TSG map the nest (below); a schedule such as `'x=j y=i'`, `'x=j(threads) y=i'` or `'x=j y=i(split)'` fixes one",
+            "`'orio'`",
         ),
         Argument(
             "blockLoops",
             None,
             lambda v: v is None or _loop_names(v),
             "a list of one or two loop names (x first)",
-            "the loops spread over blocks (and over threads along the same axes)",
+            "those of `threadLoops` also spread over blocks; the others run over one block's threads, reduced across them",
+            "`threadLoops`",
         ),
         Argument(
             "threadLoops",
             None,
             lambda v: v is None or _loop_names(v),
             "a list of one or two loop names (x first)",
-            "the loops spread over the threads of a block (those not among blockLoops: over threads only)",
+            "the loops spread over a block's threads, x first, e.g. `['j', 'i']` (turns the TSG on)",
+            "none",
         ),
         Argument(
             "tile",
             {},
             _tiles,
             "a dict of loop name to a positive integer",
-            "threads along each mapped loop's axis (default: threadCount shaped into x and y)",
+            "threads along each mapped loop's axis, e.g. `{'i': TI, 'j': TJ}` (values may be tuning parameters); otherwise `threadCount` shaped into up to 32 along x and the rest along y",
+            "`{}`",
         ),
         Argument(
             "registerTile",
             {},
             _tiles,
             "a dict of loop name to a positive integer",
-            "iterations of each grid loop one thread computes, a block apart (TSG phase II)",
+            "iterations of each grid loop one thread computes, a block apart, e.g. `{'i': 4, 'j': 4}` (TSG phase II, below)",
+            "TSG's parameters",
         ),
         Argument(
             "shared",
             [],
             lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
             "a list of array names",
-            "arrays the block copies to shared memory tile by tile (TSG phase II)",
+            "arrays the block copies to shared memory tile by tile, e.g. `['A', 'B']`",
+            "TSG's parameters",
         ),
         Argument(
             "sharedDepth",
             16,
             _positive_int,
             "a positive integer",
-            "iterations of a sequential loop per shared tile (TSG phase II)",
+            "iterations of the sequential loop per shared tile",
+            "TSG's parameter, 16",
         ),
         Argument(
             "doubleBuffer",
             True,
             _bool,
             "True or False",
-            "a strip's shared tiles in two buffers where they fit: the next strip copied while this one is read "
-            "(TSG phase II)",
+            "a strip's shared tiles in two buffers, the next strip copied (`cp.async` on sm_80 and later) while this one is read, one barrier a strip (TSG phase II, below)",
+            "True",
         ),
         Argument(
             "constant",
             [],
             lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),
             "a list of array names",
-            "arrays read in constant memory when they fit (TSG phase II)",
+            "arrays every thread reads alike, in constant memory when they fit, e.g. `['mask']`",
+            "TSG's parameters",
         ),
         Argument(
             "arraySizes",
             {},
             _sizes,
             "a dict of array name to element count (a C expression)",
-            "element counts of arrays whose size orcu cannot derive from the loop bounds",
+            "element counts, e.g. `{'v': 'n + 10'}`, for arrays whose size orcu cannot derive",
+            "`{}`",
         ),
     )
 }

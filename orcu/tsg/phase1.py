@@ -1,4 +1,4 @@
-"""Phase I of the TSG: computation partitioning (thesis, section 5.3).
+"""Phase I of the TSG: computation partitioning (Khan's thesis, docs/design.md: Sources; section 5.3).
 
 From the nest's dependences and subscripts, the candidate schedules: up to two loops that
 no dependence ties together become grid dimensions (two only when the data has two

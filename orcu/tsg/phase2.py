@@ -1,4 +1,4 @@
-"""Phase II of the TSG: where the data lives while a schedule runs (thesis, section 5.4).
+"""Phase II of the TSG: where the data lives while a schedule runs (Khan's thesis, docs/design.md: Sources; section 5.4).
 
 For each kept schedule, the candidates of the master recipe, each with its condition, and
 every array that is not one with the reason:

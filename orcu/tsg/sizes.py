@@ -1,4 +1,4 @@
-"""Phase IV of the TSG: which tile sizes to try first (thesis, section 5.6, SelectBlockTileSizes).
+"""Phase IV of the TSG: which tile sizes to try first (Khan's thesis, docs/design.md: Sources; section 5.6, SelectBlockTileSizes).
 
 A grid of blocks runs in waves of one block per multiprocessor (at least); the last wave is
 the tail where multiprocessors idle. Sizes whose block count fills the last wave best go
