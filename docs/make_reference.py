@@ -1,7 +1,9 @@
 """docs/reference.md, made from the code: the command line from its argparse parser, the
 transform arguments, search strategies and backends from their registries, the Python API from
-its docstrings. ``python -m orcu.driver.reference > docs/reference.md`` writes it anew, and a
-test fails when the file and the code disagree, so the reference never drifts."""
+its docstrings. ``python3 docs/make_reference.py > docs/reference.md`` writes it anew, and a
+test (tests/test_docs.py) fails when the file and the code disagree, so the reference never
+drifts. A script beside the docs, not a module of orcu: it reads the package face, which no
+module inside the package may import."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from orcu.spec.transform import ARGUMENTS
 
 HEADER = """# Reference
 
-Made from orcu's code by `python -m orcu.driver.reference > docs/reference.md`; the tests fail
+Made from orcu's code by `python3 docs/make_reference.py > docs/reference.md`; the tests fail
 when the two disagree. The tutorial (docs/tutorial.md) shows these in use.
 """
 
