@@ -268,6 +268,7 @@ def test_report_shows_the_tuned_files_winner_in_100_columns(home, in_tmp):
     )  # no CPU time passed off as a GPU's
 
 
+@pytest.mark.slow  # it signals a real tune at a moment it waits for: a race with the clock on a busy machine
 def test_sigint_twice_one_line_exit_130_and_the_resumed_tune_repeats_nothing(in_tmp):
     write(in_tmp / "t.c", EIGHT.replace("param n[] = [1000]", "param n[] = [300000]"))
     env = dict(os.environ, ORCU_HOME=str(in_tmp / "home"), PYTHONUNBUFFERED="1")
@@ -311,6 +312,7 @@ def test_sigint_twice_one_line_exit_130_and_the_resumed_tune_repeats_nothing(in_
     assert json.loads(resumed.stdout)["regions"][0]["evaluated"] == {"new": 8 - kept, "cached": kept, "same_build": 0}
 
 
+@pytest.mark.slow  # it signals a real tune at a moment it waits for: a race with the clock on a busy machine
 def test_sigint_to_the_process_group_leaves_no_compiler_and_no_partial_file(in_tmp):
     """A terminal's Ctrl-C reaches orcu and its compilers at once: the build threads that saw
     their compiler die started the next build, and orcu left their partial files in the cache."""

@@ -1,6 +1,7 @@
 """Every emitted file compiles with nvcc for sm_80 and sm_90, and with -DORCU_ORIGINAL as plain C++
 (the C99 array parameters of tests/c99_project included)."""
 
+import functools
 import random
 import shutil
 import subprocess
@@ -29,20 +30,21 @@ SOURCES = sorted(EXAMPLES.glob("*.c")) + [
 ]
 
 
-def example_configs():
-    """(test id, file, configuration, inputs): a seeded sample of each example's space."""
+@functools.cache
+def example_configs(path: Path) -> list:
+    """(name, configuration, inputs): a seeded sample of the example's space. Made when a test
+    asks for it, not when the tests are collected: -m "not slow" loads no example."""
     out = []
-    for path in SOURCES:
-        program = load(path)
-        inputs = next(iter(input_space(program).configs()))
-        space = performance_space(program, inputs)
-        rng = random.Random(path.name)
-        # what a tune offers: configurations the device can run (the shared tiles of a tile of 8
-        # along x can pass the 48 KB a block declares, which orcu prunes before building)
-        drawn = space.sample(min(4 * SAMPLES, space.size - 1), rng)
-        picks = [0] + [k for k in drawn if runnable(program, space.config(k), inputs)][:SAMPLES]
-        for k in picks:
-            out.append((f"{path.stem}-{k}", path, space.config(k), inputs))
+    program = load(path)
+    inputs = next(iter(input_space(program).configs()))
+    space = performance_space(program, inputs)
+    rng = random.Random(path.name)
+    # what a tune offers: configurations the device can run (the shared tiles of a tile of 8
+    # along x can pass the 48 KB a block declares, which orcu prunes before building)
+    drawn = space.sample(min(4 * SAMPLES, space.size - 1), rng)
+    picks = [0] + [k for k in drawn if runnable(program, space.config(k), inputs)][:SAMPLES]
+    for k in picks:
+        out.append((f"{path.stem}-{k}", space.config(k), inputs))
     return out
 
 
@@ -52,7 +54,15 @@ def runnable(program, config, inputs) -> bool:
     )
 
 
-EXAMPLE_CONFIGS = example_configs()
+# Each example's first configuration and SAMPLES more, drawn when the test runs.
+EXAMPLE_CONFIGS = [pytest.param(path, n, id=f"{path.stem}-{n}") for path in SOURCES for n in range(1 + SAMPLES)]
+
+
+def example_config(path: Path, n: int):
+    configs = example_configs(path)
+    if n >= len(configs):
+        pytest.skip(f"{path.name} has {len(configs) - 1} runnable configurations to sample")
+    return configs[n]
 
 
 def compiles(command: list[str]) -> None:
@@ -95,15 +105,17 @@ def test_transformation_compiles(tmp_path, name):
     )
 
 
-@pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
-def test_example_configuration_compiles(tmp_path, name, path, config, inputs):
+@pytest.mark.parametrize("path, n", EXAMPLE_CONFIGS)
+def test_example_configuration_compiles(tmp_path, path, n):
+    name, config, inputs = example_config(path, n)
     compiles(
         [nvcc(), "-c", *ARCHS, *WALL, tuned(tmp_path, path, Choice(config, inputs)), "-o", str(tmp_path / f"{name}.o")]
     )
 
 
-@pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
-def test_original_build_needs_no_cuda(tmp_path, name, path, config, inputs):
+@pytest.mark.parametrize("path, n", EXAMPLE_CONFIGS)
+def test_original_build_needs_no_cuda(tmp_path, path, n):
+    name, config, inputs = example_config(path, n)
     compiles(
         [
             "g++",
@@ -119,11 +131,12 @@ def test_original_build_needs_no_cuda(tmp_path, name, path, config, inputs):
     )
 
 
-@pytest.mark.parametrize("name, path, config, inputs", EXAMPLE_CONFIGS, ids=[c[0] for c in EXAMPLE_CONFIGS])
-def test_the_emulated_build_has_no_warning_under_wall(tmp_path, name, path, config, inputs):
+@pytest.mark.parametrize("path, n", EXAMPLE_CONFIGS)
+def test_the_emulated_build_has_no_warning_under_wall(tmp_path, path, n):
     """As orcu cc --emulate and the build systems' emulated builds compile a tuned file: g++ over the
     kernels too, which nvcc's host pass never shows it (an iterator a register tile replaced,
     still declared, was the one warning)."""
+    name, config, inputs = example_config(path, n)
     compiles(
         build_command(
             "emulate",
