@@ -11,7 +11,8 @@ from conftest import write
 from test_metrics import DAXPY
 
 from orcu.codegen.region import generate
-from orcu.driver.api import SMALL_KERNEL_MS, _after_notes
+from orcu.driver.session import SMALL_KERNEL_MS
+from orcu.driver.session import after_notes as _after_notes
 from orcu.driver.tuning import RegionTuning
 from orcu.execution.harness import harness_source, repeatable
 from orcu.execution.query import query

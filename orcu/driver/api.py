@@ -14,9 +14,7 @@ error: ...``); notes and warnings go to stderr as the command line says them. ``
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterable
-from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -29,32 +27,26 @@ from orcu.driver.outcomes import (
     Results,
     Tuning,
     evaluation_from_row,
-    region_result,
 )
+from orcu.driver.session import TuneRequest, run
 from orcu.driver.settings import chosen_settings, taken
 from orcu.driver.target import (
     check_measure,
     check_spec_commands,
     check_writable,
     device_profile_of,
-    executor_for,
     input_lists,
     load_for_target,
     load_program,
-    measures_energy,
     output_path,
     ranking_measure,
-    ranking_objective,
-    run_spec_command,
     say,
-    say_left_out,
     target_of,
     unchecked_lines,
     write_tuned,
 )
 from orcu.errors import NotWritten, UsageError, did_you_mean
 from orcu.execution.backends import EMULATE
-from orcu.execution.backends import backend as backend_of
 
 __all__ = [
     "Check",
@@ -177,205 +169,28 @@ def tune(
     stderr, False nothing, a function gets (region tuning, result, origin) per evaluation.
     Results go to the results database as they come, so a tune interrupted (KeyboardInterrupt)
     resumes where it stopped."""
-    from orcu.device import orcu_home
-    from orcu.driver.database import Database
-    from orcu.driver.preflight import preflight
-    from orcu.driver.progress import Progress
-    from orcu.driver.tuning import check_predictions, choices, summary, together
-    from orcu.driver.tuning import tune as search_space
-    from orcu.driver.writeback import Provenance, fragment_path, tuned_source
-    from orcu.execution.runners import Runner, foreign_arch
-    from orcu.execution.toolchain import gxx
-    from orcu.planning.space import settings_text
-
-    if (
-        budget is not None
-        and budget <= 0
-        or time_limit is not None
-        and time_limit <= 0
-        or jobs is not None
-        and jobs <= 0
-    ):
-        raise UsageError("budget, time_limit and jobs must be above 0")
-    home = orcu_home(path)  # before anything: a state directory that cannot be used is said at once
-    program, backend, device = load_for_target(path, spec, input_lists(inputs), backend, device_profile)
-    check_spec_commands(program, trust_spec)
-    say_left_out(program, preflight(program, device))  # what orcu check checks, before anything is built
-    if backend_of(backend).on_gpu:
-        for note in foreign_arch(program, device):
-            say(note)
-    compiler, device_text, context = target_of(program, path, backend, device)
-    output = output_path(path, output)
-    check_writable(output, str(path), program)
-    spec_ = program.spec
-    budgets = [b for b in (budget, spec_.arg("search", "total_runs")) if b is not None]
-    limits = [
-        t
-        for t in (
-            time_limit,
-            None if spec_.arg("search", "time_limit") is None else 60.0 * spec_.arg("search", "time_limit"),
-        )
-        if t is not None
-    ]
-    measure = ranking_measure(program, measure, backend)
-    goal = ranking_objective(program, objective, backend)
-    executor = executor_for(path, home, backend, gpus, cluster)
-    runner = Runner(
-        backend,
-        device,
-        home / "build",
-        jobs or max(os.cpu_count() or 1, executor.slots),
+    request = TuneRequest(
+        path,
+        budget=budget,
+        time_limit=time_limit,
+        backend=backend,
+        search=search,
+        inputs=inputs,
+        device_profile=device_profile,
+        output=output,
+        spec=spec,
+        seed=seed,
+        jobs=jobs,
         measure=measure,
-        energy=measures_energy(program, goal),
-        executor=executor,
+        strip=strip,
+        unchecked=unchecked,
+        trust_spec=trust_spec,
+        objective=objective,
+        gpus=gpus,
+        cluster=cluster,
+        progress=progress,
     )
-    runners = [runner]
-    db = Database(home / "results.sqlite")
-    try:
-        run_spec_command(program, "prebuild_command", trust_spec)
-        display = Progress(sys.stderr, executor if executor.slots > 1 else None) if progress is True else None
-        with display or nullcontext():
-            update = display.update if display else (progress if callable(progress) else None)
-            tunings = search_space(
-                program,
-                runner,
-                db,
-                context,
-                objective=goal,
-                search=search,
-                budget=min(budgets) if budgets else None,
-                time_limit=min(limits) if limits else None,
-                seed=seed,
-                progress=update,
-                started=display.start if display else None,
-                say=say,
-            )
-        if backend_of(backend).winners_need_a_check and gxx() is None:
-            for t in tunings:
-                t.checked, t.check_note = (
-                    False,
-                    "no C++ compiler (g++) runs the emulation that checks the model's winners",
-                )
-        elif backend_of(backend).winners_need_a_check:  # they run in the emulation before anything is written
-            runners.append(Runner(EMULATE.name, device, home / "build", jobs, measure="model"))
-            check_predictions(
-                program,
-                tunings,
-                runners[-1],
-                db,
-                context,
-                target_of(program, path, EMULATE.name, device)[2],
-                progress=say,
-            )
-        run_spec_command(program, "postbuild_command", trust_spec)
-        best = choices(program, tunings)
-        problems = together(program, runner, best) if best is not None and backend_of(backend).runs else []
-    finally:  # interrupted too: each finished evaluation is in the database already
-        db.close()
-        for r in runners:
-            r.close()
-    errors = [f"orcu: error: {problem}; no output written" for problem in problems]
-    if problems:
-        best = None
-    not_run = [
-        f"{t.name} {settings_text(t.inputs)}".strip() for t in tunings if t.checked is False and t.best is not None
-    ]
-    if best is not None and not_run:
-        for line in unchecked_lines(not_run, unchecked):
-            (say if unchecked else errors.append)(line)
-        if not unchecked:
-            best = None
-            errors.append("orcu: error: no output written: the results are in the database")
-    result = summary(program, tunings, output if best is not None else None, backend, device_text)
-    if program.fragment and best is not None:
-        result["fragment"] = fragment_path(output)
-    written: list[str] = []
-    if best is not None:
-        provenance = Provenance(device=device_text, compiler=compiler, unchecked=bool(not_run))
-        text, _ = tuned_source(program, best, strip=strip, provenance=provenance, output=output)
-        try:
-            written = write_tuned(program, best, output, str(path), backend, strip, text, provenance)
-        except UsageError as e:  # the results are safe in the database all the same
-            raise UsageError(
-                f"{e.message}; the results are in the database: orcu apply {path} -o OTHER writes them elsewhere"
-            ) from None
-    else:
-        for t in tunings:
-            if t.best is None:
-                counts = ", ".join(f"{n} {s}" for s, n in t.statuses.items()) or "nothing evaluated"
-                errors.append(
-                    f"orcu: error: {t.name} {t.inputs or ''}: no variant passed ({counts}); no output written"
-                )
-    file = str(Path(path).resolve())
-    regions = [region_result(file, t, backend, device_text, compiler) for t in tunings]
-    result["objective"] = goal.text()
-    return Tuning(
-        str(path),
-        backend,
-        device_text,
-        measure,
-        regions,
-        written,
-        errors,
-        _after_notes(tunings, backend),
-        result,
-        device,
-        goal,
-    )
-
-
-# A GPU time under which launches, clocks and the timer's resolution are as large as what tells
-# variants apart (a kernel launch alone costs 2 to 5 microseconds).
-SMALL_KERNEL_MS = 0.02
-
-
-def _after_notes(tunings, backend: str) -> list[str]:
-    """What the command line says after its table: parameters that changed nothing, codegen's
-    notes, where predictions were checked, unsteady winners, winners too fast to tell apart."""
-    from orcu.planning.space import settings_text
-
-    out = []
-    if any(t.best is not None and t.best.measure == "model" for t in tunings):
-        out.append(
-            "orcu: note: the ranking above is orcu's performance model's, not a GPU's: no GPU ran these variants"
-            + backend_of(backend).check
-        )
-    for t in tunings:
-        where = f"{t.name} {settings_text(t.inputs)}".strip()
-        best = t.best
-        if best is not None and best.measure == "model" and best.time_ms is not None and best.time_ms < SMALL_KERNEL_MS:
-            out.append(
-                f"orcu: warning: {where}: the model predicts the winner's kernels at {1000 * best.time_ms:.1f} us, "
-                "a few launches' cost: at this size its predictions differ by less than their own error, so its "
-                "ranking says little; tune at the sizes production runs (input_params), or on a GPU"
-            )
-        if (
-            backend_of(backend).on_gpu
-            and best is not None
-            and best.measure == "kernel"
-            and best.time_ms is not None
-            and best.time_ms < SMALL_KERNEL_MS
-        ):
-            out.append(
-                f"orcu: warning: {where}: the winner's kernels run in {1000 * best.time_ms:.1f} us: at this size "
-                "a launch's cost and the timer's noise are as large as the differences between variants, and "
-                "the choice may not hold at the sizes production runs; tune at those sizes (input_params)"
-            )
-        if t.no_effect:
-            out.append(
-                f"orcu: note: {where}: {', '.join(t.no_effect)} changed nothing in the winner's build (the table "
-                f"leaves {'it' if len(t.no_effect) == 1 else 'them'} out)"
-            )
-        out += [f"orcu: note: {where}: {note}" for note in t.notes]
-        if t.check_note:
-            out.append(f"orcu: note: {where}: {t.check_note}")
-        if t.unsteady:
-            out.append(
-                f"orcu: warning: {t.name} {settings_text(t.inputs) or ''}: the winner's times still spread over "
-                f"{100 * t.spread:.0f}% of their median after {t.runs} runs (interquartile range): other work on "
-                "the machine may have disturbed them; tune again on a quiet machine before relying on the choice"
-            )
-    return out
+    return run(request)
 
 
 def apply(
