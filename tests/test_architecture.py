@@ -40,7 +40,6 @@ LONG_MODULES = {
     "orcu.driver.tuning",
     "orcu.execution.runners",
     "orcu.tsg.phase2",
-    "orcu.tsg.scop",
     "orcu.tsg.traffic",
 }
 LONG_FUNCTIONS = {
@@ -56,8 +55,8 @@ LONG_FUNCTIONS = {
     ("orcu.planning.program", "load"),
     ("orcu.tsg.phase2", "_shared_tile"),
     ("orcu.tsg.phase2", "placement"),
-    ("orcu.tsg.scop", "_emit"),
-    ("orcu.tsg.scop", "_model"),
+    ("orcu.tsg.scop_code", "_emit"),
+    ("orcu.tsg.scop_model", "_model"),
     ("orcu.tsg.traffic", "_accesses"),
     ("orcu.tsg.traffic", "traffic"),
 }
