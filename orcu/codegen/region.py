@@ -22,6 +22,7 @@ from orcu.analysis.conversions import accumulator_type
 from orcu.analysis.nest import ArrayInfo, NestAnalysis, analyze
 from orcu.codegen import mapped as mapped_code
 from orcu.codegen import printer
+from orcu.codegen.plans import ArrayPlan, ReductionPlan, RegionContext
 from orcu.codegen.templates import render
 from orcu.codegen.tiled import TiledBody
 from orcu.errors import AnalysisError
@@ -60,69 +61,6 @@ _PREFER_L1 = {
 }
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 _LANES = "xyzw"
-
-
-@dataclass(frozen=True)
-class ArrayPlan:
-    name: str
-    element: str
-    device: str  # the kernel argument: a device copy, or the pointer itself with dataOnDevice
-    first: str  # C expression (long long) of the lowest element touched
-    end: str  # ... and of one past the highest
-    copy_in: bool
-    copy_out: bool
-    chunked: bool  # moved chunk by chunk with the streams, through a pinned staging buffer
-    pinned: bool  # pinHostMem: page-locked for the duration of the call
-    written: bool
-    dense: bool  # every element of its range is assigned and none read first
-    shared: str | None  # name of the shared-memory copy when cacheBlocks stages it
-    extent: str  # C expression (in the kernel's types) of the element count, for shared staging
-    kernel_param: str
-    host_param: str
-    device_type: str  # the type of the device copy (a pointer)
-    device_decl: str  # the declaration of the device copy's constant pointer
-    flat: str  # the array as a pointer to its elements (first and end count elements, not rows)
-    device_flat: str
-    buffer: int | None  # index of the device copy among the host function's kept buffers
-    staging: int | None  # index of its pinned staging buffer (streams)
-    sent: int | None = None  # its slot in the table of arrays left on the device for the next region
-    deferred: bool = False  # its copy back to the host is left to the next region
-    received: int | None = None  # its slot in the table the previous region filled
-    # A C99 array parameter whose extents after the first are known at run time (double A[n][m]):
-    # no C++ type says that, so the functions take it flat, as `host_name`, and the kernel declares
-    # a view of it under its own name that indexes A[i][j] through explicit strides.
-    view: str | None = None  # the kernel's declaration of that view
-    host_name: str = ""  # the parameter's name in the host function and the kernel
-    cast: str = ""  # what the caller casts the array to (a C99 array parameter is taken flat)
-
-    @property
-    def argument(self) -> str:
-        """What the caller passes."""
-        return self.cast + self.name
-
-    @property
-    def transferred(self) -> bool:
-        return self.copy_in or self.copy_out
-
-    @property
-    def first_var(self) -> str:
-        return f"orcu_{self.name}_first"
-
-    @property
-    def end_var(self) -> str:
-        return f"orcu_{self.name}_end"
-
-
-@dataclass(frozen=True)
-class ReductionPlan:
-    var: str
-    op: str
-    ctype: str  # what its partial results are kept in (conversions.accumulator_type)
-    identity: str
-    functor: str
-    partials: int  # kept buffers: the blocks' partial results (device), the result (pinned, mapped)
-    result: int
-    host_type: str  # the scalar's own type, where the host's copy lives
 
 
 @dataclass(frozen=True)
@@ -750,22 +688,15 @@ class _Generator:
 
     # -- text -------------------------------------------------------------------------
     def region(self) -> RegionCode:
-        v = self.v
-        nest = self.nest
+        v, nest = self.v, self.nest
         arrays = self.arrays()
         reductions = self.reductions()
         self.reduced = [red.ctype for red in reductions]
         scalars = self.scalars(arrays)
-        in_kernel = set(used_names(_ir_nodes(self.nest.body if self.schedule else self.outer.body)))
-        staged_extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
-        staged_extents |= {
-            n for a in arrays if a.view for n in _IDENT.findall(a.view)
-        }  # and the strided views' extents
-        kernel_scalars = [(t, n) for t, n in scalars if n in in_kernel or n in staged_extents]
+        kernel_scalars = self._kernel_scalars(arrays, scalars)
         name = nest.name + self.suffix
         host = f"orcu_{name}"
-        staged = [a for a in arrays if a.shared]
-        staged.sort(key=lambda a: -ELEMENT_BYTES.get(a.element, 8))
+        staged = sorted((a for a in arrays if a.shared), key=lambda a: -ELEMENT_BYTES.get(a.element, 8))
         renames = {a.name: a.shared for a in staged}
         if staged:
             self.needs.add("shared")
@@ -777,53 +708,13 @@ class _Generator:
         if limit is not None:
             self.includes.add("limits.h")
 
-        inner = [lp for lp in nest.loops() if lp is not self.outer]
-        unroll = v["unrollInner"]
-        if unroll > 1 and not inner:
-            self.notes.append(
-                f"unrollInner={unroll}: no effect, the loop at line {self.outer.loc.line} has no inner loop"
-            )
+        unroll = self._unroll()
         live = [(canonical_type(nest.variables[n].ctype.base), n) for n in self.a.live_private]
         mapped = self.mapped(arrays, unroll) if self.schedule is not None else None
-        if mapped is None:
-            registers = self.registers(arrays, loops_of(self.outer.body))
-            body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
-            lanes = self.vector_lanes(arrays, live)
-            held = {r.ref: r.loop for regs in registers.values() for r in regs}
-            self.figures = _once(
-                lambda sms: orio_traffic(nest, self.outer, v, self.inputs, held, lanes or 1, self.reduced, sms)
-            )
-            vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
-        else:
-            body, lanes, vector_body = mapped["lines"], None, []
+        body, lanes, vector_body = self._body(arrays, mapped, renames, unroll, live)
         block_threads = mapped["shape"][0] * mapped["shape"][1] if mapped else v["threadCount"]
-        if lanes:
-            self.needs.add("vectors")
-            self.includes.add("stdint.h")
-        if _calls_functions(_ir_nodes(self.outer.body)):  # fmax, sqrt...: the C file's math.h
-            self.includes.add("math.h")
-
-        locals_: dict[str, list[str]] = {}
-        # Orio's loop header is the template's; the kernel's comments name loops the code no longer does
-        kernel_text = re.sub(r"//[^\n]*|/\*.*?\*/", "", "\n".join(body), flags=re.S) if mapped is not None else None
-        for var in (self.outer.var, *self.a.private):
-            if kernel_text is not None and not re.search(rf"\b{re.escape(var)}\b", kernel_text):
-                continue  # replaced by its register tile's copies (sum_0_0, ...): declared, it would be unused
-            ctype = "orcu_index" if var in index_vars else canonical_type(nest.variables[var].ctype.base)
-            locals_.setdefault(ctype, []).append(var)
-        streams = v["streamCount"]
-        if v["blockCount"] is None and mapped is None:  # a TSG grid is sized by orcu_blocks_along
-            self.needs.add("blocks_for")
-        if any(a.transferred for a in arrays):
-            self.needs.add("count")
-        if any(a.pinned for a in arrays):
-            self.needs.add("pin")
-        if streams > 1:
-            self.needs.add("chunks")
-        if streams > 1 and not any(a.chunked for a in arrays) and not v["dataOnDevice"]:
-            self.notes.append(
-                f"streamCount={streams}: no array is indexed by '{self.outer.var}' alone, so no transfer overlaps a kernel"
-            )
+        locals_ = self._locals(body, mapped, index_vars)
+        self._launch_needs(arrays, mapped, lanes)
         live_buffers = {n: self.buffer() for _, n in live}
 
         # Arrays the kernel reads as __restrict__ must not overlap where one of them is written.
@@ -835,28 +726,8 @@ class _Generator:
         returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
         params = self.host_params(arrays, scalars, reductions, returned)
         names = tuple(name for _, _, name, _ in params)
-        kernel_params = (
-            [] if mapped else ["long long orcu_lo", "long long orcu_hi"]
-        )  # a TSG kernel reads its loops' bounds
-        kernel_params += (["long long orcu_vlo", "long long orcu_vhi"] if lanes else []) + [
-            a.kernel_param for a in arrays
-        ]
-        kernel_params += [f"{t} {n}" for t, n in kernel_scalars]
-        kernel_params += [f"bool {c['flag']}" for c in self.constants]
-        for red in reductions:
-            kernel_params += [
-                f"{red.ctype} *__restrict__ orcu_{red.var}_partial",
-                f"{red.ctype} orcu_{red.var}_before",
-                f"{red.ctype} *orcu_{red.var}_result",
-            ]
+        kernel_params = self._kernel_params(mapped, lanes, arrays, kernel_scalars, reductions, live)
         counter = self.buffer() if reductions else None  # blocks that finished, for the single-pass reduction
-        if reductions:
-            kernel_params += ["unsigned int *orcu_arrived", "int orcu_first_block", "int orcu_all_blocks"]
-        if live:
-            kernel_params.append("long long orcu_last")
-            kernel_params += [f"{t} *orcu_{n}_last" for t, n in live]
-        kernel = f"{host}_kernel"
-        step = self.outer.step
         if self.buffers:
             self.needs.add("buffers")
         if any(a.sent is not None or a.received is not None for a in arrays):
@@ -880,85 +751,173 @@ class _Generator:
         def kept(k: int) -> str:  # the device address of a kept pinned buffer
             return f"orcu_buffer_device(&orcu_{name}_buffers[{k}])"
 
-        data = {
-            "name": name,
-            "kernel": kernel,
-            "host": host,
-            "release": f"orcu_release_{name}",
-            "where": f"{self.source}:{self.outer.loc.line}",
-            "function": nest.function,
-            "loop_comment": _comment_lines(nest.code),
-            "settings": ", ".join(
-                f"{k}={val!r}" if isinstance(val, str) else f"{k}={val}"
-                for k, val in v.items()
-                if k in nest.transform.args or k == "minBlocks" and val
-            ),  # the runner's too
-            "var": self.outer.var,
-            "step": step,
-            "lower": printer.widened(self.outer.lower),
-            "upper": printer.widened(self.outer.upper),
-            "narrow": narrow,
-            "wide": wide,
-            "limit": limit,
-            "locals": [a.view for a in arrays if a.view] + [f"{t} {', '.join(names)};" for t, names in locals_.items()],
-            "reductions": reductions,
-            "arrays": arrays,
-            "staged": staged,
-            "body": body,
-            "lanes": lanes,
-            "vector_body": vector_body,
-            "vector_bytes": lanes * max(ELEMENT_BYTES[a.element] for a in arrays) if lanes else None,
-            "threads": block_threads,
-            "mapped": mapped,
-            "schedule": self.schedule.name if self.schedule else None,
-            "blocks": v["blockCount"],
-            "streams": streams,
-            "prefer": _PREFER_L1.get(v["preferL1Size"]),
-            "prefer_kb": v["preferL1Size"],
-            "on_device": v["dataOnDevice"],
-            "buffers": self.buffers,
-            "counter": counter,
-            "live": [(t, n, live_buffers[n]) for t, n in live],
-            "iterator_live": self.a.iterator_live,
-            "itype": self.itype,
-            "overlaps": overlaps,
-            "fallback": overlaps and not v["dataOnDevice"],
-            "original": self._original(arrays, reductions, returned) if overlaps and not v["dataOnDevice"] else None,
-            "constants": self.constants,
-            "kernel_signature": _signature(
+        fallback = bool(overlaps) and not v["dataOnDevice"]
+        kernel = f"{host}_kernel"
+        context = RegionContext(
+            name=name,
+            kernel=kernel,
+            host=host,
+            release=f"orcu_release_{name}",
+            where=f"{self.source}:{self.outer.loc.line}",
+            function=nest.function,
+            loop_comment=_comment_lines(nest.code),
+            settings=self._settings(),
+            var=self.outer.var,
+            step=self.outer.step,
+            lower=printer.widened(self.outer.lower),
+            upper=printer.widened(self.outer.upper),
+            narrow=narrow,
+            wide=wide,
+            limit=limit,
+            itype=self.itype,
+            locals=[a.view for a in arrays if a.view] + [f"{t} {', '.join(ns)};" for t, ns in locals_.items()],
+            reductions=reductions,
+            arrays=arrays,
+            staged=staged,
+            device_arrays=[a for a in arrays if a.transferred],
+            body=body,
+            lanes=lanes,
+            vector_body=vector_body,
+            vector_bytes=lanes * max(ELEMENT_BYTES[a.element] for a in arrays) if lanes else None,
+            live=[(t, n, live_buffers[n]) for t, n in live],
+            iterator_live=self.a.iterator_live,
+            constants=self.constants,
+            threads=block_threads,
+            mapped=mapped,
+            schedule=self.schedule.name if self.schedule else None,
+            blocks=v["blockCount"],
+            streams=v["streamCount"],
+            prefer=_PREFER_L1.get(v["preferL1Size"]),
+            prefer_kb=v["preferL1Size"],
+            on_device=v["dataOnDevice"],
+            buffers=self.buffers,
+            counter=counter,
+            overlaps=overlaps,
+            fallback=fallback,
+            original=self._original(arrays, reductions, returned) if fallback else None,
+            kernel_signature=_signature(
                 f"__global__ void __launch_bounds__({block_threads}"
                 + (f", {v['minBlocks']})" if v["minBlocks"] else ")"),
                 kernel,
                 kernel_params,
             ),
-            "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, *_ in params]),
-            "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, *_ in params]),
-            "host_args": ", ".join(names),
-            "kernel_args": kernel_args,
-            "device_arrays": [a for a in arrays if a.transferred],
-            "receive": self.receive,
-            "send": self.send,
-        }
-        text = render("region.cu.j2", r=data)
-        call = f"{host}({', '.join(arg for _, arg, _, _ in params)});"
-        decls = tuple(decl for decl, *_ in params)
+            host_signature=_signature(f"{self.linkage} void", host, [decl for decl, *_ in params]),
+            fallback_signature=_signature("static void", f"{host}_on_host", [decl for decl, *_ in params]),
+            host_args=", ".join(names),
+            kernel_args=kernel_args,
+            receive=self.receive,
+            send=self.send,
+        )
         return RegionCode(
             name,
             host,
-            call,
-            text,
+            f"{host}({', '.join(arg for _, arg, _, _ in params)});",
+            render("region.cu.j2", r=context),
             self.notes,
             self.needs,
             self.includes,
             v,
             names,
-            decls,
-            release=data["release"],
+            tuple(decl for decl, *_ in params),
+            release=context.release,
             arrays=tuple(a.name for a in arrays),
             args=tuple(arg for _, arg, _, _ in params),
             passes=tuple(passed for *_, passed in params),
             figures=self.figures,
             threads=block_threads,
+        )
+
+    def _kernel_scalars(self, arrays: list[ArrayPlan], scalars: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The scalars the kernel reads: those its body names, and those a staged or strided
+        array's extent does."""
+        in_kernel = set(used_names(_ir_nodes(self.nest.body if self.schedule else self.outer.body)))
+        extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
+        extents |= {n for a in arrays if a.view for n in _IDENT.findall(a.view)}
+        return [(t, n) for t, n in scalars if n in in_kernel or n in extents]
+
+    def _unroll(self) -> int:
+        unroll = self.v["unrollInner"]
+        if unroll > 1 and not any(lp is not self.outer for lp in self.nest.loops()):
+            self.notes.append(
+                f"unrollInner={unroll}: no effect, the loop at line {self.outer.loc.line} has no inner loop"
+            )
+        return unroll
+
+    def _body(self, arrays, mapped, renames, unroll: int, live) -> tuple[list[str], int | None, list[str]]:
+        """The kernel's statements, the iterations a vector holds (None: no vectors) and the
+        vectorized body; Orio's mapping's traffic figures on the way."""
+        if mapped is not None:
+            return mapped["lines"], None, []
+        registers = self.registers(arrays, loops_of(self.outer.body))
+        body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
+        lanes = self.vector_lanes(arrays, live)
+        held = {r.ref: r.loop for regs in registers.values() for r in regs}
+        nest, outer, v, inputs, reduced = self.nest, self.outer, self.v, self.inputs, self.reduced
+        self.figures = _once(lambda sms: orio_traffic(nest, outer, v, inputs, held, lanes or 1, reduced, sms))
+        vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
+        return body, lanes, vector_body
+
+    def _locals(self, body: list[str], mapped, index_vars: set[str]) -> dict[str, list[str]]:
+        """The kernel's local variables by type: the mapped loop's iterator and the privates."""
+        locals_: dict[str, list[str]] = {}
+        # Orio's loop header is the template's; the kernel's comments name loops the code no longer does
+        kernel_text = re.sub(r"//[^\n]*|/\*.*?\*/", "", "\n".join(body), flags=re.S) if mapped is not None else None
+        for var in (self.outer.var, *self.a.private):
+            if kernel_text is not None and not re.search(rf"\b{re.escape(var)}\b", kernel_text):
+                continue  # replaced by its register tile's copies (sum_0_0, ...): declared, it would be unused
+            ctype = "orcu_index" if var in index_vars else canonical_type(self.nest.variables[var].ctype.base)
+            locals_.setdefault(ctype, []).append(var)
+        return locals_
+
+    def _launch_needs(self, arrays: list[ArrayPlan], mapped, lanes: int | None) -> None:
+        """The prelude's pieces the launch needs, and the note of streams that overlap nothing."""
+        v = self.v
+        if lanes:
+            self.needs.add("vectors")
+            self.includes.add("stdint.h")
+        if _calls_functions(_ir_nodes(self.outer.body)):  # fmax, sqrt...: the C file's math.h
+            self.includes.add("math.h")
+        streams = v["streamCount"]
+        if v["blockCount"] is None and mapped is None:  # a TSG grid is sized by orcu_blocks_along
+            self.needs.add("blocks_for")
+        if any(a.transferred for a in arrays):
+            self.needs.add("count")
+        if any(a.pinned for a in arrays):
+            self.needs.add("pin")
+        if streams > 1:
+            self.needs.add("chunks")
+        if streams > 1 and not any(a.chunked for a in arrays) and not v["dataOnDevice"]:
+            self.notes.append(
+                f"streamCount={streams}: no array is indexed by '{self.outer.var}' alone, so no transfer overlaps a kernel"
+            )
+
+    def _kernel_params(self, mapped, lanes, arrays, kernel_scalars, reductions, live) -> list[str]:
+        """The kernel's parameters, in the order kernel_args passes them."""
+        out = [] if mapped else ["long long orcu_lo", "long long orcu_hi"]  # a TSG kernel reads its loops' bounds
+        out += (["long long orcu_vlo", "long long orcu_vhi"] if lanes else []) + [a.kernel_param for a in arrays]
+        out += [f"{t} {n}" for t, n in kernel_scalars]
+        out += [f"bool {c['flag']}" for c in self.constants]
+        for red in reductions:
+            out += [
+                f"{red.ctype} *__restrict__ orcu_{red.var}_partial",
+                f"{red.ctype} orcu_{red.var}_before",
+                f"{red.ctype} *orcu_{red.var}_result",
+            ]
+        if reductions:
+            out += ["unsigned int *orcu_arrived", "int orcu_first_block", "int orcu_all_blocks"]
+        if live:
+            out.append("long long orcu_last")
+            out += [f"{t} *orcu_{n}_last" for t, n in live]
+        return out
+
+    def _settings(self) -> str:
+        """The transform's arguments as the annotation wrote them (and minBlocks, which the runner
+        may set), for the kernel's comment."""
+        args = self.nest.transform.args
+        return ", ".join(
+            f"{k}={val!r}" if isinstance(val, str) else f"{k}={val}"
+            for k, val in self.v.items()
+            if k in args or k == "minBlocks" and val
         )
 
     def _original(
