@@ -37,7 +37,6 @@ TABLES = {("orcu.driver.cli", "build_parser")}
 LONG_MODULES = {
     "orcu.codegen.region",
     "orcu.codegen.tiled",
-    "orcu.driver.tuning",
     "orcu.execution.runners",
     "orcu.tsg.phase2",
     "orcu.tsg.traffic",
@@ -46,7 +45,7 @@ LONG_FUNCTIONS = {
     ("orcu.codegen.region", "arrays"),
     ("orcu.codegen.region", "region"),
     ("orcu.driver.report", "check_text"),
-    ("orcu.driver.tuning", "check_predictions"),
+    ("orcu.driver.predictions", "check_predictions"),
     ("orcu.driver.tuning", "tune"),
     ("orcu.execution.harness", "harness_source"),
     ("orcu.execution.runners", "evaluate"),

@@ -267,7 +267,7 @@ def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(
     from conftest import H100
 
     from orcu.codegen.resident import Resident
-    from orcu.driver.tuning import run_together
+    from orcu.driver.chosen import run_together
     from orcu.execution.runners import Runner
 
     program = load(ORIO / "time_steps.c")

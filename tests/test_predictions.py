@@ -11,7 +11,8 @@ import pytest
 from conftest import H100, planted, write
 
 from orcu.driver.database import Context, Database
-from orcu.driver.tuning import check_predictions, tune
+from orcu.driver.predictions import check_predictions
+from orcu.driver.tuning import tune
 from orcu.execution.runners import NOT_RUN, Result, Runner
 from orcu.execution.toolchain import model_compiler
 from orcu.planning.program import load

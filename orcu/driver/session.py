@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from orcu.device import orcu_home
+from orcu.driver.chosen import choices, summary, together
 from orcu.driver.database import Database
 from orcu.driver.outcomes import Tuning, region_result
+from orcu.driver.predictions import check_predictions
 from orcu.driver.preflight import preflight
 from orcu.driver.progress import Progress
 from orcu.driver.target import (
@@ -35,7 +37,6 @@ from orcu.driver.target import (
     unchecked_lines,
     write_tuned,
 )
-from orcu.driver.tuning import check_predictions, choices, summary, together
 from orcu.driver.tuning import tune as search_regions
 from orcu.driver.writeback import Provenance, fragment_path, tuned_source
 from orcu.errors import UsageError

@@ -14,7 +14,7 @@ import math
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,12 +22,12 @@ from orcu.codegen.region import transform_values
 from orcu.device import Device, occupancy
 from orcu.driver.database import Context, Database, _hash
 from orcu.driver.preflight import region_limits
-from orcu.driver.writeback import Choice, composed_region, region_parameters
+from orcu.driver.writeback import region_parameters
 from orcu.execution.metrics import Ranking, work
 from orcu.execution.model import of_variant
-from orcu.execution.runners import RANKED, STATUSES, WRONG, Result, Runner, build_flags, build_identity, searched
+from orcu.execution.runners import RANKED, STATUSES, Result, Runner, build_flags, build_identity, searched
 from orcu.planning.program import Program
-from orcu.planning.space import performance_space, settings_text, sizes_of
+from orcu.planning.space import performance_space, sizes_of
 from orcu.search import DEFAULT, SearchSpace, drive, make
 from orcu.search.registry import canonical
 from orcu.spec.objectives import MEASURED_ONCE, TIME, Objective
@@ -445,124 +445,6 @@ def _against_runs(result: Result, context: Context, db: Database) -> Result:
     return dataclasses.replace(result, status=status, message=f"a tune with --backend {backend} found it so: {message}")
 
 
-CHECKED_PREDICTIONS = 8  # the model's best variants run in emulation, one after another, before giving up
-EMULATION_WORK = 2e9  # thread operations and accesses past which the emulation checks a smaller size (minutes here)
-
-
-def check_predictions(
-    program: Program,
-    tunings: list[RegionTuning],
-    checker: Runner,
-    db: Database,
-    context: Callable[[int], Context],
-    check_context: Callable[[int], Context],
-    progress: Callable[[str], None] = lambda line: None,
-) -> None:
-    """--backend model ranks variants it compiled and never ran: before anything is written, each region and
-    input size's winner runs in orcu's CPU emulation (``checker``) against the original code. A
-    winner that fails gives way to the next best prediction; one that the emulation cannot run at
-    its size in time (or memory) is checked at the smallest input size instead, and says so. What
-    the checks find goes to the database under the checker's context, as its own tune would put it,
-    and the choices orcu apply reads are marked checked. ``context``: the tune's contexts;
-    ``check_context``: the checker's."""
-    for t in tunings:
-        sizes = sorted(sizes_of(program, t.region), key=_work)
-        ctx = check_context(t.region)
-        ranked = sorted(
-            (r for r in t.results if r.status == "predicted" and t.ranking.value(r) is not None), key=t.ranking.cost
-        )
-        unique, seen = [], set()  # a configuration met twice (cached, and evaluated now) is checked once
-        for r in ranked:
-            if (key := repr(sorted(r.params.items()))) not in seen:
-                seen.add(key)
-                unique.append(r)
-        t.checked = False
-        for candidate in unique[:CHECKED_PREDICTIONS]:
-            work = _emulation_work(candidate.figures)
-            if work > EMULATION_WORK:  # hours in the emulation: not tried at this size
-                result = Result(
-                    "timeout",
-                    candidate.params,
-                    t.inputs,
-                    message=f"about {work:.2g} thread operations and accesses; the emulation takes minutes past {EMULATION_WORK:.0e}",
-                )
-            else:
-                result = _checked(program, t.region, candidate.params, t.inputs, checker, db, ctx)
-            where = t.inputs
-            if result.status in ("timeout", "invalid"):  # too slow or too big for the emulation at this size
-                too_big = f"{result.status}: {result.message.splitlines()[0] if result.message else ''}"
-                smaller = [s for s in sizes if _work(s) < _work(t.inputs)]
-                if not smaller:
-                    t.check_note = (
-                        f"the emulation could not check it at {settings_text(t.inputs)} ({too_big}) and no "
-                        "smaller size is tuned"
-                    )
-                    break
-                where = smaller[0]
-                result = _checked(program, t.region, candidate.params, where, checker, db, ctx)
-            progress(
-                f"orcu: checking the prediction for {t.name} {settings_text(t.inputs)} [{settings_text(candidate.params)}]"
-                f"{'' if where is t.inputs else f' at {settings_text(where)}'}: {result.status}"
-            )
-            if result.status == "ok":
-                t.final, t.checked = candidate, True
-                if where is not t.inputs:
-                    t.check_note = (
-                        f"checked at {settings_text(where)} in the emulation: it cannot run "
-                        f"{settings_text(t.inputs)} here ({too_big})"
-                    )
-                break
-            if result.status in WRONG:  # the prediction was of a wrong variant: it ranks no more
-                t.results = [
-                    dataclasses.replace(r, status=result.status, message=result.message)
-                    if r.params == candidate.params
-                    else r
-                    for r in t.results
-                ]
-        measure = t.best.measure if t.best is not None else checker.measure
-        tuned = context(t.region)
-        if t.checked:
-            db.put_choice(
-                tuned, t.inputs, t.final.params, t.final.time_ms, measure, checked=True, objective=objective_text(t)
-            )
-        elif t.best is not None:
-            db.put_choice(
-                tuned, t.inputs, t.best.params, t.best.time_ms, measure, checked=False, objective=objective_text(t)
-            )
-        else:
-            db.drop_choice(tuned, t.inputs, measure)
-
-
-def _emulation_work(figures: dict[str, Any] | None) -> float:
-    """What a variant costs the emulation, from its static figures: its threads' operations and
-    global accesses (a warp request is 32 threads' accesses). 0 where there are no figures."""
-    if not figures:
-        return 0.0
-    requests = sum(f["requests"] for f in figures.get("global", []) + figures.get("fills", []))
-    return figures.get("operations", 0) + 32 * requests
-
-
-def _work(inputs: dict[str, Any]) -> float:
-    """How big an input size is, to find a smaller one: the product of its numbers."""
-    return math.prod(float(v) for v in inputs.values() if isinstance(v, (int, float)) and not isinstance(v, bool))
-
-
-def _checked(
-    program: Program, region: int, params: dict, inputs: dict, checker: Runner, db: Database, ctx: Context
-) -> Result:
-    """The checker's result for one variant, from the database when it has one."""
-    program = program.of_nest(region)
-    key = ctx.key(
-        searched(program, region, params), inputs, build_flags(program.spec.build_command, params, checker.backend)
-    )
-    known = db.get(key, checker.measure)
-    if known is not None and known.status != "timeout":
-        return known
-    result = next(checker.evaluate(program, region, [(params, dict(inputs))]))
-    db.put(key, ctx, result)
-    return result
-
-
 def objective_text(t: RegionTuning) -> str:
     """What chose the winner, where not the time: the objective and the winner's value of it."""
     best, goal = t.best, t.ranking.goal
@@ -655,99 +537,3 @@ def spread(samples: list[float]) -> float:
         return 0.0
     q1, median, q3 = statistics.quantiles(samples, n=4, method="inclusive")
     return (q3 - q1) / median if median > 0 else 0.0
-
-
-def choices(program: Program, tunings: list[RegionTuning]) -> list[list[Choice]] | None:
-    """The best configuration per region and input size; None if some pair has no ok variant."""
-    per_region: list[list[Choice]] = [[] for _ in program.nests]
-    for t in tunings:
-        best = t.best
-        if best is None:
-            return None
-        per_region[t.region].append(Choice(best.params, best.inputs, best.time_ms, best.measure, objective_text(t)))
-    return per_region
-
-
-def run_together(program: Program, runner: Runner, r: int, choices: Mapping[int, Choice]) -> Result:
-    """Region ``r`` run as the tuned file runs it (each loop at its choice, data kept on the
-    device across them), checked against the region as written."""
-    program = program.of_nest(program.hosts[r].nests[0])
-    first = program.hosts[r].nests[0]
-    whole, codes = composed_region(program, r, choices)
-    return runner.whole_region(program, r, choices[first].params, dict(choices[first].inputs), whole, codes)
-
-
-def together(program: Program, runner, best: list[list[Choice]]) -> list[str]:
-    """Each loop was checked alone; a region that runs several (or one in a host loop) runs
-    them together in the tuned file, its arrays kept on the device across them: run it so,
-    at every tuned input size, against the region as written. What failed, said."""
-    problems = []
-    for r, host in enumerate(program.hosts):
-        if not host.repeated:
-            continue
-        for j in range(len(best[host.nests[0]])):
-            result = run_together(program, runner, r, {k: best[k][j] for k in host.nests})
-            if result.status != "ok":
-                line = program.src.location(program.regions[r].start).line
-                problems.append(
-                    f"the loops of the Loop region at line {line} each passed alone, but not together as the "
-                    f"tuned file runs them ({result.status}: {result.message})"
-                )
-    return problems
-
-
-def summary(
-    program: Program, tunings: list[RegionTuning], output: str | None, backend: str, device: str
-) -> dict[str, Any]:
-    """The ``tune --json`` object (docs/commands.md); ``per_input`` when several sizes were tuned."""
-    regions = []
-    for k, nest in enumerate(program.nests):
-        mine = [t for t in tunings if t.region == k]
-        entries = [_entry(t) for t in mine]
-        statuses: Counter = Counter()
-        for t in mine:
-            statuses.update(t.statuses)
-        region = {
-            "name": f"orcu_{nest.name}",
-            "line": nest.loc.line,
-            "best": entries[-1]["best"],  # with several sizes: the last one's, which other sizes fall back to
-            "evaluated": {
-                "new": sum(t.new for t in mine),
-                "cached": sum(t.cached for t in mine),
-                "same_build": sum(t.same_build for t in mine),
-            },
-            "statuses": {s: statuses[s] for s in STATUSES if statuses[s]},
-            "strategy": mine[0].strategy if mine else None,
-        }
-        if len(entries) > 1:
-            region["per_input"] = entries
-        regions.append(region)
-    return {"file": program.src.path, "output": output, "backend": backend, "device": device, "regions": regions}
-
-
-def _entry(t: RegionTuning) -> dict[str, Any]:
-    best = t.best
-    entry: dict[str, Any] = {
-        "inputs": t.inputs,
-        "best": None,
-        "statuses": t.statuses,
-        "evaluated": {"new": t.new, "cached": t.cached, "same_build": t.same_build},
-        "space": t.space,
-    }
-    if best is not None:
-        entry["best"] = {
-            "params": {n: best.params[n] for n in t.parameters},
-            "time_ms": best.time_ms,
-            "measure": best.measure,
-            "metrics": best.metrics,
-            "kernel_ms": statistics.median(best.kernel_ms) if best.kernel_ms else None,
-            "total_ms": statistics.median(best.total_ms) if best.total_ms else None,
-            "status": best.status,
-            "spread": None if t.spread is None else round(t.spread, 4),
-            "no_effect": list(t.no_effect),
-            "notes": list(t.notes),
-        }
-        if t.checked is not None:  # a prediction: whether a run checked it, and where
-            entry["best"]["checked"] = t.checked
-            entry["best"]["check_note"] = t.check_note
-    return entry
