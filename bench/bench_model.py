@@ -1,4 +1,4 @@
-"""The performance model (orcu/model.py) against GPU runs: does it rank variants as the GPU does?
+"""The performance model (orcu/execution/model.py) against GPU runs: does it rank variants as the GPU does?
 
 Run: python3 bench/bench_model.py [--record] [--budget N] [--database PATH]
 

@@ -154,7 +154,7 @@ def _best(kernel: str, program) -> dict:
             resources, instances, ptx = _compiled(text, code.host, Path(tmp))
             setting = program.nests[0].recipe.min_blocks
             if _spills(instances) and setting:
-                # as a tune builds it (orcu/runners.py): with the minBlocks that end ptxas's spills
+                # as a tune builds it (orcu/execution/runners.py): with the minBlocks that end ptxas's spills
                 for blocks in min_blocks_to_try(instances, code.threads, H100):
                     text, _ = tuned_source(program, [Choice({**config, setting: blocks}, inputs)])
                     resources, instances, ptx = _compiled(text, code.host, Path(tmp))
@@ -172,7 +172,7 @@ def _best(kernel: str, program) -> dict:
         }
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        # a tile ptxas spills is not kept (orcu/runners.py): nor is it here
+        # a tile ptxas spills is not kept (orcu/execution/runners.py): nor is it here
         kept = [r for r in pool.map(with_ptxas, top) if r["resources"] is not None and not r["spilled"]]
     chosen = min(kept, key=lambda r: r["prediction"].ms)
     resources, mix, ms, constants = chosen["resources"], chosen["mix"], chosen["prediction"].ms, chosen["constants"].ms

@@ -6,7 +6,7 @@ Run: python3 bench/bench_tsg.py [--record]   (--record appends to bench/results/
    gemv 4096, in Orio's mapping, the TSG's first kept schedule and (gemm, transposed gemv)
    with Phase II's placements: each global access's sectors per warp request and requests,
    the mean sectors per request over all of them, the global bytes requested per output, and
-   orcu/model.py's predicted kernel time on the H100 profile with the term that bounds it.
+   orcu/execution/model.py's predicted kernel time on the H100 profile with the term that bounds it.
 2. On a GPU (when one is visible): the kernel time of the same three kernels, Orio's
    mapping against the TSG's choice, at the issue's sizes (gemm 2048, gemv 8192 as well).
 """
@@ -89,7 +89,7 @@ def _tsg(program, params: dict, inputs: dict) -> tuple[Schedule, tuple[int, int]
 
 def figures(program, config: dict, inputs: dict) -> dict:
     """orcu/tsg/traffic.py's figures of one variant (each global access: the sectors of the
-    first warp's request and the grid's requests) and orcu/model.py's prediction on the H100."""
+    first warp's request and the grid's requests) and orcu/execution/model.py's prediction on the H100."""
     code = generate(program, program.nests[0], config, inputs)
     traffic = code.traffic(H100.multiprocessors)
     prediction = of_variant(program, 0, traffic, inputs, H100)

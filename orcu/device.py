@@ -31,7 +31,7 @@ class Device:
     memory_bus_bits: int
     memory_bytes: int  # global memory
     source: str  # "query" or "profile"
-    clock_khz: int = 0  # the multiprocessors' clock (boost); 0: unknown (orcu/model.py takes 1.5 GHz)
+    clock_khz: int = 0  # the multiprocessors' clock (boost); 0: unknown (orcu/execution/model.py takes 1.5 GHz)
 
     @property
     def arch(self) -> str:

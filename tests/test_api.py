@@ -1,4 +1,4 @@
-"""orcu from Python (orcu/api.py): every public function, its error type, an interrupted tune
+"""orcu from Python (orcu/driver/api.py): every public function, its error type, an interrupted tune
 resumed, results as tables and plots; and the command line over it (SIGINT, `orcu report`)."""
 
 import json

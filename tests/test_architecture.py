@@ -37,7 +37,6 @@ TABLES = {("orcu.driver.cli", "build_parser")}
 LONG_MODULES = {
     "orcu.codegen.region",
     "orcu.codegen.tiled",
-    "orcu.execution.runners",
     "orcu.tsg.phase2",
     "orcu.tsg.traffic",
 }

@@ -12,7 +12,8 @@ import pytest
 from codegen_cases import CASES
 from conftest import EXAMPLES, H100, ROOT, write
 
-from orcu.execution.runners import Runner, build_flags, build_item, foreign_arch
+from orcu.execution.buildflags import build_flags, foreign_arch
+from orcu.execution.runners import Runner, build_item
 from orcu.planning.program import load
 
 SPEC = """/*@ begin PerfTuning (

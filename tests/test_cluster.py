@@ -1,4 +1,4 @@
-"""One tune over many workers (orcu/executors.py): a Dask cluster of real worker processes, and
+"""One tune over many workers (orcu/execution/executors.py): a Dask cluster of real worker processes, and
 several GPUs of one machine (emulated ones here): the same results as one run at a time, nothing
 lost when a worker dies, nothing evaluated again when the tune is killed and run again."""
 

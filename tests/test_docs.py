@@ -58,3 +58,15 @@ def test_no_module_cites_a_page_that_is_not_there():
         for cited in re.findall(r"\b((?:docs|bench)/[\w/.-]+\.md)", path.read_text()):
             assert (ROOT / cited).exists(), f"{path.relative_to(ROOT)} cites {cited}"
         assert "DESIGN.md" not in path.read_text(), path
+
+
+def test_every_module_path_the_code_and_docs_name_is_there():
+    named = [
+        ROOT / "README.md",
+        *(ROOT / "docs").rglob("*.md"),
+        *(ROOT / "orcu").rglob("*.py"),
+        *(ROOT / "templates").rglob("*.j2"),
+    ]
+    for path in named:
+        for cited in re.findall(r"\borcu/[\w/]+\.py\b", path.read_text()):
+            assert (ROOT / cited).exists(), f"{path.relative_to(ROOT)} names {cited}"

@@ -1,4 +1,4 @@
-"""The performance model (orcu/model.py) and its inputs: the static traffic figures of every
+"""The performance model (orcu/execution/model.py) and its inputs: the static traffic figures of every
 example, Orio's mapping and the TSG's schedules, checked against what the emulation counts on
 the generated kernels' real index arithmetic; the model's ranking; tune's use of it."""
 
@@ -16,7 +16,8 @@ from orcu.driver.cli import main
 from orcu.driver.preflight import region_limits
 from orcu.driver.tuning import _figures
 from orcu.execution.model import of_variant
-from orcu.execution.runners import Result, Runner, build_item
+from orcu.execution.result import Result
+from orcu.execution.runners import Runner, build_item
 from orcu.planning.program import load
 from orcu.planning.space import input_space, performance_space, settings_text
 

@@ -13,7 +13,8 @@ from conftest import H100, planted, write
 from orcu.driver.database import Context, Database
 from orcu.driver.predictions import check_predictions
 from orcu.driver.tuning import tune
-from orcu.execution.runners import NOT_RUN, Result, Runner
+from orcu.execution.result import NOT_RUN, Result
+from orcu.execution.runners import Runner
 from orcu.execution.toolchain import model_compiler
 from orcu.planning.program import load
 

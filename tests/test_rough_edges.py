@@ -13,7 +13,8 @@ from conftest import H100, write
 from orcu.driver.cli import build_parser, main
 from orcu.driver.database import Database
 from orcu.driver.tuning import EXTRA_ROUNDS, RETIME_ROUNDS, RegionTuning, _Builds, _retime
-from orcu.execution.runners import Result, Runner
+from orcu.execution.result import Result
+from orcu.execution.runners import Runner
 from orcu.planning.program import load
 
 SOURCE = """/*@ begin PerfTuning (

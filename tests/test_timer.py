@@ -16,7 +16,7 @@ from orcu.driver.session import after_notes as _after_notes
 from orcu.driver.tuning import RegionTuning
 from orcu.execution.harness import harness_source, repeatable
 from orcu.execution.query import query
-from orcu.execution.runners import Result
+from orcu.execution.result import Result
 from orcu.execution.toolchain import compile_program
 from orcu.planning.program import load
 

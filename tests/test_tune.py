@@ -14,7 +14,8 @@ from orcu.driver.cli import main
 from orcu.driver.report import summary
 from orcu.driver.tuning import region_configs
 from orcu.execution import executors
-from orcu.execution.runners import Runner, build_flags, build_item, spec_defines_and_includes
+from orcu.execution.buildflags import build_flags, spec_defines_and_includes
+from orcu.execution.runners import Runner, build_item
 from orcu.execution.toolchain import nvcc
 from orcu.planning.program import load
 from orcu.planning.space import input_space

@@ -211,7 +211,7 @@ def apply(
     from orcu.device import orcu_home
     from orcu.driver.database import existing_database
     from orcu.driver.writeback import Choice, Provenance, tuned_source
-    from orcu.execution.runners import MEASURE_NAMES
+    from orcu.execution.result import MEASURE_NAMES
     from orcu.planning.space import settings_text, sizes_of
 
     orcu_home(path)
@@ -370,7 +370,7 @@ def import_t4(
     from orcu.driver.database import Database, database_path
     from orcu.driver.tuning import region_configs
     from orcu.driver.writeback import region_parameters
-    from orcu.execution.runners import build_flags
+    from orcu.execution.buildflags import build_flags
     from orcu.planning.space import settings_text, sizes_of
 
     data, described = t4.read(path)

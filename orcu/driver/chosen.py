@@ -10,7 +10,8 @@ from typing import Any
 
 from orcu.driver.tuning import RegionTuning, objective_text
 from orcu.driver.writeback import Choice, composed_region
-from orcu.execution.runners import STATUSES, Result, Runner
+from orcu.execution.result import STATUSES, Result
+from orcu.execution.runners import Runner
 from orcu.planning.program import Program
 
 

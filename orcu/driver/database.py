@@ -28,7 +28,7 @@ from typing import Any
 from orcu.errors import UsageError
 from orcu.execution.backends import BACKENDS
 from orcu.execution.model import predicted_ms
-from orcu.execution.runners import MEASURES, WRONG, Result
+from orcu.execution.result import MEASURES, WRONG, Result
 from orcu.version import __version__
 
 BUSY_TIMEOUT_S = 60  # how long a writer waits for another process to finish its transaction
@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS evaluations (
     created TEXT NOT NULL,
     figures TEXT NOT NULL DEFAULT 'null',  -- JSON: static traffic (tsg/traffic.py) and "model": the prediction, else null
     code TEXT NOT NULL DEFAULT '',  -- hash of the region, spec and orcu: one variant's code whatever the backend
-    metrics TEXT NOT NULL DEFAULT 'null',   -- JSON: what it achieved (orcu/metrics.py), where ranked
+    metrics TEXT NOT NULL DEFAULT 'null',   -- JSON: what it achieved (orcu/execution/metrics.py), where ranked
     measured TEXT NOT NULL DEFAULT 'null',  -- JSON: what the harness measured besides time (NVML energy)
     origin TEXT NOT NULL DEFAULT ''         -- '' measured by orcu here, else the import it came from
 );

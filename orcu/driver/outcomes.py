@@ -38,7 +38,7 @@ class Evaluation:
     figures: dict[str, Any] | None = None  # static traffic figures and the model's prediction
     line: int | None = None  # the region's line in the file
     compiler: str = ""
-    metrics: dict[str, float] | None = None  # what it achieved at time_ms (orcu/metrics.py): gflop_s, gb_s, ...
+    metrics: dict[str, float] | None = None  # what it achieved at time_ms (orcu/execution/metrics.py): gflop_s, gb_s, ...
 
     @property
     def emulated(self) -> bool:
@@ -98,7 +98,7 @@ def _evaluation(file: str, t, result, backend: str, device: str, compiler: str) 
 
 def evaluation_from_row(row: dict[str, Any], measure: str) -> Evaluation:
     from orcu.driver.report import rates
-    from orcu.execution.runners import RANKED
+    from orcu.execution.result import RANKED
 
     samples = row[f"{measure}_ms"]
     time = _median(samples) if row["status"] in RANKED else None

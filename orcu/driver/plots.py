@@ -9,7 +9,7 @@ where the evaluations allow it (``plot_all`` says why where they do not):
   times are CPU times of the emulated code, and the axis says so;
 - roofline: the variants by their static traffic figures (operations per byte of global-memory
   sectors requested) and the performance their time gives, under the device's ceilings;
-- achieved: each variant's fraction of the roofline bound of the loop's own work (orcu/metrics.py),
+- achieved: each variant's fraction of the roofline bound of the loop's own work (orcu/execution/metrics.py),
   in the order evaluated, the closest to it marked with its GFLOP/s and GB/s.
 """
 
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from orcu.execution.backends import backend as backend_of
-from orcu.execution.runners import RANKED
+from orcu.execution.result import RANKED
 
 SECTOR_BYTES = 32
 

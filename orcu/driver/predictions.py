@@ -10,7 +10,9 @@ from typing import Any
 
 from orcu.driver.database import Context, Database
 from orcu.driver.tuning import RegionTuning, objective_text
-from orcu.execution.runners import WRONG, Result, Runner, build_flags, searched
+from orcu.execution.buildflags import build_flags
+from orcu.execution.result import WRONG, Result
+from orcu.execution.runners import Runner, searched
 from orcu.planning.program import Program
 from orcu.planning.space import settings_text, sizes_of
 

@@ -15,7 +15,7 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from orcu.driver.tuning import duration
-from orcu.execution.runners import RANKED
+from orcu.execution.result import RANKED
 from orcu.planning.space import settings_text
 
 
@@ -48,7 +48,7 @@ def print_fitted(table: Table, stream: TextIO, default: int, title, first: int) 
 
 class Progress:
     def __init__(self, stream: TextIO, executor=None):
-        """``executor``: where several variants run at once (orcu/executors.py), whose busy and
+        """``executor``: where several variants run at once (orcu/execution/executors.py), whose busy and
         idle workers and pace are shown; None where one runs at a time."""
         self.executor = executor
         self.console = Console(file=stream)

@@ -12,7 +12,7 @@ from typing import Any
 
 from orcu.driver.preflight import Limits, preflight
 from orcu.execution.backends import backend as backend_of
-from orcu.execution.runners import MEASURE_NAMES, RANKED
+from orcu.execution.result import MEASURE_NAMES, RANKED
 from orcu.frontend.ir import Loop, c_text
 from orcu.planning.program import Program
 from orcu.planning.space import input_space, performance_space, settings_text
@@ -420,7 +420,7 @@ RATES = ("gflop_s", "gb_s", "bound_fraction")
 
 def rates(row: dict[str, Any], measure: str) -> dict[str, float]:
     """GFLOP/s, GB/s and the fraction of the roofline bound of an evaluation at its time by
-    ``measure``, from the loop's work its metrics keep (orcu/metrics.py); empty where unknown."""
+    ``measure``, from the loop's work its metrics keep (orcu/execution/metrics.py); empty where unknown."""
     from orcu.execution.metrics import rates as at_time
 
     samples = row.get(f"{measure}_ms") or []

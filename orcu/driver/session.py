@@ -42,7 +42,8 @@ from orcu.driver.writeback import Provenance, fragment_path, tuned_source
 from orcu.errors import UsageError
 from orcu.execution.backends import AUTO, EMULATE
 from orcu.execution.backends import backend as backend_of
-from orcu.execution.runners import Runner, foreign_arch
+from orcu.execution.buildflags import foreign_arch
+from orcu.execution.runners import Runner
 from orcu.execution.toolchain import gxx
 from orcu.planning.space import settings_text
 

@@ -11,7 +11,7 @@ to, so that ``orcu import --format t4`` finds the region again. A file another t
 configuration, against the region's space; a configuration outside it is left out.
 
 Imported results guide a later tune (it evaluates nothing it already has) but never win
-unchecked: a contender for the winner runs in orcu's harness first (orcu/tuning.py).
+unchecked: a contender for the winner runs in orcu's harness first (orcu/driver/tuning.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 
 from orcu.errors import UsageError
 from orcu.execution.backends import backend as backend_of
-from orcu.execution.runners import RANKED, Result
+from orcu.execution.result import RANKED, Result
 from orcu.spec.objectives import BUILTIN
 from orcu.version import __version__
 

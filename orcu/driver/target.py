@@ -188,7 +188,7 @@ def write_tuned(
         size_defines,
         write_atomically,
     )
-    from orcu.execution.runners import spec_defines_and_includes
+    from orcu.execution.buildflags import spec_defines_and_includes
     from orcu.execution.toolchain import tuned_file_problem
 
     # No tuned file is written that its build would refuse: the variants were built alone, the
@@ -285,7 +285,7 @@ def target_of(program, path, backend, device):
 
 
 def check_measure(measure: str | None) -> None:
-    from orcu.execution.runners import MEASURES
+    from orcu.execution.result import MEASURES
 
     if measure is not None and measure not in MEASURES:
         raise UsageError(f"unknown measure '{measure}' (known: {', '.join(MEASURES)})")
@@ -316,7 +316,7 @@ def ranking_objective(program, requested: str | None, backend: str):
 
 
 def executor_for(path, home: Path, backend: str, gpus: str | None, cluster: str | None):
-    """Where the tune's builds and runs happen (orcu/executors.py): a Dask cluster, this
+    """Where the tune's builds and runs happen (orcu/execution/executors.py): a Dask cluster, this
     machine's GPUs side by side, or this machine one run at a time."""
     from orcu.execution.executors import BATCH_SCHEDULERS, Cluster, Local, chosen_gpus, cluster_settings
 

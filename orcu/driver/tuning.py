@@ -23,9 +23,11 @@ from orcu.device import Device, occupancy
 from orcu.driver.database import Context, Database, _hash
 from orcu.driver.preflight import region_limits
 from orcu.driver.writeback import region_parameters
+from orcu.execution.buildflags import build_flags
 from orcu.execution.metrics import Ranking, work
 from orcu.execution.model import of_variant
-from orcu.execution.runners import RANKED, STATUSES, Result, Runner, build_flags, build_identity, searched
+from orcu.execution.result import RANKED, STATUSES, Result
+from orcu.execution.runners import Runner, build_identity, searched
 from orcu.planning.program import Program
 from orcu.planning.space import performance_space, sizes_of
 from orcu.search import DEFAULT, SearchSpace, drive, make
@@ -63,7 +65,7 @@ class RegionTuning:
         None  # --backend model: whether its winner ran against the original code (None: not a prediction)
     )
     check_note: str = ""  # where and how the prediction was checked, when not at its own size
-    ranking: Ranking = field(default_factory=Ranking, repr=False)  # its metrics and objective (orcu/metrics.py)
+    ranking: Ranking = field(default_factory=Ranking, repr=False)  # its metrics and objective (orcu/execution/metrics.py)
 
     def record(self, result: Result, origin: str, progress=None) -> float:
         """Count one result: ``origin`` "" (evaluated now), "cached" or "same build"; its cost."""

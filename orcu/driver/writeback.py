@@ -19,7 +19,7 @@ from orcu.codegen.region import RegionCode, generate, links, prelude
 from orcu.codegen.resident import Resident, resident
 from orcu.codegen.templates import render
 from orcu.errors import AnnotationError, UsageError
-from orcu.execution.runners import MEASURE_NAMES
+from orcu.execution.result import MEASURE_NAMES
 from orcu.files import replace_atomically
 from orcu.frontend import generated
 from orcu.frontend.ctext import blank_comments
@@ -43,7 +43,7 @@ class Choice:
     inputs: Mapping[str, Any] = field(default_factory=dict)
     time_ms: float | None = None
     measure: str = "kernel"  # what time_ms is: the kernels' time, the host function's whole time, or the model's
-    objective: str = ""  # what chose it where not that time: "max:gflop_s = 812.3" (orcu/tuning.py objective_text)
+    objective: str = ""  # what chose it where not that time: "max:gflop_s = 812.3" (orcu/driver/tuning.py objective_text)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Where a tune's builds and timed runs happen: this machine (one run at a time, or one per GPU
 with ``--gpus``), or the workers of a Dask cluster (``--cluster``).
 
-The runner (orcu/runners.py) hands an executor plain data: a harness's source with its
+The runner (orcu/execution/runners.py) hands an executor plain data: a harness's source with its
 compiler and flags to build (a BuildJob), and a run of one variant of a built harness (a
 RunJob); it gets plain data back. Neither the search nor the results database knows which
 executor ran them; the database stays with the tune that asked, its only writer, so that a

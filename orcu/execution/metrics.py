@@ -9,7 +9,7 @@ written at its input size (the same for every variant, so that its rates compare
   whole (as the harness declares it);
 - ``gflop_s``, ``gb_s``: those over the time; ``bound_ms``: the roofline bound, the slower of
   the bytes at the device's peak bandwidth and the operations at its peak arithmetic rate
-  (orcu/model.py's peak_rates); ``bound_fraction``: that bound over the time, 1.0 at the roofline;
+  (orcu/execution/model.py's peak_rates); ``bound_fraction``: that bound over the time, 1.0 at the roofline;
 - ``energy_j``, ``power_w`` (with ``--backend cuda`` and an energy objective): the joules of one
   call of the variant and the mean watts, measured through NVML; ``edp``: energy times time.
 
@@ -31,7 +31,7 @@ from orcu.analysis.affine import poly_of
 from orcu.errors import SpecError
 from orcu.execution.harness import memory_needs
 from orcu.execution.model import peak_rates
-from orcu.execution.runners import RANKED, Result
+from orcu.execution.result import RANKED, Result
 from orcu.frontend.ir import statements
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.objectives import ENERGY, TIME, Objective

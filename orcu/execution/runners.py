@@ -13,13 +13,10 @@ import hashlib
 import itertools
 import os
 import re
-import shlex
-import statistics
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +24,14 @@ from orcu.codegen.region import RegionCode, generate, transform_values
 from orcu.device import REGISTER_UNIT, Device
 from orcu.errors import OrcuError, ReferenceFailed
 from orcu.execution.backends import backend as backend_of
+from orcu.execution.buildflags import (
+    _names_arch,
+    build_flags,
+    build_libs,
+)
 from orcu.execution.executors import BuildJob, Built, Local, RunJob
-from orcu.execution.flags import flag_settings, spec_flags
 from orcu.execution.harness import HOST_COPIES, harness_source, memory_needs
-from orcu.execution.model import predicted_ms
+from orcu.execution.result import NOT_RUN, Result
 from orcu.execution.toolchain import EMULATION, NVCC, Build, KernelResources, kernel_instances
 from orcu.frontend.ir import LoopNest
 from orcu.frontend.source import ENCODING
@@ -39,68 +40,11 @@ from orcu.planning.space import settings_text
 from orcu.spec.schedule import Schedule, block_shape
 from orcu.tsg.phase2 import placement_problem
 
-NOT_RUN = "compiled, not run (--backend model): the model predicted its time; it was not checked against the C code"
-# "predicted": a --backend model result, compiled and ranked by the model's time but never run
-# or checked against the original code (only "ok" was).
-STATUSES = ("ok", "predicted", "compile_error", "launch_error", "timeout", "wrong_result", "crash", "invalid")
-RANKED = ("ok", "predicted")  # the statuses that carry a time a search ranks
-WRONG = ("compile_error", "wrong_result", "crash")  # what a prediction never overrides
 # What the harness's second input set draws (templates/harness.cu.j2, orcu_adversarial).
 SECOND_INPUTS = "signed values, zeros, ones, repeats, integer limits"
-# What ranks variants: the kernels' time (CUDA events around each launch; Orio's measure), the
-# host function's whole time (allocation, transfers, kernels), or the kernels' GPU time as
-# orcu/model.py predicts it (the emulation's default: its CPU times say nothing of the GPU).
-MEASURES = ("kernel", "total", "model")
-MEASURE_NAMES = {
-    "kernel": "kernel time",
-    "total": "total time",
-    "model": "GPU kernel time predicted by orcu's performance model",
-}
 ENERGY_S = 1.0  # seconds of a variant's calls its energy is measured over (NVML's counter moves every few ms)
 EMULATION_SEED = "1"  # blocks run in a shuffled order, to expose races between blocks
 MAX_BATCH = 16  # variants built into one harness
-
-
-@dataclass
-class Result:
-    status: str
-    params: dict[str, Any]
-    inputs: dict[str, Any]
-    kernel_ms: list[float] = field(default_factory=list)
-    total_ms: list[float] = field(default_factory=list)
-    message: str = ""
-    worst: dict[str, Any] | None = None
-    compile_s: float = 0.0
-    run_s: float = 0.0
-    measure: str = "kernel"  # which samples rank it
-    figures: dict[str, Any] | None = (
-        None  # its static traffic at its input size (tsg/traffic.py), the model's prediction
-    )
-    counted: dict[str, Any] | None = None  # the memory traffic its run counted (Runner's count_memory)
-    resources: KernelResources | None = None  # what ptxas reported of its kernel (GPU builds)
-    metrics: dict[str, float] | None = None  # what it achieved (orcu/metrics.py), where ranked
-    measured: dict[str, Any] | None = None  # what the harness measured besides time: NVML's energy_j, power_w
-    origin: str = ""  # "" measured by orcu here; else where an import found it (never written unchecked)
-
-    @property
-    def samples(self) -> list[float]:
-        if self.measure == "model":  # the model's prediction, one figure
-            predicted = predicted_ms(self.figures)
-            return [] if predicted is None else [predicted]
-        return self.kernel_ms if self.measure == "kernel" else self.total_ms
-
-    @property
-    def time_ms(self) -> float | None:
-        """The median of the ranked samples."""
-        return statistics.median(self.samples) if self.status in RANKED and self.samples else None
-
-    def with_samples(self, samples: list[float]) -> Result:
-        """The same result with other samples of its measure (re-timings pooled in)."""
-        if self.measure == "model":
-            return self
-        if self.measure == "kernel":
-            return dataclasses.replace(self, kernel_ms=samples)
-        return dataclasses.replace(self, total_ms=samples)
 
 
 def physical_memory() -> int:
@@ -149,91 +93,6 @@ def invalid_reason(values: Mapping[str, Any], device: Device, nest: LoopNest) ->
     if values["blockCount"] is not None and values["blockCount"] > device.max_grid_x:
         return f"blockCount={values['blockCount']} is above the {device.max_grid_x} blocks of {device.name}"
     return None
-
-
-def build_flags(
-    command: str | None, params: Mapping[str, Any], backend: str, arch: str | None = None
-) -> tuple[str, ...]:
-    """Flags of the spec's build_command with @NAME@ and @CFLAGS substituted (the compiler dropped);
-    orcu.execution.flags has checked them, or the user trusts the spec.
-
-    The emulation keeps only -D, -I and -O flags: the others are nvcc's. For the GPU ``arch``
-    (sm_90), flags that name only other GPUs are dropped: the device's own is compiled for
-    (foreign_arch says so before the tune).
-    """
-    if not command:
-        return ("-O3",) if backend_of(backend).on_gpu else ()
-    words = spec_flags(command, params)
-    if backend_of(backend).on_gpu:
-        return tuple(words) if arch is None else _split_arch(words, arch)[0]
-    return _only(words, ("-D", "-I", "-O"))
-
-
-def spec_defines_and_includes(command: str | None, params: Mapping[str, Any]) -> tuple[str, ...]:
-    """The -D and -I flags of the spec's build command: what a build of the tuned file needs
-    beside the file itself (its headers, its macros)."""
-    return _only(spec_flags(command, params), ("-D", "-I"))
-
-
-def _only(words, options: tuple[str, ...]) -> tuple[str, ...]:
-    """The flags among ``words`` that start with one of ``options``, with the value of -D or -I
-    given as the next word (``-I inc``)."""
-    out = []
-    for k, word in enumerate(words):
-        if word in ("-D", "-I") and word in options and k + 1 < len(words):
-            out += [word, words[k + 1]]
-        elif word.startswith(options) and word not in ("-D", "-I"):
-            out.append(word)
-    return tuple(out)
-
-
-_ARCH_OPTIONS = ("-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code")
-
-
-def _split_arch(words, arch: str) -> tuple[tuple[str, ...], list[str]]:
-    """(the flags without those naming only GPUs other than ``arch``, those flags as written)."""
-    number = arch.split("_")[1]
-    kept, foreign = [], []
-    k = 0
-    while k < len(words):
-        word = words[k]
-        takes = word in _ARCH_OPTIONS and k + 1 < len(words)
-        flag = [word, words[k + 1]] if takes else [word]
-        k += len(flag)
-        text = " ".join(flag)
-        if word.split("=")[0] in _ARCH_OPTIONS and not re.search(
-            rf"(?:sm|compute|lto)_{number}[af]?\b|=(?:native|all|all-major)$|^(?:native|all|all-major)$",
-            text.split(" ")[-1],
-        ):
-            foreign.append(text)
-        else:
-            kept += flag
-    return tuple(kept), foreign
-
-
-def foreign_arch(program: Program, device: Device) -> list[str]:
-    """A note for each build flag, of any configuration, that names only GPUs other than the
-    ``device``'s (build_flags drops it)."""
-    command = program.spec.build_command
-    found: dict[str, None] = {}
-    for setting in flag_settings(program.spec) if command else []:
-        found.update(dict.fromkeys(_split_arch(spec_flags(command, setting), device.arch)[1]))
-    return [
-        f"orcu: note: build flag '{flag}' names only other GPUs than the {device.name} ({device.arch}): orcu compiles "
-        f"for {device.arch} instead"
-        for flag in found
-    ]
-
-
-def build_libs(program: Program) -> tuple[str, ...]:
-    """The spec's ``libs`` (Orio's): what the harness links with (orcu.execution.flags has checked them,
-    or the user trusts the spec)."""
-    libs = program.spec.arg("build", "libs")
-    return tuple(shlex.split(libs)) if libs else ()
-
-
-def _names_arch(flags: Iterable[str]) -> bool:
-    return any(f.startswith(("-arch", "--gpu-architecture", "-gencode", "--generate-code")) for f in flags)
 
 
 def build_item(
@@ -363,7 +222,7 @@ class Runner:
         sectors and shared-memory wavefronts of the call the harness checks (Result.counted;
         instrumented builds at -O0, several times slower). ``energy``: each run measures the energy of
         a call through NVML as well (ENERGY_S seconds of calls; GPU runs). ``executor``: where builds
-        and runs happen (orcu/executors.py; default: this machine, one run at a time); the runner's
+        and runs happen (orcu/execution/executors.py; default: this machine, one run at a time); the runner's
         own threads (``jobs``) prepare the builds and wait for them."""
         self.backend = backend  # its name, as build keys and the results database record it
         self.kind = backend_of(backend)
@@ -406,7 +265,7 @@ class Runner:
 
     def _counts(self, code: RegionCode) -> bool:
         """Whether the variant's run counts its memory traffic: with count_memory, or where the
-        model ranks and the static figures cannot tell (orcu/model.py's fallback)."""
+        model ranks and the static figures cannot tell (orcu/execution/model.py's fallback)."""
         if not self.kind.runs_on_cpu:
             return False
         return self.count_memory or (self.measure == "model" and code.traffic(self.device.multiprocessors) is None)
@@ -737,7 +596,7 @@ class Runner:
         return self._result(self._submit_run(exe, which).result(), params, inputs)
 
     def _result(self, outcome: dict[str, Any], params: dict, inputs: dict) -> Result:
-        """The Result of an executor's outcome of a run (orcu/executors.py run_harness)."""
+        """The Result of an executor's outcome of a run (orcu/execution/executors.py run_harness)."""
         status, run_s = outcome["status"], outcome.get("run_s", 0.0)
         err = outcome.get("stderr", "")
         # where it ran, beside several; the kernel launches each timed pair of events held

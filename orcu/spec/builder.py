@@ -33,7 +33,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "search": ("arg", "let"),
     "validation": ("arg", "let"),
     "cmdline_params": ("option", "param", "let"),
-    "metrics": ("let", "arg"),  # its lets are metrics, computed for each variant (orcu/metrics.py)
+    "metrics": ("let", "arg"),  # its lets are metrics, computed for each variant (orcu/execution/metrics.py)
 }
 STATEMENTS = ("let", "param", "constraint", "arg", "option", "decl")
 

@@ -52,7 +52,7 @@ class Arg:
 
 @dataclass(frozen=True)
 class Metric:
-    """``let name = expr;`` of the metrics section: computed for each evaluated variant (orcu/metrics.py)."""
+    """``let name = expr;`` of the metrics section: computed for each evaluated variant (orcu/execution/metrics.py)."""
 
     name: str
     expr: Expr
@@ -108,7 +108,7 @@ class TuningSpec:
         return {m.name: m.expr for m in self.metrics}
 
     def ranking_objective(self, requested: str | None = None):
-        """``requested`` (--objective), else the spec's, else kernel time (orcu/metrics.py)."""
+        """``requested`` (--objective), else the spec's, else kernel time (orcu/execution/metrics.py)."""
         from orcu.spec.objectives import objective
 
         if requested is not None:

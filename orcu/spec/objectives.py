@@ -1,4 +1,4 @@
-"""What a tune ranks variants by: the names of the metrics orcu computes (orcu/metrics.py) and
+"""What a tune ranks variants by: the names of the metrics orcu computes (orcu/execution/metrics.py) and
 an objective, one metric with a direction. Kept apart from the computing so that the spec
 reads these names without the pipeline."""
 

@@ -1,6 +1,6 @@
 """Static traffic figures of a variant, in Orio's mapping or a TSG schedule: what its kernel
 asks of memory and arithmetic, from the schedule, the placements and the subscripts at one
-input size (no run). orcu/model.py predicts a GPU time from them.
+input size (no run). orcu/execution/model.py predicts a GPU time from them.
 
 - each global access of the kernel: the 32-byte sectors one request of a warp touches (the
   first warp of the first block, every loop a thread runs at its first iteration: 4 for a

@@ -355,7 +355,7 @@ ORCU_EMU_FN int request_ways(const BankAccess *first, const BankAccess *last, un
  * accesses that a kernel's threads make to device memory in the harness's checked call, grouped
  * into warp requests as the bank log is, and count each request's distinct 32-byte sectors. The
  * shared tiles' requests and the words of their worst bank are counted too. At exit the totals
- * go to stderr as one JSON line, for orcu/model.py's inputs and the tests of the static figures. */
+ * go to stderr as one JSON line, for orcu/execution/model.py's inputs and the tests of the static figures. */
 struct SiteCount { unsigned long long requests, sectors; int write; };  /* a shared tile's `sectors`: its wavefronts */
 ORCU_EMU_VAR std::map<const void *, SiteCount> sector_counts, tile_counts;  /* by call site */
 ORCU_EMU_VAR AccessLog sector_log = {NULL, 0, 0};
