@@ -37,8 +37,6 @@ TABLES = {("orcu.driver.cli", "build_parser")}
 LONG_MODULES = {
     "orcu.codegen.region",
     "orcu.codegen.tiled",
-    "orcu.tsg.phase2",
-    "orcu.tsg.traffic",
 }
 LONG_FUNCTIONS = {
     ("orcu.codegen.region", "arrays"),

@@ -31,9 +31,11 @@ from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
 from orcu.frontend.types import ELEMENT_BYTES, VECTORS, canonical_type, used_names
 from orcu.planning.program import Program
 from orcu.spec.schedule import Schedule, block_shape
+from orcu.tsg.figures import Traffic
 from orcu.tsg.phase1 import chain, kernel_body
-from orcu.tsg.phase2 import CONSTANT_BYTES, Placement, by_text
-from orcu.tsg.traffic import Traffic, orio_traffic, traffic
+from orcu.tsg.phase2 import CONSTANT_BYTES, Placement
+from orcu.tsg.traffic import orio_traffic, traffic
+from orcu.tsg.vectors import by_text
 
 # Reduction element types: those __shfl_down_sync moves, with the limits min and max start from.
 _REDUCIBLE = {

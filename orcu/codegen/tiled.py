@@ -38,7 +38,8 @@ from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, Stmt, loops_of, statements
 from orcu.frontend.types import VECTORS
 from orcu.tsg.phase1 import bound_names
-from orcu.tsg.phase2 import Placement, SharedTile, double_buffered, moves_as_vector
+from orcu.tsg.phase2 import Placement, SharedTile, double_buffered
+from orcu.tsg.vectors import moves_as_vector
 
 _LANES = "xyzw"
 

@@ -38,7 +38,9 @@ class Evaluation:
     figures: dict[str, Any] | None = None  # static traffic figures and the model's prediction
     line: int | None = None  # the region's line in the file
     compiler: str = ""
-    metrics: dict[str, float] | None = None  # what it achieved at time_ms (orcu/execution/metrics.py): gflop_s, gb_s, ...
+    metrics: dict[str, float] | None = (
+        None  # what it achieved at time_ms (orcu/execution/metrics.py): gflop_s, gb_s, ...
+    )
 
     @property
     def emulated(self) -> bool:

@@ -33,8 +33,8 @@ from orcu.planning.space import performance_space, sizes_of
 from orcu.search import DEFAULT, SearchSpace, drive, make
 from orcu.search.registry import canonical
 from orcu.spec.objectives import MEASURED_ONCE, TIME, Objective
+from orcu.tsg.figures import counted_traffic
 from orcu.tsg.sizes import last_wave
-from orcu.tsg.traffic import counted_traffic
 
 RETIME_CANDIDATES = 3
 RETIME_ROUNDS = 3
@@ -65,7 +65,9 @@ class RegionTuning:
         None  # --backend model: whether its winner ran against the original code (None: not a prediction)
     )
     check_note: str = ""  # where and how the prediction was checked, when not at its own size
-    ranking: Ranking = field(default_factory=Ranking, repr=False)  # its metrics and objective (orcu/execution/metrics.py)
+    ranking: Ranking = field(
+        default_factory=Ranking, repr=False
+    )  # its metrics and objective (orcu/execution/metrics.py)
 
     def record(self, result: Result, origin: str, progress=None) -> float:
         """Count one result: ``origin`` "" (evaluated now), "cached" or "same build"; its cost."""

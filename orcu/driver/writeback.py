@@ -43,7 +43,9 @@ class Choice:
     inputs: Mapping[str, Any] = field(default_factory=dict)
     time_ms: float | None = None
     measure: str = "kernel"  # what time_ms is: the kernels' time, the host function's whole time, or the model's
-    objective: str = ""  # what chose it where not that time: "max:gflop_s = 812.3" (orcu/driver/tuning.py objective_text)
+    objective: str = (
+        ""  # what chose it where not that time: "max:gflop_s = 812.3" (orcu/driver/tuning.py objective_text)
+    )
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from orcu.device import Device, occupancy
 from orcu.execution.harness import memory_needs
 from orcu.execution.toolchain import KernelResources
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
-from orcu.tsg.traffic import SECTOR, WARP, Traffic
+from orcu.tsg.figures import SECTOR, WARP, Traffic
 
 # Lanes of one multiprocessor that run an operation a cycle, by compute capability: float, double.
 ARITHMETIC = {"70": (64, 32), "75": (64, 2), "80": (64, 32), "86": (128, 2), "89": (128, 2), "90": (128, 64)}
