@@ -41,13 +41,11 @@ LONG_MODULES = {
 LONG_FUNCTIONS = {
     ("orcu.codegen.region", "arrays"),
     ("orcu.codegen.region", "region"),
-    ("orcu.driver.report", "check_text"),
     ("orcu.driver.predictions", "check_predictions"),
     ("orcu.driver.tuning", "tune"),
     ("orcu.execution.harness", "harness_source"),
     ("orcu.execution.runners", "evaluate"),
     ("orcu.planning.assumed", "assumed_spec"),
-    ("orcu.planning.program", "_lower_region"),
     ("orcu.planning.program", "load"),
     ("orcu.tsg.phase2", "_shared_tile"),
     ("orcu.tsg.phase2", "placement"),

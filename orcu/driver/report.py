@@ -161,42 +161,12 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
 def check_text(s: dict[str, Any], explain: bool = False) -> str:
     loops = f" ({len(s['regions'])} transformed loops)" if len(s["regions"]) != s["loop_regions"] else ""
     out = [f"{s['file']}: {s['loop_regions']} Loop region(s){loops}; spec: {s['spec'] or 'none'}"]
-
-    def params(title, ps, cs, size):
-        out.append(f"{title} ({len(ps)}):")
-        width = max((len(p["name"]) for p in ps), default=0)
-        for p in ps:
-            out.append(f"  {p['name']:<{width}}  {p['count']:>5} value(s): {_values_text(tuple(p['values']))}")
-        for c in cs:
-            out.append(f"  constraint {c['name']}: {c['expr']}")
-        out.append(f"  space: {size['constrained']} point(s), {size['raw']} before constraints")
-
     specs = s.get("specs", [{**s, "regions": list(range(len(s["regions"])))}])
-    for _g, part in enumerate(specs):
+    for part in specs:
         if len(specs) > 1:
             names = ", ".join(s["regions"][k]["name"] for k in part["regions"])
             out.append(f"PerfTuning region at line {part['line']} (tunes {names}):")
-        params("performance parameters", part["performance_params"], part["performance_constraints"], part["space"])
-        if "per_input" in part["space"]:
-            out.append(f"  per input size: {', '.join(str(n) for n in part['space']['per_input'])}")
-        params("input parameters", part["input_params"], part["input_constraints"], part["input_space"])
-        for combo in part["input_space"]["combinations"]:
-            if combo:
-                out.append("    " + " ".join(f"{k}={v}" for k, v in combo.items()))
-        # what a tune evaluates at most: the configurations that can be built, of each region
-        buildable, total = [s["buildable_variants"][k] for k in part["regions"]], part["total_variants"]
-        each = " per region" if len(buildable) > 1 else ""
-        counts = (
-            f"{total}{each}"
-            if all(b == total for b in buildable)
-            else (f"{', '.join(str(b) for b in buildable)} of {total}{each}, the rest cannot be built")
-        )
-        out.append(f"variants to evaluate: {counts} (search: {part['search']['algorithm']})")
-        for d in part["input_vars"]:
-            dims = "".join(f"[{x}]" for x in d["dims"])
-            out.append(
-                f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}"
-            )
+        out += _spec_lines(s, part)
     for line in s["host_loops"]:
         out.append(
             f"host loop at line {line}: no 'transform CUDA(...)' names it or a loop inside it, so it runs on the "
@@ -220,40 +190,82 @@ def check_text(s: dict[str, Any], explain: bool = False) -> str:
                 f"{u['why']}; the transform applies to the loop after it"
             )
     for r in s["regions"]:
-        where = f" in {r['function']}()" if r["function"] else ""
-        out.append("")
-        out.append(f"region {r['name']} at line {r['line']}{where}")
-        args = ", ".join(f"{k}={v}" for k, v in r["transform"].items()) or "defaults"
-        out.append(f"  transform CUDA({args})")
-        for m, inputs in zip(r["limits"], specs[r["spec"]]["input_space"]["combinations"] or [{}]):
-            if m["removed"]:
-                where = f" for {settings_text(inputs)}" if inputs and len(r["limits"]) > 1 else ""
-                out.append(
-                    f"  cannot be built{where}: {m['removed']} of {m['of']} configuration(s) (they break: "
-                    f"{'; '.join(m['reasons'])})"
-                )
-        arrays = [v for v in r["variables"] if v["kind"] == "array"]
-        scalars = [v for v in r["variables"] if v["kind"] != "array"]
-        out.append("  arrays:  " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in arrays))
-        out.append("  scalars: " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in scalars))
-        if r["recipe"] is not None:
-            out.append(
-                f"  TSG mapping: {len(r['mapping'])} candidate(s) kept: "
-                + ", ".join(r["mapping"])
-                + ("" if explain else " (--explain says why)")
-            )
-            if explain:
-                out.extend("  " + line for line in r["recipe"])
-        out.append("  loop nest:")
-        if explain:
-            out.extend("    " + line for line in r["nest"].splitlines())
-        else:
-            out.extend(
-                f"    {'  ' * lp['depth']}for {lp['var']} in [{lp['lower']}, {lp['upper']})"
-                + (f" step {lp['step']}" if lp["step"] != 1 else "")
-                for lp in r["loops"]
-            )
+        out += _region_lines(r, specs, explain)
     return "\n".join(out)
+
+
+def _spec_lines(s: dict[str, Any], part: dict[str, Any]) -> list[str]:
+    """One PerfTuning region's parameters, spaces, variants and input variables."""
+    out: list[str] = []
+
+    def params(title, ps, cs, size):
+        out.append(f"{title} ({len(ps)}):")
+        width = max((len(p["name"]) for p in ps), default=0)
+        for p in ps:
+            out.append(f"  {p['name']:<{width}}  {p['count']:>5} value(s): {_values_text(tuple(p['values']))}")
+        for c in cs:
+            out.append(f"  constraint {c['name']}: {c['expr']}")
+        out.append(f"  space: {size['constrained']} point(s), {size['raw']} before constraints")
+
+    params("performance parameters", part["performance_params"], part["performance_constraints"], part["space"])
+    if "per_input" in part["space"]:
+        out.append(f"  per input size: {', '.join(str(n) for n in part['space']['per_input'])}")
+    params("input parameters", part["input_params"], part["input_constraints"], part["input_space"])
+    for combo in part["input_space"]["combinations"]:
+        if combo:
+            out.append("    " + " ".join(f"{k}={v}" for k, v in combo.items()))
+    # what a tune evaluates at most: the configurations that can be built, of each region
+    buildable, total = [s["buildable_variants"][k] for k in part["regions"]], part["total_variants"]
+    each = " per region" if len(buildable) > 1 else ""
+    counts = (
+        f"{total}{each}"
+        if all(b == total for b in buildable)
+        else (f"{', '.join(str(b) for b in buildable)} of {total}{each}, the rest cannot be built")
+    )
+    out.append(f"variants to evaluate: {counts} (search: {part['search']['algorithm']})")
+    for d in part["input_vars"]:
+        dims = "".join(f"[{x}]" for x in d["dims"])
+        out.append(
+            f"input var: {d['storage'] + ' ' if d['storage'] else ''}{d['type']} {d['name']}{dims} = {d['init']}"
+        )
+    return out
+
+
+def _region_lines(r: dict[str, Any], specs: list[dict[str, Any]], explain: bool) -> list[str]:
+    """One region: its transform, what cannot be built, its variables, the TSG's mapping, its nest."""
+    where = f" in {r['function']}()" if r["function"] else ""
+    out = ["", f"region {r['name']} at line {r['line']}{where}"]
+    args = ", ".join(f"{k}={v}" for k, v in r["transform"].items()) or "defaults"
+    out.append(f"  transform CUDA({args})")
+    for m, inputs in zip(r["limits"], specs[r["spec"]]["input_space"]["combinations"] or [{}]):
+        if m["removed"]:
+            where = f" for {settings_text(inputs)}" if inputs and len(r["limits"]) > 1 else ""
+            out.append(
+                f"  cannot be built{where}: {m['removed']} of {m['of']} configuration(s) (they break: "
+                f"{'; '.join(m['reasons'])})"
+            )
+    arrays = [v for v in r["variables"] if v["kind"] == "array"]
+    scalars = [v for v in r["variables"] if v["kind"] != "array"]
+    out.append("  arrays:  " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in arrays))
+    out.append("  scalars: " + ", ".join(f"{v['name']}: {v['type']} ({v['origin']})" for v in scalars))
+    if r["recipe"] is not None:
+        out.append(
+            f"  TSG mapping: {len(r['mapping'])} candidate(s) kept: "
+            + ", ".join(r["mapping"])
+            + ("" if explain else " (--explain says why)")
+        )
+        if explain:
+            out.extend("  " + line for line in r["recipe"])
+    out.append("  loop nest:")
+    if explain:
+        out.extend("    " + line for line in r["nest"].splitlines())
+    else:
+        out.extend(
+            f"    {'  ' * lp['depth']}for {lp['var']} in [{lp['lower']}, {lp['upper']})"
+            + (f" step {lp['step']}" if lp["step"] != 1 else "")
+            for lp in r["loops"]
+        )
+    return out
 
 
 # -- the results database ---------------------------------------------------------------------

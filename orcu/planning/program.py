@@ -446,6 +446,27 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
     return _Parsed([m[0] for m in markers], items, loops, code.lstrip(" \t"), reference, head)
 
 
+def _scheduled(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Parsed, context, function, variables):
+    """A whole scop under one transform, scheduled with isl: the region's statements as the
+    schedule makes them (its kernels the loops to transform) and their variables, the schedule,
+    and why there is none where isl's could not be used."""
+    tree, spans, macros, _ = context
+    scalars = [n for n, v in variables.items() if v.kind == "scalar"]
+    live = read_after(src, function, region.start, region.end, scalars)
+    functions = {f.decl.name for _, _, f in spans}
+    scheduled, unscheduled = schedule_scop(src, parsed.items, variables, functions, set(live))
+    if scheduled is not None:
+        parsed = replace(
+            parsed,
+            items=scheduled.items,
+            loops=scheduled.kernels,
+            transforms=[parsed.transforms[0]] * len(scheduled.kernels),
+        )
+        if scheduled.expanded:  # the copies of private arrays it declares
+            variables = resolve_types(src, parsed.items, function, tree, spec, macros)
+    return parsed, variables, scheduled, unscheduled
+
+
 def _lower_region(
     src: SourceFile,
     spec: TuningSpec,
@@ -462,18 +483,7 @@ def _lower_region(
     functions = {f.decl.name for _, _, f in spans}
     scheduled, unscheduled = None, ""
     if parsed.head and _maps_auto(parsed.transforms[0]):
-        scalars = [n for n, v in variables.items() if v.kind == "scalar"]
-        live = read_after(src, function, region.start, region.end, scalars)
-        scheduled, unscheduled = schedule_scop(src, parsed.items, variables, functions, set(live))
-        if scheduled is not None:
-            parsed = replace(
-                parsed,
-                items=scheduled.items,
-                loops=scheduled.kernels,
-                transforms=[parsed.transforms[0]] * len(scheduled.kernels),
-            )
-            if scheduled.expanded:  # the copies of private arrays it declares
-                variables = resolve_types(src, parsed.items, function, tree, spec, macros)
+        parsed, variables, scheduled, unscheduled = _scheduled(src, spec, region, parsed, context, function, variables)
     text, host_items = split(src, parsed.items, parsed.loops, first)
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
     bodies = [Lowering(src, arrays, functions).block([loop]) for loop in parsed.loops]
