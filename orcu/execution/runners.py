@@ -314,35 +314,6 @@ class Runner:
         # on this machine: each run then has the machine to itself); results come in order.
         waiting: collections.deque = collections.deque()  # Results, and (pending run, params, inputs, build)
 
-        def start(k: int, params: dict, inputs: dict) -> Result | tuple:
-            if k in invalid:
-                return Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
-            future, j = built[k]
-            exe, which, build, params = future.result()[j]  # the settings it was built with
-            if not build.ok:
-                return Result(
-                    "compile_error",
-                    params,
-                    inputs,
-                    message=build.message,
-                    compile_s=build.seconds,
-                    measure=self.measure,
-                )
-            spilled = _spilled_tile(program, region, params, inputs, build)
-            if spilled:
-                return Result(
-                    "invalid",
-                    params,
-                    inputs,
-                    message=spilled,
-                    compile_s=build.seconds,
-                    measure=self.measure,
-                    resources=next(iter(build.resources.values())),
-                )
-            if not self.kind.runs:  # compiled, then its time predicted (the tune adds it from its figures)
-                return self._finish(Result("predicted", params, inputs, message=NOT_RUN), build)
-            return self._submit_run(exe, which), params, inputs, build
-
         todo = iter(enumerate(configs))
         while True:
             slots = self.executor.slots
@@ -350,7 +321,7 @@ class Runner:
                 k, (params, inputs) = next(todo, (None, (None, None)))
                 if k is None:
                     break
-                waiting.append(start(k, params, inputs))
+                waiting.append(self._start(program, region, built, invalid, k, params, inputs))
             if not waiting:
                 return
             head = waiting.popleft()
@@ -358,6 +329,39 @@ class Runner:
                 pending, params, inputs, build = head
                 head = self._finish(self._result(pending.result(), params, inputs), build)
             yield head
+
+    def _start(
+        self, program: Program, region: int, built, invalid, k: int, params: dict, inputs: dict
+    ) -> Result | tuple:
+        """Variant ``k`` once its build is done: its status where it cannot run, else its run
+        started on the executor, (pending run, params, inputs, build)."""
+        if k in invalid:
+            return Result("invalid", params, inputs, message=invalid[k], measure=self.measure)
+        future, j = built[k]
+        exe, which, build, params = future.result()[j]  # the settings it was built with
+        if not build.ok:
+            return Result(
+                "compile_error",
+                params,
+                inputs,
+                message=build.message,
+                compile_s=build.seconds,
+                measure=self.measure,
+            )
+        spilled = _spilled_tile(program, region, params, inputs, build)
+        if spilled:
+            return Result(
+                "invalid",
+                params,
+                inputs,
+                message=spilled,
+                compile_s=build.seconds,
+                measure=self.measure,
+                resources=next(iter(build.resources.values())),
+            )
+        if not self.kind.runs:  # compiled, then its time predicted (the tune adds it from its figures)
+            return self._finish(Result("predicted", params, inputs, message=NOT_RUN), build)
+        return self._submit_run(exe, which), params, inputs, build
 
     def _finish(self, result: Result, build: Build) -> Result:
         result.compile_s = build.seconds
