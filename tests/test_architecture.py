@@ -44,7 +44,6 @@ LONG_FUNCTIONS = {
     ("orcu.driver.predictions", "check_predictions"),
     ("orcu.driver.tuning", "tune"),
     ("orcu.execution.harness", "harness_source"),
-    ("orcu.planning.assumed", "assumed_spec"),
     ("orcu.planning.program", "load"),
     ("orcu.tsg.phase2", "_shared_tile"),
     ("orcu.tsg.phase2", "placement"),

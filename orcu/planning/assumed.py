@@ -139,6 +139,12 @@ def assumed_spec(program, inputs: Mapping[str, list[Any]], predefined: Mapping[s
         ]
     )
     spec = parse_perftuning(SourceFile(_PATH.format(src.path), text), 0, len(text), predefined)
+    return Assumed(spec, unset, _notes(program, inputs, sizes, random_scalars, unset))
+
+
+def _notes(program, inputs, sizes: dict[str, str], random_scalars: list[str], unset) -> tuple[str, ...]:
+    """What orcu says it assumed."""
+    src = program.src
     notes = [f"{src.path} has no tuning spec: orcu assumed one (a PerfTuning region or a .orcu.yaml spec replaces it)"]
     if inputs:
         notes.append("sizes from --input: " + ", ".join(f"{n}={'/'.join(map(str, v))}" for n, v in inputs.items()))
@@ -151,7 +157,7 @@ def assumed_spec(program, inputs: Mapping[str, list[Any]], predefined: Mapping[s
     for k, args in unset.items():
         shown = "; ".join(f"{arg} in {DEFAULT_SPACE[arg]}" for arg in args)
         notes.append(f"orcu_{program.nests[k].name} leaves its launch shape unset: searched {shown}")
-    return Assumed(spec, unset, tuple(notes))
+    return tuple(notes)
 
 
 def _spec_expression(src: SourceFile, c_expr: str, loc, name: str) -> tuple[str, list[str]]:
