@@ -41,7 +41,6 @@ LONG_MODULES = {
 LONG_FUNCTIONS = {
     ("orcu.codegen.region", "arrays"),
     ("orcu.codegen.region", "region"),
-    ("orcu.driver.predictions", "check_predictions"),
     ("orcu.driver.tuning", "tune"),
     ("orcu.execution.harness", "harness_source"),
     ("orcu.planning.program", "load"),

@@ -41,16 +41,8 @@ def check_predictions(
     for t in tunings:
         sizes = sorted(sizes_of(program, t.region), key=_work)
         ctx = check_context(t.region)
-        ranked = sorted(
-            (r for r in t.results if r.status == "predicted" and t.ranking.value(r) is not None), key=t.ranking.cost
-        )
-        unique, seen = [], set()  # a configuration met twice (cached, and evaluated now) is checked once
-        for r in ranked:
-            if (key := repr(sorted(r.params.items()))) not in seen:
-                seen.add(key)
-                unique.append(r)
         t.checked = False
-        for candidate in unique[:CHECKED_PREDICTIONS]:
+        for candidate in _predictions(t)[:CHECKED_PREDICTIONS]:
             work = _emulation_work(candidate.figures)
             if work > EMULATION_WORK:  # hours in the emulation: not tried at this size
                 result = Result(
@@ -104,6 +96,20 @@ def check_predictions(
             )
         else:
             db.drop_choice(tuned, t.inputs, measure)
+
+
+def _predictions(t: RegionTuning) -> list[Result]:
+    """The region's predicted variants, best first, each configuration once (one met twice, cached
+    and evaluated now, is checked once)."""
+    ranked = sorted(
+        (r for r in t.results if r.status == "predicted" and t.ranking.value(r) is not None), key=t.ranking.cost
+    )
+    unique, seen = [], set()
+    for r in ranked:
+        if (key := repr(sorted(r.params.items()))) not in seen:
+            seen.add(key)
+            unique.append(r)
+    return unique
 
 
 def _emulation_work(figures: dict[str, Any] | None) -> float:
