@@ -39,7 +39,6 @@ LONG_MODULES = {
     "orcu.codegen.tiled",
 }
 LONG_FUNCTIONS = {
-    ("orcu.codegen.region", "arrays"),
     ("orcu.codegen.region", "region"),
     ("orcu.driver.tuning", "tune"),
     ("orcu.execution.harness", "harness_source"),

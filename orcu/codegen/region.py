@@ -229,15 +229,7 @@ class _Generator:
             if not (info.read or info.written):
                 continue
             extent = self._extent(info)
-            var = self.nest.variables[info.name].ctype
-            if var.pointers > 1 or (var.pointers and var.dims):
-                raise self._error(
-                    info.name,
-                    f"'{info.name}' is an array of row pointers ({var}); orcu moves flat "
-                    f"arrays only: pass the rows as one block, a C99 array "
-                    f"({var.base} {info.name}[rows][cols]) or a flat pointer "
-                    f"({var.base} *{info.name}, indexed {info.name}[i*cols + j])",
-                )
+            var = self._flat(info.name)
             copy_in = not on_device and (info.read or not info.dense_write)
             copy_out = not on_device and info.written
             chunked = streams > 1 and info.chunkable and not on_device
@@ -260,34 +252,13 @@ class _Generator:
             dims = "".join(f"[{d}]" for d in var.dims[1:])
             # An array passed whole to a function of the file keeps the constness it is declared
             # with: the function only reads it (frontend/helpers.py) but may not say so (float *pt).
-            passed = any(
-                acc.array == info.name and not acc.subscripts
-                for st, _ in statements(self.nest.body)
-                for acc in st.accesses
-            )
-            const = "" if info.written or (passed and not var.const) else "const "
+            const = "" if info.written or (self._passed_whole(info.name) and not var.const) else "const "
             restrict = "" if on_device else "__restrict__ "
             strided = self._runtime_extents(var.dims[1:])
             host_name = f"orcu_{info.name}_flat" if strided else info.name
-            view = None
-            if strided:
-                self.needs.add("strided")
-                kernel_param = f"{const}{elem} *{restrict}{host_name}"
-                host_param = f"{const}{elem} *{host_name}"
-                device_type = f"{elem} *"
-                device_decl = f"{elem} *const {{}}"
-                extents = ", ".join(f"(long long)({d})" for d in var.dims[1:])
-                view = f"const orcu_strided<{const}{elem}, {len(var.dims) - 1}> {info.name} = {{{host_name}, {{{extents}}}}};"
-            elif dims:
-                kernel_param = f"{const}{elem} (*{restrict}{info.name}){dims}"
-                host_param = f"{const}{elem} (*{info.name}){dims}"
-                device_type = f"{elem} (*){dims}"
-                device_decl = f"{elem} (*const {{}}){dims}"
-            else:
-                kernel_param = f"{const}{elem} *{restrict}{info.name}"
-                host_param = f"{const}{elem} *{info.name}"
-                device_type = f"{elem} *"
-                device_decl = f"{elem} *const {{}}"
+            kernel_param, host_param, device_type, device_decl, view = self._declarations(
+                info.name, var, elem, const, restrict, strided
+            )
             device = host_name if on_device else self.fresh("d_" + info.name)
             plans.append(
                 ArrayPlan(
@@ -325,6 +296,53 @@ class _Generator:
         if v["pinHostMem"] and streams > 1 and plans and all(a.chunked or not a.transferred for a in plans):
             self.notes.append("pinHostMem: no effect, every array moves through the streams' pinned staging buffers")
         return plans
+
+    def _flat(self, name: str):
+        """The array's C type, which must be flat: rows of pointers are not moved."""
+        var = self.nest.variables[name].ctype
+        if var.pointers > 1 or (var.pointers and var.dims):
+            raise self._error(
+                name,
+                f"'{name}' is an array of row pointers ({var}); orcu moves flat "
+                f"arrays only: pass the rows as one block, a C99 array "
+                f"({var.base} {name}[rows][cols]) or a flat pointer "
+                f"({var.base} *{name}, indexed {name}[i*cols + j])",
+            )
+        return var
+
+    def _passed_whole(self, name: str) -> bool:
+        """Whether the loop passes the array whole to a function (``f(a)``, not ``f(a[i])``)."""
+        return any(
+            acc.array == name and not acc.subscripts for st, _ in statements(self.nest.body) for acc in st.accesses
+        )
+
+    def _declarations(
+        self, name: str, var, elem: str, const: str, restrict: str, strided: bool
+    ) -> tuple[str, str, str, str, str | None]:
+        """How the kernel and the host function take the array, the device copy's type and
+        declaration, and the kernel's strided view of a C99 array of run-time extents."""
+        dims = "".join(f"[{d}]" for d in var.dims[1:])
+        if strided:
+            self.needs.add("strided")
+            host_name = f"orcu_{name}_flat"
+            extents = ", ".join(f"(long long)({d})" for d in var.dims[1:])
+            view = f"const orcu_strided<{const}{elem}, {len(var.dims) - 1}> {name} = {{{host_name}, {{{extents}}}}};"
+            return (
+                f"{const}{elem} *{restrict}{host_name}",
+                f"{const}{elem} *{host_name}",
+                f"{elem} *",
+                f"{elem} *const {{}}",
+                view,
+            )
+        if dims:
+            return (
+                f"{const}{elem} (*{restrict}{name}){dims}",
+                f"{const}{elem} (*{name}){dims}",
+                f"{elem} (*){dims}",
+                f"{elem} (*const {{}}){dims}",
+                None,
+            )
+        return f"{const}{elem} *{restrict}{name}", f"{const}{elem} *{name}", f"{elem} *", f"{elem} *const {{}}", None
 
     def _runtime_extents(self, dims: tuple[str, ...]) -> bool:
         """Whether these extents name a variable (a parameter, a local), not only numbers and macros."""
