@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from collections.abc import Set as Set
+from collections.abc import Mapping, Set
 
 from pycparser import c_ast
 

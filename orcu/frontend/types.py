@@ -21,7 +21,9 @@ from orcu.frontend.source import SourceFile
 
 def ctype_of(node: c_ast.Node) -> CType | None:
     """The CType of a declaration's type node, or None for types orcu does not handle."""
-    pointers, dims, quals = 0, list[Any](), list[str]()
+    pointers = 0
+    dims: list[str] = []
+    quals: list[str] = []
     while True:
         if isinstance(node, c_ast.PtrDecl) and isinstance(node.type, c_ast.ArrayDecl) and not dims and not pointers:
             dims.append("")  # a pointer to arrays, double (*A)[m], indexes as the array parameter double A[][m]

@@ -174,7 +174,8 @@ class _Copies:
         if not self.arrays and not self.early:
             return node
         if isinstance(node, c_ast.ArrayRef):
-            base, subscripts = node, list[object]()
+            base = node
+            subscripts: list[c_ast.Node] = []
             while isinstance(base, c_ast.ArrayRef):
                 subscripts.insert(0, base.subscript)
                 base = base.name
