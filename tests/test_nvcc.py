@@ -54,15 +54,8 @@ def runnable(program, config, inputs) -> bool:
     )
 
 
-# Each example's first configuration and SAMPLES more, drawn when the test runs.
-EXAMPLE_CONFIGS = [pytest.param(path, n, id=f"{path.stem}-{n}") for path in SOURCES for n in range(1 + SAMPLES)]
-
-
-def example_config(path: Path, n: int):
-    configs = example_configs(path)
-    if n >= len(configs):
-        pytest.skip(f"{path.name} has {len(configs) - 1} runnable configurations to sample")
-    return configs[n]
+# One test an example: its first configuration and up to SAMPLES more, drawn when the test runs.
+EXAMPLES_COMPILED = [pytest.param(path, id=path.stem) for path in SOURCES]
 
 
 def compiles(command: list[str]) -> None:
@@ -105,47 +98,31 @@ def test_transformation_compiles(tmp_path, name):
     )
 
 
-@pytest.mark.parametrize("path, n", EXAMPLE_CONFIGS)
-def test_example_configuration_compiles(tmp_path, path, n):
-    name, config, inputs = example_config(path, n)
-    compiles(
-        [nvcc(), "-c", *ARCHS, *WALL, tuned(tmp_path, path, Choice(config, inputs)), "-o", str(tmp_path / f"{name}.o")]
-    )
+@pytest.mark.parametrize("path", EXAMPLES_COMPILED)
+def test_example_configuration_compiles(tmp_path, path):
+    for name, config, inputs in example_configs(path):
+        source = tuned(tmp_path, path, Choice(config, inputs))
+        compiles([nvcc(), "-c", *ARCHS, *WALL, source, "-o", str(tmp_path / f"{name}.o")])
 
 
-@pytest.mark.parametrize("path, n", EXAMPLE_CONFIGS)
-def test_original_build_needs_no_cuda(tmp_path, path, n):
-    name, config, inputs = example_config(path, n)
-    compiles(
-        [
-            "g++",
-            "-x",
-            "c++",
-            "-Wall",
-            "-DORCU_ORIGINAL",
-            "-c",
-            tuned(tmp_path, path, Choice(config, inputs)),
-            "-o",
-            str(tmp_path / f"{name}-original.o"),
-        ]
-    )
+@pytest.mark.parametrize("path", EXAMPLES_COMPILED)
+def test_original_build_needs_no_cuda(tmp_path, path):
+    for name, config, inputs in example_configs(path):
+        source = tuned(tmp_path, path, Choice(config, inputs))
+        compiles(
+            ["g++", "-x", "c++", "-Wall", "-DORCU_ORIGINAL", "-c", source, "-o", str(tmp_path / f"{name}-original.o")]
+        )
 
 
-@pytest.mark.parametrize("path, n", EXAMPLE_CONFIGS)
-def test_the_emulated_build_has_no_warning_under_wall(tmp_path, path, n):
+@pytest.mark.parametrize("path", EXAMPLES_COMPILED)
+def test_the_emulated_build_has_no_warning_under_wall(tmp_path, path):
     """As orcu cc --emulate and the build systems' emulated builds compile a tuned file: g++ over the
     kernels too, which nvcc's host pass never shows it (an iterator a register tile replaced,
     still declared, was the one warning)."""
-    name, config, inputs = example_config(path, n)
-    compiles(
-        build_command(
-            "emulate",
-            Path(tuned(tmp_path, path, Choice(config, inputs))),
-            tmp_path / f"{name}.o",
-            None,
-            ("-c", "-Wall", "-Wextra", "-I", str(path.parent)),
-        )
-    )
+    for name, config, inputs in example_configs(path):
+        source = Path(tuned(tmp_path, path, Choice(config, inputs)))
+        flags = ("-c", "-Wall", "-Wextra", "-I", str(path.parent))
+        compiles(build_command("emulate", source, tmp_path / f"{name}.o", None, flags))
 
 
 def test_the_golden_tuned_file_compiles_for_the_gpu_and_as_the_original(tmp_path):
