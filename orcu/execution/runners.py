@@ -23,6 +23,7 @@ from typing import Any
 from orcu.codegen.region import RegionCode, generate, transform_values
 from orcu.device import REGISTER_UNIT, Device
 from orcu.errors import OrcuError, ReferenceFailed
+from orcu.execution.backends import Backend
 from orcu.execution.backends import backend as backend_of
 from orcu.execution.buildflags import (
     _names_arch,
@@ -225,7 +226,6 @@ class Runner:
         and runs happen (orcu/execution/executors.py; default: this machine, one run at a time); the runner's
         own threads (``jobs``) prepare the builds and wait for them."""
         self.backend = backend  # its name, as build keys and the results database record it
-        self.kind = backend_of(backend)
         self.energy = energy
         # --backend model runs nothing but compiles every variant it ranks, for the GPU where nvcc is
         # installed (ptxas's registers and spills then reach the model), else as the emulation does.
@@ -256,6 +256,11 @@ class Runner:
                 "ORCU_EMULATION_CC": device.compute_capability,
             }
         )
+
+    @property
+    def kind(self) -> Backend:
+        """What its backend does (orcu/execution/backends.py)."""
+        return backend_of(self.backend)
 
     def close(self) -> None:
         """Let the build threads go: the builds not started (those ahead of a search that has
