@@ -14,14 +14,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from orcu.analysis.affine import Bound, Poly, poly_of, value_range
 from orcu.analysis.conversions import accumulator_type
 from orcu.analysis.poly import array_update
 from orcu.analysis.scalars import calls_c_minmax, match_reduction
 from orcu.analysis.subscripts import varies_along
 from orcu.codegen import printer
+from orcu.codegen.plans import ArrayPlan, Register, figures_once
+from orcu.codegen.tiled import TiledBody
 from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
+from orcu.frontend.types import ELEMENT_BYTES, canonical_type
+from orcu.spec.schedule import Schedule, block_shape
+from orcu.tsg.figures import Traffic
+from orcu.tsg.phase1 import chain, kernel_body
+from orcu.tsg.phase2 import CONSTANT_BYTES, Placement
+from orcu.tsg.traffic import traffic
+from orcu.tsg.vectors import by_text
 
 
 @dataclass(frozen=True)
@@ -142,3 +153,197 @@ def once_per_row(lines: list[str], depth: int) -> list[str]:
     """``lines`` (printed one level deeper than ``depth``) run by the first thread of each row."""
     pad = printer.INDENT * depth
     return [f"{pad}if (threadIdx.x == 0) {{  // once per row of threads"] + lines + [f"{pad}}}"]
+
+
+class MappedKernel:
+    """A TSG schedule's kernel, for codegen/region.py's generator, whose class takes these
+    methods; what they read of the generator's state is declared here."""
+
+    v: dict[str, Any]
+    nest: LoopNest
+    schedule: Schedule
+    source: str
+    notes: list[str]
+    needs: set[str]
+    inputs: dict[str, Any]
+    reduced: list[str]
+    constants: list[dict[str, Any]]
+    figures: Callable[[int], Traffic | None] | None
+    fresh: Callable[[str], str]
+    registers: Callable[[list[ArrayPlan], list[Loop]], dict[int, list[Register]]]
+    _identity: Callable[[str, str, bool], tuple[str, str]]
+
+    def mapped(self, arrays: list[ArrayPlan], unroll: int) -> dict[str, Any]:
+        """The kernel's loops for a TSG schedule, and what the host needs to launch it."""
+        v, nest, schedule = self.v, self.nest, self.schedule
+        for arg, default in (("streamCount", 1), ("cacheBlocks", False), ("blockCount", None)):
+            if v[arg] != default:
+                self.notes.append(
+                    f"{arg}={v[arg]}: no effect with the TSG's mapping '{schedule.name}' (it belongs to Orio's)"
+                )
+        shape = block_shape(schedule, v["threadCount"], v["tile"])
+        assert not isinstance(shape, str), shape  # the runner pruned shapes that do not exist
+        tx, ty = shape
+        grid, body = kernel_body(nest, schedule)
+        threads = schedule.threads_only[0].loop if schedule.threads_only else None
+        split = schedule.split.loop if schedule.split else None
+        sequential = [lp for lp in loops_of(body) if lp.var not in (threads, split)]  # no register over a shared loop
+        registers = self.registers(arrays, sequential)
+        types = {n: canonical_type(var.ctype.base) for n, var in nest.variables.items()}
+        row_loop = next((lp for lp in loops_of(body) if lp.var == threads), None)
+        row_body = {id(n) for n in _parent_body(body, row_loop)} if row_loop is not None else set()
+        found = targets(nest, row_loop, types, self._identity, self.fresh) if row_loop is not None else []
+        for t in found:
+            self.needs |= {"row_reduce", t.functor}
+        where = str(self.source)
+        placed = next((p for p in nest.recipe.placements if p.schedule == schedule.name), None) if nest.recipe else None
+        tiled = placed is not None and (
+            any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"] or split is not None
+        )  # a split's fold needs the block's loops alike
+        if tiled:  # Phase II's block and register tiles, shared copies (the runner pruned those that cannot apply)
+            axes = {d.loop: d.axis for d in schedule.grid}
+            self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
+            split_loop = next((lp for lp in loops_of(body) if lp.var == split), None)
+            sums = targets(nest, split_loop, types, self._identity, self.fresh) if split_loop else []
+            if split_loop is not None:
+                self.needs |= {"column_reduce", "blocks_split"} | {t.functor for t in sums}
+            body_ = TiledBody(
+                grid,
+                body,
+                placed,
+                v,
+                (tx, ty),
+                axes,
+                types,
+                {a.name: a.element for a in arrays},
+                {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
+                registers,
+                unroll,
+                self.fresh,
+                where,
+                {c["name"]: c for c in self.constants},
+                by_text(nest),
+                (split_loop, sums) if split_loop else None,
+            )
+            self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set())
+            self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
+            return self._launch(grid, body_.lines(), (tx, ty), body_.counts, split_loop)
+        if placed is not None:
+            self._traffic(placed, {}, registers)
+
+        def special(node, depth, refs):
+            if node is row_loop:
+                return threads_loop(node, depth, found, tx, {}, unroll, registers, where)
+            if id(node) in row_body and writes_memory(node):  # beside the row's loop: once per row
+                return once_per_row(printer.nodes((node,), depth + 1, {}, unroll, registers, refs), depth)
+            return None
+
+        lines: list[str] = []
+        depth = 1
+        for lp in grid:
+            lines += [printer.INDENT * depth + line for line in grid_header(lp, schedule.dim(lp.var).axis, {}, where)]
+            depth += 1
+        lines += printer.nodes(body, depth, {}, unroll, registers, special=special)
+        for _ in grid:
+            depth -= 1
+            lines.append(printer.INDENT * depth + "}")
+        return self._launch(
+            grid, lines, (tx, ty), {lp.var: {"x": tx, "y": ty}[schedule.dim(lp.var).axis] for lp in grid}
+        )
+
+    def _constant(self, array: ArrayPlan) -> dict[str, Any]:
+        """An array in constant memory: its symbol (one per file, by name and type: a harness's
+        variants share it), its capacity, and the kernel's flag that it fits."""
+        symbol = f"orcu_constant_{array.element.replace(' ', '_')}_{array.name}"
+        return {
+            "name": array.name,
+            "element": array.element,
+            "symbol": symbol,
+            "device": array.device,
+            "end": array.end_var,
+            "cap": CONSTANT_BYTES // ELEMENT_BYTES.get(array.element, 8),
+            "flag": self.fresh(f"{array.name}_in_constant"),
+        }
+
+    def _traffic(self, placed: Placement, ways: Mapping[str, int], registers: Mapping[int, list]) -> None:
+        kept = {r.ref: r.loop for regs in registers.values() for r in regs}
+        self.figures = figures_once(
+            lambda sms: traffic(self.nest, placed, self.v, self.inputs, ways, kept, self.reduced, sms)
+        )
+
+    def _launch(
+        self,
+        grid: list[Loop],
+        lines: list[str],
+        shape: tuple[int, int],
+        per_block: Mapping[str, int],
+        split: Loop | None = None,
+    ) -> dict[str, Any]:
+        """The mapped kernel's lines with what the host needs to launch it; ``per_block``: the
+        iterations of each grid loop one block covers; ``split``: the loop split over the
+        threads and blocks along y."""
+        spans = []
+        for lp in grid + ([split] if split else []):
+            axis = self.schedule.dim(lp.var).axis
+            extent = self._span(lp)
+            spans.append(
+                {
+                    "var": lp.var,
+                    "axis": axis,
+                    "threads": per_block[lp.var] if lp is not split else shape[1],
+                    "step": lp.step,
+                    "span": extent[0] if extent else "-1LL",
+                    "reach": extent[1] if extent else None,
+                    "most": "2147483647LL" if axis == "x" else "65535LL",
+                }
+            )
+        self.needs.add("blocks_along")
+        blocks: list[str] = []
+        for axis in ("x", "y"):  # blocks along each axis: the grid loop's, else one
+            s = next((s for s in spans if s["axis"] == axis), None)
+            step = f" * {s['step']}" if s and s["step"] != 1 else ""
+            if (
+                split is not None and s is not None and s["var"] == split.var
+            ):  # enough to fill the device, given those along x
+                blocks.append(
+                    f"orcu_blocks_split(orcu_span_{s['var']}, {s['threads']}LL{step}, {blocks[0]}, {shape[0] * shape[1]})"
+                )
+                continue
+            blocks.append(f"orcu_blocks_along(orcu_span_{s['var']}, {s['threads']}LL{step}, {s['most']})" if s else "1")
+        empty = " || ".join(f"orcu_span_{s['var']} <= 0" for s in spans if s["reach"]) or None
+        return {"lines": lines, "shape": shape, "spans": spans, "grid": blocks, "empty": empty}
+
+    def _span(self, loop: Loop) -> tuple[str, str] | None:
+        """(the most iterations times the step a grid loop has over the loops around it, the
+        highest value its upper bound takes): C text, None when its bounds are not affine."""
+        outer = []
+        for lp in chain(self.nest):
+            if lp.var == loop.var:  # (a kernel body's loop is a copy of the nest's, in its new place)
+                break
+            outer.append(lp)
+        lower, upper = poly_of(loop.lower), poly_of(loop.upper)
+        bounds = [
+            Bound(lp.var, poly_of(lp.lower), poly_of(lp.upper) - Poly.const(1))
+            for lp in outer
+            if poly_of(lp.lower) is not None and poly_of(lp.upper) is not None
+        ]
+        if lower is None or upper is None or len(bounds) != len(outer):
+            return None
+        span, reach = value_range(upper - lower, bounds), value_range(upper, bounds)
+        return (
+            (printer.widened_text(span[1].c_expr()), printer.widened_text(reach[1].c_expr()))
+            if span is not None and reach is not None
+            else None
+        )
+
+
+def _parent_body(body, loop: Loop) -> tuple:
+    """The body (a tuple of IR nodes) that holds ``loop`` directly."""
+    if any(n is loop for n in body):
+        return body
+    for n in body:
+        if isinstance(n, Loop):
+            found = _parent_body(n.body, loop)
+            if found:
+                return found
+    return ()

@@ -1,11 +1,14 @@
 """What the template of a Loop region's CUDA reads: each array's and reduction's plan, and the
-region's whole context (RegionContext), typed, instead of a dictionary of names."""
+region's whole context (RegionContext), typed, instead of a dictionary of names; the arrays
+one region hands the next (Link) and the elements a loop keeps in registers (Register)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+
+from orcu.tsg.figures import Traffic
 
 
 @dataclass(frozen=True)
@@ -127,5 +130,30 @@ class RegionContext:
     fallback_signature: str
     host_args: str
     kernel_args: Callable[[str, str, str, str, str], str]  # (lo, hi, first block, vector lo, vector hi)
-    receive: Any
-    send: Any
+    receive: Link | None
+    send: Link | None
+
+
+@dataclass(frozen=True)
+class Link:
+    """Arrays one region leaves on the device for the next (their device copies and ranges,
+    in a table of the file's), when the whole file runs on the GPU (program.Handoff)."""
+
+    table: str  # the table's name
+    arrays: tuple[str, ...]  # its slots
+    deferred: frozenset[str]  # arrays whose copy back to the host the next region makes
+
+
+def figures_once(figures: Callable[[int], Traffic | None]) -> Callable[[int], Traffic | None]:
+    """The figures computed once per device size (the database and --explain may both ask)."""
+    return functools.lru_cache(maxsize=2)(figures)
+
+
+@dataclass(frozen=True)
+class Register:
+    """An array element a loop keeps in a register: loaded before it, stored after it."""
+
+    name: str
+    ctype: str
+    ref: str  # the element, as written: y[i]
+    loop: str  # the loop's iterator, for the comment

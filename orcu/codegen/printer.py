@@ -69,6 +69,12 @@ def widened(node: c_ast.Node) -> str:
     return _CAST_NAME.sub(lambda m: f"(long long){m.group(1) or m.group(2)}", _Printer().visit(widen(node)))
 
 
+def widened_text(text: str) -> str:
+    """A C expression of the user's (an extent, a bound) evaluated in 64 bits."""
+    node = parse_expression(text)
+    return widened(node) if node is not None else f"(long long)({text})"
+
+
 def renamed(node: c_ast.Node, renames: Mapping[str, str], refs: Mapping[str, str] | None = None) -> c_ast.Node:
     """A copy of ``node`` with the identifiers in ``renames`` replaced, and the array
     elements in ``refs`` (by their text, ``y[i]``) replaced by names."""

@@ -8,7 +8,6 @@ apply says why in ``RegionCode.notes`` (shown by ``orcu emit --explain``).
 
 from __future__ import annotations
 
-import functools
 import re
 import textwrap
 from collections.abc import Callable, Mapping
@@ -17,25 +16,22 @@ from typing import Any
 
 from pycparser import c_ast
 
-from orcu.analysis.affine import Bound, Poly, poly_of, value_range
+from orcu.analysis.affine import Poly, poly_of
 from orcu.analysis.conversions import accumulator_type
-from orcu.analysis.nest import ArrayInfo, NestAnalysis, analyze
-from orcu.codegen import mapped as mapped_code
+from orcu.analysis.nest import NestAnalysis, analyze
 from orcu.codegen import printer
-from orcu.codegen.plans import ArrayPlan, ReductionPlan, RegionContext
+from orcu.codegen.arrays import ArrayDecisions
+from orcu.codegen.mapped import MappedKernel
+from orcu.codegen.plans import ArrayPlan, Link, ReductionPlan, RegionContext, Register, figures_once
 from orcu.codegen.templates import render
-from orcu.codegen.tiled import TiledBody
 from orcu.errors import AnalysisError
-from orcu.frontend.cparse import parse_expression
+from orcu.frontend.ctext import IDENTIFIER
 from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
 from orcu.frontend.types import ELEMENT_BYTES, VECTORS, canonical_type, used_names
 from orcu.planning.program import Program
-from orcu.spec.schedule import Schedule, block_shape
+from orcu.spec.schedule import Schedule
 from orcu.tsg.figures import Traffic
-from orcu.tsg.phase1 import chain, kernel_body
-from orcu.tsg.phase2 import CONSTANT_BYTES, Placement
-from orcu.tsg.traffic import orio_traffic, traffic
-from orcu.tsg.vectors import by_text
+from orcu.tsg.traffic import orio_traffic
 
 # Reduction element types: those __shfl_down_sync moves, with the limits min and max start from.
 _REDUCIBLE = {
@@ -61,18 +57,7 @@ _PREFER_L1 = {
     32: ("cudaFuncCachePreferEqual", "50", "an even L1/shared split"),
     48: ("cudaFuncCachePreferL1", "cudaSharedmemCarveoutMaxL1", "a larger L1 cache"),
 }
-_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 _LANES = "xyzw"
-
-
-@dataclass(frozen=True)
-class Register:
-    """An array element a loop keeps in a register: loaded before it, stored after it."""
-
-    name: str
-    ctype: str
-    ref: str  # the element, as written: y[i]
-    loop: str  # the loop's iterator, for the comment
 
 
 @dataclass
@@ -118,16 +103,6 @@ def transform_values(
     return values
 
 
-@dataclass(frozen=True)
-class Link:
-    """Arrays one region leaves on the device for the next (their device copies and ranges,
-    in a table of the file's), when the whole file runs on the GPU (program.Handoff)."""
-
-    table: str  # the table's name
-    arrays: tuple[str, ...]  # its slots
-    deferred: frozenset[str]  # arrays whose copy back to the host the next region makes
-
-
 def links(program: Program, k: int) -> tuple[Link | None, Link | None]:
     """(what region k receives from region k - 1, what it sends to region k + 1)."""
     program = program.of_nest(k)
@@ -170,18 +145,7 @@ def generate(
     return generator.region()
 
 
-def _once(figures: Callable[[int], Traffic | None]) -> Callable[[int], Traffic | None]:
-    """The figures computed once per device size (the database and --explain may both ask)."""
-    return functools.lru_cache(maxsize=2)(figures)
-
-
-def _wide(text: str) -> str:
-    """A C expression of the user's (an extent, a bound) evaluated in 64 bits."""
-    node = parse_expression(text)
-    return printer.widened(node) if node is not None else f"(long long)({text})"
-
-
-class _Generator:
+class _Generator(ArrayDecisions, MappedKernel):
     def __init__(
         self,
         program: Program,
@@ -214,186 +178,7 @@ class _Generator:
         self.reduced: list[str] = []  # the element type of each scalar reduction
         self.constants: list[dict[str, Any]] = []  # arrays in constant memory (TSG phase II)
 
-    def buffer(self) -> int:
-        self.buffers += 1
-        return self.buffers - 1
-
     # -- decisions ------------------------------------------------------------------
-    def arrays(self) -> list[ArrayPlan]:
-        v = self.v
-        on_device = v["dataOnDevice"]
-        streams = v["streamCount"]
-        staged = self._staged() if v["cacheBlocks"] else set()
-        plans = []
-        for info in self.a.arrays:
-            if not (info.read or info.written):
-                continue
-            extent = self._extent(info)
-            var = self._flat(info.name)
-            copy_in = not on_device and (info.read or not info.dense_write)
-            copy_out = not on_device and info.written
-            chunked = streams > 1 and info.chunkable and not on_device
-            if streams > 1 and not info.chunkable and not on_device:
-                self.notes.append(
-                    f"streamCount: '{info.name}' moves whole before and after the chunks: "
-                    f"it is not indexed by '{self.outer.var}' alone"
-                )
-            transferred = copy_in or copy_out
-            sent = (
-                self.send.arrays.index(info.name)
-                if self.send and info.name in self.send.arrays and transferred
-                else None
-            )
-            received = (
-                self.receive.arrays.index(info.name) if self.receive and info.name in self.receive.arrays else None
-            )
-            deferred = sent is not None and copy_out and not chunked and info.name in self.send.deferred
-            elem = canonical_type(info.element)
-            dims = "".join(f"[{d}]" for d in var.dims[1:])
-            # An array passed whole to a function of the file keeps the constness it is declared
-            # with: the function only reads it (frontend/helpers.py) but may not say so (float *pt).
-            const = "" if info.written or (self._passed_whole(info.name) and not var.const) else "const "
-            restrict = "" if on_device else "__restrict__ "
-            strided = self._runtime_extents(var.dims[1:])
-            host_name = f"orcu_{info.name}_flat" if strided else info.name
-            kernel_param, host_param, device_type, device_decl, view = self._declarations(
-                info.name, var, elem, const, restrict, strided
-            )
-            device = host_name if on_device else self.fresh("d_" + info.name)
-            plans.append(
-                ArrayPlan(
-                    name=info.name,
-                    element=elem,
-                    device=device,
-                    first=_wide(info.first),
-                    end=_wide(extent),
-                    copy_in=copy_in,
-                    copy_out=copy_out,
-                    chunked=chunked,
-                    pinned=v["pinHostMem"] and not chunked and transferred,
-                    written=info.written,
-                    dense=info.dense_write,
-                    shared=self.fresh(info.name + "_shared") if info.name in staged else None,
-                    extent=extent,
-                    kernel_param=kernel_param,
-                    host_param=host_param,
-                    device_type=device_type,
-                    device_decl=device_decl.format(device),
-                    flat=f"(({const}{elem} *){info.name})" if dims and not strided else host_name,
-                    device_flat=f"(({elem} *){device})" if dims and not strided else device,
-                    buffer=self.buffer() if transferred else None,
-                    staging=self.buffer() if chunked else None,
-                    sent=sent,
-                    deferred=deferred,
-                    received=received,
-                    view=view,
-                    host_name=host_name,
-                    cast=f"({const}{elem} *)" if strided else "",
-                )
-            )
-        if v["pinHostMem"] and on_device:
-            self.notes.append("pinHostMem: no effect with dataOnDevice (nothing is transferred)")
-        if v["pinHostMem"] and streams > 1 and plans and all(a.chunked or not a.transferred for a in plans):
-            self.notes.append("pinHostMem: no effect, every array moves through the streams' pinned staging buffers")
-        return plans
-
-    def _flat(self, name: str):
-        """The array's C type, which must be flat: rows of pointers are not moved."""
-        var = self.nest.variables[name].ctype
-        if var.pointers > 1 or (var.pointers and var.dims):
-            raise self._error(
-                name,
-                f"'{name}' is an array of row pointers ({var}); orcu moves flat "
-                f"arrays only: pass the rows as one block, a C99 array "
-                f"({var.base} {name}[rows][cols]) or a flat pointer "
-                f"({var.base} *{name}, indexed {name}[i*cols + j])",
-            )
-        return var
-
-    def _passed_whole(self, name: str) -> bool:
-        """Whether the loop passes the array whole to a function (``f(a)``, not ``f(a[i])``)."""
-        return any(
-            acc.array == name and not acc.subscripts for st, _ in statements(self.nest.body) for acc in st.accesses
-        )
-
-    def _declarations(
-        self, name: str, var, elem: str, const: str, restrict: str, strided: bool
-    ) -> tuple[str, str, str, str, str | None]:
-        """How the kernel and the host function take the array, the device copy's type and
-        declaration, and the kernel's strided view of a C99 array of run-time extents."""
-        dims = "".join(f"[{d}]" for d in var.dims[1:])
-        if strided:
-            self.needs.add("strided")
-            host_name = f"orcu_{name}_flat"
-            extents = ", ".join(f"(long long)({d})" for d in var.dims[1:])
-            view = f"const orcu_strided<{const}{elem}, {len(var.dims) - 1}> {name} = {{{host_name}, {{{extents}}}}};"
-            return (
-                f"{const}{elem} *{restrict}{host_name}",
-                f"{const}{elem} *{host_name}",
-                f"{elem} *",
-                f"{elem} *const {{}}",
-                view,
-            )
-        if dims:
-            return (
-                f"{const}{elem} (*{restrict}{name}){dims}",
-                f"{const}{elem} (*{name}){dims}",
-                f"{elem} (*){dims}",
-                f"{elem} (*const {{}}){dims}",
-                None,
-            )
-        return f"{const}{elem} *{restrict}{name}", f"{const}{elem} *{name}", f"{elem} *", f"{elem} *const {{}}", None
-
-    def _runtime_extents(self, dims: tuple[str, ...]) -> bool:
-        """Whether these extents name a variable (a parameter, a local), not only numbers and macros."""
-        for name in {n for d in dims for n in _IDENT.findall(d)}:
-            var = self.nest.variables.get(name) or self.nest.outside.get(name)
-            if var is None or var.origin != "macro":
-                return True
-        return False
-
-    def _extent(self, info: ArrayInfo) -> str:
-        if info.extent is None:
-            raise self._error(
-                info.name,
-                f"cannot tell how many elements of '{info.name}' to transfer: its subscripts are not affine "
-                f"in the loop bounds; declare it in input_vars or give arraySizes={{'{info.name}': ...}}",
-            )
-        if info.extent_source == "runtime" and self.v["dataOnDevice"]:
-            raise self._error(
-                info.name,
-                f"dataOnDevice: how far the loops reach into '{info.name}' is read from arrays on the device, which "
-                f"the host cannot scan; give arraySizes={{'{info.name}': ...}}",
-            )
-        return info.extent
-
-    def _staged(self) -> set[str]:
-        """Arrays every thread of a block reads whole: subscripts free of the outer iterator."""
-        staged, reasons = set(), []
-        outer = self.outer.var
-        private = set(self.a.private) - {lp.var for lp in self.nest.loops()}
-        for info in self.a.arrays:
-            accesses = [acc for st, _ in statements(self.outer.body) for acc in st.accesses if acc.array == info.name]
-            if info.written:
-                reasons.append(f"'{info.name}' is written")
-                continue
-            polys = [poly_of(s) for acc in accesses for s in acc.subscripts]
-            if any(p is None or p.names & private for p in polys):
-                reasons.append(f"'{info.name}' has a subscript that is not affine")
-                continue
-            if any(outer in p.names for p in polys):
-                reasons.append(f"each thread reads its own elements of '{info.name}'")
-                continue
-            if info.extent_source not in ("affine", "declared") or len(self.nest.variables[info.name].ctype.dims) > 1:
-                reasons.append(f"the size of '{info.name}' is not known inside the kernel")
-                continue
-            staged.add(info.name)
-        if not staged:
-            self.notes.append(
-                "cacheBlocks: skipped, no data is reused across the threads of a block (" + "; ".join(reasons) + ")"
-            )
-        return staged
-
     def reductions(self) -> list[ReductionPlan]:
         plans = []
         for r in self.a.reductions:
@@ -443,147 +228,6 @@ class _Generator:
                 out.setdefault(id(loop), []).append(Register(reg, element, ref, loop.var))
         return out
 
-    def mapped(self, arrays: list[ArrayPlan], unroll: int) -> dict[str, Any]:
-        """The kernel's loops for a TSG schedule, and what the host needs to launch it."""
-        v, nest, schedule = self.v, self.nest, self.schedule
-        for arg, default in (("streamCount", 1), ("cacheBlocks", False), ("blockCount", None)):
-            if v[arg] != default:
-                self.notes.append(
-                    f"{arg}={v[arg]}: no effect with the TSG's mapping '{schedule.name}' (it belongs to Orio's)"
-                )
-        shape = block_shape(schedule, v["threadCount"], v["tile"])
-        assert not isinstance(shape, str), shape  # the runner pruned shapes that do not exist
-        tx, ty = shape
-        grid, body = kernel_body(nest, schedule)
-        threads = schedule.threads_only[0].loop if schedule.threads_only else None
-        split = schedule.split.loop if schedule.split else None
-        sequential = [lp for lp in loops_of(body) if lp.var not in (threads, split)]  # no register over a shared loop
-        registers = self.registers(arrays, sequential)
-        types = {n: canonical_type(var.ctype.base) for n, var in nest.variables.items()}
-        row_loop = next((lp for lp in loops_of(body) if lp.var == threads), None)
-        row_body = {id(n) for n in _parent_body(body, row_loop)} if row_loop is not None else set()
-        found = mapped_code.targets(nest, row_loop, types, self._identity, self.fresh) if row_loop is not None else []
-        for t in found:
-            self.needs |= {"row_reduce", t.functor}
-        where = str(self.source)
-        placed = next((p for p in nest.recipe.placements if p.schedule == schedule.name), None) if nest.recipe else None
-        tiled = placed is not None and (
-            any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"] or split is not None
-        )  # a split's fold needs the block's loops alike
-        if tiled:  # Phase II's block and register tiles, shared copies (the runner pruned those that cannot apply)
-            axes = {d.loop: d.axis for d in schedule.grid}
-            self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
-            split_loop = next((lp for lp in loops_of(body) if lp.var == split), None)
-            sums = mapped_code.targets(nest, split_loop, types, self._identity, self.fresh) if split_loop else []
-            if split_loop is not None:
-                self.needs |= {"column_reduce", "blocks_split"} | {t.functor for t in sums}
-            body_ = TiledBody(
-                grid,
-                body,
-                placed,
-                v,
-                (tx, ty),
-                axes,
-                types,
-                {a.name: a.element for a in arrays},
-                {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
-                registers,
-                unroll,
-                self.fresh,
-                where,
-                {c["name"]: c for c in self.constants},
-                by_text(nest),
-                (split_loop, sums) if split_loop else None,
-            )
-            self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set())
-            self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
-            return self._launch(grid, body_.lines(), (tx, ty), body_.counts, split_loop)
-        if placed is not None:
-            self._traffic(placed, {}, registers)
-
-        def special(node, depth, refs):
-            if node is row_loop:
-                return mapped_code.threads_loop(node, depth, found, tx, {}, unroll, registers, where)
-            if id(node) in row_body and mapped_code.writes_memory(node):  # beside the row's loop: once per row
-                return mapped_code.once_per_row(printer.nodes((node,), depth + 1, {}, unroll, registers, refs), depth)
-            return None
-
-        lines: list[str] = []
-        depth = 1
-        for lp in grid:
-            lines += [
-                printer.INDENT * depth + line
-                for line in mapped_code.grid_header(lp, schedule.dim(lp.var).axis, {}, where)
-            ]
-            depth += 1
-        lines += printer.nodes(body, depth, {}, unroll, registers, special=special)
-        for _ in grid:
-            depth -= 1
-            lines.append(printer.INDENT * depth + "}")
-        return self._launch(
-            grid, lines, (tx, ty), {lp.var: {"x": tx, "y": ty}[schedule.dim(lp.var).axis] for lp in grid}
-        )
-
-    def _constant(self, array: ArrayPlan) -> dict[str, Any]:
-        """An array in constant memory: its symbol (one per file, by name and type: a harness's
-        variants share it), its capacity, and the kernel's flag that it fits."""
-        symbol = f"orcu_constant_{array.element.replace(' ', '_')}_{array.name}"
-        return {
-            "name": array.name,
-            "element": array.element,
-            "symbol": symbol,
-            "device": array.device,
-            "end": array.end_var,
-            "cap": CONSTANT_BYTES // ELEMENT_BYTES.get(array.element, 8),
-            "flag": self.fresh(f"{array.name}_in_constant"),
-        }
-
-    def _traffic(self, placed: Placement, ways: Mapping[str, int], registers: Mapping[int, list]) -> None:
-        kept = {r.ref: r.loop for regs in registers.values() for r in regs}
-        self.figures = _once(lambda sms: traffic(self.nest, placed, self.v, self.inputs, ways, kept, self.reduced, sms))
-
-    def _launch(
-        self,
-        grid: list[Loop],
-        lines: list[str],
-        shape: tuple[int, int],
-        per_block: Mapping[str, int],
-        split: Loop | None = None,
-    ) -> dict[str, Any]:
-        """The mapped kernel's lines with what the host needs to launch it; ``per_block``: the
-        iterations of each grid loop one block covers; ``split``: the loop split over the
-        threads and blocks along y."""
-        spans = []
-        for lp in grid + ([split] if split else []):
-            axis = self.schedule.dim(lp.var).axis
-            extent = self._span(lp)
-            spans.append(
-                {
-                    "var": lp.var,
-                    "axis": axis,
-                    "threads": per_block[lp.var] if lp is not split else shape[1],
-                    "step": lp.step,
-                    "span": extent[0] if extent else "-1LL",
-                    "reach": extent[1] if extent else None,
-                    "most": "2147483647LL" if axis == "x" else "65535LL",
-                }
-            )
-        self.needs.add("blocks_along")
-        blocks: list[str] = []
-        for axis in ("x", "y"):  # blocks along each axis: the grid loop's, else one
-            s = next((s for s in spans if s["axis"] == axis), None)
-            step = f" * {s['step']}" if s and s["step"] != 1 else ""
-            if (
-                split is not None and s is not None and s["var"] == split.var
-            ):  # enough to fill the device, given those along x
-                blocks.append(
-                    f"orcu_blocks_split(orcu_span_{s['var']}, {s['threads']}LL{step}, {blocks[0]}, {shape[0] * shape[1]})"
-                )
-                continue
-            blocks.append(f"orcu_blocks_along(orcu_span_{s['var']}, {s['threads']}LL{step}, {s['most']})" if s else "1")
-        empty = " || ".join(f"orcu_span_{s['var']} <= 0" for s in spans if s["reach"]) or None
-        return {"lines": lines, "shape": shape, "spans": spans, "grid": blocks, "empty": empty}
-
     def _identity(self, ctype: str, op: str, skips_nan: bool) -> tuple[str, str]:
         """(identity, functor) of a reduction of ``ctype`` with ``op``."""
         low, high, zero, one = _REDUCIBLE[ctype]
@@ -594,25 +238,6 @@ class _Generator:
         if not identity[0].isdigit():
             self.includes.add("limits.h" if identity[0] in "IULS" else "math.h")
         return identity, _FUNCTORS[op]
-
-    def _span(self, loop: Loop) -> tuple[str, str] | None:
-        """(the most iterations times the step a grid loop has over the loops around it, the
-        highest value its upper bound takes): C text, None when its bounds are not affine."""
-        outer = []
-        for lp in chain(self.nest):
-            if lp.var == loop.var:  # (a kernel body's loop is a copy of the nest's, in its new place)
-                break
-            outer.append(lp)
-        lower, upper = poly_of(loop.lower), poly_of(loop.upper)
-        bounds = [
-            Bound(lp.var, poly_of(lp.lower), poly_of(lp.upper) - Poly.const(1))
-            for lp in outer
-            if poly_of(lp.lower) is not None and poly_of(lp.upper) is not None
-        ]
-        if lower is None or upper is None or len(bounds) != len(outer):
-            return None
-        span, reach = value_range(upper - lower, bounds), value_range(upper, bounds)
-        return (_wide(span[1].c_expr()), _wide(reach[1].c_expr())) if span is not None and reach is not None else None
 
     def vector_lanes(self, arrays: list[ArrayPlan], live) -> int | None:
         """vectorize: how many iterations go together, each array moved as one vector of that
@@ -666,13 +291,6 @@ class _Generator:
         ]
         return lines
 
-    def _error(self, array: str, message: str) -> AnalysisError:
-        acc = next(
-            (a for st, _ in statements(self.outer.body) for a in st.accesses if a.array == array),
-            None,
-        )
-        return self.src.error_at(acc.loc if acc is not None else self.nest.loc, message, AnalysisError)
-
     # -- parameters -------------------------------------------------------------------
     def scalars(self, arrays: list[ArrayPlan]) -> list[tuple[str, str]]:
         """(type, name) of the values the host function and the kernel take by value."""
@@ -686,7 +304,7 @@ class _Generator:
         extra = []  # names only the array sizes use (e.g. m, n of x[m*n*dof] in input_vars)
         for a in arrays:
             for text in (a.end, a.first):
-                for name in _IDENT.findall(text):
+                for name in IDENTIFIER.findall(text):
                     var = self.nest.outside.get(name)
                     if name in known or var is None or var.ctype.is_array:
                         continue
@@ -851,8 +469,8 @@ class _Generator:
         """The scalars the kernel reads: those its body names, and those a staged or strided
         array's extent does."""
         in_kernel = set(used_names(_ir_nodes(self.nest.body if self.schedule else self.outer.body)))
-        extents = {n for a in arrays if a.shared for n in _IDENT.findall(a.extent)}
-        extents |= {n for a in arrays if a.view for n in _IDENT.findall(a.view)}
+        extents = {n for a in arrays if a.shared for n in IDENTIFIER.findall(a.extent)}
+        extents |= {n for a in arrays if a.view for n in IDENTIFIER.findall(a.view)}
         return [(t, n) for t, n in scalars if n in in_kernel or n in extents]
 
     def _unroll(self) -> int:
@@ -873,7 +491,7 @@ class _Generator:
         lanes = self.vector_lanes(arrays, live)
         held = {r.ref: r.loop for regs in registers.values() for r in regs}
         nest, outer, v, inputs, reduced = self.nest, self.outer, self.v, self.inputs, self.reduced
-        self.figures = _once(lambda sms: orio_traffic(nest, outer, v, inputs, held, lanes or 1, reduced, sms))
+        self.figures = figures_once(lambda sms: orio_traffic(nest, outer, v, inputs, held, lanes or 1, reduced, sms))
         vector_body = self.vector_body(arrays, lanes, renames, registers) if lanes else []
         return body, lanes, vector_body
 
@@ -965,18 +583,6 @@ class _Generator:
         if by_pointer:
             lines.append("    }")
         return lines
-
-
-def _parent_body(body, loop: Loop) -> tuple:
-    """The body (a tuple of IR nodes) that holds ``loop`` directly."""
-    if any(n is loop for n in body):
-        return body
-    for n in body:
-        if isinstance(n, Loop):
-            found = _parent_body(n.body, loop)
-            if found:
-                return found
-    return ()
 
 
 def _ir_nodes(body):

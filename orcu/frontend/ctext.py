@@ -3,6 +3,11 @@ offset kept true (blanked text keeps its length and its newlines)."""
 
 from __future__ import annotations
 
+import re
+
+# A C identifier standing alone (not the tail of a number such as 1e5).
+IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
+
 
 def skip_string(text: str, i: int) -> int:
     """Offset just past the string or char literal starting at ``text[i]``."""
