@@ -333,81 +333,28 @@ class _Generator(ArrayDecisions, MappedKernel):
         scalars = self.scalars(arrays)
         kernel_scalars = self._kernel_scalars(arrays, scalars)
         name = nest.name + self.suffix
-        host = f"orcu_{name}"
         staged = sorted((a for a in arrays if a.shared), key=lambda a: -ELEMENT_BYTES.get(a.element, 8))
-        renames = {a.name: a.shared for a in staged}
         if staged:
             self.needs.add("shared")
-
-        # The iterator's type, and the 64-bit one a call switches to when 32 bits could overflow.
-        narrow = self.itype
-        wide, limit = _WIDENS.get(narrow, (narrow, None))
-        index_vars = {lp.var for lp in nest.loops() if canonical_type(nest.variables[lp.var].ctype.base) == narrow}
-        if limit is not None:
-            self.includes.add("limits.h")
-
+        header = self._header(name)
+        index_vars = {lp.var for lp in nest.loops() if canonical_type(nest.variables[lp.var].ctype.base) == self.itype}
         unroll = self._unroll()
         live = [(canonical_type(nest.variables[n].ctype.base), n) for n in self.a.live_private]
         mapped = self.mapped(arrays, unroll) if self.schedule is not None else None
-        body, lanes, vector_body = self._body(arrays, mapped, renames, unroll, live)
+        body, lanes, vector_body = self._body(arrays, mapped, {a.name: a.shared for a in staged}, unroll, live)
         block_threads = mapped["shape"][0] * mapped["shape"][1] if mapped else v["threadCount"]
         locals_ = self._locals(body, mapped, index_vars)
         self._launch_needs(arrays, mapped, lanes)
         live_buffers = {n: self.buffer() for _, n in live}
-
-        # Arrays the kernel reads as __restrict__ must not overlap where one of them is written.
-        overlaps = [(a, b) for k, a in enumerate(arrays) for b in arrays[k + 1 :] if a.written or b.written]
-        if overlaps:
-            self.needs.add("overlap")
-            self.includes.add("stdint.h")
-
+        overlaps = self._overlaps(arrays)
         returned = live + ([(self.itype, self.outer.var)] if self.a.iterator_live else [])
         params = self.host_params(arrays, scalars, reductions, returned)
-        names = tuple(name for _, _, name, _ in params)
         kernel_params = self._kernel_params(mapped, lanes, arrays, kernel_scalars, reductions, live)
         counter = self.buffer() if reductions else None  # blocks that finished, for the single-pass reduction
-        if self.buffers:
-            self.needs.add("buffers")
-        if any(a.sent is not None or a.received is not None for a in arrays):
-            self.needs.add("handoff")
-        if reductions or live or any(a.chunked for a in arrays):
-            self.needs.add("pinned")
-
-        def kernel_args(lo: str, hi: str, first_block: str, vlo: str, vhi: str) -> str:
-            args = ([] if mapped else [lo, hi]) + ([vlo, vhi] if lanes else []) + [a.device for a in arrays]
-            args += [n for _, n in kernel_scalars]
-            args += [c["flag"] for c in self.constants]
-            for red in reductions:
-                args += [f"orcu_{red.var}_partial", f"*{red.var}", f"({red.ctype} *){kept(red.result)}"]
-            if reductions:
-                args += ["orcu_arrived", first_block, "orcu_all_blocks"]
-            if live:
-                args.append("orcu_last")
-                args += [f"({t} *){kept(live_buffers[n])}" for t, n in live]
-            return ", ".join(args)
-
-        def kept(k: int) -> str:  # the device address of a kept pinned buffer
-            return f"orcu_buffer_device(&orcu_{name}_buffers[{k}])"
-
+        self._host_needs(arrays, reductions, live)
         fallback = bool(overlaps) and not v["dataOnDevice"]
-        kernel = f"{host}_kernel"
         context = RegionContext(
-            name=name,
-            kernel=kernel,
-            host=host,
-            release=f"orcu_release_{name}",
-            where=f"{self.source}:{self.outer.loc.line}",
-            function=nest.function,
-            loop_comment=_comment_lines(nest.code),
-            settings=self._settings(),
-            var=self.outer.var,
-            step=self.outer.step,
-            lower=printer.widened(self.outer.lower),
-            upper=printer.widened(self.outer.upper),
-            narrow=narrow,
-            wide=wide,
-            limit=limit,
-            itype=self.itype,
+            **header,
             locals=[a.view for a in arrays if a.view] + [f"{t} {', '.join(ns)};" for t, ns in locals_.items()],
             reductions=reductions,
             arrays=arrays,
@@ -433,36 +380,111 @@ class _Generator(ArrayDecisions, MappedKernel):
             overlaps=overlaps,
             fallback=fallback,
             original=self._original(arrays, reductions, returned) if fallback else None,
-            kernel_signature=_signature(
-                f"__global__ void __launch_bounds__({block_threads}"
-                + (f", {v['minBlocks']})" if v["minBlocks"] else ")"),
-                kernel,
-                kernel_params,
-            ),
-            host_signature=_signature(f"{self.linkage} void", host, [decl for decl, *_ in params]),
-            fallback_signature=_signature("static void", f"{host}_on_host", [decl for decl, *_ in params]),
-            host_args=", ".join(names),
-            kernel_args=kernel_args,
+            **self._signatures(header, block_threads, kernel_params, params),
+            host_args=", ".join(name for _, _, name, _ in params),
+            kernel_args=self._kernel_args(name, mapped, lanes, arrays, kernel_scalars, reductions, live, live_buffers),
             receive=self.receive,
             send=self.send,
         )
+        return self._code(context, arrays, params)
+
+    def _header(self, name: str) -> dict[str, Any]:
+        """The context's names, the loop's place and bounds, and its iterator's types: the type as
+        declared and the 64-bit one a call switches to when 32 bits could overflow."""
+        narrow = self.itype
+        wide, limit = _WIDENS.get(narrow, (narrow, None))
+        if limit is not None:
+            self.includes.add("limits.h")
+        host = f"orcu_{name}"
+        return {
+            "name": name,
+            "kernel": f"{host}_kernel",
+            "host": host,
+            "release": f"orcu_release_{name}",
+            "where": f"{self.source}:{self.outer.loc.line}",
+            "function": self.nest.function,
+            "loop_comment": _comment_lines(self.nest.code),
+            "settings": self._settings(),
+            "var": self.outer.var,
+            "step": self.outer.step,
+            "lower": printer.widened(self.outer.lower),
+            "upper": printer.widened(self.outer.upper),
+            "narrow": narrow,
+            "wide": wide,
+            "limit": limit,
+            "itype": self.itype,
+        }
+
+    def _overlaps(self, arrays: list[ArrayPlan]) -> list[tuple[ArrayPlan, ArrayPlan]]:
+        """Pairs of arrays the kernel reads as __restrict__ that must not overlap: one of them is written."""
+        overlaps = [(a, b) for k, a in enumerate(arrays) for b in arrays[k + 1 :] if a.written or b.written]
+        if overlaps:
+            self.needs.add("overlap")
+            self.includes.add("stdint.h")
+        return overlaps
+
+    def _host_needs(self, arrays: list[ArrayPlan], reductions: list[ReductionPlan], live) -> None:
+        """The prelude's pieces the host function needs for its buffers."""
+        if self.buffers:
+            self.needs.add("buffers")
+        if any(a.sent is not None or a.received is not None for a in arrays):
+            self.needs.add("handoff")
+        if reductions or live or any(a.chunked for a in arrays):
+            self.needs.add("pinned")
+
+    def _kernel_args(
+        self, name: str, mapped, lanes, arrays, kernel_scalars, reductions, live, live_buffers
+    ) -> Callable[[str, str, str, str, str], str]:
+        """The kernel's arguments at a launch (the template names the bounds, the first block and
+        the vector loop's bounds of each launch), in the order of _kernel_params."""
+
+        def kept(k: int) -> str:  # the device address of a kept pinned buffer
+            return f"orcu_buffer_device(&orcu_{name}_buffers[{k}])"
+
+        def kernel_args(lo: str, hi: str, first_block: str, vlo: str, vhi: str) -> str:
+            args = ([] if mapped else [lo, hi]) + ([vlo, vhi] if lanes else []) + [a.device for a in arrays]
+            args += [n for _, n in kernel_scalars]
+            args += [c["flag"] for c in self.constants]
+            for red in reductions:
+                args += [f"orcu_{red.var}_partial", f"*{red.var}", f"({red.ctype} *){kept(red.result)}"]
+            if reductions:
+                args += ["orcu_arrived", first_block, "orcu_all_blocks"]
+            if live:
+                args.append("orcu_last")
+                args += [f"({t} *){kept(live_buffers[n])}" for t, n in live]
+            return ", ".join(args)
+
+        return kernel_args
+
+    def _signatures(self, header: dict[str, Any], block_threads: int, kernel_params, params) -> dict[str, Any]:
+        """The kernel's, the host function's and the host fallback's heads."""
+        v, host = self.v, header["host"]
+        bounds = f"__launch_bounds__({block_threads}" + (f", {v['minBlocks']})" if v["minBlocks"] else ")")
+        return {
+            "kernel_signature": _signature(f"__global__ void {bounds}", header["kernel"], kernel_params),
+            "host_signature": _signature(f"{self.linkage} void", host, [decl for decl, *_ in params]),
+            "fallback_signature": _signature("static void", f"{host}_on_host", [decl for decl, *_ in params]),
+        }
+
+    def _code(self, context: RegionContext, arrays: list[ArrayPlan], params) -> RegionCode:
+        """The region's CUDA, rendered, with what the file and the harness need to know of it."""
         return RegionCode(
-            name,
-            host,
-            f"{host}({', '.join(arg for _, arg, _, _ in params)});",
+            context.name,
+            context.host,
+            f"{context.host}({', '.join(arg for _, arg, _, _ in params)});",
             render("region.cu.j2", r=context),
             self.notes,
             self.needs,
             self.includes,
-            v,
-            names,
+            self.v,
+            tuple(name for _, _, name, _ in params),
             tuple(decl for decl, *_ in params),
             release=context.release,
             arrays=tuple(a.name for a in arrays),
             args=tuple(arg for _, arg, _, _ in params),
             passes=tuple(passed for *_, passed in params),
             figures=self.figures,
-            threads=block_threads,
+            threads=context.threads,
         )
 
     def _kernel_scalars(self, arrays: list[ArrayPlan], scalars: list[tuple[str, str]]) -> list[tuple[str, str]]:
