@@ -42,8 +42,6 @@ LONG_FUNCTIONS = {
     ("orcu.tsg.phase2", "placement"),
     ("orcu.tsg.scop_code", "_emit"),
     ("orcu.tsg.scop_model", "_model"),
-    ("orcu.tsg.traffic", "_accesses"),
-    ("orcu.tsg.traffic", "traffic"),
 }
 
 

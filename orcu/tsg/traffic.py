@@ -97,46 +97,21 @@ def traffic(
     lowers, trips = {v: lo for v, (lo, _) in box.items()}, {v: t for v, (_, t) in box.items()}
     blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
     warps = -(-(shape[0] * shape[1]) // WARP)
-    split = None
-    if schedule.split:
-        loop = next(lp for lp in loops_of(body) if lp.var == schedule.split.loop)
-        trip = trip_count(loop, env)
-        if trip is None:
-            return None
-        along = split_blocks(trip, shape[1], blocks, shape[0] * shape[1], multiprocessors)
-        split = (loop.var, along * shape[1], -(-shape[0] // WARP) / warps)
-        blocks *= along
+    split = _split(schedule, body, env, shape, blocks, multiprocessors) if schedule.split else None
+    if split is not None:
+        blocks *= split[1] // shape[1]
+    elif schedule.split:
+        return None
     x = next((lp for lp in grid if lp.var == placed.x), None)
     width, vectors = placed.vectors(values, element_sizes(nest), poly_of(x.lower) if x else None, by_text(nest))
+    edges = 0
     if width > 1:  # the tiles' reads that move as vectors, and the groups the loop's end cuts
-        counts = placed.counts(values, schedule, shape)
-        vectors |= {
-            sh.access.text
-            for name in values["shared"]
-            for k, sh in enumerate(placed.tile(name).accesses)
-            if placed.tile(name).vector_read(k, x.var, width, counts)
-        }
+        assert x is not None
+        vectors |= _vector_reads(placed, values, schedule, shape, x.var, width)
         columns = -(-trips[x.var] // (threads[x.var] * tiles[x.var]))
-        cut = (
-            (blocks // columns)
-            * (warps // max(1, shape[0] // WARP))
-            * math.prod(t for v, t in tiles.items() if v != x.var)
-        )
-        edges = cut * (trips[x.var] % width)
-    else:
-        edges = 0
-    lanes = []  # the first warp: each lane's grid loops at their first iteration of the tile
-    for lane in range(min(WARP, shape[0] * shape[1])):
-        axis = {"x": lane % shape[0], "y": lane // shape[0]}
-        lanes.append(
-            {
-                **{
-                    lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step * (width if lp is x else 1)
-                    for lp in grid
-                },
-                "threadIdx.x": axis["x"],
-            }
-        )
+        cut = (blocks // columns) * (warps // max(1, shape[0] // WARP))
+        edges = cut * math.prod(t for v, t in tiles.items() if v != x.var) * (trips[x.var] % width)
+    lanes = _first_warp(grid, schedule, shape, lowers, x, width)
     # a grid loop whose bounds follow another (a triangle) leaves part of the box idle
     warp_share, lane_share = _active(grid, env, box, lanes)
     row = (schedule.threads_only[0].loop, shape[0]) if schedule.threads_only else None
@@ -162,8 +137,7 @@ def traffic(
     globals_, shared_reads, operations = found
     fills = []
     for name in values["shared"]:
-        tile = placed.tile(name)
-        fill = _fill(nest, tile, values, shape, trips, tiles, threads, env, grid, body)
+        fill = _fill(nest, placed.tile(name), values, shape, trips, tiles, threads, env, grid, body)
         if fill is None:
             return None
         fills.append(Figure(f"{name}_shared", fill[0], blocks * fill[1], name))
@@ -171,6 +145,42 @@ def traffic(
     return _traffic(
         launch, globals_, fills, tuple((f"{n}_shared", ways[n]) for n in values["shared"]), shared_reads, operations
     )
+
+
+def _split(schedule, body, env, shape, blocks: int, multiprocessors: int) -> tuple[str, int, float] | None:
+    """_Launch.split of a loop split over the threads and blocks along y (None: its trip count
+    is not known at these inputs)."""
+    loop = next(lp for lp in loops_of(body) if lp.var == schedule.split.loop)
+    trip = trip_count(loop, env)
+    if trip is None:
+        return None
+    along = split_blocks(trip, shape[1], blocks, shape[0] * shape[1], multiprocessors)
+    warps = -(-(shape[0] * shape[1]) // WARP)
+    return loop.var, along * shape[1], -(-shape[0] // WARP) / warps
+
+
+def _vector_reads(placed: Placement, values: Mapping[str, Any], schedule, shape, x: str, width: int) -> set[str]:
+    """The shared tiles' reads that move as vectors of ``width`` elements along ``x``."""
+    counts = placed.counts(values, schedule, shape)
+    return {
+        sh.access.text
+        for name in values["shared"]
+        for k, sh in enumerate(placed.tile(name).accesses)
+        if placed.tile(name).vector_read(k, x, width, counts)
+    }
+
+
+def _first_warp(grid, schedule, shape, lowers: Mapping[str, int], x: Loop | None, width: int) -> list[dict[str, int]]:
+    """The first warp: each lane's grid loops at their first iteration of the tile."""
+    lanes = []
+    for lane in range(min(WARP, shape[0] * shape[1])):
+        axis = {"x": lane % shape[0], "y": lane // shape[0]}
+        at = {
+            lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step * (width if lp is x else 1)
+            for lp in grid
+        }
+        lanes.append({**at, "threadIdx.x": axis["x"]})
+    return lanes
 
 
 def _box(grid: Sequence[Loop], env: Mapping[str, Any]) -> dict[str, tuple[int, int]] | None:
@@ -353,54 +363,22 @@ def _accesses(
     split_var = launch.split[0] if launch.split else None
     for st, loops in statements(launch.body):
         inner = [lp for lp in loops if lp.var not in grid]
-        runs = [1]  # iterations of each loop around the statement, per thread, outermost first
-        executed = 1  # ... and of all the threads of a row together
-        here = dict(env)
-        for lp in inner:  # each loop at its first iteration; its trip count from there
-            trip = trip_count(lp, {**here, **launch.lanes[0]})
-            start = value(poly_of(lp.lower), {**here, **launch.lanes[0]})
-            if trip is None or start is None:
-                return None
-            if (poly_of(lp.lower).names | poly_of(lp.upper).names) & grid:  # a bound that follows the grid: a triangle
-                trip = _warp_trip(lp, here, launch)
-                if trip is None:
-                    return None
-            executed *= trip
-            runs.append(
-                runs[-1]
-                * (
-                    -(-trip // launch.row[1])
-                    if lp.var == row_var
-                    else -(-trip // launch.split[1])
-                    if lp.var == split_var
-                    else trip
-                )
-            )
-            here[lp.var] = start
+        counted = _runs(inner, env, launch, grid)
+        if counted is None:
+            return None
+        runs, executed, here = counted
         in_row = any(lp.var == row_var for lp in inner)
         in_split = any(lp.var == split_var for lp in inner)
         operations += statement_operations(st.node) * launch.outputs * executed * launch.vector
         # Outside a row's loop its threads agree on every address: the row's first thread stands for them.
         lanes = [lane for lane in launch.lanes if in_row or row_var is None or lane["threadIdx.x"] == 0]
         if in_row:
-            lanes = [
-                {
-                    **lane,
-                    row_var: here[row_var] + lane["threadIdx.x"] * next(lp.step for lp in inner if lp.var == row_var),
-                }
-                for lane in lanes
-            ]
+            step = next(lp.step for lp in inner if lp.var == row_var)
+            lanes = [{**lane, row_var: here[row_var] + lane["threadIdx.x"] * step} for lane in lanes]
         inside = {lp.var for lp in inner}
-        folded = {
-            a.text
-            for a in st.accesses
-            if in_row and _folded(next(s for s in arrays[a.array] if s.access is a), row_var)
-        }
-        summed = {
-            a.text
-            for a in st.accesses
-            if in_split and _folded(next(s for s in arrays[a.array] if s.access is a), split_var)
-        }
+        shaped = [next(s for s in arrays[a.array] if s.access is a) for a in st.accesses]
+        folded = {s.access.text for s in shaped if in_row and _folded(s, row_var)}
+        summed = {s.access.text for s in shaped if in_split and _folded(s, split_var)}
         written = {a.text for a in st.accesses if a.write}
         for access in st.accesses:
             sh = next(s for s in arrays[access.array] if s.access is access)
@@ -408,36 +386,21 @@ def _accesses(
             repeats = math.prod(t for v, t in launch.tiles if v not in used)
             size = ELEMENT_BYTES.get(canonical_type(nest.variables[access.array].ctype.base), 8)
             if access.array in shared:
-                name = f"{access.array}_shared"
-                count, width = launch.per_loop * runs[-1], 1
-                if access.text in launch.vectors:  # one load a group, shared by the groups that read it (codegen)
-                    count, width, repeats = count // launch.width // repeats, launch.width, 1
-                phases = -(-min(WARP, launch.threads) * max(4, size * width) // 128)
-                before = reads.get(access.text, (name, 0, ways.get(access.array, 1) * phases, repeats))
-                reads[access.text] = (name, before[1] + count, before[2], repeats)
+                _shared_read(reads, access, launch, runs[-1], size, repeats, ways)
                 continue
             if held.get(access.text) in inside:
                 continue
-            turns = runs[-1]  # turns of the thread's loops that issue it
+            # turns of the thread's loops that issue it; 2 where it is loaded and stored once around a loop
+            turns, factor, lanes_here, around = runs[-1], 1, lanes, None
             if access.text in folded:  # a share of the row's reduction: in a register, combined once per row
-                turns, factor, lanes_here = (
-                    runs[[lp.var for lp in inner].index(row_var)],
-                    2,
-                    [lane for lane in lanes if lane["threadIdx.x"] == 0],
-                )
-                held[access.text] = row_var
+                around, lanes_here = row_var, [lane for lane in lanes if lane["threadIdx.x"] == 0]
             elif access.text in summed:  # a share of the split's sum: in a register, added atomically once a block
-                turns, factor, lanes_here = runs[[lp.var for lp in inner].index(split_var)], 2, lanes
-                held[access.text] = split_var
+                around = split_var
             elif kept.get(access.text) in inside:
-                held[access.text] = kept[access.text]
-                turns, factor, lanes_here = (
-                    runs[next(k for k, lp in enumerate(inner) if lp.var == kept[access.text])],
-                    2,
-                    lanes,
-                )
-            else:
-                factor, lanes_here = 1, lanes
+                around = kept[access.text]
+            if around is not None:  # the turns of the loops outside the one it is kept over
+                held[access.text] = around
+                turns, factor = runs[[lp.var for lp in inner].index(around)], 2
             strides = _strides(nest, sh, here)
             if sh.dims is None or strides is None:
                 return None
@@ -448,12 +411,7 @@ def _accesses(
             requests = factor * launch.per_loop * turns
             if access.text in summed:  # atomicAdd, an element at a time, by the warps of each block's first row
                 requests = round(requests * launch.split[2])
-            elif (
-                _as_vector(st, sh, launch, written, factor == 2 and access.text not in folded)
-                and addresses[0] % launch.width == 0
-                and all(n % launch.width == 0 for n in strides[:-1])
-            ):
-                # every row starts a vector where the first does (else each element alone, as codegen's check finds)
+            elif _as_vector(st, sh, launch, written, factor == 2 and access.text not in folded, addresses, strides):
                 width = launch.width
                 requests = factor * (launch.per_loop * turns // width + launch.edges * turns) // repeats
                 repeats = 1
@@ -465,10 +423,57 @@ def _accesses(
     return list(found.values()), list(reads.values()), operations
 
 
-def _as_vector(st, sh, launch: _Launch, written: set[str], kept: bool) -> bool:
-    """Whether codegen/tiled.py moves the access a group at a time (phase2.moves_as_vector)."""
-    return sh.access.text in launch.vectors and moves_as_vector(
-        sh, {v for v, t in launch.tiles if t > 1}, kept=kept, node=st.node, written=sh.access.text in written
+def _runs(inner: list[Loop], env: Mapping[str, Any], launch: _Launch, grid: set[str]):
+    """(the iterations of each loop around a statement per thread, outermost first, from 1; those
+    of all the threads of a row together; the values at each loop's first iteration), or None
+    where a trip count is not a known number."""
+    row_var = launch.row[0] if launch.row else None
+    split_var = launch.split[0] if launch.split else None
+    runs = [1]
+    executed = 1
+    here = dict(env)
+    for lp in inner:  # each loop at its first iteration; its trip count from there
+        trip = trip_count(lp, {**here, **launch.lanes[0]})
+        start = value(poly_of(lp.lower), {**here, **launch.lanes[0]})
+        if trip is None or start is None:
+            return None
+        if (poly_of(lp.lower).names | poly_of(lp.upper).names) & grid:  # a bound that follows the grid: a triangle
+            trip = _warp_trip(lp, here, launch)
+            if trip is None:
+                return None
+        executed *= trip
+        if lp.var == row_var:
+            runs.append(runs[-1] * -(-trip // launch.row[1]))
+        elif lp.var == split_var:
+            runs.append(runs[-1] * -(-trip // launch.split[1]))
+        else:
+            runs.append(runs[-1] * trip)
+        here[lp.var] = start
+    return runs, executed, here
+
+
+def _shared_read(reads: dict, access, launch: _Launch, turns: int, size: int, repeats: int, ways) -> None:
+    """Count one read of a shared tile: (tile, requests, ways, repeats) by the access's text."""
+    name = f"{access.array}_shared"
+    count, width = launch.per_loop * turns, 1
+    if access.text in launch.vectors:  # one load a group, shared by the groups that read it (codegen)
+        count, width, repeats = count // launch.width // repeats, launch.width, 1
+    phases = -(-min(WARP, launch.threads) * max(4, size * width) // 128)
+    before = reads.get(access.text, (name, 0, ways.get(access.array, 1) * phases, repeats))
+    reads[access.text] = (name, before[1] + count, before[2], repeats)
+
+
+def _as_vector(st, sh, launch: _Launch, written: set[str], kept: bool, addresses, strides) -> bool:
+    """Whether codegen/tiled.py moves the access a group at a time (phase2.moves_as_vector), and
+    every row starts a vector where the first does, at the first element's ``addresses`` (else
+    each element alone, as codegen's check finds)."""
+    return (
+        sh.access.text in launch.vectors
+        and moves_as_vector(
+            sh, {v for v, t in launch.tiles if t > 1}, kept=kept, node=st.node, written=sh.access.text in written
+        )
+        and addresses[0] % launch.width == 0
+        and all(n % launch.width == 0 for n in strides[:-1])
     )
 
 
