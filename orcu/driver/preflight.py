@@ -30,8 +30,8 @@ from orcu.spec.expr import Expr, NotVectorizable
 from orcu.spec.model import Constraint
 from orcu.spec.schedule import Schedule, block_shape
 from orcu.spec.transform import ARGUMENTS
-from orcu.tsg.phase2 import placement_problem
 from orcu.tsg.plan import PLACEMENT_ARGUMENTS
+from orcu.tsg.problems import placement_problem
 
 
 @dataclass(frozen=True)

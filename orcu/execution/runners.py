@@ -39,7 +39,7 @@ from orcu.frontend.source import ENCODING
 from orcu.planning.program import Program
 from orcu.planning.space import settings_text
 from orcu.spec.schedule import Schedule, block_shape
-from orcu.tsg.phase2 import placement_problem
+from orcu.tsg.problems import placement_problem
 
 # What the harness's second input set draws (templates/harness.cu.j2, orcu_adversarial).
 SECOND_INPUTS = "signed values, zeros, ones, repeats, integer limits"

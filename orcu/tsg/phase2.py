@@ -51,7 +51,6 @@ from orcu.tsg.phase1 import bound_names, kernel_body
 from orcu.tsg.vectors import (
     VECTOR_BYTES,
     _has_vectors,
-    by_text,
     contiguous,
     starts_aligned,
     vector_width,
@@ -334,81 +333,6 @@ def double_buffered(tiles: list[SharedTile], counts: Mapping[str, int], element_
     return sum(sizes.values()) + sum(sizes[t.array] for t in strips) <= STATIC_SHARED
 
 
-def placement_problem(
-    nest: LoopNest, values: Mapping, schedule: Schedule, shape: tuple[int, int], shared_limit: int
-) -> str | None:
-    """Why a configuration's placements cannot run on its schedule (Placement.problem), with
-    the nest's element sizes; None when they can."""
-    placed = next(p for p in nest.recipe.placements if p.schedule == schedule.name)
-    sizes = element_sizes(nest)
-    found = placed.problem(values, schedule, shape, sizes, shared_limit)
-    vectorize, double = nest.transform.args.get("vectorize"), nest.transform.args.get("doubleBuffer")
-    if found is None and values["vectorize"] and values["shared"] and vectorize is not None and vectorize.names:
-        found = _needless_conflicts(nest, placed, values, schedule, shape, sizes)
-    if (
-        found is None
-        and values["doubleBuffer"]
-        and double is not None
-        and double.names
-        and not double_buffered(
-            [placed.tile(n) for n in values["shared"]], placed.counts(values, schedule, shape), sizes
-        )
-    ):
-        found = (
-            f"doubleBuffer: no shared tile of a strip gets two buffers with the mapping '{schedule.name}' (none is "
-            f"copied per strip of one loop, or two buffers of each would not fit {STATIC_SHARED} bytes): the same code as "
-            "doubleBuffer=False"
-        )
-    return found
-
-
-def _needless_conflicts(
-    nest: LoopNest,
-    placed: Placement,
-    values: Mapping,
-    schedule: Schedule,
-    shape: tuple[int, int],
-    sizes: Mapping[str, int],
-) -> str | None:
-    """Why a vectorized configuration is not offered: a shared tile whose reads its vectors
-    spread over banks (a thread's iterations along x a vector apart, so a warp's lanes read
-    every few words) where the same configuration without vectors, which the space holds
-    (``vectorize`` is a parameter), reads it free of conflicts. None when it is not so."""
-    # the space asks of every vectorized configuration: what decides the answer is kept per nest
-    memo = nest.memo.setdefault(("vector conflicts", id(nest.body)), {})
-    key = (
-        schedule.name,
-        shape,
-        tuple(sorted(values["registerTile"].items())),
-        tuple(values["shared"]),
-        values["sharedDepth"],
-    )
-    if key not in memo:
-        memo[key] = _conflicted_vectors(nest, placed, values, schedule, shape, sizes)
-    return memo[key]
-
-
-def _conflicted_vectors(nest, placed, values, schedule, shape, sizes) -> str | None:
-    grid, _ = kernel_body(nest, schedule)
-    x_loop = next(lp for lp in grid if lp.var == placed.x)
-    width, _ = placed.vectors(values, sizes, poly_of(x_loop.lower), by_text(nest))
-    if width == 1:
-        return None
-    counts = placed.counts(values, schedule, shape)
-    axes = {d.loop: d.axis for d in schedule.grid}
-    tiles = {lp.var: values["registerTile"].get(lp.var, 1) for lp in grid}
-    for name in values["shared"]:
-        t = placed.tile(name)
-        ways = t.ways(shape, counts, tiles, axes, placed.x, width, sizes[name])
-        if ways > 1 and t.ways(shape, counts, tiles, axes, placed.x, 1, sizes[name]) == 1:
-            return (
-                f"vectorize: the reads of '{name}''s shared tile would put up to {ways} requests of a warp in one bank "
-                "(a thread's iterations along x a vector apart); the same configuration without vectorize reads it "
-                "free of conflicts"
-            )
-    return None
-
-
 def element_sizes(nest: LoopNest) -> dict[str, int]:
     """Bytes of an element of each of the nest's variables (8 for a type orcu does not size)."""
     return {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
@@ -476,21 +400,7 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
     }
     rejected += [(name, why) for name, why in alone.items() if isinstance(why, str)]
     shared = [s for t in shared if not isinstance(s := alone.get(t.array, t), str)]
-    constant, not_constant = [], []
-    for name in read_only:
-        why = (
-            "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
-        )
-        if (
-            why is None
-            and split
-            and any(sh.dims is None or any(split.loop in d.names for d in sh.dims) for sh in arrays[name])
-        ):
-            why = f"it is read along '{split.loop}', which the threads along y split: they read different elements"
-        if why is None:
-            constant.append(name)
-        else:
-            not_constant.append((name, why))
+    constant, not_constant = _constants(nest, read_only, structs, arrays, grid, body, scalars, split)
     step = next(lp.step for lp in grid if lp.var == x)  # a grid loop on x: block tiles apply
     along = [
         sh.access.text
@@ -512,6 +422,26 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
         tuple(dict.fromkeys(along)),
         tuple(name for name in sorted(arrays) if not _has_vectors(nest, name)),
     )
+
+
+def _constants(nest: LoopNest, read_only, structs, arrays, grid, body, scalars, split):
+    """(the read-only arrays that may live in constant memory, (each other one, why not))."""
+    constant, not_constant = [], []
+    for name in read_only:
+        why = (
+            "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
+        )
+        if (
+            why is None
+            and split
+            and any(sh.dims is None or any(split.loop in d.names for d in sh.dims) for sh in arrays[name])
+        ):
+            why = f"it is read along '{split.loop}', which the threads along y split: they read different elements"
+        if why is None:
+            constant.append(name)
+        else:
+            not_constant.append((name, why))
+    return constant, not_constant
 
 
 def _of_structs(nest: LoopNest, name: str) -> bool:
@@ -597,6 +527,37 @@ def conditional_reads(nest: LoopNest) -> set[str]:
     return found
 
 
+def _tile_dims(accesses: list[Shaped], tiled) -> tuple[list[TileDim], list[list[int]]] | str:
+    """The tile's box along each dimension of the array (the coefficients of the tiled loops,
+    alike in every access, and the accesses' constant distances), with each access's offset
+    in it; or why the accesses make no box."""
+    dims: list[TileDim] = []
+    offsets: list[list[int]] = [[] for _ in accesses]
+    for k in range(len(accesses[0].dims)):
+        coefs, rests = None, []
+        for sh in accesses:
+            p, own = sh.dims[k], []
+            for var in sorted(tiled):
+                coef, p = p.split(var) or (None, p)
+                if coef is None or coef.constant is None or coef.constant < 0:
+                    return f"'{var}' moves its subscripts with a coefficient that is not a positive constant"
+                if coef.constant:
+                    own.append((var, coef.constant))
+            if coefs is None:
+                coefs = tuple(own)
+            elif tuple(own) != coefs:
+                return "its accesses move along the tile's loops differently"
+            rests.append(p)
+        deltas = [(r - rests[0]).constant for r in rests]
+        if any(d is None for d in deltas):
+            return "its accesses are not a constant distance apart"
+        low = min(deltas)
+        dims.append(TileDim(coefs, rests[0] + Poly.const(low), 0, max(deltas) - low))
+        for j, d in enumerate(deltas):
+            offsets[j].append(d - low)
+    return dims, offsets
+
+
 def _shared_tile(
     name: str,
     accesses: list[Shaped],
@@ -620,11 +581,7 @@ def _shared_tile(
         return f"'{guarded}' is read under a condition: the loops' ranges do not bound the elements it reads"
     grid_vars = {lp.var for lp in grid}
     paths = [[lp for lp in sh.loops if lp.var not in grid_vars] for sh in accesses]
-    common = []
-    for level in zip(*paths):
-        if any(lp is not level[0] for lp in level):
-            break
-        common.append(level[0])
+    common = [level[0] for level in itertools.takewhile(lambda level: all(lp is level[0] for lp in level), zip(*paths))]
     used = set().union(*(p.names for sh in accesses for p in sh.dims))
     beyond = sorted({lp.var for path in paths for lp in path[len(common) :]} & used)
     if beyond:
@@ -655,30 +612,10 @@ def _shared_tile(
             return f"the loop on '{lp.var}' steps by {lp.step}"
     if used & set(scalars):
         return f"its subscripts read '{sorted(used & set(scalars))[0]}', which the threads write"
-    dims: list = []
-    offsets: list[list] = [[] for _ in accesses]
-    for k in range(len(accesses[0].dims)):
-        coefs, rests = None, []
-        for sh in accesses:
-            p, own = sh.dims[k], []
-            for var in sorted(tiled):
-                coef, p = p.split(var) or (None, p)
-                if coef is None or coef.constant is None or coef.constant < 0:
-                    return f"'{var}' moves its subscripts with a coefficient that is not a positive constant"
-                if coef.constant:
-                    own.append((var, coef.constant))
-            if coefs is None:
-                coefs = tuple(own)
-            elif tuple(own) != coefs:
-                return "its accesses move along the tile's loops differently"
-            rests.append(p)
-        deltas = [(r - rests[0]).constant for r in rests]
-        if any(d is None for d in deltas):
-            return "its accesses are not a constant distance apart"
-        low = min(deltas)
-        dims.append(TileDim(coefs, rests[0] + Poly.const(low), 0, max(deltas) - low))
-        for j, d in enumerate(deltas):
-            offsets[j].append(d - low)
+    boxed = _tile_dims(accesses, tiled)
+    if isinstance(boxed, str):
+        return boxed
+    dims, offsets = boxed
     counts = {v: NOMINAL for v in tiled}
     footprint = prod(d.extent(counts) for d in dims)
     reads = len(accesses) * NOMINAL ** (len(tiled))
