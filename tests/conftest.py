@@ -1,5 +1,6 @@
 import os
 import shutil
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,12 @@ H100 = profile("H100")
 # tests assert is results; time belongs to bench/.
 settings.register_profile("orcu", deadline=None)
 settings.load_profile("orcu")
+
+# The tests run the `orcu` command (in subprocesses, and CMake's find_package looks for it on
+# PATH): the one installed with the interpreter running them, also where its virtual
+# environment is not activated (`.venv/bin/python -m pytest`), as a user may run them.
+_SCRIPTS = [sysconfig.get_path("scripts"), sysconfig.get_path("scripts", f"{os.name}_user")]
+os.environ["PATH"] = os.pathsep.join([d for d in _SCRIPTS if os.path.isdir(d)] + [os.environ.get("PATH", "")])
 
 
 def has_gpu() -> bool:
