@@ -38,8 +38,6 @@ LONG_FUNCTIONS = {
     ("orcu.driver.tuning", "tune"),
     ("orcu.execution.harness", "harness_source"),
     ("orcu.planning.program", "load"),
-    ("orcu.tsg.scop_code", "_emit"),
-    ("orcu.tsg.scop_model", "_model"),
 }
 
 

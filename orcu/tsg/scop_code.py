@@ -22,58 +22,97 @@ from orcu.tsg.scop_tree import _Band, _Leaf, _Sequence
 def _emit(
     model: _Model, tree, how: str, text: str, tried: tuple[str, ...], variables: Mapping[str, Variable]
 ) -> Scheduled:
-    loops_of_var = {}  # (statement name, iterator) -> its Loop
-    for s in model.statements:
-        for lp in s.loops:
-            loops_of_var[(s.name, lp.var)] = lp
-    kernels: list[c_ast.For] = []
-    host: list[str] = []
-    privates = _Copies(model, variables)
+    emitter = _Emitter(model, variables)
+    items = emitter.build(tree, {}, False)
+    for names, index in model.live_ranges:
+        for var in index:
+            loops = {dict(emitter.chains[n]).get(var) for n in names}
+            if len(loops) > 1:
+                raise _Unfit(
+                    f"a private scalar's statements ({', '.join(sorted(names))}) would be split over loops on '{var}'"
+                )
+    _check_scopes(items)
+    privates = emitter.privates
+    items = privates.before() + items + privates.after()
+    host = emitter.host + privates.notes()
+    most = max(len(s.loops) for s in model.statements)
+    bulk = sum(emitter.depth.get(s.name, 0) for s in model.statements if len(s.loops) == most)
+    return Scheduled(
+        items,
+        emitter.kernels,
+        how,
+        text,
+        tuple(host),
+        tried,
+        bulk,
+        sum(emitter.repeated),
+        tuple(sorted(set(model.expanded) | set(model.before.values()))),
+    )
 
-    def names_in(t) -> list[str]:
-        if isinstance(t, _Leaf):
-            return list(t.names)
-        if isinstance(t, _Band):
-            return names_in(t.child)
-        return [n for c in t.children for n in names_in(c)]
 
-    chains: dict[str, tuple] = {}  # statement name -> the loops emitted around it: (iterator, id of the loop)
+def _names_in(t) -> list[str]:
+    """The statements under a node of the schedule tree."""
+    if isinstance(t, _Leaf):
+        return list(t.names)
+    if isinstance(t, _Band):
+        return _names_in(t.child)
+    return [n for c in t.children for n in _names_in(c)]
 
-    depth: dict[str, int] = {}  # statement name -> parallel loops of its kernel's outer band
-    repeated: list[bool] = []  # per kernel: inside a host loop
 
-    def parallel_members(t) -> int:
-        return next((k for k, c in enumerate(t.coincident) if not c), len(t.coincident)) if isinstance(t, _Band) else 0
+def _parallel_members(t) -> int:
+    return next((k for k, c in enumerate(t.coincident) if not c), len(t.coincident)) if isinstance(t, _Band) else 0
 
-    def build(t, outer: dict, in_kernel: bool) -> list:
+
+class _Emitter:
+    """The region's C from a schedule tree: a band's first member a loop (a kernel's root where
+    it is coincident and no kernel is around it), the statements copied under their loops."""
+
+    def __init__(self, model: _Model, variables: Mapping[str, Variable]):
+        self.model = model
+        self.loops_of_var = {(s.name, lp.var): lp for s in model.statements for lp in s.loops}
+        self.kernels: list[c_ast.For] = []
+        self.host: list[str] = []
+        self.privates = _Copies(model, variables)
+        self.chains: dict[str, tuple] = {}  # statement name -> the loops emitted around it: (iterator, id of the loop)
+        self.depth: dict[str, int] = {}  # statement name -> parallel loops of its kernel's outer band
+        self.repeated: list[bool] = []  # per kernel: inside a host loop
+
+    def build(self, t, outer: dict, in_kernel: bool) -> list:
         """``outer``: statement name -> the loops emitted around it, as ``chains``."""
         if t is None:
             return []
         if isinstance(t, _Sequence):
-            return [n for c in t.children for n in build(c, outer, in_kernel)]
+            return [n for c in t.children for n in self.build(c, outer, in_kernel)]
         if isinstance(t, _Leaf):
-            out = []
-            for name in t.names:
-                s = model.by_name[name]
-                around = {var for var, _ in outer.get(name, ())}
-                missing = [lp.var for lp in s.loops if lp.var not in around]
-                if missing:
-                    raise _Unfit(f"{name}'s loop on '{missing[0]}' is not in the schedule")
-                if not in_kernel:
-                    why = "no loop around it runs in parallel" if s.loops else "it runs once, outside the loops"
-                    host.append(f"'{s.stmt.text}' (line {s.stmt.loc.line}): {why}")
-                chains[name] = outer.get(name, ())
-                out.append(privates.copy_of(s))
-            return out
-        # a band: its first member a loop (a kernel's root where coincident), the rest inside
+            return self._leaf(t, outer, in_kernel)
+        return self._band(t, outer, in_kernel)
+
+    def _leaf(self, t, outer: dict, in_kernel: bool) -> list:
+        out = []
+        for name in t.names:
+            s = self.model.by_name[name]
+            around = {var for var, _ in outer.get(name, ())}
+            missing = [lp.var for lp in s.loops if lp.var not in around]
+            if missing:
+                raise _Unfit(f"{name}'s loop on '{missing[0]}' is not in the schedule")
+            if not in_kernel:
+                why = "no loop around it runs in parallel" if s.loops else "it runs once, outside the loops"
+                self.host.append(f"'{s.stmt.text}' (line {s.stmt.loc.line}): {why}")
+            self.chains[name] = outer.get(name, ())
+            out.append(self.privates.copy_of(s))
+        return out
+
+    def _band(self, t, outer: dict, in_kernel: bool) -> list:
+        """A band: its first member a loop (a kernel's root where coincident), the rest inside."""
+        model, loops_of_var = self.model, self.loops_of_var
         member, coincident = t.members[0], t.coincident[0]
         rest = _Band(t.members[1:], t.coincident[1:], t.child) if len(t.members) > 1 else t.child
-        names = names_in(t)
+        names = _names_in(t)
         looped = [n for n in names if isinstance(member[n], str)]
         if not looped:  # the member only orders statements that are in no loop of it
             if len({member[n] for n in names}) > 1:
                 raise _Unfit("isl orders statements by values of a loop that they are not in")
-            return build(rest, outer, in_kernel)
+            return self.build(rest, outer, in_kernel)
         vars_ = {member[n] for n in looped}
         if len(vars_) != 1:
             raise _Unfit(f"isl fuses loops on different iterators ({', '.join(sorted(vars_))})")
@@ -93,43 +132,22 @@ def _emit(
         open_ = {
             n for n in fixed if any(lp.var not in {v for v, _ in outer.get(n, ())} for lp in model.by_name[n].loops)
         }
-        before, after = _outside(loop, member, fixed, looped, names_in(t.child), open_)
+        before, after = _outside(loop, member, fixed, looped, _names_in(t.child), open_)
         kernel = not in_kernel and coincident
         node = copy.deepcopy(loop.node)
         inner = {n: outer.get(n, ()) + ((var, id(node)),) for n in looped}
         node.stmt = c_ast.Compound(
-            build(_only(rest, set(looped)), {**outer, **inner}, in_kernel or kernel), coord=loop.node.stmt.coord
+            self.build(_only(rest, set(looped)), {**outer, **inner}, in_kernel or kernel), coord=loop.node.stmt.coord
         )
         if kernel:
-            kernels.append(node)
-            repeated.append(bool(outer.get(looped[0])))
-            depth.update({n: min(3, parallel_members(t)) for n in looped})
-        return build(_only(rest, before), outer, in_kernel) + [node] + build(_only(rest, after), outer, in_kernel)
-
-    items = build(tree, {}, False)
-    for names, index in model.live_ranges:
-        for var in index:
-            loops = {dict(chains[n]).get(var) for n in names}
-            if len(loops) > 1:
-                raise _Unfit(
-                    f"a private scalar's statements ({', '.join(sorted(names))}) would be split over loops on '{var}'"
-                )
-    _check_scopes(items)
-    items = privates.before() + items + privates.after()
-    host += privates.notes()
-    most = max(len(s.loops) for s in model.statements)
-    bulk = sum(depth.get(s.name, 0) for s in model.statements if len(s.loops) == most)
-    return Scheduled(
-        items,
-        kernels,
-        how,
-        text,
-        tuple(host),
-        tried,
-        bulk,
-        sum(repeated),
-        tuple(sorted(set(model.expanded) | set(model.before.values()))),
-    )
+            self.kernels.append(node)
+            self.repeated.append(bool(outer.get(looped[0])))
+            self.depth.update({n: min(3, _parallel_members(t)) for n in looped})
+        return (
+            self.build(_only(rest, before), outer, in_kernel)
+            + [node]
+            + self.build(_only(rest, after), outer, in_kernel)
+        )
 
 
 class _Copies:

@@ -89,47 +89,12 @@ def _model(
     iterators = {lp.var for lp in nest.loops()}
     written = {n for s in stmts for n in s.stmt.scalar_writes} - iterators
     names = _Names()
-    depth = max((len(s.loops) for s in stmts), default=0)
-    domains, orders = [], []
     position: dict[tuple, int] = {}
-    for s in stmts:
-        dims = [names.iterator(lp.var) for lp in s.loops]
-        cons = []
-        for k, lp in enumerate(s.loops):
-            outer = {o.var for o in s.loops[:k]}
-            lo, hi = poly_of(lp.lower), poly_of(lp.upper)
-            for p in (lo, hi):
-                if p is None or not is_affine(p, outer) or any(n in written for m, _ in p.terms for n in m):
-                    raise _Unfit(
-                        f"the bounds of the loop on '{lp.var}' (line {lp.loc.line}) are not affine in the sizes "
-                        f"and outer iterators"
-                    )
-            v = names.iterator(lp.var)
-            cons += [f"{v} >= {names.expr(lo, outer)}", f"{v} < {names.expr(hi, outer)}"]
-            if lp.step != 1:
-                cons.append(f"exists (e : {v} = {names.expr(lo, outer)} + {lp.step}*e)")
-        domains.append(f"{s.name}[{', '.join(dims)}] : {' and '.join(cons) or '0 = 0'}")
-        # the program order: 2d+1 (text position, iterator, text position, ...); counting down, -iterator
-        sched = []
-        for k in range(depth + 1):
-            key = tuple(id(lp) for lp in s.loops[:k])
-            if k < len(s.loops):
-                lp = s.loops[k]
-                sched += [
-                    str(_position(position, key, id(lp))),
-                    ("-" if lp.descending else "") + names.iterator(lp.var),
-                ]
-            else:
-                sched += [str(_position(position, key, id(s.stmt)))] + ["0"] * (2 * (depth - k))
-                break
-        orders.append(f"{s.name}[{', '.join(dims)}] -> [{', '.join(sched)}]")
+    domains, orders = _domains(stmts, names, written, position)
     params = ", ".join(sorted(names.params))
     domain = isl.UnionSet(f"[{params}] -> {{ {'; '.join(domains)} }}")
     order = isl.UnionMap(f"[{params}] -> {{ {'; '.join(orders)} }}").intersect_domain(domain)
 
-    reads: list = []
-    writes: list = []
-    reduce_self: list = []
     arrays = shapes(nest, defined=True)
     access_of = {}
     for name, shaped in arrays.items():
@@ -139,48 +104,8 @@ def _model(
             access_of[id(sh.access)] = (name, None if whole else sh.dims)
     privates = _scalar_groups(stmts, written, live_after)
     inexact: set[str] = {name for name, shaped in arrays.items() if access_of[id(shaped[0].access)][1] is None}
-    array_reads: dict[str, list[str]] = {}
-    array_writes: dict[str, list[str]] = {}
-    read_sites: list[tuple] = []
-    for s in stmts:
-        dims = [names.iterator(lp.var) for lp in s.loops]
-        vars_ = {lp.var for lp in s.loops}
-        head = f"{s.name}[{', '.join(dims)}]"
-        mine = []
-        for site, acc in enumerate(s.stmt.accesses):
-            name, subs = access_of[id(acc)]
-            target = names.array(name) + ("_b" if (s.name, site) in early else "")
-            if subs is None or not all(
-                is_affine(p, vars_) and not any(n in written for m, _ in p.terms for n in m if n not in vars_)
-                for p in subs
-            ):
-                element = f"{target}[]"
-                inexact.add(name)
-            elif name in expanded:
-                copies = [names.iterator(lp.var) for lp in expanded[name]]
-                element = f"{target}_x[{', '.join(copies + [names.expr(p, vars_) for p in subs])}]"
-            else:
-                element = f"{target}[{', '.join(names.expr(p, vars_) for p in subs)}]"
-            mine.append((acc.write, f"{head} -> {element}", False))
-            (array_writes if acc.write else array_reads).setdefault(name, []).append(f"{head} -> {element}")
-            if not acc.write:
-                read_sites.append((s.name, site, name, f"{head} -> {element}"))
-        update = match_reduction(s.stmt.node, variables)
-        for scalar in sorted((s.stmt.scalar_reads | s.stmt.scalar_writes) & written):
-            index = privates.get((scalar, id(s.stmt)))
-            group, loops = index if index is not None else ("", ())
-            element = f"{names.array(scalar + group)}[{', '.join(names.iterator(v) for v in loops)}]"
-            is_target = update is not None and update[0] == scalar
-            if scalar in s.stmt.scalar_reads:
-                mine.append((False, f"{head} -> {element}", is_target))
-            if scalar in s.stmt.scalar_writes:
-                mine.append((True, f"{head} -> {element}", is_target))
-        for write, text, _ in mine:
-            (writes if write else reads).append(text)
-        targets = [text for _, text, t in mine if t]
-        others = [text for _, text, t in mine if not t]
-        if targets:
-            reduce_self.append((targets, others))
+    found_accesses = _access_texts(stmts, names, access_of, written, expanded, early, privates, variables, inexact)
+    reads, writes, reduce_self, array_reads, array_writes, read_sites = found_accesses
 
     def umap(texts):
         return (
@@ -227,6 +152,99 @@ def _model(
         early,
         [(st, site, a, umap([t])) for st, site, a, t in read_sites],
     )
+
+
+def _domains(stmts: list[_Statement], names: _Names, written: set[str], position: dict[tuple, int]):
+    """Each statement's iteration domain and its place in the program's order (isl's text), as
+    written; ``position`` takes each statement's and loop's text position under its loops."""
+    depth = max((len(s.loops) for s in stmts), default=0)
+    domains, orders = [], []
+    for s in stmts:
+        dims = [names.iterator(lp.var) for lp in s.loops]
+        cons = []
+        for k, lp in enumerate(s.loops):
+            outer = {o.var for o in s.loops[:k]}
+            lo, hi = poly_of(lp.lower), poly_of(lp.upper)
+            for p in (lo, hi):
+                if p is None or not is_affine(p, outer) or any(n in written for m, _ in p.terms for n in m):
+                    raise _Unfit(
+                        f"the bounds of the loop on '{lp.var}' (line {lp.loc.line}) are not affine in the sizes "
+                        f"and outer iterators"
+                    )
+            v = names.iterator(lp.var)
+            cons += [f"{v} >= {names.expr(lo, outer)}", f"{v} < {names.expr(hi, outer)}"]
+            if lp.step != 1:
+                cons.append(f"exists (e : {v} = {names.expr(lo, outer)} + {lp.step}*e)")
+        domains.append(f"{s.name}[{', '.join(dims)}] : {' and '.join(cons) or '0 = 0'}")
+        # the program order: 2d+1 (text position, iterator, text position, ...); counting down, -iterator
+        sched = []
+        for k in range(depth + 1):
+            key = tuple(id(lp) for lp in s.loops[:k])
+            if k < len(s.loops):
+                lp = s.loops[k]
+                sched += [
+                    str(_position(position, key, id(lp))),
+                    ("-" if lp.descending else "") + names.iterator(lp.var),
+                ]
+            else:
+                sched += [str(_position(position, key, id(s.stmt)))] + ["0"] * (2 * (depth - k))
+                break
+        orders.append(f"{s.name}[{', '.join(dims)}] -> [{', '.join(sched)}]")
+    return domains, orders
+
+
+def _access_texts(stmts, names: _Names, access_of, written, expanded, early, privates, variables, inexact: set[str]):
+    """The statements' accesses as isl's text (statement -> element): (reads, writes, the
+    accesses of each scalar reduction's update (its target's, the others'), each array's reads,
+    each array's writes, each read's site). ``inexact`` takes the arrays an access of which is
+    not affine."""
+    reads: list = []
+    writes: list = []
+    reduce_self: list = []
+    array_reads: dict[str, list[str]] = {}
+    array_writes: dict[str, list[str]] = {}
+    read_sites: list[tuple] = []
+    for s in stmts:
+        dims = [names.iterator(lp.var) for lp in s.loops]
+        vars_ = {lp.var for lp in s.loops}
+        head = f"{s.name}[{', '.join(dims)}]"
+        mine = []
+        for site, acc in enumerate(s.stmt.accesses):
+            name, subs = access_of[id(acc)]
+            target = names.array(name) + ("_b" if (s.name, site) in early else "")
+            if subs is None or not all(
+                is_affine(p, vars_) and not any(n in written for m, _ in p.terms for n in m if n not in vars_)
+                for p in subs
+            ):
+                element = f"{target}[]"
+                inexact.add(name)
+            elif name in expanded:
+                copies = [names.iterator(lp.var) for lp in expanded[name]]
+                element = f"{target}_x[{', '.join(copies + [names.expr(p, vars_) for p in subs])}]"
+            else:
+                element = f"{target}[{', '.join(names.expr(p, vars_) for p in subs)}]"
+            mine.append((acc.write, f"{head} -> {element}", False))
+            (array_writes if acc.write else array_reads).setdefault(name, []).append(f"{head} -> {element}")
+            if not acc.write:
+                read_sites.append((s.name, site, name, f"{head} -> {element}"))
+        update = match_reduction(s.stmt.node, variables)
+        for scalar in sorted((s.stmt.scalar_reads | s.stmt.scalar_writes) & written):
+            index = privates.get((scalar, id(s.stmt)))
+            group, loops = index if index is not None else ("", ())
+            element = f"{names.array(scalar + group)}[{', '.join(names.iterator(v) for v in loops)}]"
+            is_target = update is not None and update[0] == scalar
+            if scalar in s.stmt.scalar_reads:
+                mine.append((False, f"{head} -> {element}", is_target))
+            if scalar in s.stmt.scalar_writes:
+                mine.append((True, f"{head} -> {element}", is_target))
+        for write, text, _ in mine:
+            (writes if write else reads).append(text)
+        targets = [text for _, text, t in mine if t]
+        others = [text for _, text, t in mine if not t]
+        if targets:
+            reduce_self.append((targets, others))
+
+    return reads, writes, reduce_self, array_reads, array_writes, read_sites
 
 
 def _perfect(node) -> bool:
