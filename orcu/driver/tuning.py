@@ -226,111 +226,113 @@ def tune(
             len(space),
             ranking=Ranking(objective, spec, work(program, k, dict(inputs)), runner.device),
         )
-        ctx = context(k)
+        pair = _Pair(program, k, dict(inputs), space, runner, db, context(k), tuning, progress)
         strategy = make(name, space, seed, spec.search_options(name), share)
         if started is not None:
             started(tuning, min(share or len(space), len(space)))
-
-        def config_key(params, ctx=ctx, inputs=inputs, k=k, spec=spec):
-            return ctx.key(
-                searched(program, k, params), inputs, build_flags(spec.build_command, params, runner.backend)
-            )
-
-        def key(point, space=space, config_key=config_key):
-            return config_key(space.config(point))
-
-        builds = _Builds(program, k, dict(inputs), runner)
-
-        def note(result, origin, tuning=tuning):
-            return tuning.record(result, origin, progress)
-
-        def recall(points, key=key, space=space, builds=builds, note=note, ctx=ctx):
-            found = {}
-            for p in points:
-                result = _known(db, key(p), runner.measure)
-                if result is not None:
-                    result = _against_runs(result, ctx, db)
-                    builds.know(space.config(p), result)
-                    found[p] = note(result, "cached")
-            return found
-
-        def alias(points, space=space, builds=builds, note=note):
-            found = {}
-            for p in points:
-                result = builds.result(space.config(p))
-                if result is not None:
-                    found[p] = note(result, "same build")
-            return found
-
-        upcoming: list[list[tuple[dict, dict]]] = []  # what the strategy expects to ask next
-
-        def prepare(batches, config_key=config_key, space=space, builds=builds, inputs=inputs, upcoming=upcoming):
-            """Keep the batches ahead that need a build: not in the database, not a build met."""
-            upcoming.clear()
-            for points in batches:
-                configs = [space.config(p) for p in points]
-                batch = [
-                    (c, dict(inputs))
-                    for c in configs
-                    if builds.result(c) is None and _known(db, config_key(c), runner.measure) is None
-                ]
-                if batch:
-                    upcoming.append(batch)
-
-        def evaluate(
-            points,
-            key=key,
-            space=space,
-            ctx=ctx,
-            k=k,
-            inputs=inputs,
-            builds=builds,
-            note=note,
-            upcoming=upcoming,
-            tuning=tuning,
-        ):
-            configs = [space.config(p) for p in points]
-            firsts = {}  # one configuration per build not met yet
-            for j, config in enumerate(configs):
-                if builds.result(config) is None:
-                    firsts.setdefault(builds.identity(config) or f"unbuildable {j}", j)
-            order = list(firsts.values())
-            costs = {}
-            # Each result is kept as it comes: a tune killed now loses only what is in flight.
-            for j, result in zip(
-                order, runner.evaluate(program, k, [(configs[j], dict(inputs)) for j in order], ahead=upcoming)
-            ):
-                code = builds.code(configs[j]) if builds.identity(configs[j]) else None
-                _figures(program, k, code, result, runner)
-                result = _against_runs(result, ctx, db)
-                builds.know(configs[j], result)
-                tuning.ranking.assess(result)  # its metrics, which the database keeps
-                db.put(key(points[j]), ctx, result)
-                costs[j] = note(result, "")
-            for j, config in enumerate(configs):  # the same builds under other names
-                if j not in costs:
-                    costs[j] = note(builds.result(config), "same build")
-            return [costs[j] for j in range(len(points))]
-
         deadline = None if end is None else time.monotonic() + max(0.0, end - time.monotonic()) / (len(pairs) - n)
-        drive(strategy, evaluate, share, deadline, recall, alias, prepare if pipeline else None)
+        drive(strategy, pair.evaluate, share, deadline, pair.recall, pair.alias, pair.prepare if pipeline else None)
         runner.drop_ahead()
-        _run_imported(program, runner, db, tuning, config_key, builds, ctx)
-        _retime(program, runner, db, tuning, config_key, builds)
+        pair.finish(objective)
+        out.append(tuning)
+    return out
+
+
+class _Pair:
+    """One region at one input size under tuning: what the strategy's driver calls (evaluate a
+    batch, recall what the database knows, alias the builds met, prepare the batches ahead), and
+    what follows the search (the imported results run, the winner re-timed, the choice kept)."""
+
+    def __init__(
+        self, program: Program, k: int, inputs: dict, space, runner: Runner, db: Database, ctx, tuning, progress
+    ):
+        self.program, self.k, self.inputs, self.space = program, k, inputs, space
+        self.runner, self.db, self.ctx, self.tuning, self.progress = runner, db, ctx, tuning, progress
+        self.spec = program.of_nest(k).spec
+        self.builds = _Builds(program, k, dict(inputs), runner)
+        self.upcoming: list[list[tuple[dict, dict]]] = []  # what the strategy expects to ask next
+
+    def config_key(self, params):
+        build = build_flags(self.spec.build_command, params, self.runner.backend)
+        return self.ctx.key(searched(self.program, self.k, params), self.inputs, build)
+
+    def key(self, point):
+        return self.config_key(self.space.config(point))
+
+    def note(self, result, origin):
+        return self.tuning.record(result, origin, self.progress)
+
+    def recall(self, points):
+        found = {}
+        for p in points:
+            result = _known(self.db, self.key(p), self.runner.measure)
+            if result is not None:
+                result = _against_runs(result, self.ctx, self.db)
+                self.builds.know(self.space.config(p), result)
+                found[p] = self.note(result, "cached")
+        return found
+
+    def alias(self, points):
+        found = {}
+        for p in points:
+            result = self.builds.result(self.space.config(p))
+            if result is not None:
+                found[p] = self.note(result, "same build")
+        return found
+
+    def prepare(self, batches):
+        """Keep the batches ahead that need a build: not in the database, not a build met."""
+        self.upcoming.clear()
+        for points in batches:
+            configs = [self.space.config(p) for p in points]
+            batch = [
+                (c, dict(self.inputs))
+                for c in configs
+                if self.builds.result(c) is None and _known(self.db, self.config_key(c), self.runner.measure) is None
+            ]
+            if batch:
+                self.upcoming.append(batch)
+
+    def evaluate(self, points):
+        program, k, builds, runner = self.program, self.k, self.builds, self.runner
+        configs = [self.space.config(p) for p in points]
+        firsts = {}  # one configuration per build not met yet
+        for j, config in enumerate(configs):
+            if builds.result(config) is None:
+                firsts.setdefault(builds.identity(config) or f"unbuildable {j}", j)
+        order = list(firsts.values())
+        costs = {}
+        # Each result is kept as it comes: a tune killed now loses only what is in flight.
+        batch = [(configs[j], dict(self.inputs)) for j in order]
+        for j, result in zip(order, runner.evaluate(program, k, batch, ahead=self.upcoming)):
+            code = builds.code(configs[j]) if builds.identity(configs[j]) else None
+            _figures(program, k, code, result, runner)
+            result = _against_runs(result, self.ctx, self.db)
+            builds.know(configs[j], result)
+            self.tuning.ranking.assess(result)  # its metrics, which the database keeps
+            self.db.put(self.key(points[j]), self.ctx, result)
+            costs[j] = self.note(result, "")
+        for j, config in enumerate(configs):  # the same builds under other names
+            if j not in costs:
+                costs[j] = self.note(builds.result(config), "same build")
+        return [costs[j] for j in range(len(points))]
+
+    def finish(self, objective: Objective) -> None:
+        program, runner, db, tuning, builds = self.program, self.runner, self.db, self.tuning, self.builds
+        _run_imported(program, runner, db, tuning, self.config_key, builds, self.ctx)
+        _retime(program, runner, db, tuning, self.config_key, builds)
         if tuning.best is not None:
-            tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, space)
+            tuning.no_effect, tuning.notes = builds.no_effect(tuning.best.params, self.space)
             # what orcu apply writes; a prediction only once check_predictions ran it
             db.put_choice(
-                ctx,
-                inputs,
+                self.ctx,
+                self.inputs,
                 tuning.best.params,
                 tuning.best.time_ms,
                 runner.measure,
                 checked=runner.kind.runs,
                 objective=objective_text(tuning),
             )
-        out.append(tuning)
-    return out
 
 
 def _figures(program: Program, region: int, code, result: Result, runner: Runner) -> None:
