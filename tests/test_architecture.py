@@ -35,7 +35,6 @@ TABLES = {("orcu.driver.cli", "build_parser")}
 # that no longer needs its place, so the list cannot hide a fixed one).
 # (Lines as ruff formats them, at most 120 characters.)
 LONG_FUNCTIONS = {
-    ("orcu.execution.harness", "harness_source"),
     ("orcu.planning.program", "load"),
 }
 

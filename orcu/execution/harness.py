@@ -155,7 +155,6 @@ def harness_source(
     ``whole``: instead, one variant that runs that region's code as given (all of its loops
     at once, calling ``codes``; writeback.composed_region)."""
     program = program.of_nest(region_index)
-    code = codes[0]
     spec = program.spec
     nest = program.nests[region_index]
     env = {**spec.lets, **inputs}
@@ -188,7 +187,6 @@ def harness_source(
         if observable(n, r.var)
     }
     compared |= {name for host in program.hosts for name in host.writes}
-    rng = random.Random(seed)
 
     values: list[Value] = []
     pointers: list[tuple[str, str]] = []  # (name, element type) of local pointers the code sets to the inputs
@@ -197,47 +195,7 @@ def harness_source(
             continue
         decl = spec.decl(name)
         if decl is not None:
-            ctype = _element(decl)
-            dims = [int(d.evaluate(dict(env))) for d in decl.dims]
-            count = math.prod(dims)
-            struct = program.structs.get(ctype)
-            if struct is not None:
-                zero = decl.init == "none" or (decl.init == "value" and decl.init_expr.evaluate(dict(env)) == 0)
-                if not dims or not (decl.init == "random" or zero):
-                    raise program.src.error_at(
-                        decl.loc,
-                        f"'{name}' of the struct type '{ctype}': orcu takes arrays of "
-                        "structs of scalar fields, filled at random or with zeros",
-                        SpecError,
-                    )
-                values.append(
-                    Value(
-                        name,
-                        ctype,
-                        count,
-                        tuple(dims[1:]),
-                        None if decl.init == "random" else [],
-                        True,
-                        fields=_fields(struct),
-                    )
-                )
-                continue
-            if decl.init == "random":
-                init = None
-            elif decl.init in ("value", "list"):
-                value = decl.init_expr.evaluate(dict(env))
-                # [a, b, c] as well as Orio's {a, b, c}: the elements in order
-                items = list(value) if isinstance(value, (list, tuple, range)) else [value]
-                if not all(isinstance(v, (int, float)) for v in items) or (not dims and len(items) != 1):
-                    raise program.src.error_at(
-                        decl.loc,
-                        f"the initial value of '{name}' must be {'numbers' if dims else 'a number'}, got {value!r}",
-                        SpecError,
-                    )
-                init = [_literal(v) for v in items]
-            else:
-                init = ["0"]
-            values.append(Value(name, ctype, count if dims else None, tuple(dims[1:]), init, True))
+            values.append(_spec_value(program, name, decl, env))
             continue
         var = _variable(program, name)
         if var is None or var.origin in ("macro", "input_params", "region"):
@@ -245,37 +203,82 @@ def harness_source(
         if any(name in host.aliases for host in program.hosts):  # src = buffer; in the code: a pointer, set there
             pointers.append((name, canonical_type(var.ctype.base)))
             continue
-        extents = [
-            poly_value(poly_of(node) if (node := parse_expression(d)) is not None else None, env)
-            for d in var.ctype.dims
-        ]
-        if var.origin == "local" and extents and None not in extents:
-            # An array of the function (durbin's `double z[n];`): the harness makes it, zeroed; the
-            # function's caller never sees it, so it is not compared.
-            count = math.prod(extents)
-            values.append(Value(name, canonical_type(var.ctype.base), count, tuple(extents[1:]), ["0"], False))
-            continue
-        if var.ctype.is_array:
-            loc = var.loc or nest.loc
-            raise program.src.error_at(
-                loc,
-                f"'{name}' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it",
-                AnalysisError,
-            )
-        ctype = canonical_type(var.ctype.base)
-        struct = program.structs.get(ctype)
-        values.append(
-            Value(
-                name,
-                ctype,
-                None,
-                (),
-                ["0"],
-                name in compared,  # a struct: its fields zero
-                fields=_fields(struct) if struct is not None else (),
-            )
-        )
+        values.append(_code_value(program, name, var, env, nest, compared))
 
+    return _render(program, region_index, codes, inputs, values, pointers, macros, assigned, whole, env, seed)
+
+
+def _spec_value(program: Program, name: str, decl, env: Mapping[str, Any]) -> Value:
+    """The value of an input the spec declares (input_vars): its extent and how it is filled."""
+    ctype = _element(decl)
+    dims = [int(d.evaluate(dict(env))) for d in decl.dims]
+    count = math.prod(dims)
+    struct = program.structs.get(ctype)
+    if struct is not None:
+        zero = decl.init == "none" or (decl.init == "value" and decl.init_expr.evaluate(dict(env)) == 0)
+        if not dims or not (decl.init == "random" or zero):
+            raise program.src.error_at(
+                decl.loc,
+                f"'{name}' of the struct type '{ctype}': orcu takes arrays of "
+                "structs of scalar fields, filled at random or with zeros",
+                SpecError,
+            )
+        return Value(
+            name, ctype, count, tuple(dims[1:]), None if decl.init == "random" else [], True, fields=_fields(struct)
+        )
+    if decl.init == "random":
+        init = None
+    elif decl.init in ("value", "list"):
+        value = decl.init_expr.evaluate(dict(env))
+        # [a, b, c] as well as Orio's {a, b, c}: the elements in order
+        items = list(value) if isinstance(value, (list, tuple, range)) else [value]
+        if not all(isinstance(v, (int, float)) for v in items) or (not dims and len(items) != 1):
+            raise program.src.error_at(
+                decl.loc,
+                f"the initial value of '{name}' must be {'numbers' if dims else 'a number'}, got {value!r}",
+                SpecError,
+            )
+        init = [_literal(v) for v in items]
+    else:
+        init = ["0"]
+    return Value(name, ctype, count if dims else None, tuple(dims[1:]), init, True)
+
+
+def _code_value(program: Program, name: str, var, env: Mapping[str, Any], nest, compared: set[str]) -> Value:
+    """The value of a variable of the code that the spec does not declare: an array local to
+    the function, or a scalar (compared where the code computes it)."""
+    extents = [
+        poly_value(poly_of(node) if (node := parse_expression(d)) is not None else None, env) for d in var.ctype.dims
+    ]
+    if var.origin == "local" and extents and None not in extents:
+        # An array of the function (durbin's `double z[n];`): the harness makes it, zeroed; the
+        # function's caller never sees it, so it is not compared.
+        count = math.prod(extents)
+        return Value(name, canonical_type(var.ctype.base), count, tuple(extents[1:]), ["0"], False)
+    if var.ctype.is_array:
+        loc = var.loc or nest.loc
+        raise program.src.error_at(
+            loc,
+            f"'{name}' is an array the tuned code uses: declare it in input_vars so that orcu can allocate and fill it",
+            AnalysisError,
+        )
+    ctype = canonical_type(var.ctype.base)
+    struct = program.structs.get(ctype)
+    return Value(
+        name,
+        ctype,
+        None,
+        (),
+        ["0"],
+        name in compared,  # a struct: its fields zero
+        fields=_fields(struct) if struct is not None else (),
+    )
+
+
+def _render(program: Program, region_index: int, codes, inputs, values, pointers, macros, assigned, whole, env, seed):
+    """The harness's text: the values' second set and bounds, the reference, the variants."""
+    spec, code = program.spec, codes[0]
+    rng = random.Random(seed)
     steering = _steering_names(program.nests)
     # a region that computes in float (a float sum written to a double array) rounds its doubles as floats
     in_float = any(canonical_type(var.ctype.base) == "float" for n in program.nests for var in n.variables.values())
