@@ -155,50 +155,9 @@ def load(
     predefined = (device or profile(DEFAULT_PROFILE)).spec_names()
     top = scan_regions(src)
     perf = [r for r in top if r.name == "PerfTuning"]
-    loops: list[Region] = []
-    owner: list[int] = []  # per Loop region: the PerfTuning region whose spec tunes it
-    for r in top:
-        if r.name == "Loop":
-            if len(perf) > 1:
-                raise src.error(
-                    r.start,
-                    "a file with several PerfTuning regions needs each Loop region inside one: "
-                    "which spec tunes this one?",
-                    AnnotationError,
-                )
-            loops.append(r)
-            owner.append(0)
-        for child in r.children:
-            if child.name == "PerfTuning":
-                raise src.error(child.start, "a PerfTuning region must be at the top level", AnnotationError)
-            loops.append(child)
-            owner.append(perf.index(r) if r in perf else 0)
-    for g, r in enumerate(perf):
-        if g not in owner:
-            raise src.error(r.start, "this PerfTuning region holds no Loop region: it tunes nothing", AnnotationError)
-    for r in loops:
-        if r.children:
-            raise src.error(r.children[0].start, "Loop regions cannot be nested", AnnotationError)
-    if not loops:
-        raise src.error(
-            0, "no Loop regions found (expected /*@ begin Loop(transform CUDA(...) ...) @*/)", AnnotationError
-        )
+    loops, owner = _loop_regions(src, top, perf)
 
-    yaml_path = spec_path or sidecar_spec(path)
-    if perf and yaml_path is not None:
-        raise src.error(
-            perf[0].start, f"the spec is given twice: in this PerfTuning region and in {yaml_path}", AnnotationError
-        )
-    if assumed is not None:
-        specs = [assumed.spec]
-    elif perf:
-        specs = [parse_perftuning(src, r.args_start, r.args_end, predefined) for r in perf]
-    elif yaml_path is not None:
-        from orcu.spec.yaml_spec import load_yaml
-
-        specs = [load_yaml(yaml_path, predefined)]
-    else:
-        specs = [SpecBuilder(src, None, predefined).finish()]
+    specs = _specs(src, path, spec_path, perf, assumed, predefined)
 
     # Each region's own code first (its errors are the most precise), then the file once.
     parsed = [_parse_region(src, specs[g], r) for r, g in zip(loops, owner)]
@@ -211,26 +170,7 @@ def load(
         found += made
         groups += [g] * len(made)
         hosts.append(host)
-    # the TSG's mappings (dependences, Phase I, mapping parameters), each spec for its own nests
-    nests: tuple[LoopNest, ...] = ()
-    for g in range(len(specs)):
-        mine = [k for k, owned in enumerate(groups) if owned == g]
-        try:
-            specs[g], planned = plan(src, specs[g], tuple(found[k] for k in mine), mine[0] if mine else 0)
-        except OrcuError as e:
-            # the nest of a region whose one transform could not take it whole: say why too
-            why = next(
-                (
-                    h.unscheduled
-                    for r, h in zip(loops, hosts)
-                    if h.unscheduled and e.loc is not None and r.start <= src.offset(e.loc.line, e.loc.col) < r.end
-                ),
-                None,
-            )
-            if why is not None and isinstance(e, AnalysisError) and why not in SCHEDULE_KEPT:
-                e.message += f" (the region was not scheduled as a whole: {why})"
-            raise
-        nests += planned
+    nests = _plan(src, specs, found, groups, loops, hosts)
     spec = specs[0]
     functions = {
         f.decl.name: src.offset(f.decl.coord.line, f.decl.coord.column)
@@ -244,16 +184,7 @@ def load(
             k = hosts[g].nests[0]
             handoffs[k] = _handoff(src, context[1], loops[g], loops[g + 1], nests[k], nests[k + 1])
     tree, spans, macros, catalogue = context
-    # C linkage from the function's first declaration on: a prototype of it may come first
-    first = {
-        f.decl.name: min([d.coord.line, d.coord.column] for d in [*declarations(tree, src, f.decl.name), f.decl])
-        for _, _, f in spans
-    }
-    exported = tuple(
-        (src.offset(*first[f.decl.name]), cxx_prototype(declared(f), macros), c_text(declared(f)))
-        for _, _, f in spans
-        if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec
-    )
+    exported = _exported(src, tree, spans, macros)
     cxx = cxx_edits(
         src.text, tree, lambda c: src.offset(c.line, c.column) if c is not None and c.file == src.path else None, macros
     )
@@ -282,6 +213,99 @@ def load(
         tuple(groups),
         on_host,
         prologues,
+    )
+
+
+def _loop_regions(src: SourceFile, top: tuple[Region, ...], perf: list[Region]) -> tuple[list[Region], list[int]]:
+    """The Loop regions, and per Loop region the PerfTuning region whose spec tunes it."""
+    loops: list[Region] = []
+    owner: list[int] = []  # per Loop region: the PerfTuning region whose spec tunes it
+    for r in top:
+        if r.name == "Loop":
+            if len(perf) > 1:
+                raise src.error(
+                    r.start,
+                    "a file with several PerfTuning regions needs each Loop region inside one: "
+                    "which spec tunes this one?",
+                    AnnotationError,
+                )
+            loops.append(r)
+            owner.append(0)
+        for child in r.children:
+            if child.name == "PerfTuning":
+                raise src.error(child.start, "a PerfTuning region must be at the top level", AnnotationError)
+            loops.append(child)
+            owner.append(perf.index(r) if r in perf else 0)
+    for g, r in enumerate(perf):
+        if g not in owner:
+            raise src.error(r.start, "this PerfTuning region holds no Loop region: it tunes nothing", AnnotationError)
+    for r in loops:
+        if r.children:
+            raise src.error(r.children[0].start, "Loop regions cannot be nested", AnnotationError)
+    if not loops:
+        raise src.error(
+            0, "no Loop regions found (expected /*@ begin Loop(transform CUDA(...) ...) @*/)", AnnotationError
+        )
+    return loops, owner
+
+
+def _specs(
+    src: SourceFile, path, spec_path, perf: list[Region], assumed: Assumed | None, predefined
+) -> list[TuningSpec]:
+    """The specs: one per PerfTuning region, else the YAML file's, the assumed one or none."""
+    yaml_path = spec_path or sidecar_spec(path)
+    if perf and yaml_path is not None:
+        raise src.error(
+            perf[0].start, f"the spec is given twice: in this PerfTuning region and in {yaml_path}", AnnotationError
+        )
+    if assumed is not None:
+        return [assumed.spec]
+    elif perf:
+        return [parse_perftuning(src, r.args_start, r.args_end, predefined) for r in perf]
+    elif yaml_path is not None:
+        from orcu.spec.yaml_spec import load_yaml
+
+        return [load_yaml(yaml_path, predefined)]
+    else:
+        return [SpecBuilder(src, None, predefined).finish()]
+
+
+def _plan(src: SourceFile, specs: list[TuningSpec], found, groups, loops, hosts) -> tuple[LoopNest, ...]:
+    """The TSG's mappings (dependences, Phase I, mapping parameters), each spec for its own
+    nests; ``specs`` takes each spec's mapping parameters."""
+    nests: tuple[LoopNest, ...] = ()
+    for g in range(len(specs)):
+        mine = [k for k, owned in enumerate(groups) if owned == g]
+        try:
+            specs[g], planned = plan(src, specs[g], tuple(found[k] for k in mine), mine[0] if mine else 0)
+        except OrcuError as e:
+            # the nest of a region whose one transform could not take it whole: say why too
+            why = next(
+                (
+                    h.unscheduled
+                    for r, h in zip(loops, hosts)
+                    if h.unscheduled and e.loc is not None and r.start <= src.offset(e.loc.line, e.loc.col) < r.end
+                ),
+                None,
+            )
+            if why is not None and isinstance(e, AnalysisError) and why not in SCHEDULE_KEPT:
+                e.message += f" (the region was not scheduled as a whole: {why})"
+            raise
+        nests += planned
+    return nests
+
+
+def _exported(src: SourceFile, tree, spans, macros):
+    """The file's external functions: where C linkage starts (the function's first declaration:
+    a prototype of it may come first), their C++ prototype and their C declaration."""
+    first = {
+        f.decl.name: min([d.coord.line, d.coord.column] for d in [*declarations(tree, src, f.decl.name), f.decl])
+        for _, _, f in spans
+    }
+    return tuple(
+        (src.offset(*first[f.decl.name]), cxx_prototype(declared(f), macros), c_text(declared(f)))
+        for _, _, f in spans
+        if f.decl.name != "main" and not set(f.decl.storage) & {"static"} and "inline" not in f.decl.funcspec
     )
 
 
