@@ -5,8 +5,9 @@ one region hands the next (Link) and the elements a loop keeps in registers (Reg
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from orcu.tsg.figures import Traffic
 
@@ -110,6 +111,7 @@ class RegionContext:
     iterator_live: bool
     constants: list[dict]
     # the launch
+    values: Mapping[str, Any]  # the configuration: settings the template writes as they are given
     threads: int
     mapped: dict | None  # the TSG's kernel (orcu/codegen/mapped.py), else Orio's 1-D mapping
     schedule: str | None

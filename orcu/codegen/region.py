@@ -367,6 +367,7 @@ class _Generator(ArrayDecisions, MappedKernel):
             live=[(t, n, live_buffers[n]) for t, n in live],
             iterator_live=self.a.iterator_live,
             constants=self.constants,
+            values=v,
             threads=block_threads,
             mapped=mapped,
             schedule=self.schedule.name if self.schedule else None,
