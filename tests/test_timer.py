@@ -37,6 +37,27 @@ def test_a_winner_faster_than_a_launch_is_warned_of_on_the_gpu_only():
     assert _after_notes([tuning(SMALL_KERNEL_MS / 4, "total")], "cuda") == []  # transfers included: not a kernel's time
 
 
+def test_a_region_whose_winners_are_small_at_several_sizes_is_warned_of_once():
+    """spmv_dia's five sizes gave five warnings after the README's first command."""
+
+    def predicted(name: str, n: int, ms: float) -> RegionTuning:
+        t = RegionTuning(0, name, 5, {"n": n}, ("TC",))
+        t.results.append(Result("ok", {"TC": 64}, {"n": n}, figures={"model": {"predicted_ms": ms}}, measure="model"))
+        return t
+
+    tunings = [predicted("orcu_daxpy_1", n, ms) for n, ms in ((100, 0.006), (200, 0.011), (400, 0.03), (800, 0.008))]
+    other = predicted("orcu_other_2", 10000, 0.004)
+    warnings = [line for line in _after_notes([*tunings, other], "emulate") if "warning" in line]
+    assert warnings == [
+        "orcu: warning: orcu_daxpy_1 n=100; n=200; n=800: the model predicts the winner's kernels at 6.0 to 11.0 us, "
+        "a few launches' cost: at these sizes its predictions differ by less than their own error, so its ranking "
+        "says little; tune at the sizes production runs (input_params), or on a GPU",
+        "orcu: warning: orcu_other_2 n=10000: the model predicts the winner's kernels at 4.0 us, a few launches' "
+        "cost: at this size its predictions differ by less than their own error, so its ranking says little; tune "
+        "at the sizes production runs (input_params), or on a GPU",
+    ]
+
+
 @pytest.mark.gpu
 def test_cold_launches_are_no_faster_than_the_gpus_memory(in_tmp):
     """daxpy over 2^21 doubles moves 48 MB, which an H100's L2 (50 MB) holds once the region's

@@ -242,6 +242,50 @@ def _nothing_passed(tunings) -> list[str]:
 SMALL_KERNEL_MS = 0.02
 
 
+def _small_winners(tunings, backend: str) -> list[str]:
+    """One warning a region whose winners are too fast to tell variants apart, naming its sizes:
+    predicted by the model, or timed on a GPU (kernels alone)."""
+    from orcu.planning.space import settings_text
+
+    model: dict[str, list] = {}
+    timed: dict[str, list] = {}
+    for t in tunings:
+        best = t.best
+        if best is None or best.time_ms is None or best.time_ms >= SMALL_KERNEL_MS:
+            continue
+        if best.measure == "model":
+            model.setdefault(t.name, []).append((settings_text(t.inputs), best.time_ms))
+        elif best.measure == "kernel" and backend_of(backend).on_gpu:
+            timed.setdefault(t.name, []).append((settings_text(t.inputs), best.time_ms))
+    out = []
+    for name, found in model.items():
+        out.append(
+            f"orcu: warning: {_at_sizes(name, found)}: the model predicts the winner's kernels at {_micro(found)}, "
+            f"a few launches' cost: {_these(found)} its predictions differ by less than their own error, so its "
+            "ranking says little; tune at the sizes production runs (input_params), or on a GPU"
+        )
+    for name, found in timed.items():
+        out.append(
+            f"orcu: warning: {_at_sizes(name, found)}: the winner's kernels run in {_micro(found)}: {_these(found)} "
+            "a launch's cost and the timer's noise are as large as the differences between variants, and "
+            "the choice may not hold at the sizes production runs; tune at those sizes (input_params)"
+        )
+    return out
+
+
+def _at_sizes(name: str, found: list[tuple[str, float]]) -> str:
+    return f"{name} {'; '.join(size for size, _ in found)}".strip()
+
+
+def _these(found: list[tuple[str, float]]) -> str:
+    return "at this size" if len(found) == 1 else "at these sizes"
+
+
+def _micro(found: list[tuple[str, float]]) -> str:
+    low, high = min(ms for _, ms in found), max(ms for _, ms in found)
+    return f"{1000 * low:.1f} us" if len(found) == 1 else f"{1000 * low:.1f} to {1000 * high:.1f} us"
+
+
 def after_notes(tunings, backend: str) -> list[str]:
     """What the command line says after its table: parameters that changed nothing, codegen's
     notes, where predictions were checked, unsteady winners, winners too fast to tell apart."""
@@ -253,27 +297,9 @@ def after_notes(tunings, backend: str) -> list[str]:
             "orcu: note: the ranking above is orcu's performance model's, not a GPU's: no GPU ran these variants"
             + backend_of(backend).check
         )
+    out += _small_winners(tunings, backend)
     for t in tunings:
         where = f"{t.name} {settings_text(t.inputs)}".strip()
-        best = t.best
-        if best is not None and best.measure == "model" and best.time_ms is not None and best.time_ms < SMALL_KERNEL_MS:
-            out.append(
-                f"orcu: warning: {where}: the model predicts the winner's kernels at {1000 * best.time_ms:.1f} us, "
-                "a few launches' cost: at this size its predictions differ by less than their own error, so its "
-                "ranking says little; tune at the sizes production runs (input_params), or on a GPU"
-            )
-        if (
-            backend_of(backend).on_gpu
-            and best is not None
-            and best.measure == "kernel"
-            and best.time_ms is not None
-            and best.time_ms < SMALL_KERNEL_MS
-        ):
-            out.append(
-                f"orcu: warning: {where}: the winner's kernels run in {1000 * best.time_ms:.1f} us: at this size "
-                "a launch's cost and the timer's noise are as large as the differences between variants, and "
-                "the choice may not hold at the sizes production runs; tune at those sizes (input_params)"
-            )
         if t.no_effect:
             out.append(
                 f"orcu: note: {where}: {', '.join(t.no_effect)} changed nothing in the winner's build (the table "
