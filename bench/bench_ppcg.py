@@ -1,8 +1,10 @@
 """Whole scops: orcu's schedule beside PPCG's, kernel by kernel, on PolyBench/C 4.2.1.
 
 Run: python3 bench/bench_ppcg.py POLYBENCH_DIR [--ppcg PATH] [--dataset LARGE] [--record]
-(--record appends to bench/results/ppcg.json). PPCG is optional (it is built from source,
-about 15 minutes); without it only orcu's side is recorded. For each kernel: PPCG's kernels
+(--record appends to bench/results/ppcg.json); with --emit DIR it only keeps PPCG's CUDA of
+every kernel under each of OPTIONS, for a GPU machine to time beside orcu's (bench/ppcg/).
+PPCG is optional (it is built from source, about 15 minutes); without it only orcu's side is
+recorded. For each kernel: PPCG's kernels
 (grid and block sizes, arrays in shared memory, launches inside host loops) and the time it
 took, and orcu's for the same scop as tests/polybench_scops/ writes it (one
 ``transform CUDA(mapping='auto')``): the schedule, each kernel's loops, its mapping
@@ -25,6 +27,7 @@ import itertools
 import json
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,6 +73,9 @@ KERNELS = {
     "fdtd2d.c": "stencils/fdtd-2d/fdtd-2d.c",
 }
 PPCG_LIMIT_S = 60  # heat-3d takes about 12 minutes in isl's scheduler under PPCG
+# PPCG's options compared on a GPU (issue 61): its default tiles and square tiles of 16 and 32;
+# the best of the three is PPCG's figure.
+OPTIONS = {"default": (), "tile16": ("--tile-size=16",), "tile32": ("--tile-size=32",)}
 
 
 def orcu_side(name: str) -> dict:
@@ -136,7 +142,7 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
     # the kernels in the most loops first (a product before the reset of its output: atax's y)
     for k, nest in sorted(enumerate(program.nests), key=lambda kn: -max(len(lps) for _, lps in statements(kn[1].body))):
         written = sorted({a.array for st, _ in statements(nest.body) for a in st.accesses if a.write})
-        match = next((j for j, kernel in enumerate(ppcg) if j not in taken and kernel["writes"] == written), None)
+        match = _match(ppcg, taken, written, {a.array for st, _ in statements(nest.body) for a in st.accesses})
         if match is None:
             continue
         taken.add(match)
@@ -179,6 +185,16 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
     return sorted(rows, key=lambda r: r["kernel"])
 
 
+def _match(ppcg: list[dict], taken: set[int], written: list[str], arrays: set[str]) -> int | None:
+    """PPCG's kernel for an orcu kernel: one not matched yet that writes the same arrays and, of
+    those, touches the most of the same arrays (covariance's product, not the kernel that zeroes
+    its output: both write cov, only the product reads data)."""
+    same = [j for j, kernel in enumerate(ppcg) if j not in taken and kernel["writes"] == written]
+    return max(
+        same, key=lambda j: (len(arrays & set(ppcg[j]["arrays"])), -len(arrays ^ set(ppcg[j]["arrays"]))), default=None
+    )
+
+
 def _as_orcu(theirs: dict, params) -> dict:
     """PPCG's choices as values of orcu's parameters of the kernel: the mapping of as many grid
     axes (orcu's first such candidate), its arrays in shared memory, PPCG's tile over its block
@@ -206,41 +222,58 @@ def _as_orcu(theirs: dict, params) -> dict:
     return out
 
 
-def ppcg_side(ppcg: str, polybench: Path, path: str, dataset: str) -> dict:
+def ppcg_side(
+    ppcg: str,
+    polybench: Path,
+    path: str,
+    dataset: str,
+    options: tuple[str, ...] = (),
+    limit: float = PPCG_LIMIT_S,
+    keep: Path | None = None,
+) -> dict:
+    """PPCG's kernels for one PolyBench file (``options``: PPCG's, such as --tile-size=16), and
+    the seconds it took; ``keep``: a directory that takes the CUDA it wrote."""
     source = polybench / path
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
+        command = [ppcg, "--target=cuda", "--dump-sizes", *options, "-I", str(polybench / "utilities")]
         try:
             proc = subprocess.run(
-                [
-                    ppcg,
-                    "--target=cuda",
-                    "--dump-sizes",
-                    "-I",
-                    str(polybench / "utilities"),
-                    f"-D{dataset}_DATASET",
-                    str(source),
-                ],
+                [*command, f"-D{dataset}_DATASET", str(source)],
                 cwd=tmp,
                 capture_output=True,
                 text=True,
-                timeout=PPCG_LIMIT_S,
+                timeout=limit,
             )
         except subprocess.TimeoutExpired:
-            return {"ppcg_s": f"> {PPCG_LIMIT_S}"}
+            return {"ppcg_s": f"> {limit:g}"}
         seconds = time.perf_counter() - t0
         stem = source.stem
         host = (Path(tmp) / f"{stem}_host.cu").read_text() if (Path(tmp) / f"{stem}_host.cu").exists() else ""
         kernel = (Path(tmp) / f"{stem}_kernel.cu").read_text() if (Path(tmp) / f"{stem}_kernel.cu").exists() else ""
+        if keep is not None and host:
+            keep.mkdir(parents=True, exist_ok=True)
+            for written in Path(tmp).glob(f"{stem}_*"):
+                shutil.copy(written, keep / written.name)
+            (keep / f"{stem}.sizes").write_text(proc.stderr)  # --dump-sizes: its tiles, grids and blocks
     if proc.returncode != 0 or not host:
         return {"ppcg_s": round(seconds, 2), "error": (proc.stderr.strip().splitlines() or ["no output"])[-1]}
+    return {"ppcg_s": round(seconds, 2), "kernels": kernels_of(host, kernel, proc.stderr)}
+
+
+def kernels_of(host: str, kernel: str, sizes: str) -> list[dict]:
+    """PPCG's kernels, from its host and kernel files and its --dump-sizes output: the arrays each
+    writes and touches, its tile, block and grid, its shared arrays, whether a host loop holds it."""
     kernels = []
     for k, body in re.findall(r"__global__ void kernel(\d+)\((.*?)\n}\n", kernel, re.S):
+        signature, code = body.split(")", 1)
+        params = set(re.findall(r"\w+", signature))
         block = re.search(rf"dim3 k{k}_dimBlock\(([^;]*)\);", host)
         grid = re.search(rf"dim3 k{k}_dimGrid\(([^;]*)\);", host)
         launch = host.find(f"kernel{k} <<<")
-        tiles = re.search(r"kernel\[i0\] -> tile\[[^]]*\] : ([^;}]*)", proc.stderr)  # --dump-sizes
-        tile = re.search(rf"i0 = {k} and ([^)]*)", tiles.group(1)) if tiles else None
+        # --dump-sizes: one union of tile sizes per number of tile dimensions, each naming its kernels
+        groups = re.finditer(r"kernel\[i0\] -> tile\[[^]]*\] : ([^;}]*)", sizes)
+        tile = next((m for g in groups if (m := re.search(rf"\bi0 = {k} and ([^)]*)", g.group(1)))), None)
         kernels.append(
             {
                 "writes": sorted(
@@ -250,15 +283,24 @@ def ppcg_side(ppcg: str, polybench: Path, path: str, dataset: str) -> dict:
                         if not w.startswith(("private_", "shared_"))
                     }
                 ),
+                "arrays": sorted({_array(a, params) for a in re.findall(r"\b(\w+)\[", code)}),
                 "tile": [int(v) for v in re.findall(r"o\d+ = (\d+)", tile.group(1))] if tile else [],
                 "block_dims": [int(v) for v in block.group(1).split(",")] if block else [],  # x first
                 "block": block.group(1) if block else None,
                 "grid": grid.group(1) if grid else None,
-                "shared": sorted(set(re.findall(r"__shared__ \w+ shared_(\w+)\[", body))),
+                "shared": sorted({_array(a, params) for a in re.findall(r"__shared__ \w+ (shared_\w+)\[", body)}),
                 "in_host_loop": _in_host_loop(host, launch),
             }
         )
-    return {"ppcg_s": round(seconds, 2), "kernels": kernels}
+    return kernels
+
+
+def _array(name: str, params: set[str]) -> str:
+    """The kernel's array behind a name its body uses: shared_data_0 and private_cov are copies of
+    data and cov (PPCG numbers a second tile of one array)."""
+    name = re.sub(r"^(private|shared)_", "", name)
+    base = re.sub(r"_\d+$", "", name)
+    return base if name not in params and base in params else name
 
 
 def _in_host_loop(host: str, launch: int) -> bool:
@@ -289,6 +331,39 @@ def _version(ppcg: str) -> str:
     return " ".join((proc.stdout + proc.stderr).split())
 
 
+def emit(ppcg: str, polybench: Path, dataset: str, out: Path, limit: float, names: list[str]) -> None:
+    """PPCG's CUDA of every kernel under each of OPTIONS, for a GPU machine (which has no PPCG)
+    to build and time beside orcu's: DIR/OPTION/<kernel>_host.cu, _kernel.cu and _kernel.hu
+    (with <kernel>.sizes, its --dump-sizes), and DIR/manifest.json with PPCG's version, the
+    options, the dataset and each run's outcome. ``names``: these kernels only, the manifest's
+    other runs kept (heat-3d takes PPCG's scheduler about 12 minutes an option)."""
+    kept = out / "manifest.json"
+    runs = json.loads(kept.read_text())["runs"] if names and kept.exists() else {}
+    for name, path in KERNELS.items():
+        if names and name not in names:
+            continue
+        for option, flags in OPTIONS.items():
+            found = ppcg_side(ppcg, polybench, path, dataset, flags, limit, out / option)
+            runs.setdefault(name, {})[option] = {
+                "source": path,
+                "ppcg_s": found["ppcg_s"],
+                "kernels": len(found.get("kernels", [])),
+                **({"error": found["error"]} if "error" in found else {}),
+            }
+            print(f"{name:16} {option:8} {runs[name][option]}")
+    manifest = {
+        "date": str(date.today()),
+        "machine": f"{platform.machine()}, CPython {platform.python_version()}",
+        "ppcg": _version(ppcg),
+        "command": f"ppcg --target=cuda --dump-sizes OPTIONS -I utilities -D{dataset}_DATASET SOURCE",
+        "options": {option: list(flags) for option, flags in OPTIONS.items()},
+        "dataset": dataset,
+        "runs": {name: runs[name] for name in KERNELS if name in runs},
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    kept.write_text(json.dumps(manifest, indent=1) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("polybench", type=Path, help="PolyBench/C 4.2.1's directory")
@@ -297,7 +372,20 @@ def main() -> None:
         "--dataset", default="LARGE", help="PolyBench's dataset (sizes) for PPCG and the traffic figures"
     )
     parser.add_argument("--record", action="store_true", help="append the figures to bench/results/ppcg.json")
+    parser.add_argument(
+        "--emit",
+        type=Path,
+        metavar="DIR",
+        help="instead, keep PPCG's CUDA of every kernel under each of OPTIONS in DIR/OPTION/ (DIR/manifest.json says how)",
+    )
+    parser.add_argument("--limit", type=float, default=PPCG_LIMIT_S, help="seconds PPCG may take a kernel")
+    parser.add_argument("--kernels", nargs="+", default=[], metavar="FILE", help="with --emit: only these (2mm.c ...)")
     args = parser.parse_args()
+    if args.emit:
+        if not args.ppcg:
+            parser.error("--emit runs PPCG: give --ppcg")
+        emit(args.ppcg, args.polybench, args.dataset, args.emit, args.limit, args.kernels)
+        return
     rows = []
     for name, path in KERNELS.items():
         row = {"kernel": name, "orcu": orcu_side(name)}

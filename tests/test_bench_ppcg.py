@@ -1,0 +1,56 @@
+"""bench/bench_ppcg.py's reading of PPCG's CUDA (bench/ppcg/, PPCG's output kept for a GPU
+machine) and its pairing of orcu's kernels with PPCG's."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+KEPT = ROOT / "bench" / "ppcg"
+spec = importlib.util.spec_from_file_location("bench_ppcg", ROOT / "bench" / "bench_ppcg.py")
+bench_ppcg = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench_ppcg)
+MANIFEST = json.loads((KEPT / "manifest.json").read_text())
+
+
+def kept(option: str, stem: str) -> list[dict]:
+    folder = KEPT / option
+    return bench_ppcg.kernels_of(
+        (folder / f"{stem}_host.cu").read_text(),
+        (folder / f"{stem}_kernel.cu").read_text(),
+        (folder / f"{stem}.sizes").read_text(),
+    )
+
+
+def test_covariances_product_is_paired_with_ppcgs_product_not_its_zeroing():
+    """Both of PPCG's last kernels write cov; the pairing took the first (cov[i][j] = 0.0)."""
+    kernels = kept("default", "covariance")
+    zeroing, product = (j for j, k in enumerate(kernels) if k["writes"] == ["cov"])
+    assert kernels[zeroing]["arrays"] == ["cov"] and "data" in kernels[product]["arrays"]
+    assert bench_ppcg._match(kernels, set(), ["cov"], {"cov", "data"}) == product
+    assert bench_ppcg._match(kernels, set(), ["cov"], {"cov"}) == zeroing
+    assert bench_ppcg._match(kernels, {product}, ["cov"], {"cov", "data"}) == zeroing  # the other, once taken
+    assert bench_ppcg._match(kernels, set(), ["nothing"], {"cov"}) is None
+
+
+@pytest.mark.parametrize("option, tile", [("default", 32), ("tile16", 16), ("tile32", 32)])
+def test_each_kernels_tile_is_read_from_its_own_group_of_sizes(option, tile):
+    """--dump-sizes lists one union of tiles per number of dimensions: covariance's 3-D product
+    tile and the 1-D and 2-D tiles of its other kernels each come from their own."""
+    kernels = kept(option, "covariance")
+    assert [len(k["tile"]) for k in kernels] == [2, 1, 2, 2, 3]
+    assert all(size == tile for k in kernels for size in k["tile"])
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST["runs"]))
+def test_ppcgs_kept_cuda_is_what_the_manifest_says_under_every_option(name):
+    """What a GPU machine builds: PPCG's files for each PolyBench kernel the manifest names, under
+    each option, as many kernels as it recorded when PPCG wrote them."""
+    stem = Path(bench_ppcg.KERNELS[name]).stem
+    assert set(MANIFEST["options"]) == set(bench_ppcg.OPTIONS) == set(MANIFEST["runs"][name])
+    for option, run in MANIFEST["runs"][name].items():
+        assert run["kernels"] > 0, run
+        assert len(kept(option, stem)) == run["kernels"]
+        assert (KEPT / option / f"{stem}_kernel.hu").is_file()
