@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from orcu.frontend.ir import statements
 from orcu.planning.program import load
 
 SCOPS = Path(__file__).parent / "polybench_scops"
@@ -75,6 +76,18 @@ def test_the_products_run_on_a_2d_grid(tmp_path, name):
     assert products
     for r in products:
         assert r["mapping"] and all(" y=" in m for m in r["mapping"]), (r["name"], r["mapping"])
+
+
+@pytest.mark.parametrize("name, products", [("2mm.c", 2), ("3mm.c", 3)])
+def test_each_product_is_one_kernel_with_its_outputs_reset(name, products):
+    """As PPCG: a kernel per product, ``tmp[i][j] = 0`` and the loop on k in one kernel on (i, j).
+    The loops as written (a band a loop) were ranked below isl's fused band, which put each reset
+    in a kernel of its own: 4 and 6 kernels."""
+    program = load(SOURCES[name])
+    assert len(program.nests) == products
+    for nest in program.nests:
+        depths = sorted(len(loops) for _, loops in statements(nest.body))
+        assert depths == [2, 3], (nest.name, depths)  # the reset in two loops, the update in three
 
 
 def test_gemm_as_polybench_writes_it_is_one_kernel_on_i_and_j(tmp_path):

@@ -60,7 +60,17 @@ def _names_in(t) -> list[str]:
 
 
 def _parallel_members(t) -> int:
-    return next((k for k, c in enumerate(t.coincident) if not c), len(t.coincident)) if isinstance(t, _Band) else 0
+    """The parallel loops a kernel rooted at ``t`` nests: its band's coincident members, and
+    where all of them are, those of the band that is its one child, and so on (the loops as
+    written are one band a loop: i, then j inside it, are two parallel loops as a band (i, j) is)."""
+    count = 0
+    while isinstance(t, _Band):
+        leading = next((k for k, c in enumerate(t.coincident) if not c), len(t.coincident))
+        count += leading
+        if leading < len(t.coincident):
+            break
+        t = t.child
+    return count
 
 
 class _Emitter:
