@@ -244,7 +244,16 @@ class _Pair:
     what follows the search (the imported results run, the winner re-timed, the choice kept)."""
 
     def __init__(
-        self, program: Program, k: int, inputs: dict, space, runner: Runner, db: Database, ctx, tuning, progress
+        self,
+        program: Program,
+        k: int,
+        inputs: dict[str, Any],
+        space,
+        runner: Runner,
+        db: Database,
+        ctx: Context,
+        tuning: RegionTuning,
+        progress: Callable[[RegionTuning, Result, str], None] | None,
     ):
         self.program, self.k, self.inputs, self.space = program, k, inputs, space
         self.runner, self.db, self.ctx, self.tuning, self.progress = runner, db, ctx, tuning, progress

@@ -275,7 +275,19 @@ def _code_value(program: Program, name: str, var, env: Mapping[str, Any], nest, 
     )
 
 
-def _render(program: Program, region_index: int, codes, inputs, values, pointers, macros, assigned, whole, env, seed):
+def _render(
+    program: Program,
+    region_index: int,
+    codes: list[RegionCode],
+    inputs: Mapping[str, Any],
+    values: list[Value],
+    pointers: list[tuple[str, str]],
+    macros: dict[str, str],
+    assigned: set[str],
+    whole: str | None,
+    env: Mapping[str, Any],
+    seed: int,
+) -> str:
     """The harness's text: the values' second set and bounds, the reference, the variants."""
     spec, code = program.spec, codes[0]
     rng = random.Random(seed)
