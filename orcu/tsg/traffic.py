@@ -97,11 +97,13 @@ def traffic(
     lowers, trips = {v: lo for v, (lo, _) in box.items()}, {v: t for v, (_, t) in box.items()}
     blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
     warps = -(-(shape[0] * shape[1]) // WARP)
-    split = _split(schedule, body, env, shape, blocks, multiprocessors) if schedule.split else None
-    if split is not None:
-        blocks *= split[1] // shape[1]
-    elif schedule.split:
-        return None
+    split = None
+    if schedule.split:
+        found = _split(schedule, body, env, shape, blocks, warps, multiprocessors)
+        if found is None:
+            return None
+        split, along = found
+        blocks *= along
     x = next((lp for lp in grid if lp.var == placed.x), None)
     width, vectors = placed.vectors(values, element_sizes(nest), poly_of(x.lower) if x else None, by_text(nest))
     edges = 0
@@ -147,16 +149,17 @@ def traffic(
     )
 
 
-def _split(schedule, body, env, shape, blocks: int, multiprocessors: int) -> tuple[str, int, float] | None:
-    """_Launch.split of a loop split over the threads and blocks along y (None: its trip count
-    is not known at these inputs)."""
+def _split(
+    schedule, body, env, shape, blocks: int, warps: int, multiprocessors: int
+) -> tuple[tuple[str, int, float], int] | None:
+    """_Launch.split of a loop split over the threads and blocks along y, and the blocks along y
+    (None: its trip count is not known at these inputs)."""
     loop = next(lp for lp in loops_of(body) if lp.var == schedule.split.loop)
     trip = trip_count(loop, env)
     if trip is None:
         return None
     along = split_blocks(trip, shape[1], blocks, shape[0] * shape[1], multiprocessors)
-    warps = -(-(shape[0] * shape[1]) // WARP)
-    return loop.var, along * shape[1], -(-shape[0] // WARP) / warps
+    return (loop.var, along * shape[1], -(-shape[0] // WARP) / warps), along
 
 
 def _vector_reads(placed: Placement, values: Mapping[str, Any], schedule, shape, x: str, width: int) -> set[str]:
