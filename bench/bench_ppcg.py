@@ -4,9 +4,9 @@ Run: python3 bench/bench_ppcg.py POLYBENCH_DIR [--ppcg PATH] [--dataset LARGE] [
 (--record appends to bench/results/ppcg.json); with --emit DIR it only keeps PPCG's CUDA of
 every kernel under each of OPTIONS, for a GPU machine to time beside orcu's (bench/ppcg/).
 PPCG is optional (it is built from source, about 15 minutes); without it only orcu's side is
-recorded. For each kernel: PPCG's kernels
-(grid and block sizes, arrays in shared memory, launches inside host loops) and the time it
-took, and orcu's for the same scop as tests/polybench_scops/ writes it (one
+recorded. For each kernel: PPCG's kernels (grid and block sizes, arrays in shared memory,
+launches inside host loops) and the time it took, and orcu's for the same scop as
+tests/polybench_scops/ writes it (one
 ``transform CUDA(mapping='auto')``): the schedule, each kernel's loops, its mapping
 candidates and its shared-memory candidates, and the time ``orcu check`` took.
 
@@ -264,6 +264,8 @@ def ppcg_side(
 def kernels_of(host: str, kernel: str, sizes: str) -> list[dict]:
     """PPCG's kernels, from its host and kernel files and its --dump-sizes output: the arrays each
     writes and touches, its tile, block and grid, its shared arrays, whether a host loop holds it."""
+    # --dump-sizes: one union of tile sizes per number of tile dimensions, each naming its kernels
+    groups = re.findall(r"kernel\[i0\] -> tile\[[^]]*\] : ([^;}]*)", sizes)
     kernels = []
     for k, body in re.findall(r"__global__ void kernel(\d+)\((.*?)\n}\n", kernel, re.S):
         signature, code = body.split(")", 1)
@@ -271,9 +273,7 @@ def kernels_of(host: str, kernel: str, sizes: str) -> list[dict]:
         block = re.search(rf"dim3 k{k}_dimBlock\(([^;]*)\);", host)
         grid = re.search(rf"dim3 k{k}_dimGrid\(([^;]*)\);", host)
         launch = host.find(f"kernel{k} <<<")
-        # --dump-sizes: one union of tile sizes per number of tile dimensions, each naming its kernels
-        groups = re.finditer(r"kernel\[i0\] -> tile\[[^]]*\] : ([^;}]*)", sizes)
-        tile = next((m for g in groups if (m := re.search(rf"\bi0 = {k} and ([^)]*)", g.group(1)))), None)
+        tile = next((m for g in groups if (m := re.search(rf"\bi0 = {k} and ([^)]*)", g))), None)
         kernels.append(
             {
                 "writes": sorted(
@@ -390,7 +390,7 @@ def main() -> None:
     for name, path in KERNELS.items():
         row = {"kernel": name, "orcu": orcu_side(name)}
         if args.ppcg:
-            row["ppcg"] = ppcg_side(args.ppcg, args.polybench, path, args.dataset)
+            row["ppcg"] = ppcg_side(args.ppcg, args.polybench, path, args.dataset, limit=args.limit)
             if row["ppcg"].get("kernels") and "kernels" in row["orcu"]:
                 row["traffic"] = traffic_side(name, _sizes(args.polybench, path, args.dataset), row["ppcg"]["kernels"])
         rows.append(row)
