@@ -33,11 +33,7 @@ FILES = sorted((p for d in CORPORA for p in d.glob("*.c") if "begin Loop" in p.r
 
 # Files the tutorial says orcu refuses (docs/tutorial.md, its list of what orcu refuses), with the start of the error.
 REFUSED = {
-    "polybench_scops/seidel2d.c": "no loop of this nest can run in parallel",
-    "polybench_shapes/seidel2d.c": "no loop of this nest can run in parallel",
-    "polybench_shapes/floyd.c": "no loop of this nest can run in parallel",
     "flat/seidel2d.c": "no loop of this nest can run in parallel",
-    "flat/floyd.c": "no loop of this nest can run in parallel",
 }
 # Orio's spec-less form: the sizes come from the command line.
 INPUTS = {"no_spec.c": ["--input", "n=1000"]}

@@ -3,7 +3,7 @@ of tests/polybench_shapes/ as PolyBench writes them, one Loop region each, time 
 imperfect nests included): isl's scheduler distributes, fuses and interchanges the loops, each
 outer parallel band becomes a kernel the TSG maps, and the rest runs on the host between them
 (orcu/tsg/scop.py). Every variant tuned in emulation is right; the products get 2-D grids;
-a scop with no parallel loop is refused with its dependences named."""
+a perfect nest with no parallel loop (seidel-2d, floyd-warshall) runs as a wavefront."""
 
 import json
 import os
@@ -22,11 +22,7 @@ SOURCES = {
     **{p.name: p for p in SCOPS.glob("*.c")},
     **{name: SCOPS.parent / "polybench_shapes" / name for name in ("doitgen.c", "floyd.c")},
 }
-REFUSED = {
-    "floyd.c": "('k': dependences between its iterations: 'path[i][j]' (line 14) and 'path[i][j]' (line 14)",
-    "seidel2d.c": "('t': dependences between its iterations: 'A[i][j]' (line 13) and 'A[i][j]' (line 13)",
-}
-TUNED = sorted(name for name in SOURCES if name not in REFUSED)
+TUNED = sorted(SOURCES)  # all 23, seidel-2d and floyd-warshall as wavefronts (tests/test_wavefront.py)
 # Kernels whose bulk (their statements in three loops) becomes 2-D-mapped products.
 PRODUCTS = ["2mm.c", "3mm.c", "gemm.c", "syrk.c", "syr2k.c", "trmm.c", "doitgen.c"]
 
@@ -49,8 +45,8 @@ def check(name: str, tmp_path: Path) -> dict:
 
 
 def test_every_kernel_holds_one_transform_before_its_whole_scop():
-    assert len(TUNED) + len(REFUSED) >= 22
-    for name in [*TUNED, *REFUSED]:
+    assert len(TUNED) == 23
+    for name in TUNED:
         text = SOURCES[name].read_text()
         assert text.count("transform CUDA(") == 1 and text.count("begin Loop(transform CUDA(mapping='auto')") == 1, name
 
@@ -136,14 +132,6 @@ def test_explain_names_the_schedule_and_what_stays_on_the_host(tmp_path):
     )
     assert "  on the host: 'R[k][k] = sqrt(nrm)' (line 17): no loop around it runs in parallel" in out
     assert "        band [i (parallel)]\n          S1: nrm += A[i][k] * A[i][k]    # line 16" in out
-
-
-@pytest.mark.parametrize("name", sorted(REFUSED))
-def test_a_scop_with_no_parallel_loop_is_refused_with_its_dependences(tmp_path, name):
-    (tmp_path / name).write_text(SOURCES[name].read_text())
-    proc = orcu("check", name, cwd=tmp_path)
-    assert proc.returncode == 2
-    assert f"error: mapping='auto': no loop of this nest can run in parallel {REFUSED[name]}" in proc.stderr
 
 
 def test_a_perfect_nest_and_orios_transforms_are_left_as_written():

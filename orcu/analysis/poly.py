@@ -131,6 +131,34 @@ class Dependences:
                     return f"'{scalar}' carries a value from one iteration of '{var}' to the next" + self._why(scalar)
         return None
 
+    def ordered_along(self, prefix: tuple[str, ...], weights: Mapping[str, int]) -> bool:
+        """Whether the nest's iterations can run in order of ``sum(weights[v] * v)`` (a wavefront)
+        within each iteration of the host loops ``prefix``: every two instances that touch one
+        element, one writing it, with the same ``prefix`` iterators, have the later one (in the
+        order as written) on a later wavefront. Instances on one wavefront then share nothing.
+        Pairs isl cannot read, scalars other than private ones, breaks and bounds read from
+        written arrays: False."""
+        if self.stops or self.bounds_written or any(p.opaque for p in self._pairs):
+            return False
+        if any(how != "private" for roles in self._scalars.values() for how in roles.values()):
+            return False
+        rest = [lp.var for lp in self.nest.loops() if lp.var not in prefix]
+
+        def later_not_after(a: dict[str, str], b: dict[str, str]) -> list[str]:
+            earlier = " or ".join(
+                "(" + " and ".join([f"{a[v]} = {b[v]}" for v in rest[:k]] + [f"{a[rest[k]]} < {b[rest[k]]}"]) + ")"
+                for k in range(len(rest))
+            )
+            wave = " + ".join(f"{weights.get(v, 0)}*{b[v]} - {weights.get(v, 0)}*{a[v]}" for v in rest)
+            return [f"{a[v]} = {b[v]}" for v in prefix] + [f"({earlier})", f"{wave} <= 0"]
+
+        loops = tuple(lp.var for lp in self.nest.loops())
+        return not any(
+            _meet(self.nest, p, loops, later_not_after)
+            for pair in self._pairs
+            for p in (pair, _Pair(pair.second, pair.first, pair.reduction, pair.opaque))
+        )
+
     def _sequential(self, var: str) -> str | None:
         """Why the loop's iterations must run in order whatever its accesses (a ``break``, a
         write to what a loop's bounds read); None where nothing does."""

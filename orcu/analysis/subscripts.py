@@ -65,11 +65,63 @@ def shapes(nest: LoopNest, defined: bool = False) -> dict[str, list[Shaped]]:
         for acc in st.accesses:
             by_array.setdefault(acc.array, []).append((acc, loops))
     values = _set_values(nest.body, {}, {}) if defined else None
+    conditions: dict[int, tuple] = {}
+    for st, _ in statements(nest.body):
+        _conditions(st.node, (), iterators, changing - iterators, conditions)
     out = {}
     for name, accesses in by_array.items():
         declared = nest.variables[name].ctype.dims if name in nest.variables else ()
-        out[name] = _shape_array(accesses, iterators, changing - iterators, len(declared) > 1, values, nest.context)
+        out[name] = _shape_array(
+            accesses, iterators, changing - iterators, len(declared) > 1, values, nest.context, conditions
+        )
     return out
+
+
+def _conditions(
+    node: c_ast.Node, holding: tuple, iterators: set[str], written: set[str], out: dict[int, tuple]
+) -> None:
+    """What holds of the iterators where each element of ``node`` is evaluated: the tests of the
+    ``if`` statements around it, each (iterator, operator, value) of a comparison in which one
+    iterator has the coefficient 1 or -1 (``wave - i >= 0``: i <= wave), by id of the node.
+    Other tests (and an ``else``'s) say nothing: that only keeps more pairs of accesses."""
+    if holding:
+        out[id(node)] = holding
+    if isinstance(node, c_ast.If):
+        _conditions(node.cond, holding, iterators, written, out)
+        tests = tuple(t for c in _conjuncts(node.cond) for t in [_comparison(c, iterators, written)] if t is not None)
+        _conditions(node.iftrue, holding + tests, iterators, written, out)
+        if node.iffalse is not None:
+            _conditions(node.iffalse, holding, iterators, written, out)
+        return
+    for _, child in node.children():
+        _conditions(child, holding, iterators, written, out)
+
+
+def _conjuncts(cond: c_ast.Node) -> list[c_ast.Node]:
+    if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
+        return _conjuncts(cond.left) + _conjuncts(cond.right)
+    return [cond]
+
+
+def _comparison(cond: c_ast.Node, iterators: set[str], written: set[str]) -> tuple[str, str, Poly] | None:
+    if not (isinstance(cond, c_ast.BinaryOp) and cond.op in _FLIPPED):
+        return None
+    left, right = poly_of(cond.left), poly_of(cond.right)
+    if left is None or right is None:
+        return None
+    diff = left - right  # diff op 0
+    if diff.names & written:
+        return None
+    found = [v for v in diff.names & iterators]
+    if len(found) != 1 or not is_affine(diff, iterators):
+        return None
+    var = found[0]
+    parts = diff.split(var)
+    if parts is None or parts[0].constant not in (1, -1):
+        return None
+    coef, rest = parts[0].constant, parts[1]
+    # coef*var + rest op 0: var op -rest (coef 1), or var flipped-op rest (coef -1)
+    return (var, cond.op, -rest) if coef == 1 else (var, _FLIPPED[cond.op], rest)
 
 
 def varies_along(nest: LoopNest, access: Access, iterators: set[str]) -> bool:
@@ -218,9 +270,12 @@ def _shape_array(
     declared_multi: bool,
     values: dict[int, tuple] | None = None,
     context: tuple[Loop, ...] = (),
+    conditions: dict[int, tuple] | None = None,
 ) -> list[Shaped]:
     """``context``: the host loops around the nest, whose iterators are fixed for a launch and
-    bounded by them (``A[i*n + k]`` stays in its row because ``k`` runs below ``n``)."""
+    bounded by them (``A[i*n + k]`` stays in its row because ``k`` runs below ``n``).
+    ``conditions``: what the ``if`` statements around an access say of the iterators, by id of
+    its first subscript (``_conditions``)."""
     # For the dependences (``values`` given), a subscript that a conditional chooses (w = (x == 0)
     # ? c : c - 1) is each of its choices: one entry per choice, the access touching their union.
     # Code and placements keep one entry per access, such a subscript opaque.
@@ -229,7 +284,12 @@ def _shape_array(
         for entry in accesses
         for subs in [entry[0].subscripts]
     ]
-    chosen = [(entry, subs, guards) for entry, choices in options for subs, guards in choices]
+    conditions = conditions or {}
+    chosen = [
+        (entry, subs, conditions.get(id(entry[0].subscripts[0]), ()) + guards if entry[0].subscripts else guards)
+        for entry, choices in options
+        for subs, guards in choices
+    ]
     accesses = [entry for entry, _, _ in chosen]
     guards = [g for _, _, g in chosen]
     polys = [[_poly(s, written) for s in subs] for _, subs, _ in chosen]
@@ -427,5 +487,11 @@ def _bounds(loops: tuple[Loop, ...], guards=()) -> list[Bound] | None:
                 lower = lower + Poly.const(1)
             elif op == "!=" and value == last:
                 last = last - Poly.const(1)
+            elif op in ("<", "<="):  # the test's bound where the loop's is not known to be tighter
+                bound = value - Poly.const(1) if op == "<" else value
+                last = last if (bound - last).sign() in (0, 1) else bound
+            elif op in (">", ">="):
+                bound = value + Poly.const(1) if op == ">" else value
+                lower = lower if (lower - bound).sign() in (0, 1) else bound
         bounds[k] = Bound(b.var, lower, last)
     return bounds

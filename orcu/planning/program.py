@@ -20,7 +20,6 @@ from orcu.frontend.cxx import cxx_edits, cxx_prototype, declared
 from orcu.frontend.helpers import Helper, declarations, host_helpers, used_helpers
 from orcu.frontend.host import (
     Host,
-    enclosing_loops,
     following,
     in_host_loop,
     left_to_host,
@@ -28,13 +27,14 @@ from orcu.frontend.host import (
     statement_text,
     targets,
 )
-from orcu.frontend.ir import Loop, LoopNest, c_text, loops_of, statements
+from orcu.frontend.ir import LoopNest, c_text, loops_of, statements
 from orcu.frontend.liveness import between, copy_groups, effects, named_elsewhere, offset_of, pointer_copies, read_after
 from orcu.frontend.lower import Lowering, loc_of
 from orcu.frontend.source import SourceFile
 from orcu.frontend.structs import Struct, structs
 from orcu.frontend.types import resolve_types, used_names, visible_variables
 from orcu.planning.assumed import is_assumed
+from orcu.planning.wavefronts import host_context, wavefronts
 from orcu.spec.builder import SpecBuilder
 from orcu.spec.expr import compile_expr
 from orcu.spec.language import parse_perftuning
@@ -486,8 +486,7 @@ def _scheduled(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Parse
             loops=scheduled.kernels,
             transforms=[parsed.transforms[0]] * len(scheduled.kernels),
         )
-        if scheduled.expanded:  # the copies of private arrays it declares
-            variables = resolve_types(src, parsed.items, function, tree, spec, macros)
+        variables = _redeclared(src, parsed.items, (function, tree, spec, macros), variables)
     return parsed, variables, scheduled, unscheduled
 
 
@@ -508,6 +507,15 @@ def _lower_region(
     scheduled, unscheduled = None, ""
     if parsed.head and _maps_auto(parsed.transforms[0]):
         parsed, variables, scheduled, unscheduled = _scheduled(src, spec, region, parsed, context, function, variables)
+    auto = [_maps_auto(t) for t in parsed.transforms]
+    waved = (
+        wavefronts(src, parsed.items, parsed.loops, auto, variables, functions, (function, region))
+        if scheduled is None
+        else None
+    )
+    if waved is not None:
+        parsed = replace(parsed, items=waved[0], loops=waved[1])
+        variables = _redeclared(src, parsed.items, (function, tree, spec, macros), variables)
     text, host_items = split(src, parsed.items, parsed.loops, first)
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
     bodies = [Lowering(src, arrays, functions).block([loop]) for loop in parsed.loops]
@@ -552,7 +560,7 @@ def _lower_region(
                 reference=parsed.reference if host.trivial else statement_text(loop),
                 code=parsed.code if host.trivial else statement_text(loop),
                 outside=outside,
-                context=_host_context(src, parsed.items, loop),
+                context=host_context(src, parsed.items, loop),
                 aliases=aliases,
                 structs=frozenset(catalogue),
                 read_after=read_after(
@@ -561,6 +569,15 @@ def _lower_region(
             )
         )
     return nests, host
+
+
+def _redeclared(src: SourceFile, items: list, context, variables: dict) -> dict:
+    """The variables of rewritten code: what it declares (the copies of private arrays, a
+    wavefront's iterator) and what the region as written uses (the reference), though no kernel
+    does any more (a wavefront's j). ``context``: the function, its file's tree, spec and macros."""
+    function, tree, spec, macros = context
+    resolved = resolve_types(src, items, function, tree, spec, macros)
+    return {**resolved, **{n: v for n, v in variables.items() if n not in resolved}}
 
 
 def _maps_auto(transform: CudaTransform) -> bool:
@@ -630,21 +647,6 @@ def _unbraced(items) -> bool:
     for item in items:
         Finder().visit(item)
     return bool(found)
-
-
-def _host_context(src: SourceFile, items, loop: c_ast.For) -> tuple[Loop, ...]:
-    """The host loops around a transformed loop that only their headers step: their bounds hold
-    at every launch of its kernel. A loop orcu cannot read the bounds of adds nothing."""
-    out = []
-    for owner in enclosing_loops(items, loop):
-        try:
-            header = Lowering(src).loop(c_ast.For(owner.init, owner.cond, owner.next, c_ast.Compound([]), owner.coord))
-        except AnalysisError:
-            continue
-        done = effects([owner.stmt])
-        if header.var not in done.assigned | done.addressed:
-            out.append(header)
-    return tuple(out)
 
 
 def _host_iterators(items) -> set[str]:

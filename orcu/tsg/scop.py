@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import islpy as isl
+from pycparser import c_ast
 
 from orcu.errors import AnalysisError
 from orcu.frontend.ir import LoopNest, Variable, statements
@@ -53,6 +54,7 @@ from orcu.tsg.scop_model import (
     _Unfit,
 )
 from orcu.tsg.scop_tree import _as_written, _describe, _isl_tree
+from orcu.tsg.wavefront import wavefront
 
 # Why a region's code stays as written where that is the schedule (not a failure to report).
 PERFECT = "one perfect nest: the TSG orders and maps its loops itself"
@@ -90,11 +92,16 @@ def schedule_scop(
         reference="",
         code="",
     )
+    iterators = {lp.var for lp in nest.loops()}
     if len(body) == 1 and _perfect(body[0]):
-        return None, PERFECT
+        loop = next((n for n in items if isinstance(n, c_ast.For)), None)
+        waves = None if loop is None or iterators & live_after else wavefront(nest, loop, set(variables) | iterators)
+        if waves is None:
+            return None, PERFECT
+        others = [n for n in items if n is not loop]
+        return Scheduled(others + [waves.loop], [waves.kernel], waves.how, waves.tree, (), (), waves.parallel, 1), ""
     if any(lp.jumps for lp in nest.loops()):
         return None, "not a scop: a loop holds 'break' or 'continue'"
-    iterators = {lp.var for lp in nest.loops()}
     pointers = sorted({n for st, _ in statements(body) for n in st.scalar_writes if n in arrays})
     if pointers:  # after 'a = b;' the accesses a[...] name other data: the model's arrays would not be the program's
         return None, f"not a scop: the region assigns the pointer '{pointers[0]}'"

@@ -1,0 +1,155 @@
+"""A perfect nest no loop of which runs in parallel runs as a wavefront (orcu/tsg/wavefront.py):
+a host loop on ``wave = sum(h_k * x_k)``, the other loops parallel inside it. Gauss-Seidel in
+time and space, Floyd-Warshall inside its loop on k, the 2-D recurrences of dynamic
+programming; of several element types and sizes no block divides. Every variant is checked
+in the emulation against the loops as written; a nest with no valid wavefront is refused as
+before, its dependences named."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+TEMPLATE = """void f(int n, int m, {t} a[n][m])
+{{
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; param m[] = [{m}]; }}
+    def input_vars {{ decl dynamic {t} a[n][m] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+{loops}
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+# (loops, the wavefront orcu must find)
+NESTS = {
+    # the dependences (1, 0) and (0, 1): anti-diagonals
+    "recurrence": (
+        "    for (int i = 1; i < n; i++)\n"
+        "        for (int j = 1; j < m; j++)\n"
+        "            a[i][j] = a[i - 1][j] + a[i][j - 1];",
+        "a wavefront, wave = i + j",
+    ),
+    # (1, -1) needs the skew 2i + j
+    "skewed": (
+        "    for (int i = 1; i < n; i++)\n"
+        "        for (int j = 1; j < m - 1; j++)\n"
+        "            a[i][j] = a[i - 1][j + 1] - a[i][j - 1];",
+        "a wavefront, wave = 2 * i + j",
+    ),
+    # 1-D Gauss-Seidel in time: row 0 of a
+    "seidel-1d": (
+        "    for (int t = 0; t < n; t++)\n"
+        "        for (int j = 1; j <= m - 2; j++)\n"
+        "            a[0][j] = a[0][j - 1] + a[0][j] + a[0][j + 1];",
+        "a wavefront, wave = 2 * t + j",
+    ),
+    # PolyBench's seidel-2d over 3 loops: (4, 2, 1), the time loop on the grid too
+    "seidel-2d": (
+        "    for (int t = 0; t < 3; t++)\n"
+        "        for (int i = 1; i <= n - 2; i++)\n"
+        "            for (int j = 1; j <= m - 2; j++)\n"
+        "                a[i][j] = a[i - 1][j - 1] + a[i - 1][j] + a[i - 1][j + 1] + a[i][j - 1]"
+        " + a[i][j + 1] + a[i + 1][j - 1] + a[i + 1][j] + a[i + 1][j + 1] - a[i][j];",
+        "a wavefront, wave = 4 * t + 2 * i + j",
+    ),
+    # two statements a step, the second reading what the first wrote in the same iteration; the
+    # second's a[i - 1][j] of (i - 1, j + 1) is read by the first at (i, j): (1, -1), so 2i + j
+    "two statements": (
+        "    for (int i = 1; i < n; i++)\n"
+        "        for (int j = 2; j < m; j++) {\n"
+        "            a[i][j] = a[i - 1][j] - a[i][j - 2];\n"
+        "            a[i][j - 1] = a[i][j - 1] + a[i][j];\n"
+        "        }",
+        "a wavefront, wave = 2 * i + j",
+    ),
+}
+
+FLOYD = """void floyd(int n, int path[n][n])
+{
+    /*@ begin PerfTuning (
+    def performance_params { }
+    def input_params { param n[] = [%d]; }
+    def input_vars { decl dynamic int path[n][n] = random; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                path[i][j] = path[i][j] < path[i][k] + path[k][j] ? path[i][j] : path[i][k] + path[k][j];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+def orcu(*args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "orcu", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ORCU_HOME": str(cwd / "home")},
+    )
+
+
+def tuned(tmp_path, text: str) -> tuple[dict, dict]:
+    (tmp_path / "w.c").write_text(text)
+    check = orcu("check", "w.c", "--json", cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
+    tune = orcu("tune", "w.c", "--backend", "emulate", "--budget", "6", "--json", cwd=tmp_path)
+    assert tune.returncode == 0, tune.stderr[-3000:]
+    return json.loads(check.stdout), json.loads(tune.stdout)
+
+
+@pytest.mark.parametrize("t, n, m", [("double", 13, 21), ("float", 30, 7), ("int", 9, 40)])
+@pytest.mark.parametrize("name", sorted(NESTS))
+def test_a_nest_without_a_parallel_loop_runs_as_a_wavefront(tmp_path, name, t, n, m):
+    loops, how = NESTS[name]
+    summary, result = tuned(tmp_path, TEMPLATE.format(t=t, n=n, m=m, loops=loops))
+    [schedule] = summary["schedules"]
+    assert schedule["how"] == how
+    [region] = result["regions"]
+    assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 2, region["statuses"]
+    text = (tmp_path / "w.tuned.cu").read_text()
+    assert "for (int wave = " in text  # the wavefronts: a host loop around the launches
+
+
+@pytest.mark.parametrize("n", [30, 47])
+def test_floyd_warshall_keeps_its_loop_on_k_and_runs_anti_diagonals_inside(tmp_path, n):
+    summary, result = tuned(tmp_path, FLOYD % n)
+    [schedule] = summary["schedules"]
+    assert schedule["how"] == "a wavefront, wave = i + j inside the loops on k"
+    assert schedule["tree"].splitlines() == [
+        "host loop k    # line 9",
+        "  host loop wave = i + j",
+        "    kernel [i (parallel)]",
+        "      j = wave - i, where in [0, n)",
+    ]
+    [region] = summary["regions"]
+    assert [lp["var"] for lp in region["loops"]] == ["i"]
+    assert set(result["regions"][0]["statuses"]) == {"ok"}
+
+
+def test_a_nest_no_wavefront_orders_is_refused_with_its_dependences(tmp_path):
+    """a[i - 1][n - j] reaches every j of the row before: no weights of i and j order it, and
+    inside a host loop on i the loop on j alone is left, a chain."""
+    loops = (
+        "    for (int i = 1; i < n; i++)\n"
+        "        for (int j = 1; j < m; j++)\n"
+        "            a[i][j] = a[i - 1][m - j] + a[i][j - 1];"
+    )
+    (tmp_path / "w.c").write_text(TEMPLATE.format(t="double", n=9, m=9, loops=loops))
+    proc = orcu("check", "w.c", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert (
+        "error: mapping='auto': no loop of this nest can run in parallel ('i': dependences between its iterations: "
+        "'a[i][j]' (line 11) and 'a[i - 1][m - j]' (line 11)"
+    ) in proc.stderr
