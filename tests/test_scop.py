@@ -103,11 +103,38 @@ def test_gemm_as_polybench_writes_it_is_one_kernel_on_i_and_j(tmp_path):
     assert [lp["var"] for lp in kernel["loops"]] == ["i", "j", "k"] and kernel["mapping"] == ["x=j y=i"]
 
 
-def test_atax_is_distributed_and_its_second_product_interchanged(tmp_path):
+def test_atax_is_two_kernels_its_second_product_interchanged_and_fused_with_its_reset(tmp_path):
+    """As PPCG: ``tmp[i] = 0`` with the product into tmp, ``y[i] = 0`` with the interchanged
+    product into y, isl's fusion of loops written on i and on j (the second loop named i, its
+    loop on i named j). Were 4 kernels: the fused schedule was refused for the names."""
     summary = check("atax.c", tmp_path)
+    [schedule] = summary["schedules"]
+    assert schedule["how"] == "isl, fused (outer coincidence)"
+    assert schedule["tree"].splitlines()[5:9] == [
+        "  band [i/j (parallel), i]",
+        "    sequence",
+        "      S0: y[i] = 0    # line 11",
+        "      S3: y[j] = y[j] + (A[i][j] * tmp[i])    # line 18",
+    ]
     loops = [[lp["var"] for lp in r["loops"]] for r in summary["regions"]]
-    assert loops == [["i"], ["i"], ["i", "j"], ["j", "i"]]
-    assert summary["regions"][3]["mapping"] == ["x=j", "x=j y=i(split)"]  # the interchanged sum: over blocks too
+    assert loops == [["i", "j"], ["i", "j"]]
+    # the row sums over a row of threads; the interchanged one a thread a column of A
+    assert [r["mapping"] for r in summary["regions"]] == [["x=j(threads) y=i"], ["x=i"]]
+    (tmp_path / "atax.c").write_text(SOURCES["atax.c"].read_text())
+    proc = orcu("tune", "atax.c", "--backend", "emulate", "--budget", "4", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
+    tuned = (tmp_path / "atax.tuned.cu").read_text()
+    assert "//         y[i] = y[i] + (A[j][i] * tmp[j]);" in tuned  # S3 renamed: its j is the fused loop's i
+
+
+@pytest.mark.parametrize("name, kernels", [("bicg.c", 2), ("gemver.c", 3), ("mvt.c", 2)])
+def test_kernels_no_more_than_ppcgs_where_fusion_keeps_each_mapping(tmp_path, name, kernels):
+    """bicg as atax; gemver's ``x[i] += z[i]`` joins the kernel of ``x[i] += A[j][i] * y[j]``
+    (a band of its own in isl's schedule: fused after it); mvt's two products keep a kernel each
+    (fused, one of them would read A across its rows)."""
+    summary = check(name, tmp_path)
+    assert len(summary["regions"]) == kernels
 
 
 def test_a_time_loop_stays_on_the_host_around_its_kernels(tmp_path):
@@ -172,12 +199,14 @@ SCALAR = """void f(int n, double *a, double *b, double *c)
 
 def test_a_scalar_private_to_each_loop_ties_nothing_together(tmp_path):
     """``s`` is assigned first in every iteration of both loops: one copy per iteration, so both
-    loops run in parallel, each its own kernel."""
+    loops run in parallel, and, the element of b the second reads the one the first wrote in
+    the same iteration, in one kernel (the loop on j named i)."""
     (tmp_path / "s.c").write_text(SCALAR)
     program = load(tmp_path / "s.c")
     [host] = program.hosts
-    assert host.schedule is not None and len(host.schedule.kernels) == 2
-    assert [n.recipe.candidates[0].schedule.name for n in program.nests] == ["x=i", "x=j"]
+    assert host.schedule is not None and len(host.schedule.kernels) == 1
+    assert host.schedule.how == "isl, fused (outer coincidence)"
+    assert [n.recipe.candidates[0].schedule.name for n in program.nests] == ["x=i"]
     proc = orcu("tune", "s.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])

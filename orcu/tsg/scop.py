@@ -53,7 +53,7 @@ from orcu.tsg.scop_model import (
     _reads_before,
     _Unfit,
 )
-from orcu.tsg.scop_tree import _as_written, _describe, _isl_tree
+from orcu.tsg.scop_tree import _as_written, _describe, _fused_kernels, _isl_tree
 from orcu.tsg.wavefront import wavefront
 
 # Why a region's code stays as written where that is the schedule (not a failure to report).
@@ -62,6 +62,7 @@ THROUGHOUT = "one nest with a loop around all of its statements that runs in par
 SERIAL = "no loop runs in parallel"
 AS_WRITTEN = "the loops as written are the schedule"
 SCHEDULE_KEPT = (PERFECT, THROUGHOUT, SERIAL, AS_WRITTEN)
+FUSED = ", kernels fused"  # a schedule's name, its adjacent kernels fused (scop_tree._fused_kernels)
 
 # Schedules tried in order: (name, isl options); None: the loops as written.
 OPTIONS = (
@@ -122,6 +123,27 @@ def schedule_scop(
         return None, f"not a scop: {e}"
     except isl.Error as e:  # a model isl cannot read: the region stays as written
         return None, f"not a scop: isl: {e}"
+    found, tried = _schedules(models, body, variables)
+    if not found:
+        return None, "; ".join(tried)
+    # on a tie, a schedule whose kernels were fused after isl's is the worse (gesummv's: as written
+    # one loop on j, fused two)
+    scheduled = max(
+        found,
+        key=lambda s: (s.parallel, -s.repeated, -len(s.expanded), -len(s.kernels), not s.how.endswith(FUSED)),
+    )
+    if scheduled.how == OPTIONS[-1][0] and len(body) == 1 and _parallel_throughout(nest):
+        return None, THROUGHOUT
+    if not scheduled.kernels:
+        return None, SERIAL
+    if _unchanged(scheduled, items):
+        return None, AS_WRITTEN
+    return scheduled, ""
+
+
+def _schedules(models: list, body, variables: Mapping[str, Variable]) -> tuple[list[Scheduled], list[str]]:
+    """Each model's schedule under each of OPTIONS, and with its adjacent kernels fused where
+    that changes it; and the ones given up, with why."""
     tried: list[str] = []
     found: list[Scheduled] = []
     for m in models:
@@ -135,16 +157,13 @@ def schedule_scop(
             )
             try:
                 tree = _as_written(m, body) if options is None else _isl_tree(m, options)
-                found.append(_emit(m, tree, label, _describe(m, tree), tuple(tried), variables))
             except _Unfit as e:
                 tried.append(f"{label}: {e}")
-    if not found:
-        return None, "; ".join(tried)
-    scheduled = max(found, key=lambda s: (s.parallel, -s.repeated, -len(s.expanded), -len(s.kernels)))
-    if scheduled.how == OPTIONS[-1][0] and len(body) == 1 and _parallel_throughout(nest):
-        return None, THROUGHOUT
-    if not scheduled.kernels:
-        return None, SERIAL
-    if _unchanged(scheduled, items):
-        return None, AS_WRITTEN
-    return scheduled, ""
+                continue
+            fused = _fused_kernels(m, tree)
+            for t, name in [(tree, label)] + ([(fused, label + FUSED)] if fused != tree else []):
+                try:
+                    found.append(_emit(m, t, name, _describe(m, t), tuple(tried), variables))
+                except _Unfit as e:
+                    tried.append(f"{name}: {e}")
+    return found, tried

@@ -86,6 +86,10 @@ class _Emitter:
         self.chains: dict[str, tuple] = {}  # statement name -> the loops emitted around it: (iterator, id of the loop)
         self.depth: dict[str, int] = {}  # statement name -> parallel loops of its kernel's outer band
         self.repeated: list[bool] = []  # per kernel: inside a host loop
+        # statement name -> {iterator as written: the one its code names it with} (loops on
+        # different iterators fused: ``_rename``)
+        self.renames: dict[str, dict[str, str]] = {}
+        self.types = {name: v.ctype for name, v in variables.items()}
 
     def build(self, t, outer: dict, in_kernel: bool) -> list:
         """``outer``: statement name -> the loops emitted around it, as ``chains``."""
@@ -109,8 +113,35 @@ class _Emitter:
                 why = "no loop around it runs in parallel" if s.loops else "it runs once, outside the loops"
                 self.host.append(f"'{s.stmt.text}' (line {s.stmt.loc.line}): {why}")
             self.chains[name] = outer.get(name, ())
-            out.append(self.privates.copy_of(s))
+            out.append(_renamed(self.privates.copy_of(s), self.renames.get(name, {})))
         return out
+
+    def _name(self, statement: str, var: str) -> str:
+        """The iterator the code names the statement's loop on ``var`` with."""
+        return self.renames.get(statement, {}).get(var, var)
+
+    def _rename(self, looped: list[str], member: dict, outer: dict) -> None:
+        """One iterator for loops isl fuses that are written on different ones (atax's ``y[i] =
+        0`` and ``y[j] += ...``: one loop, on i): each other statement's iterator renamed to the
+        first's, and where that statement has a loop on the first's name too, that loop takes
+        the name given up (a swap, so every name is one the code declares already)."""
+        chosen = self._name(looped[0], member[looped[0]])
+        for n in looped[1:]:
+            mine = self._name(n, member[n])
+            if mine == chosen:
+                continue
+            if self.model.expanded or self.model.before:
+                raise _Unfit(f"isl fuses loops on different iterators ({mine}, {chosen}) of copied arrays")
+            names = self.renames.setdefault(n, {})
+            emitted = {v for v, _ in outer.get(n, ())}
+            taken = next((lp.var for lp in self.model.by_name[n].loops if self._name(n, lp.var) == chosen), None)
+            if taken is not None and taken in emitted:
+                raise _Unfit(f"isl fuses loops on different iterators ({mine}, {chosen}) inside a loop on '{chosen}'")
+            if self.types.get(mine) != self.types.get(chosen):
+                raise _Unfit(f"isl fuses loops on iterators of different types ({mine}, {chosen})")
+            names[member[n]] = chosen
+            if taken is not None:
+                names[taken] = mine
 
     def _band(self, t, outer: dict, in_kernel: bool) -> list:
         """A band: its first member a loop (a kernel's root where coincident), the rest inside."""
@@ -123,17 +154,15 @@ class _Emitter:
             if len({member[n] for n in names}) > 1:
                 raise _Unfit("isl orders statements by values of a loop that they are not in")
             return self.build(rest, outer, in_kernel)
-        vars_ = {member[n] for n in looped}
-        if len(vars_) != 1:
-            raise _Unfit(f"isl fuses loops on different iterators ({', '.join(sorted(vars_))})")
-        var = vars_.pop()
-        headers = {_header(loops_of_var[(n, var)]) for n in looped}
+        self._rename(looped, member, outer)
+        var = self._name(looped[0], member[looped[0]])
+        headers = {_header(loops_of_var[(n, member[n])], self.renames.get(n, {})) for n in looped}
         if len(headers) != 1:
             raise _Unfit(f"isl fuses loops on '{var}' with different bounds")
-        loop = loops_of_var[(looped[0], var)]
+        loop = loops_of_var[(looped[0], member[looped[0]])]
         for n in looped:
             around = {v for v, _ in outer.get(n, ())}
-            reads = _iterators_read(loops_of_var[(n, var)], model.by_name[n].loops)
+            reads = _iterators_read(loops_of_var[(n, member[n])], model.by_name[n].loops)
             if not reads <= around:
                 raise _Unfit(f"the bounds of the loop on '{var}' read '{sorted(reads - around)[0]}', not outside it")
         fixed = [n for n in names if n not in looped]
@@ -145,7 +174,10 @@ class _Emitter:
         before, after = _outside(loop, member, fixed, looped, _names_in(t.child), open_)
         kernel = not in_kernel and coincident
         node = copy.deepcopy(loop.node)
-        inner = {n: outer.get(n, ()) + ((var, id(node)),) for n in looped}
+        for part in ("init", "cond", "next"):
+            if getattr(node, part) is not None:
+                setattr(node, part, _renamed(getattr(node, part), self.renames.get(looped[0], {})))
+        inner = {n: outer.get(n, ()) + ((member[n], id(node)),) for n in looped}
         node.stmt = c_ast.Compound(
             self.build(_only(rest, set(looped)), {**outer, **inner}, in_kernel or kernel), coord=loop.node.stmt.coord
         )
@@ -379,9 +411,36 @@ def _only(t, keep: set):
     return None if not children else children[0] if len(children) == 1 else _Sequence(children)
 
 
-def _header(loop: Loop) -> str:
+def _header(loop: Loop, renames: Mapping[str, str]) -> str:
     n = loop.node
-    return " ".join(c_text(x) for x in (n.init, n.cond, n.next) if x is not None)
+    return " ".join(c_text(_renamed(x, renames)) for x in (n.init, n.cond, n.next) if x is not None)
+
+
+def _renamed(node: c_ast.Node, renames: Mapping[str, str]) -> c_ast.Node:
+    """A copy of ``node`` with the names ``renames`` maps replaced, all at once (a swap too)."""
+    if not renames:
+        return node
+    node = copy.deepcopy(node)
+
+    class V(c_ast.NodeVisitor):
+        def visit_ID(self, n):
+            n.name = renames.get(n.name, n.name)
+
+        def visit_StructRef(self, n):  # p.i: a field, not the iterator
+            self.visit(n.name)
+
+        def visit_Decl(self, n):  # for (int j = 0; ...)
+            if n.name in renames and isinstance(n.type, c_ast.TypeDecl):
+                n.name = n.type.declname = renames[n.name]
+            if n.init is not None:
+                self.visit(n.init)
+
+        def visit_FuncCall(self, n):
+            if n.args is not None:
+                self.visit(n.args)
+
+    V().visit(node)
+    return node
 
 
 def _iterators_read(loop: Loop, loops: tuple[Loop, ...]) -> set[str]:

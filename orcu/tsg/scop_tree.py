@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from orcu.analysis.affine import Poly
+from orcu.analysis.affine import Poly, poly_of
 from orcu.frontend.ir import Loop, statements
 from orcu.tsg.scop_model import MAX_OPERATIONS, _maps, _Model, _sets, _Unfit
 
@@ -124,6 +124,109 @@ def _member_of(aff: isl.Aff, loops: tuple[Loop, ...], name: str):
     if loop.descending:
         raise _Unfit(f"isl reverses the loop on '{loop.var}' of {name}")
     return loop.var
+
+
+def _fused_kernels(model: _Model, tree):
+    """The tree with adjacent kernels fused where their parallel loops match (PPCG's fusion of
+    gemver's ``x[i] += A[j][i] * y[j]`` and ``x[i] += z[i]``): two bands in a sequence outside
+    any kernel, each a kernel's root, whose leading parallel members have the same bounds
+    (the iterators' names aside), one of them with no loop beyond those members (mvt's two
+    products keep their kernels: fused, one would read A across its rows), and no dependence
+    between their statements joins different values of those members. The fused band keeps
+    the members fused; each kernel's rest runs in its turn under it. The tree itself where
+    nothing fuses."""
+
+    def walk(t, in_kernel: bool):
+        if isinstance(t, _Band):
+            return _Band(t.members, t.coincident, walk(t.child, in_kernel or t.coincident[0]))
+        if not isinstance(t, _Sequence):
+            return t
+        out: list = []
+        for child in (walk(c, in_kernel) for c in t.children):
+            fused = _fuse(model, out[-1], child) if out and not in_kernel else None
+            if fused is not None:
+                out[-1] = fused
+            else:
+                out.append(child)
+        return out[0] if len(out) == 1 else _Sequence(out)
+
+    return walk(tree, False)
+
+
+def _fuse(model: _Model, a, b) -> _Band | None:
+    """One band for the kernels ``a`` and ``b`` (``_fused_kernels``), None where they do not fuse."""
+    if not (isinstance(a, _Band) and isinstance(b, _Band)):
+        return None
+    depth = 0
+    while (
+        depth < min(len(a.members), len(b.members))
+        and a.coincident[depth]
+        and b.coincident[depth]
+        and all(isinstance(v, str) for m in (a.members[depth], b.members[depth]) for v in m.values())
+        and _same_bounds(model, a.members[: depth + 1], b.members[: depth + 1])
+    ):
+        depth += 1
+    while depth and _joined(model, a.members[:depth], b.members[:depth]):
+        depth -= 1
+    if not depth:
+        return None
+
+    def rest(t: _Band):
+        return _Band(t.members[depth:], t.coincident[depth:], t.child) if len(t.members) > depth else t.child
+
+    rests = [rest(a), rest(b)]
+    if not any(_loopless(r) for r in rests):
+        return None  # both keep loops of their own: fused, one's accesses could no longer be mapped as they were
+    children = [c for r in rests for c in (r.children if isinstance(r, _Sequence) else [r])]
+    members = [{**ma, **mb} for ma, mb in zip(a.members[:depth], b.members[:depth])]
+    return _Band(members, [True] * depth, _Sequence(children))
+
+
+def _loopless(t) -> bool:
+    """No band below: statements only."""
+    return isinstance(t, _Leaf) or isinstance(t, _Sequence) and all(_loopless(c) for c in t.children)
+
+
+def _same_bounds(model: _Model, first: list, second: list) -> bool:
+    """Whether the loops of the last of the members have one set of bounds for every statement
+    of both bands, each outer member's iterator read as its place (i in one, j in the other)."""
+    found = set()
+    for members in (first, second):
+        for name in members[-1]:
+            loops = {lp.var: lp for lp in model.by_name[name].loops}
+            places = {m[name]: Poly.var(f"_{k}") for k, m in enumerate(members[:-1])}
+            loop = loops[members[-1][name]]
+            bounds = []
+            for bound in (poly_of(loop.lower), poly_of(loop.upper)):
+                if bound is None:
+                    return False
+                for var, place in places.items():
+                    bound = bound.substitute(var, place)
+                if bound.names & set(loops):
+                    return False  # reads an iterator inside the fused loops
+                bounds.append(bound)
+            found.add((tuple(bounds), loop.step, loop.descending))
+    return len(found) == 1
+
+
+def _joined(model: _Model, first: list, second: list) -> bool:
+    """Whether a dependence joins a statement of one band and one of the other at different
+    values of the members (fused, those loops would no longer run in parallel)."""
+    deps = model.deps
+    space = deps.get_space()
+    params = ", ".join(space.get_dim_name(isl.dim_type.param, k) for k in range(space.dim(isl.dim_type.param)))
+    merged = [{**ma, **mb} for ma, mb in zip(first, second)]
+    for x, y in [(n, m) for n in first[0] for m in second[0]] + [(m, n) for n in first[0] for m in second[0]]:
+        lx, ly = model.by_name[x].loops, model.by_name[y].loops
+        ins = [f"x{k}" for k in range(len(lx))]
+        outs = [f"y{k}" for k in range(len(ly))]
+        at_x = {lp.var: k for k, lp in enumerate(lx)}
+        at_y = {lp.var: k for k, lp in enumerate(ly)}
+        differ = " or ".join(f"x{at_x[m[x]]} < y{at_y[m[y]]} or x{at_x[m[x]]} > y{at_y[m[y]]}" for m in merged)
+        pairs = isl.UnionMap(f"[{params}] -> {{ {x}[{', '.join(ins)}] -> {y}[{', '.join(outs)}] : {differ} }}")
+        if not deps.intersect(pairs).is_empty():
+            return True
+    return False
 
 
 def _as_written(model: _Model, body) -> object:
