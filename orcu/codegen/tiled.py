@@ -112,7 +112,13 @@ class TiledBody(SharedFills):
         self.tiled = {lp.var for lp in grid if self.tiles[lp.var] > 1}  # grid loops with a register tile
         x_loop = next(lp for lp in grid if lp.var == self.x)
         # iterations of x a thread moves as one vector (1: none), the global accesses that do
-        self.width, self.vector_texts = placed.vectors(values, element_bytes, poly_of(x_loop.lower), shaped)
+        # a triangle on x (j < i + 1, either of them x): a vector's lanes would each need their
+        # own bound
+        triangle = bool(bound_names(x_loop) & {lp.var for lp in grid}) or any(
+            placed.x in bound_names(lp) for lp in grid
+        )
+        lower = None if triangle else poly_of(x_loop.lower)
+        self.width, self.vector_texts = placed.vectors(values, element_bytes, lower, shaped)
         self.iterations = self._iterations()
         self._named = 0  # vector registers named so far
         self._parsed: dict[str, Any] = {}  # access texts' expressions
@@ -137,9 +143,28 @@ class TiledBody(SharedFills):
             renames = {v: self._name(v, r) for v, r in zip(grid, index)}
             if many:
                 renames.update({s: self.fresh(f"{s}_{suffix}") for s in self.placed.accumulators})
-            bounds = tuple(f"{renames[lp.var]} < {printer.expression(lp.upper)}" for lp in self.grid)
+            # a triangle's bounds read the outer grid loop: this iteration's copy of it
+            bounds = tuple(
+                f"{renames[lp.var]} >= {printer.expression(lp.lower, renames)}"
+                for lp in self.grid
+                if (p := poly_of(lp.lower)) is None or p.names & set(grid)
+            ) + tuple(f"{renames[lp.var]} < {printer.expression(lp.upper, renames)}" for lp in self.grid)
             out.append(Iteration(renames, " && ".join(bounds), f"_{suffix}" if many else "", index, bounds))
         return out
+
+    def _tile_bound(self, bound, direction: int) -> str:
+        """A grid loop's bound for the tiles of a block: where it reads an outer grid loop (a
+        triangle, ``j < i + 1``), at that loop's value in the block's tile that makes it the
+        largest (``direction`` 1) or the smallest (-1); each iteration's guard holds the rest."""
+        p = poly_of(bound)
+        extremes = {}
+        for lp in self.grid:
+            if p is None or lp.var not in p.names:
+                continue
+            coef = p.split(lp.var)[0].constant  # a constant (phase2._blocked)
+            last = f"({self.start[lp.var]} + {(self.counts[lp.var] - 1) * lp.step})"
+            extremes[lp.var] = last if coef * direction > 0 else self.start[lp.var]
+        return printer.expression(bound, extremes)
 
     def _name(self, var: str, r: int) -> str:
         return var if self.tiles[var] == 1 else self.fresh(f"{var}_{r}")
@@ -170,7 +195,7 @@ class TiledBody(SharedFills):
         for lp in self.grid:
             v, per = lp.var, self.counts[lp.var] * lp.step
             axis = self.axes[v]
-            lower, upper = printer.expression(lp.lower), printer.expression(lp.upper)
+            lower, upper = self._tile_bound(lp.lower, -1), self._tile_bound(lp.upper, 1)
             start = "" if lower == "0" else f"(orcu_index)({lower}) + "
             spread = (
                 f"{self.threads[v]} apart"

@@ -475,13 +475,18 @@ def _constant(
 
 
 def _blocked(nest: LoopNest, grid: list[Loop], body: tuple, scalars: list[str]) -> str | None:
-    names = {lp.var for lp in grid}
-    for lp in grid:
+    for k, lp in enumerate(grid):
         if lp.jumps:
             return f"the loop on '{lp.var}' has a {lp.jumps[0].kind}"
+        # a triangle (j < i + 1, i an outer grid loop) takes each tile's extreme value of i
+        inner, outer = {g.var for g in grid[k:]}, {g.var for g in grid[:k]}
         for bound in (lp.lower, lp.upper):
             p = poly_of(bound)
-            if p is None or p.names & (names | set(scalars)):
+            if (
+                p is None
+                or p.names & (inner | set(scalars))
+                or any(p.split(v) is None or p.split(v)[0].constant is None for v in p.names & outer)
+            ):
                 return f"the bounds of '{lp.var}' are not the same for every thread of a block"
     for lp in loops_of(body):
         if lp.jumps:

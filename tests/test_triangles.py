@@ -1,0 +1,83 @@
+"""Register tiles under triangular bounds (syrk, syr2k, trmm, covariance: ``j <= i``): a grid
+loop whose bounds read an outer grid loop gets tiles as a rectangle's do, the tile loop running
+to the bound at the block's extreme value of the outer loop and each iteration of a thread's
+tile guarded by the bounds at its own copy of it. Lower and upper triangles, strict or not,
+offset, of several element types; every variant of the space is checked in the emulation."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from orcu.codegen.region import generate
+from orcu.planning.program import load
+from orcu.planning.space import performance_space
+
+TEMPLATE = """void f(int n, int m, {t} alpha, {t} C[n][n], const {t} A[n][m])
+{{
+    int i, j, k;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; param m[] = [7]; }}
+    def input_vars {{ decl dynamic {t} alpha = random; decl dynamic {t} C[n][n] = random;
+                     decl dynamic {t} A[n][m] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++)
+        for (j = {lower}; j < {upper}; j++) {{
+            C[i][j] = C[i][j] * alpha;
+            for (k = 0; k < m; k++)
+                C[i][j] += A[i][k] * A[j][k];
+        }}
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+TRIANGLES = {  # (lower, upper) of j
+    "lower": ("0", "i + 1"),
+    "strictly lower": ("0", "i"),
+    "upper": ("i", "n"),
+    "strictly upper, offset": ("i + 2", "n"),
+}
+
+
+def orcu(*args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "orcu", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ORCU_HOME": str(cwd / "home")},
+    )
+
+
+@pytest.mark.parametrize("t, n", [("double", 30), ("float", 45), ("int", 23)])
+@pytest.mark.parametrize("triangle", sorted(TRIANGLES))
+def test_every_register_tile_of_a_triangle_is_right(tmp_path, triangle, t, n):
+    lower, upper = TRIANGLES[triangle]
+    (tmp_path / "t.c").write_text(TEMPLATE.format(t=t, n=n, lower=lower, upper=upper))
+    check = orcu("check", "t.c", "--json", cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
+    names = {p["name"] for p in json.loads(check.stdout)["performance_params"]}
+    assert {"registers_i_1", "registers_j_1"} <= names
+    proc = orcu("tune", "t.c", "--backend", "emulate", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    [region] = json.loads(proc.stdout)["regions"]
+    assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 16, region["statuses"]
+
+
+def test_the_tile_loop_runs_to_the_bound_at_the_blocks_last_row(tmp_path):
+    """``j < i + 1`` with tiles of 16 rows a block: the block's tiles along j run below i0 + 15 + 1,
+    and each of a thread's two rows checks j against its own row."""
+    (tmp_path / "t.c").write_text(TEMPLATE.format(t="double", n=30, lower="0", upper="i + 1"))
+    program = load(tmp_path / "t.c")
+    inputs = {"n": 30, "m": 7}
+    space = performance_space(program, inputs)
+    config = {**space.config(0), "mapping_1": "x=j y=i", "registers_i_1": 2, "registers_j_1": 1}
+    text = generate(program, program.nests[0], config, inputs).text
+    assert "j0 < (i0 + 15) + 1;" in text
+    assert "if (i_0 < n && j < i_0 + 1) {" in text and "if (i_1 < n && j < i_1 + 1) {" in text
