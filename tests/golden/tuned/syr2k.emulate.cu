@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/syr2k.c.
- * orcu_syr2k_1 (line 21): TC=128, mapping_1='x=j y=i'
- *     input n=37, m=29; time 0.01266 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_syr2k_1 (line 21): TC=64, mapping_1='x=j y=i'
- *     input n=64, m=29; time 0.01485 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_syr2k_1 (line 21): TC=64, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=1, vectorize_1=False
+ *     input n=37, m=29; time 0.01232 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_syr2k_1 (line 21): TC=64, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=1, vectorize_1=False
+ *     input n=64, m=29; time 0.01439 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #endif
 // <<< orcu generated code: end
@@ -35,6 +34,22 @@ static void orcu_check(cudaError_t err, const char *call, const char *file, int 
 #ifndef ORCU_LAUNCH
 #define ORCU_LAUNCH(kernel, grid, block, shared_bytes, stream, ...) \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
+#endif
+
+// A shared-memory tile of the TSG (type, name, dimensions), with the most requests of a warp
+// its reads put in one bank (1: none conflict). orcu's emulation checks that figure on every
+// access; on the GPU it is a plain __shared__ array, aligned for 16-byte vectors.
+#ifndef ORCU_SHARED_TILE
+#define ORCU_SHARED_TILE(type, name, dims, ways) __shared__ __align__(16) type name dims
+#endif
+// The tile's storage, where its fill stores (the emulation checks the conflicts of its reads alone).
+#ifndef ORCU_TILE_DATA
+#define ORCU_TILE_DATA(name) (name)
+#endif
+// A vector of a tile's consecutive elements from `index` (`[k][j]`), aligned to its size: one
+// shared-memory load (the emulation logs it as one access of the vector's size).
+#ifndef ORCU_TILE_VECTOR
+#define ORCU_TILE_VECTOR(vector, name, index) (*(const vector *)&(name)index)
 #endif
 
 // Elements in [first, end); 0 when empty.
@@ -122,132 +137,11 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
 //             for (k = 0; k < m; k++)
 //                 C[i*n + j] += A[j*m + k] * alpha * B[i*m + k] + B[j*m + k] * alpha * A[i*m + k];
 //         }
-// The TSG's mapping 'x=j y=i': 32 x 4 threads a block; the loops on the
-// grid run a whole grid apart, so any grid covers any trip count.
-// orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
-template <typename orcu_index>
-__global__ void __launch_bounds__(128) orcu_syr2k_1_v1_kernel(
-    double *__restrict__ C,
-    const double *__restrict__ A,
-    const double *__restrict__ B,
-    int n,
-    double beta,
-    int m,
-    double alpha)
-{
-    orcu_index i, j, k;
-    // 'i' (the loop at ex/syr2k.c:22): over threadIdx.y and blockIdx.y, a whole grid apart
-    for (i = ((orcu_index)blockIdx.y * blockDim.y + threadIdx.y); i < n; i += (orcu_index)gridDim.y * blockDim.y) {
-        // 'j' (the loop at ex/syr2k.c:23): over threadIdx.x and blockIdx.x, a whole grid apart
-        for (j = ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); j < i + 1; j += (orcu_index)gridDim.x * blockDim.x) {
-            C[i * n + j] *= beta;
-            double C_k_acc = C[(i * n) + j];  // C[(i * n) + j] stays in a register over the loop on k
-            for (k = 0; k < m; k++) {
-                C_k_acc += A[j * m + k] * alpha * B[i * m + k] + B[j * m + k] * alpha * A[i * m + k];
-            }
-            C[(i * n) + j] = C_k_acc;
-        }
-    }
-}
-
-#ifdef ORCU_ALLOW_ALIASING
-// The loop at ex/syr2k.c:22 as written, on the host: what orcu_syr2k_1_v1 runs when the arrays it
-// is given overlap.
-static void orcu_syr2k_1_v1_on_host(
-    int n,
-    double *C,
-    double beta,
-    int m,
-    const double *A,
-    double alpha,
-    const double *B)
-{
-    int i;
-    int j;
-    int k;
-    for (i = 0; i < n; i++) {
-        for (j = 0; j < i + 1; j++) {
-            C[i * n + j] *= beta;
-            for (k = 0; k < m; k++) {
-                C[i * n + j] += A[j * m + k] * alpha * B[i * m + k] + B[j * m + k] * alpha * A[i * m + k];
-            }
-        }
-    }
-}
-#endif
-
-// What orcu_syr2k_1_v1 keeps from one call to the next: allocating costs more than copying
-// small arrays. orcu_release_syr2k_1_v1() frees it.
-static orcu_buffer orcu_syr2k_1_v1_buffers[3];
-
-// Frees what orcu_syr2k_1_v1 keeps between calls (nothing is lost: the next call allocates again).
-void orcu_release_syr2k_1_v1(void)
-{
-    orcu_release_buffers(orcu_syr2k_1_v1_buffers, 3);
-}
-
-// Runs the loop at ex/syr2k.c:22 on the GPU (threadCount=128, mapping='x=j y=i');
-// returns when its results are in host memory.
-static void orcu_syr2k_1_v1(
-    int n,
-    double *C,
-    double beta,
-    int m,
-    const double *A,
-    double alpha,
-    const double *B)
-{
-    // Each grid loop's most iterations (times its step) over the loops around it: blocks enough to cover them.
-    const long long orcu_span_i = (long long)n;
-    const long long orcu_span_j = (long long)n;
-    if (orcu_span_i <= 0 || orcu_span_j <= 0)
-        return;  // no iteration: nothing to compute or move
-    // The elements each array's accesses reach: [first, end).
-    const long long orcu_C_first = 0LL, orcu_C_end = (long long)n * n;
-    const long long orcu_A_first = 0LL, orcu_A_end = (long long)m * n;
-    const long long orcu_B_first = 0LL, orcu_B_end = (long long)m * n;
-    // The iterations run at once, each on its own elements: no array may overlap one that is written.
-    if (orcu_overlap(C + orcu_C_first, C + orcu_C_end, A + orcu_A_first, A + orcu_A_end)
-        || orcu_overlap(C + orcu_C_first, C + orcu_C_end, B + orcu_B_first, B + orcu_B_end)) {
-#ifdef ORCU_ALLOW_ALIASING
-        orcu_syr2k_1_v1_on_host(n, C, beta, m, A, alpha, B);
-        return;
-#endif
-        orcu_aliased("orcu_syr2k_1_v1");
-    }
-    const dim3 orcu_block(32, 4);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 4LL, 65535LL));
-    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
-    // has more elements than that.
-    const bool orcu_wide = (long long)n + (long long)orcu_grid.y * 4 > INT_MAX || (long long)n + (long long)orcu_grid.x * 32 > INT_MAX || orcu_C_end > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX;
-    decltype(&orcu_syr2k_1_v1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_syr2k_1_v1_kernel<long long> : orcu_syr2k_1_v1_kernel<int>;
-
-    // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *const d_C = (double *)orcu_device_buffer(&orcu_syr2k_1_v1_buffers[0], sizeof(double) * orcu_count(0, orcu_C_end));
-    double *const d_A = (double *)orcu_device_buffer(&orcu_syr2k_1_v1_buffers[1], sizeof(double) * orcu_count(0, orcu_A_end));
-    double *const d_B = (double *)orcu_device_buffer(&orcu_syr2k_1_v1_buffers[2], sizeof(double) * orcu_count(0, orcu_B_end));
-
-    ORCU_CHECK(cudaMemcpy(d_C + orcu_C_first, C + orcu_C_first, sizeof(double) * orcu_count(orcu_C_first, orcu_C_end), cudaMemcpyHostToDevice));
-    ORCU_CHECK(cudaMemcpy(d_A + orcu_A_first, A + orcu_A_first, sizeof(double) * orcu_count(orcu_A_first, orcu_A_end), cudaMemcpyHostToDevice));
-    ORCU_CHECK(cudaMemcpy(d_B + orcu_B_first, B + orcu_B_first, sizeof(double) * orcu_count(orcu_B_first, orcu_B_end), cudaMemcpyHostToDevice));
-
-    ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_C, d_A, d_B, n, beta, m, alpha);
-    ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaMemcpy(C + orcu_C_first, d_C + orcu_C_first, sizeof(double) * orcu_count(orcu_C_first, orcu_C_end), cudaMemcpyDeviceToHost));
-}
-
-// Kernel of the loop at ex/syr2k.c:22 in syr2k():
-//     for (i = 0; i < n; i++)
-//         for (j = 0; j <= i; j++) {
-//             C[i*n + j] *= beta;
-//             for (k = 0; k < m; k++)
-//                 C[i*n + j] += A[j*m + k] * alpha * B[i*m + k] + B[j*m + k] * alpha * A[i*m + k];
-//         }
 // The TSG's mapping 'x=j y=i': 32 x 2 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 template <typename orcu_index>
-__global__ void __launch_bounds__(64) orcu_syr2k_1_v2_kernel(
+__global__ void __launch_bounds__(64) orcu_syr2k_1_kernel(
     double *__restrict__ C,
     const double *__restrict__ A,
     const double *__restrict__ B,
@@ -256,25 +150,40 @@ __global__ void __launch_bounds__(64) orcu_syr2k_1_v2_kernel(
     int m,
     double alpha)
 {
-    orcu_index i, j, k;
-    // 'i' (the loop at ex/syr2k.c:22): over threadIdx.y and blockIdx.y, a whole grid apart
-    for (i = ((orcu_index)blockIdx.y * blockDim.y + threadIdx.y); i < n; i += (orcu_index)gridDim.y * blockDim.y) {
-        // 'j' (the loop at ex/syr2k.c:23): over threadIdx.x and blockIdx.x, a whole grid apart
-        for (j = ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); j < i + 1; j += (orcu_index)gridDim.x * blockDim.x) {
-            C[i * n + j] *= beta;
-            double C_k_acc = C[(i * n) + j];  // C[(i * n) + j] stays in a register over the loop on k
-            for (k = 0; k < m; k++) {
-                C_k_acc += A[j * m + k] * alpha * B[i * m + k] + B[j * m + k] * alpha * A[i * m + k];
+    orcu_index j, k;
+    // 'i' (the loop at ex/syr2k.c:22): tiles of 4 iterations over blockIdx.y, a whole grid apart; each thread 2 of them, 2 apart (threadIdx.y)
+    for (orcu_index i0 = (orcu_index)blockIdx.y * 4; i0 < n; i0 += (orcu_index)gridDim.y * 4) {
+        // 'j' (the loop at ex/syr2k.c:23): tiles of 32 iterations over blockIdx.x, a whole grid apart; each thread 1 of them, 32 apart (threadIdx.x)
+        for (orcu_index j0 = (orcu_index)blockIdx.x * 32; j0 < (i0 + 3) + 1; j0 += (orcu_index)gridDim.x * 32) {
+            const orcu_index i_0 = i0 + (orcu_index)threadIdx.y;
+            const orcu_index i_1 = i0 + ((orcu_index)threadIdx.y + 2);
+            j = j0 + (orcu_index)threadIdx.x;
+            if (i_0 < n && j < i_0 + 1) {
+                C[i_0 * n + j] *= beta;
             }
-            C[(i * n) + j] = C_k_acc;
+            if (i_1 < n && j < i_1 + 1) {
+                C[i_1 * n + j] *= beta;
+            }
+            double C_k_acc_0 = i_0 < n && j < i_0 + 1 ? C[i_0 * n + j] : (double)0;  // C[i_0 * n + j] stays in a register over the loop on k
+            double C_k_acc_1 = i_1 < n && j < i_1 + 1 ? C[i_1 * n + j] : (double)0;  // C[i_1 * n + j] stays in a register over the loop on k
+            for (k = 0; k < m; k++) {
+                if (i_0 < n && j < i_0 + 1) {
+                    C_k_acc_0 += A[j * m + k] * alpha * B[i_0 * m + k] + B[j * m + k] * alpha * A[i_0 * m + k];
+                }
+                if (i_1 < n && j < i_1 + 1) {
+                    C_k_acc_1 += A[j * m + k] * alpha * B[i_1 * m + k] + B[j * m + k] * alpha * A[i_1 * m + k];
+                }
+            }
+            if (i_0 < n && j < i_0 + 1) C[i_0 * n + j] = C_k_acc_0;
+            if (i_1 < n && j < i_1 + 1) C[i_1 * n + j] = C_k_acc_1;
         }
     }
 }
 
 #ifdef ORCU_ALLOW_ALIASING
-// The loop at ex/syr2k.c:22 as written, on the host: what orcu_syr2k_1_v2 runs when the arrays it
+// The loop at ex/syr2k.c:22 as written, on the host: what orcu_syr2k_1 runs when the arrays it
 // is given overlap.
-static void orcu_syr2k_1_v2_on_host(
+static void orcu_syr2k_1_on_host(
     int n,
     double *C,
     double beta,
@@ -297,19 +206,19 @@ static void orcu_syr2k_1_v2_on_host(
 }
 #endif
 
-// What orcu_syr2k_1_v2 keeps from one call to the next: allocating costs more than copying
-// small arrays. orcu_release_syr2k_1_v2() frees it.
-static orcu_buffer orcu_syr2k_1_v2_buffers[3];
+// What orcu_syr2k_1 keeps from one call to the next: allocating costs more than copying
+// small arrays. orcu_release_syr2k_1() frees it.
+static orcu_buffer orcu_syr2k_1_buffers[3];
 
-// Frees what orcu_syr2k_1_v2 keeps between calls (nothing is lost: the next call allocates again).
-void orcu_release_syr2k_1_v2(void)
+// Frees what orcu_syr2k_1 keeps between calls (nothing is lost: the next call allocates again).
+void orcu_release_syr2k_1(void)
 {
-    orcu_release_buffers(orcu_syr2k_1_v2_buffers, 3);
+    orcu_release_buffers(orcu_syr2k_1_buffers, 3);
 }
 
-// Runs the loop at ex/syr2k.c:22 on the GPU (threadCount=64, mapping='x=j y=i');
+// Runs the loop at ex/syr2k.c:22 on the GPU (threadCount=64, vectorize=False, mapping='x=j y=i', registerTile={'i': 2, 'j': 1});
 // returns when its results are in host memory.
-static void orcu_syr2k_1_v2(
+static void orcu_syr2k_1(
     int n,
     double *C,
     double beta,
@@ -331,22 +240,22 @@ static void orcu_syr2k_1_v2(
     if (orcu_overlap(C + orcu_C_first, C + orcu_C_end, A + orcu_A_first, A + orcu_A_end)
         || orcu_overlap(C + orcu_C_first, C + orcu_C_end, B + orcu_B_first, B + orcu_B_end)) {
 #ifdef ORCU_ALLOW_ALIASING
-        orcu_syr2k_1_v2_on_host(n, C, beta, m, A, alpha, B);
+        orcu_syr2k_1_on_host(n, C, beta, m, A, alpha, B);
         return;
 #endif
-        orcu_aliased("orcu_syr2k_1_v2");
+        orcu_aliased("orcu_syr2k_1");
     }
     const dim3 orcu_block(32, 2);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 2LL, 65535LL));
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 4LL, 65535LL));
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)n + (long long)orcu_grid.y * 2 > INT_MAX || (long long)n + (long long)orcu_grid.x * 32 > INT_MAX || orcu_C_end > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX;
-    decltype(&orcu_syr2k_1_v2_kernel<int>) const orcu_kernel = orcu_wide ? orcu_syr2k_1_v2_kernel<long long> : orcu_syr2k_1_v2_kernel<int>;
+    const bool orcu_wide = (long long)n + (long long)orcu_grid.y * 4 > INT_MAX || (long long)n + (long long)orcu_grid.x * 32 > INT_MAX || orcu_C_end > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX;
+    decltype(&orcu_syr2k_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_syr2k_1_kernel<long long> : orcu_syr2k_1_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *const d_C = (double *)orcu_device_buffer(&orcu_syr2k_1_v2_buffers[0], sizeof(double) * orcu_count(0, orcu_C_end));
-    double *const d_A = (double *)orcu_device_buffer(&orcu_syr2k_1_v2_buffers[1], sizeof(double) * orcu_count(0, orcu_A_end));
-    double *const d_B = (double *)orcu_device_buffer(&orcu_syr2k_1_v2_buffers[2], sizeof(double) * orcu_count(0, orcu_B_end));
+    double *const d_C = (double *)orcu_device_buffer(&orcu_syr2k_1_buffers[0], sizeof(double) * orcu_count(0, orcu_C_end));
+    double *const d_A = (double *)orcu_device_buffer(&orcu_syr2k_1_buffers[1], sizeof(double) * orcu_count(0, orcu_A_end));
+    double *const d_B = (double *)orcu_device_buffer(&orcu_syr2k_1_buffers[2], sizeof(double) * orcu_count(0, orcu_B_end));
 
     ORCU_CHECK(cudaMemcpy(d_C + orcu_C_first, C + orcu_C_first, sizeof(double) * orcu_count(orcu_C_first, orcu_C_end), cudaMemcpyHostToDevice));
     ORCU_CHECK(cudaMemcpy(d_A + orcu_A_first, A + orcu_A_first, sizeof(double) * orcu_count(orcu_A_first, orcu_A_end), cudaMemcpyHostToDevice));
@@ -355,43 +264,6 @@ static void orcu_syr2k_1_v2(
     ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_C, d_A, d_B, n, beta, m, alpha);
     ORCU_CHECK(cudaGetLastError());
     ORCU_CHECK(cudaMemcpy(C + orcu_C_first, d_C + orcu_C_first, sizeof(double) * orcu_count(orcu_C_first, orcu_C_end), cudaMemcpyDeviceToHost));
-}
-
-// Runs the loop at ex/syr2k.c:21 with the configuration tuned for the input size at hand,
-// or for the nearest tuned size (relative distance) when this size was not tuned.
-static void orcu_syr2k_1(int n, double *C, double beta, int m, const double *A, double alpha, const double *B)
-{
-    if (n == 37 && m == 29) {
-        orcu_syr2k_1_v1(n, C, beta, m, A, alpha, B);
-        return;
-    }
-    if (n == 64 && m == 29) {
-        orcu_syr2k_1_v2(n, C, beta, m, A, alpha, B);
-        return;
-    }
-    const double orcu_distance[2] = {
-        fabs(((double)n - 37) / 37) + fabs(((double)m - 29) / 29),
-        fabs(((double)n - 64) / 64) + fabs(((double)m - 29) / 29),
-    };
-    int orcu_nearest = 0;
-    for (int k = 1; k < 2; k++)
-        if (orcu_distance[k] < orcu_distance[orcu_nearest])
-            orcu_nearest = k;
-    switch (orcu_nearest) {
-    case 0:
-        orcu_syr2k_1_v1(n, C, beta, m, A, alpha, B);
-        break;
-    case 1:
-        orcu_syr2k_1_v2(n, C, beta, m, A, alpha, B);
-        break;
-    }
-}
-
-// Frees what the configurations of orcu_syr2k_1 keep between calls.
-void orcu_release_syr2k_1(void)
-{
-    orcu_release_syr2k_1_v1();
-    orcu_release_syr2k_1_v2();
 }
 
 #endif  // ORCU_ORIGINAL
