@@ -120,6 +120,9 @@ class RegionContext:
     prefer: tuple[str, str, str] | None  # preferL1Size: cache configuration, carveout, in words
     prefer_kb: int
     on_device: bool
+    # the region keeps the arrays on the device across its launches (codegen/resident.py): the
+    # next launch in the stream, or the copy back after the region, waits for this kernel
+    resident: bool
     buffers: int  # pinned buffers the host function keeps
     counter: int | None  # the kept buffer counting the blocks that finished (single-pass reductions)
     # arrays that may overlap, and the host fallback that runs the loop as written where they do

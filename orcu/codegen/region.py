@@ -142,10 +142,12 @@ def generate(
     analysis = analyze(program.src, nest, program.spec, sizes, mapped=schedule is not None)
     generator = _Generator(program, nest, analysis, values, suffix, receive, send, source, schedule, linkage)
     generator.inputs = {**program.spec.lets, **(inputs or {})}
+    generator.resident = on_device
     return generator.region()
 
 
 class _Generator(ArrayDecisions, MappedKernel):
+    resident = False  # generate()'s on_device
     def __init__(
         self,
         program: Program,
@@ -376,6 +378,7 @@ class _Generator(ArrayDecisions, MappedKernel):
             prefer=_PREFER_L1.get(v["preferL1Size"]),
             prefer_kb=v["preferL1Size"],
             on_device=v["dataOnDevice"],
+            resident=self.resident,
             buffers=self.buffers,
             counter=counter,
             overlaps=overlaps,

@@ -119,7 +119,7 @@ static void orcu_jacobi1d_1(int n, double *b, const double *a)
 
     ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, b, a);
     ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaStreamSynchronize(0));  // dataOnDevice: no copy waits for the kernel, so wait here
+    // no wait: the region keeps its arrays on the device, and the next launch or the copy back after the region waits for this kernel
 }
 
 // Kernel of the loop at ex/orio/time_steps.c:16 in jacobi1d():
@@ -169,7 +169,7 @@ static void orcu_jacobi1d_2(int n, const double *b, double *a)
 
     ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, b, a);
     ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaStreamSynchronize(0));  // dataOnDevice: no copy waits for the kernel, so wait here
+    // no wait: the region keeps its arrays on the device, and the next launch or the copy back after the region waits for this kernel
 }
 
 #endif  // ORCU_ORIGINAL

@@ -144,7 +144,7 @@ static void orcu_waxpy_then_scale_1(int n, double *w, double a, const double *x,
 
     ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, w, x, y, a);
     ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaStreamSynchronize(0));  // dataOnDevice: no copy waits for the kernel, so wait here
+    // no wait: the region keeps its arrays on the device, and the next launch or the copy back after the region waits for this kernel
 }
 
 // Kernel of the loop at ex/orio/two_kernels.c:15 in waxpy_then_scale():
@@ -195,7 +195,7 @@ static void orcu_waxpy_then_scale_2(int n, const double *w, double *y)
 
     ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, w, y);
     ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaStreamSynchronize(0));  // dataOnDevice: no copy waits for the kernel, so wait here
+    // no wait: the region keeps its arrays on the device, and the next launch or the copy back after the region waits for this kernel
 }
 
 #endif  // ORCU_ORIGINAL
