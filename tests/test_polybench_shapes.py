@@ -3,8 +3,7 @@ its loop structures, with C99 array parameters as PolyBench declares them and on
 `transform CUDA(mapping='auto')` per top-level nest; tests/polybench_shapes/flat/, the same
 kernels on flat pointers indexed row-major by hand, `A[i*n + j]`): each tunes in emulation with
 every evaluated variant right, and the tuned file compiles (orcu compiles it before writing it);
-a kernel with no parallel loop and no wavefront orcu can prove is refused by `orcu check` with the
-dependences named."""
+none is refused."""
 
 import json
 import os
@@ -15,19 +14,14 @@ from pathlib import Path
 import pytest
 
 SHAPES = Path(__file__).parent / "polybench_shapes"
-# No loop runs in parallel as written: Floyd-Warshall and Gauss-Seidel run as wavefronts
-# (tests/test_wavefront.py), but for Gauss-Seidel on a flat pointer: its subscript A[i*n + wave -
-# 2*i] stays in its row only where the test wave - 2*i >= 1 holds, which the analysis reads for an
-# iterator of coefficient 1 alone (doitgen's rows share the temporary array sum: its loops on r and
-# q stay on the host, those on p are kernels.)
-REFUSED = {
-    "flat/seidel2d.c": "'i': dependences between its iterations: 'A[(i * n) + (wave - (2 * i))]' (line 14) and "
-    "'A[(i * n) + (wave - (2 * i))]' (line 14)",
-}
+# No loop runs in parallel as written in Floyd-Warshall and Gauss-Seidel: they run as wavefronts
+# (tests/test_wavefront.py), on flat pointers too (A[i*n + wave - 4*t - 2*i] stays in its row
+# by the test that guards it). doitgen's rows share the temporary array sum: its loops on r and q
+# stay on the host, those on p are kernels.
 # fdtd-2d lives with the C99 program of tests/c99_project, which calls it too
 SOURCES = {str(p.relative_to(SHAPES)): p for p in [*SHAPES.glob("*.c"), *SHAPES.glob("flat/*.c")]}
 SOURCES["fdtd2d.c"] = SHAPES.parent / "c99_project" / "fdtd2d.c"
-TUNED = sorted(name for name in SOURCES if name not in REFUSED)
+TUNED = sorted(SOURCES)
 
 
 def orcu(*args, cwd, home):
@@ -55,12 +49,3 @@ def test_each_kernel_tunes_with_every_variant_right(tmp_path, name):
         statuses = region["statuses"]
         assert statuses.get("ok", 0) >= 1 and set(statuses) <= {"ok", "invalid"}, (region["name"], statuses)
     assert (tmp_path / file.replace(".c", ".tuned.cu")).is_file()
-
-
-@pytest.mark.parametrize("name", sorted(REFUSED))
-def test_a_kernel_with_no_parallel_loop_is_refused_with_its_dependences(tmp_path, name):
-    file = Path(name).name
-    (tmp_path / file).write_text(SOURCES[name].read_text())
-    proc = orcu("check", file, cwd=tmp_path, home=tmp_path / "home")
-    assert proc.returncode == 2
-    assert f"error: mapping='auto': no loop of this nest can run in parallel ({REFUSED[name]}" in proc.stderr

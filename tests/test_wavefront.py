@@ -153,3 +153,39 @@ def test_a_nest_no_wavefront_orders_is_refused_with_its_dependences(tmp_path):
         "error: mapping='auto': no loop of this nest can run in parallel ('i': dependences between its iterations: "
         "'a[i][j]' (line 11) and 'a[i - 1][m - j]' (line 11)"
     ) in proc.stderr
+
+
+FLAT = """void f(int n, int steps, {t} *a)
+{{
+    int t, i, j;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; param steps[] = [3]; }}
+    def input_vars {{ decl dynamic {t} a[n*n] = random; }}
+    ) @*/
+    /*@ begin Loop({transform}
+    for (t = 0; t < steps; t++)
+{inner}        for (i = 1; i < n - 1; i++)
+            for (j = 1; j < n - 1; j++)
+                a[i*n + j] = (a[(i - 1)*n + j] + a[i*n + j - 1] + a[i*n + j] + a[i*n + j + 1] + a[(i + 1)*n + j]) / 5;
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("t, n", [("double", 19), ("float", 26)])
+@pytest.mark.parametrize("where", ["whole", "inside the time loop"])
+def test_gauss_seidel_on_a_flat_pointer_stays_in_its_rows_by_the_guard(tmp_path, where, t, n):
+    """``a[i*n + wave - 2*i]`` reaches past its row but where ``1 <= wave - 2*i <= n - 2``, the
+    test around it: the analysis reads that test, so the rows stay apart and i runs in parallel."""
+    transform, inner = (
+        ("transform CUDA(mapping='auto')", "") if where == "whole" else ("", "        transform CUDA(mapping='auto')\n")
+    )
+    (tmp_path / "w.c").write_text(FLAT.format(t=t, n=n, transform=transform, inner=inner))
+    tune = orcu("tune", "w.c", "--backend", "emulate", "--budget", "6", "--json", cwd=tmp_path)
+    assert tune.returncode == 0, tune.stderr[-3000:]
+    [region] = json.loads(tune.stdout)["regions"]
+    assert set(region["statuses"]) == {"ok"}, region["statuses"]
+    assert "for (int wave = " in (tmp_path / "w.tuned.cu").read_text()

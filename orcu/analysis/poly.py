@@ -461,7 +461,9 @@ class _Space:
         out = []
         for var, op, value in guards:
             rhs = self.expr(value, names)
-            if var in names and rhs is not None:
+            if not var and rhs is not None:  # of several iterators: value op 0
+                out.append(f"{rhs} {'=' if op == '==' else op} 0" if op != "!=" else f"({rhs} < 0 or {rhs} > 0)")
+            elif var in names and rhs is not None:
                 x = names[var]
                 out.append(f"({x} < {rhs} or {x} > {rhs})" if op == "!=" else f"{x} {'=' if op == '==' else op} {rhs}")
         return out

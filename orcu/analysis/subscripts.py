@@ -81,9 +81,10 @@ def _conditions(
     node: c_ast.Node, holding: tuple, iterators: set[str], written: set[str], out: dict[int, tuple]
 ) -> None:
     """What holds of the iterators where each element of ``node`` is evaluated: the tests of the
-    ``if`` statements around it, each (iterator, operator, value) of a comparison in which one
-    iterator has the coefficient 1 or -1 (``wave - i >= 0``: i <= wave), by id of the node.
-    Other tests (and an ``else``'s) say nothing: that only keeps more pairs of accesses."""
+    ``if`` statements around it, by id of the node: each (iterator, operator, value) of a
+    comparison in which one iterator alone has the coefficient 1 or -1 (``wave - i >= 0``: i <=
+    wave), else ("", operator, difference) for ``difference operator 0`` (``wave - 4*t - 2*i >=
+    1``). Other tests (and an ``else``'s) say nothing: that only keeps more pairs of accesses."""
     if holding:
         out[id(node)] = holding
     if isinstance(node, c_ast.If):
@@ -113,12 +114,12 @@ def _comparison(cond: c_ast.Node, iterators: set[str], written: set[str]) -> tup
     if diff.names & written:
         return None
     found = [v for v in diff.names & iterators]
-    if len(found) != 1 or not is_affine(diff, iterators):
+    if not found or not is_affine(diff, iterators):
         return None
     var = found[0]
     parts = diff.split(var)
-    if parts is None or parts[0].constant not in (1, -1):
-        return None
+    if len(found) > 1 or parts is None or parts[0].constant not in (1, -1):
+        return "", cond.op, diff  # of several iterators: ``diff op 0`` (_guarded_range reads it)
     coef, rest = parts[0].constant, parts[1]
     # coef*var + rest op 0: var op -rest (coef 1), or var flipped-op rest (coef -1)
     return (var, cond.op, -rest) if coef == 1 else (var, _FLIPPED[cond.op], rest)
@@ -368,7 +369,7 @@ def _by_stride(
             return None
         row, col = row + Poly.const(whole), col + rest - stride * Poly.const(whole)
         bounds = _bounds(context + loops, g)
-        span = value_range(col, bounds) if bounds is not None else None
+        span = _guarded_range(col, bounds, g) if bounds is not None else None
         exact = span is not None and span[0].sign() in (0, 1) and (stride - Poly.const(1) - span[1]).sign() in (0, 1)
         out.append(Shaped(acc, loops, (row, col), exact, (stride, Poly.const(1))))
     return out
@@ -439,7 +440,7 @@ def _in_rows(dims: tuple[Poly, ...], chain: list[tuple[str, ...]], loops: tuple[
         return False
     for k in range(1, len(chain)):
         extra = _without(chain[k - 1], chain[k])  # the size dimension k spans
-        rng = value_range(dims[k], bounds)  # dimension k must stay in [0, the size the outer one adds)
+        rng = _guarded_range(dims[k], bounds, guards)  # dimension k must stay in [0, the size the outer one adds)
         if (
             rng is None
             or rng[0].sign() not in (0, 1)
@@ -460,7 +461,7 @@ def _in_window(
         ranges = []
         for d, lps, g in zip(dims, loops, guards):
             bounds = _bounds(lps, g)
-            rng = value_range(d[k], bounds) if bounds is not None else None
+            rng = _guarded_range(d[k], bounds, g) if bounds is not None else None
             if rng is None:
                 return False
             ranges.append(rng)
@@ -469,6 +470,35 @@ def _in_window(
         if low is None or high is None or (Poly.var(extra[0]) - Poly.const(1) - (high - low)).sign() not in (0, 1):
             return False
     return True
+
+
+def _guarded_range(p: Poly, bounds: list[Bound], guards) -> tuple[Poly, Poly] | None:
+    """(min, max) of ``p``: where tests of several iterators bound the very combination of
+    iterators ``p`` holds (``1 <= wave - 4*t - 2*i <= n - 2`` for ``wave - 4*t - 2*i + 1``), from
+    them; else over the loops' bounds (``value_range``)."""
+    moving = {v for b in bounds for v in [b.var]}
+    mine = _moving_part(p, moving)
+    low = high = None
+    for var, op, diff in guards:
+        if var or op not in ("<", "<=", ">", ">="):
+            continue
+        theirs = _moving_part(diff, moving)
+        for sign in (1, -1):
+            if not mine.terms or mine != Poly.const(sign) * theirs:
+                continue
+            # p = sign*diff + rest, with diff op 0
+            rest = p - Poly.const(sign) * diff
+            if (op in (">", ">=")) == (sign > 0):  # a lower bound of p
+                low = rest + Poly.const(int(op in (">", "<")))
+            else:
+                high = rest - Poly.const(int(op in (">", "<")))
+    if low is not None and high is not None:
+        return low, high
+    return value_range(p, bounds)
+
+
+def _moving_part(p: Poly, moving: set[str]) -> Poly:
+    return Poly.of({m: c for m, c in p.terms if set(m) & moving})
 
 
 def _bounds(loops: tuple[Loop, ...], guards=()) -> list[Bound] | None:

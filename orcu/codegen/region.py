@@ -148,6 +148,7 @@ def generate(
 
 class _Generator(ArrayDecisions, MappedKernel):
     resident = False  # generate()'s on_device
+
     def __init__(
         self,
         program: Program,
