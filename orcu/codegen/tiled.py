@@ -23,10 +23,8 @@ while the threads read the other, one barrier a strip.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from math import prod
+from dataclasses import replace
 from typing import Any
 
 from pycparser import c_ast
@@ -35,6 +33,7 @@ from orcu.analysis.affine import poly_of
 from orcu.analysis.subscripts import Shaped
 from orcu.codegen import printer
 from orcu.codegen.shared_fills import SharedFills
+from orcu.codegen.tile_iterations import Iteration, iterations, tile_bound
 from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, Stmt, loops_of, statements
 from orcu.frontend.types import VECTORS
@@ -43,17 +42,6 @@ from orcu.tsg.phase2 import Placement, SharedTile, double_buffered
 from orcu.tsg.vectors import moves_as_vector
 
 _LANES = "xyzw"
-
-
-@dataclass(frozen=True)
-class Iteration:
-    """One iteration of a thread's register tile."""
-
-    renames: Mapping[str, str]  # grid loops and private scalars -> this iteration's names
-    guard: str  # C condition: the iteration is one the loops run
-    suffix: str  # of its registers' names ("" when the tile is one iteration)
-    index: tuple[int, ...]  # its place in the tile along each grid loop
-    bounds: tuple[str, ...]  # the conditions of ``guard``, one per grid loop
 
 
 class TiledBody(SharedFills):
@@ -135,38 +123,12 @@ class TiledBody(SharedFills):
 
     # -- the tile's iterations ----------------------------------------------------------
     def _iterations(self) -> list[Iteration]:
-        grid = [lp.var for lp in self.grid]
-        many = prod(self.tiles.values()) > 1
-        out = []
-        for index in itertools.product(*(range(self.tiles[v]) for v in grid)):
-            suffix = "_".join(str(r) for r, v in zip(index, grid) if self.tiles[v] > 1)
-            renames = {v: self._name(v, r) for v, r in zip(grid, index)}
-            if many:
-                renames.update({s: self.fresh(f"{s}_{suffix}") for s in self.placed.accumulators})
-            # a triangle's bounds read the outer grid loop: this iteration's copy of it
-            bounds = tuple(
-                f"{renames[lp.var]} >= {printer.expression(lp.lower, renames)}"
-                for lp in self.grid
-                if (p := poly_of(lp.lower)) is None or p.names & set(grid)
-            ) + tuple(f"{renames[lp.var]} < {printer.expression(lp.upper, renames)}" for lp in self.grid)
-            out.append(Iteration(renames, " && ".join(bounds), f"_{suffix}" if many else "", index, bounds))
-        return out
+        return iterations(self.grid, self.tiles, self.placed.accumulators, self.fresh)
 
     def _tile_bound(self, bound, direction: int) -> str:
-        """A grid loop's bound for the tiles of a block: where it reads an outer grid loop (a
-        triangle, ``j < i + 1``), at that loop's value in the block's tile that makes it the
-        largest (``direction`` 1) or the smallest (-1); each iteration's guard holds the rest."""
-        p = poly_of(bound)
-        extremes = {}
-        for lp in self.grid:
-            if p is None or lp.var not in p.names:
-                continue
-            coef = p.split(lp.var)[0].constant  # a constant (phase2._blocked)
-            last = f"({self.start[lp.var]} + {(self.counts[lp.var] - 1) * lp.step})"
-            extremes[lp.var] = last if coef * direction > 0 else self.start[lp.var]
-        return printer.expression(bound, extremes)
+        return tile_bound(bound, direction, self.grid, self.start, self.counts)
 
-    def _name(self, var: str, r: int) -> str:
+    def _name(self, var: str, r: int) -> str:  # as iterations() names it (fresh gives a name once)
         return var if self.tiles[var] == 1 else self.fresh(f"{var}_{r}")
 
     # -- text ---------------------------------------------------------------------------
