@@ -171,13 +171,33 @@ def test_an_element_read_under_a_condition_is_not_copied(in_tmp):
             "gemv.c",
             "the loop on 'j' runs over a row of threads that folds a reduction: each thread holds one share, not a tile",
         ),
-        ("syr2k.c", "the bounds of 'j' are not the same for every thread of a block"),
     ],
 )
 def test_schedules_without_block_tiles_say_why(example, why):
     (p,) = [p for p in placements(example).values() if p.blocked]
     assert p.blocked == why and not p.shared and not p.grid
     assert f"  no register or shared tiles: {why}" in p.explain()
+
+
+def test_a_triangle_gets_tiles_but_a_bound_scaled_by_a_size_does_not(in_tmp):
+    """syr2k's ``j <= i`` takes register tiles (tests/test_triangles.py); ``j < i*m``: the bound's
+    largest value over a block's rows depends on the sign of m, which nothing says."""
+    assert not [p for p in placements("syr2k.c").values() if p.blocked]
+    write(
+        in_tmp / "t.c",
+        """void f(int n, int m, double *a) {
+    int i, j;
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i * m; j++)
+            a[i * n * m + j] = 1.0;
+    ) @*/
+    /*@ end @*/
+}
+""",
+    )
+    blocked = {p.blocked for p in load("t.c").nests[0].recipe.placements}
+    assert "the bounds of 'j' are not the same for every thread of a block" in blocked
 
 
 GEMM = """/*@ begin PerfTuning (
