@@ -327,9 +327,14 @@ class _Copies:
         return node
 
     def _statement(self, text: str) -> c_ast.Node:
-        node = CParser().parse(f"void f(void) {{ {text} }}", filename="<orcu>").ext[0].body.block_items[0]
-        _set_coord(node, self.coord)
-        return node
+        return _statement(text, self.coord)
+
+
+def _statement(text: str, coord) -> c_ast.Node:
+    """One C statement orcu writes, placed at ``coord`` (the code it comes from)."""
+    node = CParser().parse(f"void f(void) {{ {text} }}", filename="<orcu>").ext[0].body.block_items[0]
+    _set_coord(node, coord)
+    return node
 
 
 def _elements(ctype) -> str:
@@ -418,29 +423,34 @@ def _header(loop: Loop, renames: Mapping[str, str]) -> str:
 
 def _renamed(node: c_ast.Node, renames: Mapping[str, str]) -> c_ast.Node:
     """A copy of ``node`` with the names ``renames`` maps replaced, all at once (a swap too)."""
-    if not renames:
-        return node
-    node = copy.deepcopy(node)
+    return _substituted(node, {old: c_ast.ID(new) for old, new in renames.items()}) if renames else node
 
-    class V(c_ast.NodeVisitor):
-        def visit_ID(self, n):
-            n.name = renames.get(n.name, n.name)
 
-        def visit_StructRef(self, n):  # p.i: a field, not the iterator
-            self.visit(n.name)
+def _substituted(node: c_ast.Node, values: Mapping[str, c_ast.Node]) -> c_ast.Node:
+    """A copy of ``node`` with each variable ``values`` names replaced by a copy of its value,
+    all at once; a field (``p.i``) and a called function keep their names, and a declaration
+    (``for (int j = 0; ...)``) takes the new name where the value is a name."""
 
-        def visit_Decl(self, n):  # for (int j = 0; ...)
-            if n.name in renames and isinstance(n.type, c_ast.TypeDecl):
-                n.name = n.type.declname = renames[n.name]
-            if n.init is not None:
-                self.visit(n.init)
+    def walk(n: c_ast.Node) -> c_ast.Node:
+        if isinstance(n, c_ast.ID) and n.name in values:
+            out = copy.deepcopy(values[n.name])
+            _set_coord(out, n.coord)
+            return out
+        if isinstance(n, c_ast.Decl) and n.name in values and isinstance(n.type, c_ast.TypeDecl):
+            value = values[n.name]
+            if isinstance(value, c_ast.ID):
+                n.name = n.type.declname = value.name
+        for attr in n.__slots__:
+            if (attr, type(n)) in (("field", c_ast.StructRef), ("name", c_ast.FuncCall)):
+                continue
+            child = getattr(n, attr, None)
+            if isinstance(child, c_ast.Node):
+                setattr(n, attr, walk(child))
+            elif isinstance(child, list):
+                setattr(n, attr, [walk(c) if isinstance(c, c_ast.Node) else c for c in child])
+        return n
 
-        def visit_FuncCall(self, n):
-            if n.args is not None:
-                self.visit(n.args)
-
-    V().visit(node)
-    return node
+    return walk(copy.deepcopy(node))
 
 
 def _iterators_read(loop: Loop, loops: tuple[Loop, ...]) -> set[str]:

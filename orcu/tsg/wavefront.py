@@ -21,13 +21,12 @@ import itertools
 from dataclasses import dataclass
 
 from pycparser import c_ast
-from pycparser.c_parser import CParser
 
 from orcu.analysis.affine import Poly, poly_of
 from orcu.analysis.poly import dependences
 from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, LoopNest, c_text
-from orcu.tsg.scop_code import _fresh, _set_coord
+from orcu.tsg.scop_code import _fresh, _statement, _substituted
 from orcu.tsg.scop_model import _perfect
 
 MAX_WEIGHT = 4  # Gauss-Seidel's 9-point stencil needs (4, 2, 1)
@@ -103,7 +102,7 @@ def _rewritten(host: list[Loop], rest: list[Loop], weights: dict[str, int], e: L
     value = f"({wave}" + "".join(f" - {_times(weights[lp.var], lp.var)}" for lp in kept if weights[lp.var]) + ")"
     first = _weighed(rest, weights, lambda lp: poly_of(lp.lower)).c_expr()
     last = _weighed(rest, weights, lambda lp: poly_of(lp.upper) - Poly.const(1)).c_expr()
-    body = _substituted(copy.deepcopy(rest[-1].node.stmt), e.var, value)
+    body = _substituted(rest[-1].node.stmt, {e.var: parse_expression(value)})
     guard = _statement(f"if ({value} >= ({c_text(e.lower)}) && {value} < ({c_text(e.upper)})) ;", coord)
     guard.iftrue = body
     node: c_ast.Node = c_ast.Compound([guard], coord=coord)
@@ -143,27 +142,3 @@ def _loop(header: c_ast.For, body: c_ast.Node) -> c_ast.For:
     return c_ast.For(
         copy.deepcopy(header.init), copy.deepcopy(header.cond), copy.deepcopy(header.next), body, coord=header.coord
     )
-
-
-def _statement(text: str, coord) -> c_ast.Node:
-    node = CParser().parse(f"void f(void) {{ {text} }}", filename="<orcu>").ext[0].body.block_items[0]
-    _set_coord(node, coord)
-    return node
-
-
-def _substituted(node: c_ast.Node, var: str, value: str) -> c_ast.Node:
-    """``node`` with every use of the iterator ``var`` replaced by ``value`` (parenthesized)."""
-    if isinstance(node, c_ast.ID) and node.name == var:
-        out = copy.deepcopy(parse_expression(value))
-        _set_coord(out, node.coord)
-        return out
-    if isinstance(node, c_ast.StructRef):  # p.j: a field, not the iterator
-        node.name = _substituted(node.name, var, value)
-        return node
-    for attr in node.__slots__:
-        child = getattr(node, attr, None)
-        if isinstance(child, c_ast.Node):
-            setattr(node, attr, _substituted(child, var, value))
-        elif isinstance(child, list):
-            setattr(node, attr, [_substituted(c, var, value) if isinstance(c, c_ast.Node) else c for c in child])
-    return node
