@@ -34,12 +34,18 @@ def iterations(
     out = []
     for index in itertools.product(*(range(tiles[v]) for v in names)):
         suffix = "_".join(str(r) for r, v in zip(index, names) if tiles[v] > 1)
-        renames = {v: v if tiles[v] == 1 else fresh(f"{v}_{r}") for v, r in zip(names, index)}
+        renames = {v: register_name(v, r, tiles, fresh) for v, r in zip(names, index)}
         if many:
             renames.update({s: fresh(f"{s}_{suffix}") for s in accumulators})
         bounds = tuple(_inside(lp, renames, set(names)) for lp in grid)
         out.append(Iteration(renames, " && ".join(bounds), f"_{suffix}" if many else "", index, bounds))
     return out
+
+
+def register_name(var: str, r: int, tiles: Mapping[str, int], fresh: Callable[[str], str]) -> str:
+    """The name of a grid loop's iterator in the ``r``-th iteration of its tile (``fresh`` gives
+    one name per base, so every caller gets the same)."""
+    return var if tiles[var] == 1 else fresh(f"{var}_{r}")
 
 
 def _inside(lp: Loop, renames: Mapping[str, str], grid: set[str]) -> str:

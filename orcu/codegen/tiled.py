@@ -33,7 +33,7 @@ from orcu.analysis.affine import poly_of
 from orcu.analysis.subscripts import Shaped
 from orcu.codegen import printer
 from orcu.codegen.shared_fills import SharedFills
-from orcu.codegen.tile_iterations import Iteration, iterations, tile_bound
+from orcu.codegen.tile_iterations import Iteration, iterations, register_name, tile_bound
 from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, Stmt, loops_of, statements
 from orcu.frontend.types import VECTORS
@@ -128,8 +128,8 @@ class TiledBody(SharedFills):
     def _tile_bound(self, bound, direction: int) -> str:
         return tile_bound(bound, direction, self.grid, self.start, self.counts)
 
-    def _name(self, var: str, r: int) -> str:  # as iterations() names it (fresh gives a name once)
-        return var if self.tiles[var] == 1 else self.fresh(f"{var}_{r}")
+    def _name(self, var: str, r: int) -> str:
+        return register_name(var, r, self.tiles, self.fresh)
 
     # -- text ---------------------------------------------------------------------------
     def lines(self) -> list[str]:
