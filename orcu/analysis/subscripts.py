@@ -476,7 +476,7 @@ def _guarded_range(p: Poly, bounds: list[Bound], guards) -> tuple[Poly, Poly] | 
     """(min, max) of ``p``: where tests of several iterators bound the very combination of
     iterators ``p`` holds (``1 <= wave - 4*t - 2*i <= n - 2`` for ``wave - 4*t - 2*i + 1``), from
     them; else over the loops' bounds (``value_range``)."""
-    moving = {v for b in bounds for v in [b.var]}
+    moving = {b.var for b in bounds}
     mine = _moving_part(p, moving)
     low = high = None
     for var, op, diff in guards:

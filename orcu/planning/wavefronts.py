@@ -27,11 +27,8 @@ def wavefronts(
     enclosing function and the region (what the code after it reads)."""
     function, region = where
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
-    memo: dict = {}
-    items = copy.deepcopy(items, memo)
-    loops = [memo[id(lp)] for lp in loops]
-    changed = False
-    for k, (maps_auto, loop) in enumerate(zip(auto, list(loops))):
+    found = {}  # position among the loops -> the nest's wavefront
+    for k, (maps_auto, loop) in enumerate(zip(auto, loops)):
         if not maps_auto:
             continue
         try:
@@ -55,10 +52,16 @@ def wavefronts(
         )
         waves = wavefront(nest, loop, set(variables) | iterators)
         if waves is not None:
-            _replace(items, loop, waves.loop)
-            loops[k] = waves.kernel
-            changed = True
-    return (items, loops) if changed else None
+            found[k] = waves
+    if not found:
+        return None
+    memo: dict = {}  # the region's statements copied (the parsed ones stay as written), each loop's copy
+    items = copy.deepcopy(items, memo)
+    loops = [memo[id(lp)] for lp in loops]
+    for k, waves in found.items():
+        _replace(items, loops[k], waves.loop)
+        loops[k] = waves.kernel
+    return items, loops
 
 
 def _replace(items: list, old: c_ast.Node, new: c_ast.Node) -> None:
