@@ -225,7 +225,7 @@ class MappedKernel:
                 by_text(nest),
                 (split_loop, sums) if split_loop else None,
             )
-            self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set())
+            self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set()) | ({"mma"} if body_.tensor else set())
             self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
             return self._launch(grid, body_.lines(), (tx, ty), body_.counts, split_loop)
         if placed is not None:

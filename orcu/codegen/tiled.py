@@ -39,6 +39,7 @@ from orcu.frontend.ir import Loop, Stmt, loops_of, statements
 from orcu.frontend.types import VECTORS
 from orcu.tsg.phase1 import bound_names
 from orcu.tsg.phase2 import Placement, SharedTile, double_buffered
+from orcu.tsg.tensor_cores import TENSOR_TYPE, WARP, WarpLayout, fragment_ways, warp_layout
 from orcu.tsg.vectors import moves_as_vector
 
 _LANES = "xyzw"
@@ -90,6 +91,18 @@ class TiledBody(SharedFills):
         counts = {v: self.threads[v] * n for v, n in self.tiles.items()}
         counts.update({v: self.depth for v in self.strips})
         self.counts = counts
+        # tensorCores: the products on the tensor cores, a thread's register tile its sums in
+        # the instruction's layout (tsg/tensor_cores.py; the runner pruned shapes it does not fit)
+        self.tensor = placed.tensor if values["tensorCores"] else None
+        self.layout: WarpLayout | None = None
+        if self.tensor is not None:
+            layout = warp_layout(shape, counts, self.tensor)
+            assert not isinstance(layout, str), layout
+            self.layout = layout
+            self.tiles = {self.tensor.rows: layout.rows, self.tensor.cols: layout.cols}
+            self.lane, self.warp = fresh("orcu_lane"), fresh("orcu_warp")
+            # the right operand's columns a lane reads, one per 8 of the thread's columns
+            self.right_cols = [fresh(f"{self.tensor.cols}_right_{b}") for b in range(layout.cols // 2)]
         # doubleBuffer: the tiles of a strip in two buffers (declared as one array of two, read
         # through a view of the strip's buffer under the tile's name) where they fit
         self.double = values["doubleBuffer"] and split is None and double_buffered(self.shared, counts, element_bytes)
@@ -131,6 +144,33 @@ class TiledBody(SharedFills):
     def _name(self, var: str, r: int) -> str:
         return register_name(var, r, self.tiles, self.fresh)
 
+    def ways(self, t: SharedTile) -> int:
+        """SharedFills.ways, or with the tensor cores, the warps' reads of an operand's tile."""
+        if self.tensor is not None and t.array in self.tensor.arrays and t.array not in self._ways:
+            self._ways[t.array] = self._fragment_ways(t)
+        return super().ways(t)
+
+    def _fragment_ways(self, t: SharedTile) -> int:
+        """The most requests of a warp in one bank over its reads of an operand's tile for one
+        instruction: each of a thread's rows (left) or of its pairs of columns (right), every warp."""
+        assert self.tensor is not None and self.layout is not None
+        tensor, layout = self.tensor, self.layout
+        left = t.array == tensor.arrays[0]
+        text = tensor.left[-1] if left else tensor.right
+        offsets = next(o for sh, o in zip(t.accesses, t.offsets) if sh.access.text == text)
+        kept = [k for k, d in enumerate(t.dims) if d.coefs or d.high > d.low]
+        worst = 1
+        for warp in range(self.shape[0] * self.shape[1] // WARP):
+            for n in range(layout.rows if left else layout.cols // 2):
+                positions = [
+                    {tensor.loop: lane % 4}
+                    | ({tensor.rows: layout.row(lane, warp, n)} if left else {tensor.cols: layout.right_col(lane, warp, n)})
+                    for lane in range(WARP)
+                ]
+                ways = fragment_ways(t.dims, offsets, t.shape(self.counts), kept, positions, self.element_bytes[t.array])
+                worst = max(worst, ways)
+        return worst
+
     # -- text ---------------------------------------------------------------------------
     def lines(self) -> list[str]:
         pad = printer.INDENT
@@ -160,7 +200,9 @@ class TiledBody(SharedFills):
             lower, upper = self._tile_bound(lp.lower, -1), self._tile_bound(lp.upper, 1)
             start = "" if lower == "0" else f"(orcu_index)({lower}) + "
             spread = (
-                f"{self.threads[v]} apart"
+                "its sums in the warps' 8 x 8 tiles"
+                if self.tensor is not None
+                else f"{self.threads[v]} apart"
                 if v != self.x or self.width == 1
                 else f"in groups of {self.width} consecutive ones (one vector), the groups {self.threads[v] * self.width} apart"
             )
@@ -173,7 +215,7 @@ class TiledBody(SharedFills):
             ]
             depth += 1
         inner = pad * depth
-        for lp in self.grid:
+        for lp in self.grid if self.tensor is None else ():
             v, step = lp.var, f" * {lp.step}" if lp.step != 1 else ""
             for r in range(self.tiles[v]):
                 name = self._name(v, r)
@@ -189,6 +231,8 @@ class TiledBody(SharedFills):
                     thread = f"(threadIdx.x + {group * self.threads[v]})" if group else "threadIdx.x"
                     offset = f"(orcu_index)({thread} * {self.width}" + (f" + {lane})" if lane else ")")
                 out.append(f"{inner}{'' if name == v else 'const orcu_index '}{name} = {self.start[v]} + {offset};")
+        if self.tensor is not None:
+            out += self._tensor_names(depth)
         if len(self.iterations) > 1:
             for s in self.placed.accumulators:
                 out.append(f"{inner}{self.scalar_types[s]} " + ", ".join(it.renames[s] for it in self.iterations) + ";")
@@ -350,7 +394,7 @@ class TiledBody(SharedFills):
             f"{', '.join(t.array for t in tiles)} copied to shared memory per strip",
             f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{",
             *self._fill(tiles, depth + 1),
-            *self._strip_runs(loop, k0, self._jam(loop.body, depth + 3, active), depth + 1),
+            *self._strip(loop, k0, active, depth + 1),
             f"{pad}    __syncthreads();  // every thread has read the strip before the next one fills it",
             f"{pad}}}",
         ]
@@ -394,7 +438,7 @@ class TiledBody(SharedFills):
         self.start[v] = k0
         out.append(f"{pad}        }}")
         out += views(b, depth + 2)
-        out += self._strip_runs(loop, k0, self._jam(loop.body, depth + 4, active), depth + 2)
+        out += self._strip(loop, k0, active, depth + 2)
         out += [
             f"{pad}        orcu_copies_wait();",
             f"{pad}        __syncthreads();  // the next strip is whole, and every thread has read this one",
@@ -405,6 +449,117 @@ class TiledBody(SharedFills):
         out += self._one_buffer(loop, tiles, active, depth + 1)
         out.append(f"{pad}}}")
         return out
+
+    def _strip(self, loop: Loop, start: str, active: tuple, depth: int) -> list[str]:
+        """The iterations of ``loop`` in its strip from ``start``: on the tensor cores where it is
+        their product's, else as the body's statements (_strip_runs)."""
+        if self.tensor is not None and loop.var == self.tensor.loop:
+            return self._tensor_runs(loop, start, active, depth)
+        return self._strip_runs(loop, start, self._jam(loop.body, depth + 2, active), depth)
+
+    def _tensor_names(self, depth: int) -> list[str]:
+        """A thread's lane and warp, the grid loops' values of its sums, and the columns it reads
+        of the right operand (tsg/tensor_cores.py's WarpLayout)."""
+        assert self.tensor is not None and self.layout is not None
+        pad, tensor, layout = printer.INDENT * depth, self.tensor, self.layout
+        thread = "threadIdx.x" if self.shape[1] == 1 else f"(threadIdx.y * {self.shape[0]} + threadIdx.x)"
+        warp_row = (
+            []
+            if layout.warps_m == 1
+            else [f"{self.warp} * {layout.warp_m}"]
+            if layout.warps_n == 1
+            else [f"{self.warp} / {layout.warps_n} * {layout.warp_m}"]
+        )
+        warp_col = [f"{self.warp} % {layout.warps_n} * {layout.warp_n}"] if layout.warps_n > 1 else []
+
+        def at(start: str, terms: list[str]) -> str:
+            return f"{start} + ({' + '.join(t for t in terms if t != '0')})"
+        out = [
+            f"{pad}// the warps split the block's {layout.tile_m} x {layout.tile_n} tile into {layout.warps_m} x "
+            f"{layout.warps_n} tiles of {layout.warp_m} x {layout.warp_n}; lane l of a warp sums row l / 4 and columns "
+            "2 (l % 4) and 2 (l % 4) + 1 of each 8 x 8 tile (mma.sync's layout)",
+            f"{pad}const int {self.lane} = {thread} % {WARP};",
+            f"{pad}const int {self.warp} = {thread} / {WARP};",
+        ]
+        for a in range(layout.rows):
+            name = self._name(tensor.rows, a)
+            declare = "" if name == tensor.rows else "const orcu_index "
+            row = at(self.start[tensor.rows], [*warp_row, str(8 * a), f"{self.lane} / 4"])
+            out.append(f"{pad}{declare}{name} = {row};")
+        for c in range(layout.cols):
+            col = at(self.start[tensor.cols], [*warp_col, str(8 * (c // 2) + c % 2), f"2 * ({self.lane} % 4)"])
+            out.append(f"{pad}const orcu_index {self._name(tensor.cols, c)} = {col};")
+        out += [
+            f"{pad}const orcu_index {name} = {at(self.start[tensor.cols], [*warp_col, str(8 * b), f'{self.lane} / 4'])};  "
+            "// the right operand's column this lane reads"
+            for b, name in enumerate(self.right_cols)
+        ]
+        return out
+
+    def _tensor_runs(self, loop: Loop, start: str, active: tuple, depth: int) -> list[str]:
+        """The product's iterations in the strip from ``start``, four a step (one mma.sync per 8 x 8
+        tile of the warp's): a whole strip unrolled; the last one, where shorter, reads zeros
+        past the loop's end."""
+        pad, v, upper = printer.INDENT * depth, loop.var, printer.expression(loop.upper)
+        return [
+            f"{pad}if ({start} + {self.depth} <= {upper}) {{",
+            f"{pad}    #pragma unroll",
+            f"{pad}    for ({v} = {start}; {v} < {start} + {self.depth}; {v} += 4) {{",
+            *self._tensor_step(v, active, depth + 2, None),
+            f"{pad}    }}",
+            f"{pad}}} else {{",
+            f"{pad}    for ({v} = {start}; {v} < {upper}; {v} += 4) {{",
+            *self._tensor_step(v, active, depth + 2, upper),
+            f"{pad}    }}",
+            f"{pad}}}",
+        ]
+
+    def _tensor_step(self, v: str, active: tuple, depth: int, upper: str | None) -> list[str]:
+        """Four iterations of the product from ``v``: each lane's operands (zeros where its
+        iteration is at or past ``upper``), then the warp's instructions."""
+        assert self.tensor is not None and self.layout is not None
+        pad, tensor, layout = printer.INDENT * depth, self.tensor, self.layout
+        k = f"({v} + {self.lane} % 4)"
+        at = {it.index: it for it in self.iterations}
+        rows_at = [lp.var for lp in self.grid].index(tensor.rows)
+
+        def iteration(a: int, c: int) -> Iteration:
+            return at[(a, c) if rows_at == 0 else (c, a)]
+
+        def operand(texts, it: Iteration) -> str:
+            moved = replace(it, renames={**it.renames, tensor.loop: k})
+            refs = self._refs(moved, active)
+            value = " * ".join(self._printed(text, moved.renames, refs) for text in texts)
+            return f"{k} < {upper} ? {value} : 0.0" if upper else value
+
+        lefts = [self.fresh(f"{tensor.arrays[0]}_left_{a}") for a in range(layout.rows)]
+        rights = [self.fresh(f"{tensor.arrays[1]}_right_{b}") for b in range(layout.cols // 2)]
+        out = [
+            f"{pad}const {TENSOR_TYPE} {name} = {operand(tensor.left, iteration(a, 0))};"
+            for a, name in enumerate(lefts)
+        ]
+        for b, name in enumerate(rights):
+            it = iteration(0, 2 * b)
+            it = replace(it, renames={**it.renames, tensor.cols: self.right_cols[b]})
+            out.append(f"{pad}const {TENSOR_TYPE} {name} = {operand((tensor.right,), it)};")
+        for a, left in enumerate(lefts):
+            for b, right in enumerate(rights):
+                sums = [self._sum(iteration(a, 2 * b + e), active) for e in (0, 1)]
+                out.append(f"{pad}orcu_mma_f64({sums[0]}, {sums[1]}, {left}, {right}, {self.lane});")
+        return out
+
+    def _sum(self, it: Iteration, active: tuple) -> str:
+        """The register an iteration sums the product into."""
+        assert self.tensor is not None
+        target = self.tensor.target
+        name = self._refs(it, active).get(target) if target not in it.renames else it.renames[target]
+        assert name is not None and name.isidentifier(), f"the sum '{target}' is in no register"
+        return name
+
+    def _printed(self, text: str, renames: Mapping[str, str], refs: Mapping[str, str]) -> str:
+        if text not in self._parsed:
+            self._parsed[text] = parse_expression(text)
+        return printer.expression(printer.renamed(self._parsed[text], renames, refs))
 
     def _strip_runs(self, loop: Loop, start: str, body: list[str], depth: int) -> list[str]:
         """The iterations of ``loop`` in its strip from ``start`` (``body`` printed two levels

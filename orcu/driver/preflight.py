@@ -88,7 +88,7 @@ def _region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, .
         fits = Expr(text="placed(...)", loc=nest.loc, names=names, _fn=lambda env: _placed(nest, env, device))
         out.append(
             Constraint(
-                "the TSG's block shape and placements (registerTile, shared, sharedDepth, vectorize, "
+                "the TSG's block shape and placements (registerTile, shared, sharedDepth, vectorize, tensorCores, "
                 "doubleBuffer) fit the mapping" + (f" and the shared memory of {device.name}" if device else ""),
                 fits,
             )
@@ -97,7 +97,7 @@ def _region_limits(nest: LoopNest, device: Device | None) -> tuple[Constraint, .
 
 
 # The transform arguments the TSG's placements depend on (the others may be parameters too).
-PLACING = ("mapping", "threadCount", "tile", *PLACEMENT_ARGUMENTS, "vectorize", "doubleBuffer")
+PLACING = ("mapping", "threadCount", "tile", *PLACEMENT_ARGUMENTS, "vectorize", "doubleBuffer", "tensorCores")
 
 
 def _placed(nest: LoopNest, env, device: Device | None) -> bool:

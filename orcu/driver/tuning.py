@@ -111,7 +111,7 @@ def region_configs(
 
 
 # Transform arguments whose parameters choose a TSG recipe (the rest size it): the TSG strategy's phases.
-DECISIONS = ("mapping", "registerTile", "shared", "constant", "vectorize", "unrollInner")
+DECISIONS = ("mapping", "registerTile", "shared", "constant", "vectorize", "tensorCores", "unrollInner")
 
 
 def region_space(program: Program, region: int, inputs: dict[str, Any], device: Device | None = None) -> SearchSpace:

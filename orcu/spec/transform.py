@@ -206,6 +206,14 @@ ARGUMENTS: dict[str, Argument] = {
             "True",
         ),
         Argument(
+            "tensorCores",
+            False,
+            _bool,
+            "True or False",
+            "a double multiply-add nest's products on the FP64 tensor cores (`mma.sync`, sm_80 and later), warp by warp, its operands from shared tiles (TSG phase II, below)",
+            "TSG's parameter where a nest has such a product",
+        ),
+        Argument(
             "constant",
             [],
             lambda v: isinstance(v, (list, tuple)) and all(isinstance(n, str) and n.isidentifier() for n in v),

@@ -48,6 +48,7 @@ from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.schedule import Schedule
 from orcu.tsg.banks import bank_ways
 from orcu.tsg.phase1 import bound_names, kernel_body
+from orcu.tsg.tensor_cores import K, Product, product, warp_layout
 from orcu.tsg.vectors import (
     VECTOR_BYTES,
     _has_vectors,
@@ -198,6 +199,8 @@ class Placement:
     # arrays of elements CUDA has no vector type of (short, char): in a shared tile, the tile's
     # layout and its banks are those of elements read one by one, so no access moves as vectors
     no_vectors: tuple[str, ...] = ()
+    tensor: Product | None = None  # the multiply-add the FP64 tensor cores can run (tsg/tensor_cores.py)
+    no_tensor: str = ""  # why there is none
 
     def tile(self, array: str) -> SharedTile | None:
         return next((t for t in self.shared if t.array == array), None)
@@ -240,10 +243,30 @@ class Placement:
         if not strips and values["sharedDepth"] != SHARED_DEPTH:
             return f"sharedDepth={values['sharedDepth']}: no shared tile is a strip of a loop (the same code as sharedDepth={SHARED_DEPTH})"
         counts = self.counts(values, schedule, shape)
+        if values["tensorCores"]:
+            found = self._tensor_problem(values, shape, counts)
+            if found:
+                return f"tensorCores: {found}"
         total = sum(prod(self.tile(n).shape(counts)) * element_bytes[n] for n in values["shared"])
         if total > shared_limit:
             return f"the shared tiles take {total} bytes per block, above the {shared_limit} of the device"
         return None
+
+    def _tensor_problem(self, values: Mapping, shape: tuple[int, int], counts: Mapping[str, int]) -> str | None:
+        if self.tensor is None:
+            return self.no_tensor or f"no multiply-add for them with the mapping '{self.schedule}'"
+        missing = [a for a in self.tensor.arrays if a not in values["shared"]]
+        if missing:
+            return f"'{missing[0]}' is not in shared memory: the warps read their operands from the shared tiles"
+        others = [a for a in values["shared"] if a not in self.tensor.arrays]
+        if others:
+            return f"'{others[0]}' is in shared memory: only the operands' tiles are laid out for the warps' reads"
+        if values["vectorize"]:
+            return "a thread's sums are the instruction's, not consecutive iterations along x (vectorize=False)"
+        if values["sharedDepth"] % K:
+            return f"sharedDepth={values['sharedDepth']} is not a multiple of the instruction's {K} iterations"
+        layout = warp_layout(shape, counts, self.tensor)
+        return layout if isinstance(layout, str) else None
 
     def vectors(
         self, values: Mapping, sizes: Mapping[str, int], lower: Poly | None, shaped: Mapping[str, Shaped]
@@ -308,6 +331,14 @@ class Placement:
             lines.append(f"  not constant: '{name}': {why}")
         if self.read_only:
             lines.append(f"  read-only path (const __restrict__): {', '.join(self.read_only)}")
+        if self.tensor is not None:
+            t = self.tensor
+            lines.append(
+                f"  tensor cores: '{t.target} += {' * '.join(t.left)} * {t.right}' over '{t.loop}' as FP64 mma.sync "
+                f"(8 x 8 x 4 a warp, operands from the shared tiles of {t.arrays[0]} and {t.arrays[1]})"
+            )
+        elif self.no_tensor and not self.blocked:
+            lines.append(f"  no tensor cores: {self.no_tensor}")
         if self.along_x:
             lines.append(
                 f"  vectors: {', '.join(self.along_x)} move one element a step with '{self.x}': with vectorize, "
@@ -408,6 +439,7 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
         for sh in arrays[name]
         if step == 1 and sh.access.text not in conditional and contiguous(sh, x) and _has_vectors(nest, name)
     ]
+    tensor = _tensor(nest, grid, body, arrays, shared, scalars)
     return Placement(
         schedule.name,
         None,
@@ -421,7 +453,30 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
         x,
         tuple(dict.fromkeys(along)),
         tuple(name for name in sorted(arrays) if not _has_vectors(nest, name)),
+        tensor if isinstance(tensor, Product) else None,
+        tensor if isinstance(tensor, str) else "",
     )
+
+
+def _tensor(
+    nest: LoopNest,
+    grid: list[Loop],
+    body: tuple,
+    arrays: Mapping[str, list[Shaped]],
+    shared: list[SharedTile],
+    scalars: list[str],
+) -> Product | str:
+    """The nest's multiply-add for the tensor cores (its operands in shared tiles copied per
+    strip of the loop it sums over), or why there is none."""
+    types = {n: canonical_type(v.ctype.base) for n, v in nest.variables.items()}
+    found = product(grid, body, {sh.access.text: sh for s in arrays.values() for sh in s}, types, set(scalars))
+    if isinstance(found, str):
+        return found
+    for name in found.arrays:
+        tile = next((t for t in shared if t.array == name), None)
+        if tile is None or tile.loop != found.loop or tile.outer:
+            return f"'{name}' has no shared tile copied per strip of the loop on '{found.loop}'"
+    return found
 
 
 def _constants(nest: LoopNest, read_only, structs, arrays, grid, body, scalars, split):

@@ -8,7 +8,8 @@ the transform sets them: ``registers_<loop>_<k>`` (a register tile's extent alon
 grid loop), ``shared_<array>_<k>`` (the array copied to shared memory or not),
 ``sharedDepth_<k>`` (a shared tile's depth along its sequential loop),
 ``constant_<array>_<k>`` (an array every thread reads alike in constant memory or not) and
-``vectorize_<k>`` (a register tile along x moved in vectors). A loop name the nest does not
+``vectorize_<k>`` (a register tile along x moved in vectors) and ``tensorCores_<k>`` (a double
+multiply-add on the FP64 tensor cores). A loop name the nest does not
 have, or a schedule that would break a dependence, is a diagnostic at the argument: never a
 wrong kernel.
 """
@@ -178,6 +179,7 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
     in_constant = {a: new(f"constant_{a}", (False, True)) for a in constants}
     depth = new("sharedDepth", SHARED_DEPTHS) if any(t.loop for p in open_ for t in p.shared) else None
     vectors = new("vectorize", (False, True)) if "vectorize" not in args and any(p.along_x for p in open_) else None
+    tensor = new("tensorCores", (False, True)) if "tensorCores" not in args and any(p.tensor for p in open_) else None
     out = dict(args)
     if tiles:
         out["registerTile"] = _computed(
@@ -198,6 +200,8 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
         out["sharedDepth"] = _reference(depth, None, at)
     if vectors:
         out["vectorize"] = _reference(vectors, None, at)
+    if tensor:
+        out["tensorCores"] = _reference(tensor, None, at)
     if in_constant:
         pairs = ", ".join(f"({a!r}, {n})" for a, n in in_constant.items()) + ("," if len(in_constant) == 1 else "")
         out["constant"] = _computed(
