@@ -82,7 +82,7 @@ class TiledBody(SharedFills):
         self.tiles = {v: values["registerTile"].get(v, 1) for v in (lp.var for lp in grid)}
         self.threads = {v: shape[0] if axes[v] == "x" else shape[1] for v in self.tiles}
         self.depth = values["sharedDepth"]
-        self.shared = [placed.tile(n) for n in values["shared"]]
+        self.shared = placed.tiles(values)
         self.start = {lp.var: fresh(f"{lp.var}0") for lp in grid}
         self.tile_names = {t.array: fresh(f"{t.array}_shared") for t in self.shared}
         self.strips = {v for t in self.shared for v in t.strips}

@@ -9,8 +9,10 @@ over the multiprocessors the grid keeps busy; the slowest sets the prediction:
   while it fits, so requests beyond the footprint are the L2's, not DRAM's);
 - l2: every 32-byte sector the warps request (uncoalesced accesses move whole sectors);
 - shared: one shared-memory wavefront a cycle a multiprocessor, a bank conflict a wavefront more;
-- compute: the arithmetic operations at the peak rate of the element type (a multiply-add is two);
-- issue: the warp instructions of those loads, stores and operations, four a cycle a multiprocessor;
+- compute: the arithmetic operations at the peak rate of the element type (a multiply-add is two),
+  those on the tensor cores at theirs;
+- issue: the warp instructions of those loads, stores and operations, four a cycle a multiprocessor
+  (a tensor-core instruction 256 multiply-adds);
 - latency: each warp's global requests one after another, a few in flight (its independent
   accesses), all resident warps at once, wave after wave.
 
@@ -37,6 +39,10 @@ from orcu.tsg.figures import SECTOR, WARP, Traffic
 
 # Lanes of one multiprocessor that run an operation a cycle, by compute capability: float, double.
 ARITHMETIC = {"70": (64, 32), "75": (64, 2), "80": (64, 32), "86": (128, 2), "89": (128, 2), "90": (128, 64)}
+# Double multiply-adds a multiprocessor's FP64 tensor cores run a cycle (A100 19.5 and H100 67 TFLOP/s);
+# elsewhere mma.sync's doubles run at the FMA units' rate.
+TENSOR_DOUBLE = {"80": 64, "90": 128}
+MMA_OPERATIONS = 2 * 8 * 8 * 4  # one warp instruction's: 256 multiply-adds
 SCHEDULERS = 4  # warp instructions a multiprocessor issues a cycle
 REGISTERS = 32  # a thread's registers where no ptxas report says otherwise
 
@@ -135,12 +141,16 @@ def predict(
     resident = min(warps, sms * per_sm * -(-threads // WARP))
     mlp = min(calibration.in_flight, traffic.parallel)
     requests, sectors, wavefronts = traffic.distinct
+    tensor = traffic.tensor_operations
+    scalar = traffic.operations - tensor
+    tensor_lanes = TENSOR_DOUBLE.get(device.compute_capability, double_lanes)
     terms = {
         "dram": footprint / bandwidth,
         "l2": sectors * SECTOR / (bandwidth * calibration.l2_ratio * used),
         "shared": wavefronts / rate,
-        "compute": traffic.operations / (2 * lanes * rate),  # a multiply-add a lane a cycle
-        "issue": (requests + wavefronts + traffic.operations / (2 * WARP)) / (SCHEDULERS * rate),
+        # a multiply-add a lane a cycle
+        "compute": scalar / (2 * lanes * rate) + tensor / (2 * tensor_lanes * rate),
+        "issue": (requests + wavefronts + scalar / (2 * WARP) + tensor / MMA_OPERATIONS) / (SCHEDULERS * rate),
         "latency": requests / max(1, resident) * calibration.latency_ns * 1e-9 / mlp,
     }
     terms = {k: 1e3 * v for k, v in terms.items()}

@@ -40,6 +40,7 @@ class Traffic:
     operations: int = 0  # arithmetic operations (+ - * / and the like) the threads run
     bytes_by_array: tuple[tuple[str, int], ...] = ()  # global bytes requested, by array
     tile: int = 1  # iterations of a register tile a thread runs together
+    tensor_operations: int = 0  # those of ``operations`` the tensor cores run (mma.sync)
 
     @property
     def bytes_per_output(self) -> float:
@@ -89,6 +90,7 @@ class Traffic:
             "blocks": self.blocks,
             "threads": self.threads,
             "operations": self.operations,
+            **({"tensor_operations": self.tensor_operations} if self.tensor_operations else {}),
             "global": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.globals_],
             "fills": [{"tile": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.fills],
             "bank_ways": dict(self.banks),

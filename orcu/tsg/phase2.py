@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 from pycparser import c_ast
@@ -48,7 +48,7 @@ from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.schedule import Schedule
 from orcu.tsg.banks import bank_ways
 from orcu.tsg.phase1 import bound_names, kernel_body
-from orcu.tsg.tensor_cores import K, Product, product, warp_layout
+from orcu.tsg.tensor_cores import K, TENSOR_ROWS, Product, product, warp_layout
 from orcu.tsg.vectors import (
     VECTOR_BYTES,
     _has_vectors,
@@ -92,6 +92,9 @@ class SharedTile:
     # the loop around ``loop`` strip-mined with it (its body is that loop alone): one copy per pair
     # of strips, reused across both (a convolution's filter rows and columns); None: ``loop`` alone
     outer: str | None = None
+    # an operand of the tensor cores: rows of 16k + 4 doubles, so that the 8 x 4 and 4 x 8 elements a
+    # warp reads for one instruction fall in distinct banks (a multiple of 16 puts them in 4)
+    tensor_rows: bool = False
 
     @property
     def strips(self) -> tuple[str, ...]:
@@ -126,6 +129,8 @@ class SharedTile:
         dims = [d.extent(counts) for d in self.dims if d.coefs or d.high > d.low]
         if self.padded and dims:
             dims[-1] += 1
+        if self.tensor_rows and dims:
+            dims[-1] += (TENSOR_ROWS - dims[-1]) % 16
         return tuple(dims) or (1,)
 
     def ways(
@@ -205,6 +210,16 @@ class Placement:
     def tile(self, array: str) -> SharedTile | None:
         return next((t for t in self.shared if t.array == array), None)
 
+    def tiles(self, values: Mapping) -> list[SharedTile]:
+        """The shared tiles of a configuration (``values["shared"]``, each one the placement
+        has), the tensor cores' operands with their rows laid out for the warps' reads."""
+        operands = self.tensor.arrays if self.tensor is not None and values["tensorCores"] else ()
+        return [
+            replace(t, tensor_rows=True) if t.array in operands else t
+            for n in values["shared"]
+            if (t := self.tile(n)) is not None
+        ]
+
     def problem(
         self,
         values: Mapping,
@@ -247,7 +262,7 @@ class Placement:
             found = self._tensor_problem(values, shape, counts)
             if found:
                 return f"tensorCores: {found}"
-        total = sum(prod(self.tile(n).shape(counts)) * element_bytes[n] for n in values["shared"])
+        total = sum(prod(t.shape(counts)) * element_bytes[t.array] for t in self.tiles(values))
         if total > shared_limit:
             return f"the shared tiles take {total} bytes per block, above the {shared_limit} of the device"
         return None

@@ -32,7 +32,7 @@ def placement_problem(
         and double is not None
         and double.names
         and not double_buffered(
-            [placed.tile(n) for n in values["shared"]], placed.counts(values, schedule, shape), sizes
+            placed.tiles(values), placed.counts(values, schedule, shape), sizes
         )
     ):
         found = (

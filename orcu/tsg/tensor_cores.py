@@ -31,6 +31,7 @@ from orcu.tsg.phase1 import bound_names
 WARP = 32
 M, N, K = 8, 8, 4  # the instruction's shape: rows, columns, iterations of k
 TENSOR_TYPE = "double"  # the element type its operands and sums take
+TENSOR_ROWS = 4  # an operand tile's rows, modulo 16 elements: its 8 x 4 or 4 x 8 reads free of bank conflicts
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from orcu.tsg.figures import SECTOR, WARP, Figure, Traffic
 from orcu.tsg.phase1 import kernel_body
 from orcu.tsg.phase2 import Placement, SharedTile, element_sizes
 from orcu.tsg.sizes import split_blocks, trip_count, value
+from orcu.tsg.tensor_cores import K, warp_layout
 from orcu.tsg.vectors import by_text, moves_as_vector
 
 
@@ -66,6 +67,9 @@ class _Launch:
     width: int = 1  # vectorize: iterations of x a thread moves as one vector (codegen/tiled.py)
     vectors: frozenset[str] = frozenset()  # ... the global accesses and shared reads that move so
     edges: int = 0  # ... per turn of a thread's loops: requests of the vector groups a loop's end cuts, one per element
+    # tensorCores: the loop whose product the warps run as mma.sync, and the share of its operands'
+    # scalar reads their loads are (one a thread's row, or pair of columns, per 4 iterations), by text
+    tensor: tuple[str, tuple[tuple[str, float], ...]] | None = None
 
 
 def traffic(
@@ -117,6 +121,15 @@ def traffic(
     # a grid loop whose bounds follow another (a triangle) leaves part of the box idle
     warp_share, lane_share = _active(grid, env, box, lanes)
     row = (schedule.threads_only[0].loop, shape[0]) if schedule.threads_only else None
+    tensor = None
+    if values["tensorCores"] and placed.tensor is not None:
+        product = placed.tensor
+        layout = warp_layout(shape, placed.counts(values, schedule, shape), product)
+        if isinstance(layout, str):
+            return None
+        left = layout.rows / (K * tiles[product.rows])
+        right = layout.cols / 2 / (K * tiles[product.cols])
+        tensor = (product.loop, ((product.left[-1], left), (product.right, right)))
     launch = _Launch(
         tuple(grid),
         body,
@@ -132,21 +145,21 @@ def traffic(
         vectors=frozenset(vectors),
         edges=edges,
         split=split,
+        tensor=tensor,
     )
     found = _accesses(nest, launch, env, set(values["shared"]), ways, kept)
     if found is None:
         return None
-    globals_, shared_reads, operations = found
+    globals_, shared_reads, operations, tensor_operations = found
     fills = []
-    for name in values["shared"]:
-        fill = _fill(nest, placed.tile(name), values, shape, trips, tiles, threads, env, grid, body)
+    for t in placed.tiles(values):
+        fill = _fill(nest, t, values, shape, trips, tiles, threads, env, grid, body)
         if fill is None:
             return None
-        fills.append(Figure(f"{name}_shared", fill[0], blocks * fill[1], name))
+        fills.append(Figure(f"{t.array}_shared", fill[0], blocks * fill[1], t.array))
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
-    return _traffic(
-        launch, globals_, fills, tuple((f"{n}_shared", ways[n]) for n in values["shared"]), shared_reads, operations
-    )
+    banks = tuple((f"{n}_shared", ways[n]) for n in values["shared"])
+    return _traffic(launch, globals_, fills, banks, shared_reads, operations, tensor_operations)
 
 
 def _split(
@@ -301,7 +314,7 @@ def orio_traffic(
     found = _accesses(nest, launch, env, set(), {}, kept)
     if found is None:
         return None
-    globals_, _, operations = found
+    globals_, _, operations, _ = found
     return _traffic(launch, globals_ + _reduction(reductions, blocks * len(chunks), threads), [], (), (), operations)
 
 
@@ -327,7 +340,7 @@ def _reduction(reductions: Sequence[str], blocks: int, threads: int) -> list[Fig
     return figures
 
 
-def _traffic(launch: _Launch, globals_, fills, banks, shared_reads, operations) -> Traffic:
+def _traffic(launch: _Launch, globals_, fills, banks, shared_reads, operations, tensor_operations=0) -> Traffic:
     by_array: dict[str, int] = {}
     for f in globals_ + fills:
         by_array[f.array] = by_array.get(f.array, 0) + f.bytes
@@ -342,6 +355,7 @@ def _traffic(launch: _Launch, globals_, fills, banks, shared_reads, operations) 
         operations,
         tuple(by_array.items()),
         math.prod(t for _, t in launch.tiles),
+        tensor_operations,
     )
 
 
@@ -354,14 +368,14 @@ def _accesses(
     kept: Mapping[str, str],
 ):
     """(the global figures of each access, (tile, requests, ways, repeats) of each shared read, the
-    arithmetic operations) of the kernel's body; None where a loop or a subscript is not a
-    known number at ``env``."""
+    arithmetic operations, those of them on the tensor cores) of the kernel's body; None where a
+    loop or a subscript is not a known number at ``env``."""
     arrays = shapes(nest)
     grid = {lp.var for lp in launch.grid}
     found: dict[str, Figure] = {}
     reads: dict[str, tuple[str, int, int, int]] = {}
     held: dict[str, str] = {}  # register elements counted already (a load and a store around their loop): the loop
-    operations = 0
+    operations = tensor_operations = 0
     row_var = launch.row[0] if launch.row else None
     split_var = launch.split[0] if launch.split else None
     for st, loops in statements(launch.body):
@@ -373,6 +387,9 @@ def _accesses(
         in_row = any(lp.var == row_var for lp in inner)
         in_split = any(lp.var == split_var for lp in inner)
         operations += statement_operations(st.node) * launch.outputs * executed * launch.vector
+        on_tensor = launch.tensor is not None and any(lp.var == launch.tensor[0] for lp in inner)
+        if on_tensor:
+            tensor_operations += statement_operations(st.node) * launch.outputs * executed
         # Outside a row's loop its threads agree on every address: the row's first thread stands for them.
         lanes = [lane for lane in launch.lanes if in_row or row_var is None or lane["threadIdx.x"] == 0]
         if in_row:
@@ -389,7 +406,8 @@ def _accesses(
             repeats = math.prod(t for v, t in launch.tiles if v not in used)
             size = ELEMENT_BYTES.get(canonical_type(nest.variables[access.array].ctype.base), 8)
             if access.array in shared:
-                _shared_read(reads, access, launch, runs[-1], size, repeats, ways)
+                share = dict(launch.tensor[1]).get(access.text, 1.0) if on_tensor else 1.0
+                _shared_read(reads, access, launch, runs[-1], size, repeats, ways, share)
                 continue
             if held.get(access.text) in inside:
                 continue
@@ -423,7 +441,7 @@ def _accesses(
             found[access.text] = Figure(
                 access.text, len(sectors), requests + (earlier.requests if earlier else 0), access.array, repeats
             )
-    return list(found.values()), list(reads.values()), operations
+    return list(found.values()), list(reads.values()), operations, tensor_operations
 
 
 def _runs(inner: list[Loop], env: Mapping[str, Any], launch: _Launch, grid: set[str]):
@@ -455,10 +473,13 @@ def _runs(inner: list[Loop], env: Mapping[str, Any], launch: _Launch, grid: set[
     return runs, executed, here
 
 
-def _shared_read(reads: dict, access, launch: _Launch, turns: int, size: int, repeats: int, ways) -> None:
-    """Count one read of a shared tile: (tile, requests, ways, repeats) by the access's text."""
+def _shared_read(
+    reads: dict, access, launch: _Launch, turns: int, size: int, repeats: int, ways, share: float = 1.0
+) -> None:
+    """Count one read of a shared tile: (tile, requests, ways, repeats) by the access's text;
+    ``share``: the part of the scalar reads the kernel issues (the tensor cores' operands)."""
     name = f"{access.array}_shared"
-    count, width = launch.per_loop * turns, 1
+    count, width = round(launch.per_loop * turns * share), 1
     if access.text in launch.vectors:  # one load a group, shared by the groups that read it (codegen)
         count, width, repeats = count // launch.width // repeats, launch.width, 1
     phases = -(-min(WARP, launch.threads) * max(4, size * width) // 128)
