@@ -164,10 +164,16 @@ class TiledBody(SharedFills):
             for n in range(layout.rows if left else layout.cols // 2):
                 positions = [
                     {tensor.loop: lane % 4}
-                    | ({tensor.rows: layout.row(lane, warp, n)} if left else {tensor.cols: layout.right_col(lane, warp, n)})
+                    | (
+                        {tensor.rows: layout.row(lane, warp, n)}
+                        if left
+                        else {tensor.cols: layout.right_col(lane, warp, n)}
+                    )
                     for lane in range(WARP)
                 ]
-                ways = fragment_ways(t.dims, offsets, t.shape(self.counts), kept, positions, self.element_bytes[t.array])
+                ways = fragment_ways(
+                    t.dims, offsets, t.shape(self.counts), kept, positions, self.element_bytes[t.array]
+                )
                 worst = max(worst, ways)
         return worst
 
@@ -474,6 +480,7 @@ class TiledBody(SharedFills):
 
         def at(start: str, terms: list[str]) -> str:
             return f"{start} + ({' + '.join(t for t in terms if t != '0')})"
+
         out = [
             f"{pad}// the warps split the block's {layout.tile_m} x {layout.tile_n} tile into {layout.warps_m} x "
             f"{layout.warps_n} tiles of {layout.warp_m} x {layout.warp_n}; lane l of a warp sums row l / 4 and columns "

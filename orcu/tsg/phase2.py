@@ -48,7 +48,7 @@ from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.schedule import Schedule
 from orcu.tsg.banks import bank_ways
 from orcu.tsg.phase1 import bound_names, kernel_body
-from orcu.tsg.tensor_cores import K, TENSOR_ROWS, Product, product, warp_layout
+from orcu.tsg.tensor_cores import TENSOR_ROWS, K, Product, product, warp_layout
 from orcu.tsg.vectors import (
     VECTOR_BYTES,
     _has_vectors,
@@ -347,10 +347,10 @@ class Placement:
         if self.read_only:
             lines.append(f"  read-only path (const __restrict__): {', '.join(self.read_only)}")
         if self.tensor is not None:
-            t = self.tensor
+            p = self.tensor
             lines.append(
-                f"  tensor cores: '{t.target} += {' * '.join(t.left)} * {t.right}' over '{t.loop}' as FP64 mma.sync "
-                f"(8 x 8 x 4 a warp, operands from the shared tiles of {t.arrays[0]} and {t.arrays[1]})"
+                f"  tensor cores: '{p.target} += {' * '.join(p.left)} * {p.right}' over '{p.loop}' as FP64 mma.sync "
+                f"(8 x 8 x 4 a warp, operands from the shared tiles of {p.arrays[0]} and {p.arrays[1]})"
             )
         elif self.no_tensor and not self.blocked:
             lines.append(f"  no tensor cores: {self.no_tensor}")

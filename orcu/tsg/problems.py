@@ -31,9 +31,7 @@ def placement_problem(
         and values["doubleBuffer"]
         and double is not None
         and double.names
-        and not double_buffered(
-            placed.tiles(values), placed.counts(values, schedule, shape), sizes
-        )
+        and not double_buffered(placed.tiles(values), placed.counts(values, schedule, shape), sizes)
     ):
         found = (
             f"doubleBuffer: no shared tile of a strip gets two buffers with the mapping '{schedule.name}' (none is "

@@ -92,7 +92,12 @@ def product(
     if len(inner) != 1 or not any(node is inner[0] for node in body):
         return "the tensor cores take one sequential loop in the grid loops' body"
     loop = inner[0]
-    if loop.step != 1 or loop.descending or loop.jumps or bound_names(loop) & ({g.var for g in grid} | set(accumulators)):
+    if (
+        loop.step != 1
+        or loop.descending
+        or loop.jumps
+        or bound_names(loop) & ({g.var for g in grid} | set(accumulators))
+    ):
         return f"the loop on '{loop.var}' does not run alike in every thread, one step at a time upwards"
     if len(loop.body) != 1 or not isinstance(loop.body[0], Stmt):
         return f"the loop on '{loop.var}' holds more than one statement"
@@ -109,7 +114,7 @@ def product(
         return f"'{target}' is not one sum per iteration of the grid loops, kept over the loop on '{loop.var}'"
     factors = _factors(node.rvalue)
     grid_vars = [lp.var for lp in grid]
-    left, right, arrays = [], None, []
+    left, arrays = [], []
     for f in factors:
         if isinstance(f, c_ast.Constant):
             left.append(f)
