@@ -72,6 +72,7 @@ _LABEL = re.compile(r"^(\$L__BB\d+_\d+):", re.M)
 _BRANCH = re.compile(r"\bbra(?:\.uni)?\s+(\$L__BB\d+_\d+);")
 _COUNTED = {
     "fma": re.compile(r"\bfma\.rn\.f(32|64)\b"),
+    "mma": re.compile(r"\bmma\.sync\.aligned\.m8n8k4\b"),  # the FP64 tensor cores' (tensorCores), 256 multiply-adds
     "shared_loads": re.compile(r"\bld\.shared\."),
     "shared_vector_loads": re.compile(r"\bld\.shared\.v[24]\."),
     "global_loads": re.compile(r"\bld\.global\."),
@@ -101,7 +102,7 @@ def inner_loop(ptx: str) -> dict[str, int]:
                 at = d
         bodies.append("".join(own) + ptx[at:b])
     counts = [{name: len(rx.findall(body)) for name, rx in _COUNTED.items()} for body in bodies or [ptx]]
-    return max(counts, key=lambda c: c["fma"])
+    return max(counts, key=lambda c: c["fma"] + 8 * c["mma"])
 
 
 def _compiled(text: str, host: str, directory: Path) -> tuple[object, list, str]:
@@ -193,7 +194,10 @@ def _best(kernel: str, program) -> dict:
         "registers": resources.registers,
         "spills": resources.spill_bytes,
         "inner_loop": mix,
-        "fma_per_shared_load": round(mix["fma"] / mix["shared_loads"], 2) if mix["shared_loads"] else None,
+        # a tensor-core instruction's 256 multiply-adds are a warp's, its shared loads a lane's
+        "fma_per_shared_load": round((mix["fma"] + 8 * mix["mma"]) / mix["shared_loads"], 2)
+        if mix["shared_loads"]
+        else None,
     }
 
 

@@ -93,7 +93,7 @@ class TiledBody(SharedFills):
         self.counts = counts
         # tensorCores: the products on the tensor cores, a thread's register tile its sums in
         # the instruction's layout (tsg/tensor_cores.py; the runner pruned shapes it does not fit)
-        self.tensor = placed.tensor if values["tensorCores"] else None
+        self.tensor = placed.tensor if values.get("tensorCores") else None
         self.layout: WarpLayout | None = None
         if self.tensor is not None:
             layout = warp_layout(shape, counts, self.tensor)

@@ -213,7 +213,7 @@ class Placement:
     def tiles(self, values: Mapping) -> list[SharedTile]:
         """The shared tiles of a configuration (``values["shared"]``, each one the placement
         has), the tensor cores' operands with their rows laid out for the warps' reads."""
-        operands = self.tensor.arrays if self.tensor is not None and values["tensorCores"] else ()
+        operands = self.tensor.arrays if self.tensor is not None and values.get("tensorCores") else ()
         return [
             replace(t, tensor_rows=True) if t.array in operands else t
             for n in values["shared"]
@@ -258,7 +258,7 @@ class Placement:
         if not strips and values["sharedDepth"] != SHARED_DEPTH:
             return f"sharedDepth={values['sharedDepth']}: no shared tile is a strip of a loop (the same code as sharedDepth={SHARED_DEPTH})"
         counts = self.counts(values, schedule, shape)
-        if values["tensorCores"]:
+        if values.get("tensorCores"):
             found = self._tensor_problem(values, shape, counts)
             if found:
                 return f"tensorCores: {found}"

@@ -122,7 +122,7 @@ def traffic(
     warp_share, lane_share = _active(grid, env, box, lanes)
     row = (schedule.threads_only[0].loop, shape[0]) if schedule.threads_only else None
     tensor = None
-    if values["tensorCores"] and placed.tensor is not None:
+    if values.get("tensorCores") and placed.tensor is not None:
         product = placed.tensor
         layout = warp_layout(shape, placed.counts(values, schedule, shape), product)
         if isinstance(layout, str):

@@ -1,13 +1,13 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/2mm.c.
- * orcu_mm2_1 (line 26): TC=128, mapping_1='x=j y=i', registers_i_1=4, registers_j_1=2, shared_A_1=True, shared_B_1=False, sharedDepth_1=16, vectorize_1=True
- *     input ni=33, nj=35, nk=37, nl=39; time 0.01242 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_mm2_1 (line 26): TC=128, mapping_1='x=j y=i', registers_i_1=4, registers_j_1=2, shared_A_1=True, shared_B_1=False, sharedDepth_1=16, vectorize_1=True
- *     input ni=48, nj=35, nk=37, nl=39; time 0.01242 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_mm2_2 (line 41): TC=128, mapping_2='x=j y=i', registers_i_2=2, registers_j_2=4, shared_C_2=False, shared_tmp_2=True, sharedDepth_2=16, vectorize_2=False
- *     input ni=33, nj=35, nk=37, nl=39; time 0.01673 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_mm2_2 (line 41): TC=128, mapping_2='x=j y=i', registers_i_2=2, registers_j_2=4, shared_C_2=False, shared_tmp_2=True, sharedDepth_2=16, vectorize_2=False
- *     input ni=48, nj=35, nk=37, nl=39; time 0.01673 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_mm2_1 (line 26): TC=64, mapping_1='x=j y=i', registers_i_1=1, registers_j_1=4, shared_A_1=False, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
+ *     input ni=33, nj=35, nk=37, nl=39; time 0.01685 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_mm2_1 (line 26): TC=64, mapping_1='x=j y=i', registers_i_1=1, registers_j_1=4, shared_A_1=False, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
+ *     input ni=48, nj=35, nk=37, nl=39; time 0.01685 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_mm2_2 (line 41): TC=64, mapping_2='x=j y=i', registers_i_2=4, registers_j_2=1, shared_C_2=False, shared_tmp_2=False, sharedDepth_2=16, vectorize_2=False, tensorCores_2=False
+ *     input ni=33, nj=35, nk=37, nl=39; time 0.0177 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_mm2_2 (line 41): TC=64, mapping_2='x=j y=i', registers_i_2=4, registers_j_2=1, shared_C_2=False, shared_tmp_2=False, sharedDepth_2=16, vectorize_2=False, tensorCores_2=False
+ *     input ni=48, nj=35, nk=37, nl=39; time 0.0177 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -54,35 +54,6 @@ static void orcu_check(cudaError_t err, const char *call, const char *file, int 
 // shared-memory load (the emulation logs it as one access of the vector's size).
 #ifndef ORCU_TILE_VECTOR
 #define ORCU_TILE_VECTOR(vector, name, index) (*(const vector *)&(name)index)
-#endif
-
-// A tile's next strip copied from global to shared memory while the thread goes on: cp.async
-// on sm_80 and later (no register holds the element on its way), a plain copy before. Each
-// thread waits for its own copies (orcu_copies_wait), then a barrier makes the strip whole.
-#ifndef ORCU_COPY_ASYNC
-#define ORCU_COPY_ASYNC
-#if defined(__CUDACC__) && !defined(ORCU_EMULATION)
-#include <cuda_pipeline.h>
-#endif
-template <typename T>
-__device__ __forceinline__ void orcu_copy_async(T &shared, const T &global)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)  // the sizes cp.async copies
-        __pipeline_memcpy_async((void *)&shared, (const void *)&global, sizeof(T));
-    else
-        shared = global;
-#else
-    shared = global;
-#endif
-}
-__device__ __forceinline__ void orcu_copies_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-#endif
-}
 #endif
 
 // Elements in [first, end); 0 when empty.
@@ -211,11 +182,11 @@ static orcu_handoff orcu_handoff_mm2_1[1];
 //             for (k = 0; k < nk; k++)
 //                 tmp[i*nj + j] += alpha * A[i*nk + k] * B[k*nj + j];
 //         }
-// The TSG's mapping 'x=j y=i': 32 x 4 threads a block; the loops on the
+// The TSG's mapping 'x=j y=i': 32 x 2 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 template <typename orcu_index>
-__global__ void __launch_bounds__(128) orcu_mm2_1_kernel(
+__global__ void __launch_bounds__(64) orcu_mm2_1_kernel(
     double *__restrict__ tmp,
     const double *__restrict__ A,
     const double *__restrict__ B,
@@ -224,224 +195,103 @@ __global__ void __launch_bounds__(128) orcu_mm2_1_kernel(
     int nk,
     double alpha)
 {
-    orcu_index k;
-    ORCU_SHARED_TILE(double, A_buffers, [2][16][16], 1);  // free of bank conflicts
-    // 'i' (the loop at ex/2mm.c:27): tiles of 16 iterations over blockIdx.y, a whole grid apart; each thread 4 of them, 4 apart (threadIdx.y)
-    for (orcu_index i0 = (orcu_index)blockIdx.y * 16; i0 < ni; i0 += (orcu_index)gridDim.y * 16) {
-        // 'j' (the loop at ex/2mm.c:28): tiles of 64 iterations over blockIdx.x, a whole grid apart; each thread 2 of them, in groups of 2 consecutive ones (one vector), the groups 64 apart (threadIdx.x)
-        for (orcu_index j0 = (orcu_index)blockIdx.x * 64; j0 < nj; j0 += (orcu_index)gridDim.x * 64) {
-            const orcu_index i_0 = i0 + (orcu_index)threadIdx.y;
-            const orcu_index i_1 = i0 + ((orcu_index)threadIdx.y + 4);
-            const orcu_index i_2 = i0 + ((orcu_index)threadIdx.y + 8);
-            const orcu_index i_3 = i0 + ((orcu_index)threadIdx.y + 12);
+    orcu_index i, k;
+    ORCU_SHARED_TILE(double, B_shared, [32][128], 1);  // free of bank conflicts
+    // 'i' (the loop at ex/2mm.c:27): tiles of 2 iterations over blockIdx.y, a whole grid apart; each thread 1 of them, 2 apart (threadIdx.y)
+    for (orcu_index i0 = (orcu_index)blockIdx.y * 2; i0 < ni; i0 += (orcu_index)gridDim.y * 2) {
+        // 'j' (the loop at ex/2mm.c:28): tiles of 128 iterations over blockIdx.x, a whole grid apart; each thread 4 of them, in groups of 2 consecutive ones (one vector), the groups 64 apart (threadIdx.x)
+        for (orcu_index j0 = (orcu_index)blockIdx.x * 128; j0 < nj; j0 += (orcu_index)gridDim.x * 128) {
+            i = i0 + (orcu_index)threadIdx.y;
             const orcu_index j_0 = j0 + (orcu_index)(threadIdx.x * 2);
             const orcu_index j_1 = j0 + (orcu_index)(threadIdx.x * 2 + 1);
+            const orcu_index j_2 = j0 + (orcu_index)((threadIdx.x + 32) * 2);
+            const orcu_index j_3 = j0 + (orcu_index)((threadIdx.x + 32) * 2 + 1);
             double2 tmp_v1;  // every iteration assigns it
             tmp_v1.x = 0.0;
             tmp_v1.y = 0.0;
-            if (i_0 < ni && j_1 < nj && (size_t)&tmp[i_0 * nj + j_0] % 16 == 0) *(double2 *)&tmp[i_0 * nj + j_0] = tmp_v1;
-            else { if (i_0 < ni && j_0 < nj) tmp[i_0 * nj + j_0] = tmp_v1.x; if (i_0 < ni && j_1 < nj) tmp[i_0 * nj + j_1] = tmp_v1.y; }  // the loop's end, or a row that does not start on a whole vector
+            if (i < ni && j_1 < nj && (size_t)&tmp[i * nj + j_0] % 16 == 0) *(double2 *)&tmp[i * nj + j_0] = tmp_v1;
+            else { if (i < ni && j_0 < nj) tmp[i * nj + j_0] = tmp_v1.x; if (i < ni && j_1 < nj) tmp[i * nj + j_1] = tmp_v1.y; }  // the loop's end, or a row that does not start on a whole vector
             double2 tmp_v2;  // every iteration assigns it
             tmp_v2.x = 0.0;
             tmp_v2.y = 0.0;
-            if (i_1 < ni && j_1 < nj && (size_t)&tmp[i_1 * nj + j_0] % 16 == 0) *(double2 *)&tmp[i_1 * nj + j_0] = tmp_v2;
-            else { if (i_1 < ni && j_0 < nj) tmp[i_1 * nj + j_0] = tmp_v2.x; if (i_1 < ni && j_1 < nj) tmp[i_1 * nj + j_1] = tmp_v2.y; }  // the loop's end, or a row that does not start on a whole vector
-            double2 tmp_v3;  // every iteration assigns it
-            tmp_v3.x = 0.0;
-            tmp_v3.y = 0.0;
-            if (i_2 < ni && j_1 < nj && (size_t)&tmp[i_2 * nj + j_0] % 16 == 0) *(double2 *)&tmp[i_2 * nj + j_0] = tmp_v3;
-            else { if (i_2 < ni && j_0 < nj) tmp[i_2 * nj + j_0] = tmp_v3.x; if (i_2 < ni && j_1 < nj) tmp[i_2 * nj + j_1] = tmp_v3.y; }  // the loop's end, or a row that does not start on a whole vector
-            double2 tmp_v4;  // every iteration assigns it
-            tmp_v4.x = 0.0;
-            tmp_v4.y = 0.0;
-            if (i_3 < ni && j_1 < nj && (size_t)&tmp[i_3 * nj + j_0] % 16 == 0) *(double2 *)&tmp[i_3 * nj + j_0] = tmp_v4;
-            else { if (i_3 < ni && j_0 < nj) tmp[i_3 * nj + j_0] = tmp_v4.x; if (i_3 < ni && j_1 < nj) tmp[i_3 * nj + j_1] = tmp_v4.y; }  // the loop's end, or a row that does not start on a whole vector
-            double2 tmp_k_acc_v5;
-            if (i_0 < ni && j_1 < nj && (size_t)&tmp[i_0 * nj + j_0] % 16 == 0) tmp_k_acc_v5 = *(const double2 *)&tmp[i_0 * nj + j_0];
-            else { tmp_k_acc_v5.x = i_0 < ni && j_0 < nj ? tmp[i_0 * nj + j_0] : (double)0; tmp_k_acc_v5.y = i_0 < ni && j_1 < nj ? tmp[i_0 * nj + j_1] : (double)0; }
-            double tmp_k_acc_0_0 = tmp_k_acc_v5.x;  // tmp[i_0 * nj + j_0] stays in a register over the loop on k
-            double tmp_k_acc_0_1 = tmp_k_acc_v5.y;  // tmp[i_0 * nj + j_1] stays in a register over the loop on k
-            double2 tmp_k_acc_v6;
-            if (i_1 < ni && j_1 < nj && (size_t)&tmp[i_1 * nj + j_0] % 16 == 0) tmp_k_acc_v6 = *(const double2 *)&tmp[i_1 * nj + j_0];
-            else { tmp_k_acc_v6.x = i_1 < ni && j_0 < nj ? tmp[i_1 * nj + j_0] : (double)0; tmp_k_acc_v6.y = i_1 < ni && j_1 < nj ? tmp[i_1 * nj + j_1] : (double)0; }
-            double tmp_k_acc_1_0 = tmp_k_acc_v6.x;  // tmp[i_1 * nj + j_0] stays in a register over the loop on k
-            double tmp_k_acc_1_1 = tmp_k_acc_v6.y;  // tmp[i_1 * nj + j_1] stays in a register over the loop on k
-            double2 tmp_k_acc_v7;
-            if (i_2 < ni && j_1 < nj && (size_t)&tmp[i_2 * nj + j_0] % 16 == 0) tmp_k_acc_v7 = *(const double2 *)&tmp[i_2 * nj + j_0];
-            else { tmp_k_acc_v7.x = i_2 < ni && j_0 < nj ? tmp[i_2 * nj + j_0] : (double)0; tmp_k_acc_v7.y = i_2 < ni && j_1 < nj ? tmp[i_2 * nj + j_1] : (double)0; }
-            double tmp_k_acc_2_0 = tmp_k_acc_v7.x;  // tmp[i_2 * nj + j_0] stays in a register over the loop on k
-            double tmp_k_acc_2_1 = tmp_k_acc_v7.y;  // tmp[i_2 * nj + j_1] stays in a register over the loop on k
-            double2 tmp_k_acc_v8;
-            if (i_3 < ni && j_1 < nj && (size_t)&tmp[i_3 * nj + j_0] % 16 == 0) tmp_k_acc_v8 = *(const double2 *)&tmp[i_3 * nj + j_0];
-            else { tmp_k_acc_v8.x = i_3 < ni && j_0 < nj ? tmp[i_3 * nj + j_0] : (double)0; tmp_k_acc_v8.y = i_3 < ni && j_1 < nj ? tmp[i_3 * nj + j_1] : (double)0; }
-            double tmp_k_acc_3_0 = tmp_k_acc_v8.x;  // tmp[i_3 * nj + j_0] stays in a register over the loop on k
-            double tmp_k_acc_3_1 = tmp_k_acc_v8.y;  // tmp[i_3 * nj + j_1] stays in a register over the loop on k
-            if (sizeof(orcu_index) == 4) {
-                // 'k' (the loop at ex/2mm.c:30) in strips of 16: A copied to shared memory per strip, in two buffers: the next strip's copy in flight while the threads read this one
-                orcu_index k0 = 0;
-                {  // the first strip
-                    auto A_shared = A_buffers[0];
-                    // A[(i0 + orcu_a0)][(k0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                    if ((nk) % 2 == 0 && (size_t)&A[(i0) * (nk) + (k0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 128) {
-                            const orcu_index orcu_a0 = e / 8;
-                            const orcu_index orcu_a1 = (e % 8) * 2;
-                            if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nk - 1 && (k0 + orcu_a1 + 1) >= 0 && (k0 + orcu_a1 + 1) <= nk - 1))
-                                orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1], *(const double2 *)&A[(i0 + orcu_a0) * (nk) + (k0 + orcu_a1)]);
-                            else  // the tile's edge
-                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                    if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1 + orcu_l) >= 0 && (k0 + orcu_a1 + orcu_l) <= nk - 1)
-                                        orcu_copy_async(ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1 + orcu_l], A[(i0 + orcu_a0) * (nk) + (k0 + orcu_a1 + orcu_l)]);
-                                    else
-                                        ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1 + orcu_l] = (double)0;
-                                }
-                        }
-                    } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 256; e += 128) {
-                            const orcu_index orcu_a0 = e / 16;
-                            const orcu_index orcu_a1 = e % 16;
-                            if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nk - 1)
-                                orcu_copy_async(ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1], A[(i0 + orcu_a0) * (nk) + (k0 + orcu_a1)]);
-                            else
-                                ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1] = (double)0;
-                        }
-                    }
-                    orcu_copies_wait();
-                    __syncthreads();  // the tiles are whole before any thread reads them
-                }
-                for (int orcu_buffer = 0; k0 < nk; k0 += 16, orcu_buffer ^= 1) {
-                    if (k0 + 16 < nk) {  // the next strip, into the other buffer
-                        const orcu_index k0_next = k0 + 16;
-                        auto A_shared = A_buffers[orcu_buffer ^ 1];
-                        // A[(i0 + orcu_a0)][(k0_next + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                        if ((nk) % 2 == 0 && (size_t)&A[(i0) * (nk) + (k0_next)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 128) {
-                                const orcu_index orcu_a0 = e / 8;
-                                const orcu_index orcu_a1 = (e % 8) * 2;
-                                if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1) >= 0 && (k0_next + orcu_a1) <= nk - 1 && (k0_next + orcu_a1 + 1) >= 0 && (k0_next + orcu_a1 + 1) <= nk - 1))
-                                    orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1], *(const double2 *)&A[(i0 + orcu_a0) * (nk) + (k0_next + orcu_a1)]);
-                                else  // the tile's edge
-                                    for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                        if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1 + orcu_l) >= 0 && (k0_next + orcu_a1 + orcu_l) <= nk - 1)
-                                            orcu_copy_async(ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1 + orcu_l], A[(i0 + orcu_a0) * (nk) + (k0_next + orcu_a1 + orcu_l)]);
-                                        else
-                                            ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1 + orcu_l] = (double)0;
-                                    }
+            if (i < ni && j_3 < nj && (size_t)&tmp[i * nj + j_2] % 16 == 0) *(double2 *)&tmp[i * nj + j_2] = tmp_v2;
+            else { if (i < ni && j_2 < nj) tmp[i * nj + j_2] = tmp_v2.x; if (i < ni && j_3 < nj) tmp[i * nj + j_3] = tmp_v2.y; }  // the loop's end, or a row that does not start on a whole vector
+            double2 tmp_k_acc_v3;
+            if (i < ni && j_1 < nj && (size_t)&tmp[i * nj + j_0] % 16 == 0) tmp_k_acc_v3 = *(const double2 *)&tmp[i * nj + j_0];
+            else { tmp_k_acc_v3.x = i < ni && j_0 < nj ? tmp[i * nj + j_0] : (double)0; tmp_k_acc_v3.y = i < ni && j_1 < nj ? tmp[i * nj + j_1] : (double)0; }
+            double tmp_k_acc_0 = tmp_k_acc_v3.x;  // tmp[i * nj + j_0] stays in a register over the loop on k
+            double tmp_k_acc_1 = tmp_k_acc_v3.y;  // tmp[i * nj + j_1] stays in a register over the loop on k
+            double2 tmp_k_acc_v4;
+            if (i < ni && j_3 < nj && (size_t)&tmp[i * nj + j_2] % 16 == 0) tmp_k_acc_v4 = *(const double2 *)&tmp[i * nj + j_2];
+            else { tmp_k_acc_v4.x = i < ni && j_2 < nj ? tmp[i * nj + j_2] : (double)0; tmp_k_acc_v4.y = i < ni && j_3 < nj ? tmp[i * nj + j_3] : (double)0; }
+            double tmp_k_acc_2 = tmp_k_acc_v4.x;  // tmp[i * nj + j_2] stays in a register over the loop on k
+            double tmp_k_acc_3 = tmp_k_acc_v4.y;  // tmp[i * nj + j_3] stays in a register over the loop on k
+            // 'k' (the loop at ex/2mm.c:30) in strips of 32: B copied to shared memory per strip
+            for (orcu_index k0 = 0; k0 < nk; k0 += 32) {
+                // B[(k0 + orcu_a0)][(j0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
+                if ((nj) % 2 == 0 && (size_t)&B[(k0) * (nj) + (j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
+                    for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 2048; e += 64) {
+                        const orcu_index orcu_a0 = e / 64;
+                        const orcu_index orcu_a1 = (e % 64) * 2;
+                        if (((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= nk - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= nj - 1 && (j0 + orcu_a1 + 1) >= 0 && (j0 + orcu_a1 + 1) <= nj - 1))
+                            *(double2 *)&ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = *(const double2 *)&B[(k0 + orcu_a0) * (nj) + (j0 + orcu_a1)];
+                        else  // the tile's edge
+                            for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
+                                ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1 + orcu_l] = ((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= nk - 1 && (j0 + orcu_a1 + orcu_l) >= 0 && (j0 + orcu_a1 + orcu_l) <= nj - 1) ? B[(k0 + orcu_a0) * (nj) + (j0 + orcu_a1 + orcu_l)] : (double)0;
                             }
-                        } else {
-                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 256; e += 128) {
-                                const orcu_index orcu_a0 = e / 16;
-                                const orcu_index orcu_a1 = e % 16;
-                                if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1) >= 0 && (k0_next + orcu_a1) <= nk - 1)
-                                    orcu_copy_async(ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1], A[(i0 + orcu_a0) * (nk) + (k0_next + orcu_a1)]);
-                                else
-                                    ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1] = (double)0;
-                            }
-                        }
                     }
-                    auto A_shared = A_buffers[orcu_buffer];
-                    if (k0 + 16 <= nk) {
-                        #pragma unroll
-                        for (k = k0; k < k0 + 16; k++) {
-                            double2 B_v9;
-                            if (j_1 < nj && (size_t)&B[k * nj + j_0] % 16 == 0) B_v9 = *(const double2 *)&B[k * nj + j_0];
-                            else { B_v9.x = j_0 < nj ? B[k * nj + j_0] : (double)0; B_v9.y = j_1 < nj ? B[k * nj + j_1] : (double)0; }
-                            tmp_k_acc_0_0 += alpha * A_shared[i_0 - i0][k - k0] * B_v9.x;
-                            tmp_k_acc_0_1 += alpha * A_shared[i_0 - i0][k - k0] * B_v9.y;
-                            tmp_k_acc_1_0 += alpha * A_shared[i_1 - i0][k - k0] * B_v9.x;
-                            tmp_k_acc_1_1 += alpha * A_shared[i_1 - i0][k - k0] * B_v9.y;
-                            tmp_k_acc_2_0 += alpha * A_shared[i_2 - i0][k - k0] * B_v9.x;
-                            tmp_k_acc_2_1 += alpha * A_shared[i_2 - i0][k - k0] * B_v9.y;
-                            tmp_k_acc_3_0 += alpha * A_shared[i_3 - i0][k - k0] * B_v9.x;
-                            tmp_k_acc_3_1 += alpha * A_shared[i_3 - i0][k - k0] * B_v9.y;
-                        }
-                    } else {
-                        for (k = k0; k < nk; k++) {
-                            double2 B_v9;
-                            if (j_1 < nj && (size_t)&B[k * nj + j_0] % 16 == 0) B_v9 = *(const double2 *)&B[k * nj + j_0];
-                            else { B_v9.x = j_0 < nj ? B[k * nj + j_0] : (double)0; B_v9.y = j_1 < nj ? B[k * nj + j_1] : (double)0; }
-                            tmp_k_acc_0_0 += alpha * A_shared[i_0 - i0][k - k0] * B_v9.x;
-                            tmp_k_acc_0_1 += alpha * A_shared[i_0 - i0][k - k0] * B_v9.y;
-                            tmp_k_acc_1_0 += alpha * A_shared[i_1 - i0][k - k0] * B_v9.x;
-                            tmp_k_acc_1_1 += alpha * A_shared[i_1 - i0][k - k0] * B_v9.y;
-                            tmp_k_acc_2_0 += alpha * A_shared[i_2 - i0][k - k0] * B_v9.x;
-                            tmp_k_acc_2_1 += alpha * A_shared[i_2 - i0][k - k0] * B_v9.y;
-                            tmp_k_acc_3_0 += alpha * A_shared[i_3 - i0][k - k0] * B_v9.x;
-                            tmp_k_acc_3_1 += alpha * A_shared[i_3 - i0][k - k0] * B_v9.y;
-                        }
+                } else {
+                    for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 4096; e += 64) {
+                        const orcu_index orcu_a0 = e / 128;
+                        const orcu_index orcu_a1 = e % 128;
+                        ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = ((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= nk - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= nj - 1) ? B[(k0 + orcu_a0) * (nj) + (j0 + orcu_a1)] : (double)0;
                     }
-                    orcu_copies_wait();
-                    __syncthreads();  // the next strip is whole, and every thread has read this one
                 }
-            } else {  // 64-bit indices: one buffer
-                auto A_shared = A_buffers[0];
-                // 'k' (the loop at ex/2mm.c:30) in strips of 16: A copied to shared memory per strip
-                for (orcu_index k0 = 0; k0 < nk; k0 += 16) {
-                    // A[(i0 + orcu_a0)][(k0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                    if ((nk) % 2 == 0 && (size_t)&A[(i0) * (nk) + (k0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 128) {
-                            const orcu_index orcu_a0 = e / 8;
-                            const orcu_index orcu_a1 = (e % 8) * 2;
-                            if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nk - 1 && (k0 + orcu_a1 + 1) >= 0 && (k0 + orcu_a1 + 1) <= nk - 1))
-                                *(double2 *)&ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1] = *(const double2 *)&A[(i0 + orcu_a0) * (nk) + (k0 + orcu_a1)];
-                            else  // the tile's edge
-                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                    ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1 + orcu_l] = ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1 + orcu_l) >= 0 && (k0 + orcu_a1 + orcu_l) <= nk - 1) ? A[(i0 + orcu_a0) * (nk) + (k0 + orcu_a1 + orcu_l)] : (double)0;
-                                }
+                __syncthreads();  // the tiles are whole before any thread reads them
+                if (k0 + 32 <= nk) {
+                    #pragma unroll
+                    for (k = k0; k < k0 + 32; k++) {
+                        const double2 B_v5 = ORCU_TILE_VECTOR(double2, B_shared, [k - k0][j_0 - j0]);
+                        if (i < ni && j_0 < nj) {
+                            tmp_k_acc_0 += alpha * A[i * nk + k] * B_v5.x;
                         }
-                    } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 256; e += 128) {
-                            const orcu_index orcu_a0 = e / 16;
-                            const orcu_index orcu_a1 = e % 16;
-                            ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1] = ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nk - 1) ? A[(i0 + orcu_a0) * (nk) + (k0 + orcu_a1)] : (double)0;
+                        if (i < ni && j_1 < nj) {
+                            tmp_k_acc_1 += alpha * A[i * nk + k] * B_v5.y;
+                        }
+                        const double2 B_v6 = ORCU_TILE_VECTOR(double2, B_shared, [k - k0][j_2 - j0]);
+                        if (i < ni && j_2 < nj) {
+                            tmp_k_acc_2 += alpha * A[i * nk + k] * B_v6.x;
+                        }
+                        if (i < ni && j_3 < nj) {
+                            tmp_k_acc_3 += alpha * A[i * nk + k] * B_v6.y;
                         }
                     }
-                    __syncthreads();  // the tiles are whole before any thread reads them
-                    if (k0 + 16 <= nk) {
-                        #pragma unroll
-                        for (k = k0; k < k0 + 16; k++) {
-                            double2 B_v10;
-                            if (j_1 < nj && (size_t)&B[k * nj + j_0] % 16 == 0) B_v10 = *(const double2 *)&B[k * nj + j_0];
-                            else { B_v10.x = j_0 < nj ? B[k * nj + j_0] : (double)0; B_v10.y = j_1 < nj ? B[k * nj + j_1] : (double)0; }
-                            tmp_k_acc_0_0 += alpha * A_shared[i_0 - i0][k - k0] * B_v10.x;
-                            tmp_k_acc_0_1 += alpha * A_shared[i_0 - i0][k - k0] * B_v10.y;
-                            tmp_k_acc_1_0 += alpha * A_shared[i_1 - i0][k - k0] * B_v10.x;
-                            tmp_k_acc_1_1 += alpha * A_shared[i_1 - i0][k - k0] * B_v10.y;
-                            tmp_k_acc_2_0 += alpha * A_shared[i_2 - i0][k - k0] * B_v10.x;
-                            tmp_k_acc_2_1 += alpha * A_shared[i_2 - i0][k - k0] * B_v10.y;
-                            tmp_k_acc_3_0 += alpha * A_shared[i_3 - i0][k - k0] * B_v10.x;
-                            tmp_k_acc_3_1 += alpha * A_shared[i_3 - i0][k - k0] * B_v10.y;
+                } else {
+                    for (k = k0; k < nk; k++) {
+                        const double2 B_v5 = ORCU_TILE_VECTOR(double2, B_shared, [k - k0][j_0 - j0]);
+                        if (i < ni && j_0 < nj) {
+                            tmp_k_acc_0 += alpha * A[i * nk + k] * B_v5.x;
                         }
-                    } else {
-                        for (k = k0; k < nk; k++) {
-                            double2 B_v10;
-                            if (j_1 < nj && (size_t)&B[k * nj + j_0] % 16 == 0) B_v10 = *(const double2 *)&B[k * nj + j_0];
-                            else { B_v10.x = j_0 < nj ? B[k * nj + j_0] : (double)0; B_v10.y = j_1 < nj ? B[k * nj + j_1] : (double)0; }
-                            tmp_k_acc_0_0 += alpha * A_shared[i_0 - i0][k - k0] * B_v10.x;
-                            tmp_k_acc_0_1 += alpha * A_shared[i_0 - i0][k - k0] * B_v10.y;
-                            tmp_k_acc_1_0 += alpha * A_shared[i_1 - i0][k - k0] * B_v10.x;
-                            tmp_k_acc_1_1 += alpha * A_shared[i_1 - i0][k - k0] * B_v10.y;
-                            tmp_k_acc_2_0 += alpha * A_shared[i_2 - i0][k - k0] * B_v10.x;
-                            tmp_k_acc_2_1 += alpha * A_shared[i_2 - i0][k - k0] * B_v10.y;
-                            tmp_k_acc_3_0 += alpha * A_shared[i_3 - i0][k - k0] * B_v10.x;
-                            tmp_k_acc_3_1 += alpha * A_shared[i_3 - i0][k - k0] * B_v10.y;
+                        if (i < ni && j_1 < nj) {
+                            tmp_k_acc_1 += alpha * A[i * nk + k] * B_v5.y;
+                        }
+                        const double2 B_v6 = ORCU_TILE_VECTOR(double2, B_shared, [k - k0][j_2 - j0]);
+                        if (i < ni && j_2 < nj) {
+                            tmp_k_acc_2 += alpha * A[i * nk + k] * B_v6.x;
+                        }
+                        if (i < ni && j_3 < nj) {
+                            tmp_k_acc_3 += alpha * A[i * nk + k] * B_v6.y;
                         }
                     }
-                    __syncthreads();  // every thread has read the strip before the next one fills it
                 }
+                __syncthreads();  // every thread has read the strip before the next one fills it
             }
-            const double2 tmp_k_acc_v11 = {tmp_k_acc_0_0, tmp_k_acc_0_1};
-            if (i_0 < ni && j_1 < nj && (size_t)&tmp[i_0 * nj + j_0] % 16 == 0) *(double2 *)&tmp[i_0 * nj + j_0] = tmp_k_acc_v11;
-            else { if (i_0 < ni && j_0 < nj) tmp[i_0 * nj + j_0] = tmp_k_acc_v11.x; if (i_0 < ni && j_1 < nj) tmp[i_0 * nj + j_1] = tmp_k_acc_v11.y; }  // the loop's end, or a row that does not start on a whole vector
-            const double2 tmp_k_acc_v12 = {tmp_k_acc_1_0, tmp_k_acc_1_1};
-            if (i_1 < ni && j_1 < nj && (size_t)&tmp[i_1 * nj + j_0] % 16 == 0) *(double2 *)&tmp[i_1 * nj + j_0] = tmp_k_acc_v12;
-            else { if (i_1 < ni && j_0 < nj) tmp[i_1 * nj + j_0] = tmp_k_acc_v12.x; if (i_1 < ni && j_1 < nj) tmp[i_1 * nj + j_1] = tmp_k_acc_v12.y; }  // the loop's end, or a row that does not start on a whole vector
-            const double2 tmp_k_acc_v13 = {tmp_k_acc_2_0, tmp_k_acc_2_1};
-            if (i_2 < ni && j_1 < nj && (size_t)&tmp[i_2 * nj + j_0] % 16 == 0) *(double2 *)&tmp[i_2 * nj + j_0] = tmp_k_acc_v13;
-            else { if (i_2 < ni && j_0 < nj) tmp[i_2 * nj + j_0] = tmp_k_acc_v13.x; if (i_2 < ni && j_1 < nj) tmp[i_2 * nj + j_1] = tmp_k_acc_v13.y; }  // the loop's end, or a row that does not start on a whole vector
-            const double2 tmp_k_acc_v14 = {tmp_k_acc_3_0, tmp_k_acc_3_1};
-            if (i_3 < ni && j_1 < nj && (size_t)&tmp[i_3 * nj + j_0] % 16 == 0) *(double2 *)&tmp[i_3 * nj + j_0] = tmp_k_acc_v14;
-            else { if (i_3 < ni && j_0 < nj) tmp[i_3 * nj + j_0] = tmp_k_acc_v14.x; if (i_3 < ni && j_1 < nj) tmp[i_3 * nj + j_1] = tmp_k_acc_v14.y; }  // the loop's end, or a row that does not start on a whole vector
+            const double2 tmp_k_acc_v7 = {tmp_k_acc_0, tmp_k_acc_1};
+            if (i < ni && j_1 < nj && (size_t)&tmp[i * nj + j_0] % 16 == 0) *(double2 *)&tmp[i * nj + j_0] = tmp_k_acc_v7;
+            else { if (i < ni && j_0 < nj) tmp[i * nj + j_0] = tmp_k_acc_v7.x; if (i < ni && j_1 < nj) tmp[i * nj + j_1] = tmp_k_acc_v7.y; }  // the loop's end, or a row that does not start on a whole vector
+            const double2 tmp_k_acc_v8 = {tmp_k_acc_2, tmp_k_acc_3};
+            if (i < ni && j_3 < nj && (size_t)&tmp[i * nj + j_2] % 16 == 0) *(double2 *)&tmp[i * nj + j_2] = tmp_k_acc_v8;
+            else { if (i < ni && j_2 < nj) tmp[i * nj + j_2] = tmp_k_acc_v8.x; if (i < ni && j_3 < nj) tmp[i * nj + j_3] = tmp_k_acc_v8.y; }  // the loop's end, or a row that does not start on a whole vector
         }
     }
 }
@@ -482,7 +332,7 @@ void orcu_release_mm2_1(void)
     orcu_release_buffers(orcu_mm2_1_buffers, 3);
 }
 
-// Runs the loop at ex/2mm.c:27 on the GPU (threadCount=128, vectorize=True, mapping='x=j y=i', registerTile={'i': 4, 'j': 2}, shared=['A'], sharedDepth=16);
+// Runs the loop at ex/2mm.c:27 on the GPU (threadCount=64, vectorize=True, mapping='x=j y=i', registerTile={'i': 1, 'j': 4}, shared=['B'], sharedDepth=32, tensorCores=False);
 // returns when its results are in host memory.
 static void orcu_mm2_1(
     int ni,
@@ -511,11 +361,11 @@ static void orcu_mm2_1(
 #endif
         orcu_aliased("orcu_mm2_1");
     }
-    const dim3 orcu_block(32, 4);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 64LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 16LL, 65535LL));
+    const dim3 orcu_block(32, 2);
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 128LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 2LL, 65535LL));
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)ni + (long long)orcu_grid.y * 16 > INT_MAX || (long long)nj + (long long)orcu_grid.x * 64 > INT_MAX || orcu_tmp_end > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX;
+    const bool orcu_wide = (long long)ni + (long long)orcu_grid.y * 2 > INT_MAX || (long long)nj + (long long)orcu_grid.x * 128 > INT_MAX || orcu_tmp_end > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX;
     decltype(&orcu_mm2_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_mm2_1_kernel<long long> : orcu_mm2_1_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
@@ -541,11 +391,11 @@ static void orcu_mm2_1(
 //             for (k = 0; k < nj; k++)
 //                 D[i*nl + j] += tmp[i*nj + k] * C[k*nl + j];
 //         }
-// The TSG's mapping 'x=j y=i': 32 x 4 threads a block; the loops on the
+// The TSG's mapping 'x=j y=i': 32 x 2 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 template <typename orcu_index>
-__global__ void __launch_bounds__(128) orcu_mm2_2_kernel(
+__global__ void __launch_bounds__(64) orcu_mm2_2_kernel(
     double *__restrict__ D,
     const double *__restrict__ tmp,
     const double *__restrict__ C,
@@ -554,264 +404,50 @@ __global__ void __launch_bounds__(128) orcu_mm2_2_kernel(
     double beta,
     int nj)
 {
-    orcu_index k;
-    ORCU_SHARED_TILE(double, tmp_buffers, [2][8][16], 1);  // free of bank conflicts
-    // 'i' (the loop at ex/2mm.c:42): tiles of 8 iterations over blockIdx.y, a whole grid apart; each thread 2 of them, 4 apart (threadIdx.y)
+    orcu_index j, k;
+    // 'i' (the loop at ex/2mm.c:42): tiles of 8 iterations over blockIdx.y, a whole grid apart; each thread 4 of them, 2 apart (threadIdx.y)
     for (orcu_index i0 = (orcu_index)blockIdx.y * 8; i0 < ni; i0 += (orcu_index)gridDim.y * 8) {
-        // 'j' (the loop at ex/2mm.c:43): tiles of 128 iterations over blockIdx.x, a whole grid apart; each thread 4 of them, 32 apart (threadIdx.x)
-        for (orcu_index j0 = (orcu_index)blockIdx.x * 128; j0 < nl; j0 += (orcu_index)gridDim.x * 128) {
+        // 'j' (the loop at ex/2mm.c:43): tiles of 32 iterations over blockIdx.x, a whole grid apart; each thread 1 of them, 32 apart (threadIdx.x)
+        for (orcu_index j0 = (orcu_index)blockIdx.x * 32; j0 < nl; j0 += (orcu_index)gridDim.x * 32) {
             const orcu_index i_0 = i0 + (orcu_index)threadIdx.y;
-            const orcu_index i_1 = i0 + ((orcu_index)threadIdx.y + 4);
-            const orcu_index j_0 = j0 + (orcu_index)threadIdx.x;
-            const orcu_index j_1 = j0 + ((orcu_index)threadIdx.x + 32);
-            const orcu_index j_2 = j0 + ((orcu_index)threadIdx.x + 64);
-            const orcu_index j_3 = j0 + ((orcu_index)threadIdx.x + 96);
-            if (i_0 < ni && j_0 < nl) {
-                D[i_0 * nl + j_0] *= beta;
+            const orcu_index i_1 = i0 + ((orcu_index)threadIdx.y + 2);
+            const orcu_index i_2 = i0 + ((orcu_index)threadIdx.y + 4);
+            const orcu_index i_3 = i0 + ((orcu_index)threadIdx.y + 6);
+            j = j0 + (orcu_index)threadIdx.x;
+            if (i_0 < ni && j < nl) {
+                D[i_0 * nl + j] *= beta;
             }
-            if (i_0 < ni && j_1 < nl) {
-                D[i_0 * nl + j_1] *= beta;
+            if (i_1 < ni && j < nl) {
+                D[i_1 * nl + j] *= beta;
             }
-            if (i_0 < ni && j_2 < nl) {
-                D[i_0 * nl + j_2] *= beta;
+            if (i_2 < ni && j < nl) {
+                D[i_2 * nl + j] *= beta;
             }
-            if (i_0 < ni && j_3 < nl) {
-                D[i_0 * nl + j_3] *= beta;
+            if (i_3 < ni && j < nl) {
+                D[i_3 * nl + j] *= beta;
             }
-            if (i_1 < ni && j_0 < nl) {
-                D[i_1 * nl + j_0] *= beta;
-            }
-            if (i_1 < ni && j_1 < nl) {
-                D[i_1 * nl + j_1] *= beta;
-            }
-            if (i_1 < ni && j_2 < nl) {
-                D[i_1 * nl + j_2] *= beta;
-            }
-            if (i_1 < ni && j_3 < nl) {
-                D[i_1 * nl + j_3] *= beta;
-            }
-            double D_k_acc_0_0 = i_0 < ni && j_0 < nl ? D[i_0 * nl + j_0] : (double)0;  // D[i_0 * nl + j_0] stays in a register over the loop on k
-            double D_k_acc_0_1 = i_0 < ni && j_1 < nl ? D[i_0 * nl + j_1] : (double)0;  // D[i_0 * nl + j_1] stays in a register over the loop on k
-            double D_k_acc_0_2 = i_0 < ni && j_2 < nl ? D[i_0 * nl + j_2] : (double)0;  // D[i_0 * nl + j_2] stays in a register over the loop on k
-            double D_k_acc_0_3 = i_0 < ni && j_3 < nl ? D[i_0 * nl + j_3] : (double)0;  // D[i_0 * nl + j_3] stays in a register over the loop on k
-            double D_k_acc_1_0 = i_1 < ni && j_0 < nl ? D[i_1 * nl + j_0] : (double)0;  // D[i_1 * nl + j_0] stays in a register over the loop on k
-            double D_k_acc_1_1 = i_1 < ni && j_1 < nl ? D[i_1 * nl + j_1] : (double)0;  // D[i_1 * nl + j_1] stays in a register over the loop on k
-            double D_k_acc_1_2 = i_1 < ni && j_2 < nl ? D[i_1 * nl + j_2] : (double)0;  // D[i_1 * nl + j_2] stays in a register over the loop on k
-            double D_k_acc_1_3 = i_1 < ni && j_3 < nl ? D[i_1 * nl + j_3] : (double)0;  // D[i_1 * nl + j_3] stays in a register over the loop on k
-            if (sizeof(orcu_index) == 4) {
-                // 'k' (the loop at ex/2mm.c:45) in strips of 16: tmp copied to shared memory per strip, in two buffers: the next strip's copy in flight while the threads read this one
-                orcu_index k0 = 0;
-                {  // the first strip
-                    auto tmp_shared = tmp_buffers[0];
-                    // tmp[(i0 + orcu_a0)][(k0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                    if ((nj) % 2 == 0 && (size_t)&tmp[(i0) * (nj) + (k0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 64; e += 128) {
-                            const orcu_index orcu_a0 = e / 8;
-                            const orcu_index orcu_a1 = (e % 8) * 2;
-                            if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nj - 1 && (k0 + orcu_a1 + 1) >= 0 && (k0 + orcu_a1 + 1) <= nj - 1))
-                                orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1], *(const double2 *)&tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1)]);
-                            else  // the tile's edge
-                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                    if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1 + orcu_l) >= 0 && (k0 + orcu_a1 + orcu_l) <= nj - 1)
-                                        orcu_copy_async(ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l], tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1 + orcu_l)]);
-                                    else
-                                        ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l] = (double)0;
-                                }
-                        }
-                    } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 128) {
-                            const orcu_index orcu_a0 = e / 16;
-                            const orcu_index orcu_a1 = e % 16;
-                            if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nj - 1)
-                                orcu_copy_async(ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1], tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1)]);
-                            else
-                                ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1] = (double)0;
-                        }
-                    }
-                    orcu_copies_wait();
-                    __syncthreads();  // the tiles are whole before any thread reads them
+            double D_k_acc_0 = i_0 < ni && j < nl ? D[i_0 * nl + j] : (double)0;  // D[i_0 * nl + j] stays in a register over the loop on k
+            double D_k_acc_1 = i_1 < ni && j < nl ? D[i_1 * nl + j] : (double)0;  // D[i_1 * nl + j] stays in a register over the loop on k
+            double D_k_acc_2 = i_2 < ni && j < nl ? D[i_2 * nl + j] : (double)0;  // D[i_2 * nl + j] stays in a register over the loop on k
+            double D_k_acc_3 = i_3 < ni && j < nl ? D[i_3 * nl + j] : (double)0;  // D[i_3 * nl + j] stays in a register over the loop on k
+            for (k = 0; k < nj; k++) {
+                if (i_0 < ni && j < nl) {
+                    D_k_acc_0 += tmp[i_0 * nj + k] * C[k * nl + j];
                 }
-                for (int orcu_buffer = 0; k0 < nj; k0 += 16, orcu_buffer ^= 1) {
-                    if (k0 + 16 < nj) {  // the next strip, into the other buffer
-                        const orcu_index k0_next = k0 + 16;
-                        auto tmp_shared = tmp_buffers[orcu_buffer ^ 1];
-                        // tmp[(i0 + orcu_a0)][(k0_next + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                        if ((nj) % 2 == 0 && (size_t)&tmp[(i0) * (nj) + (k0_next)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 64; e += 128) {
-                                const orcu_index orcu_a0 = e / 8;
-                                const orcu_index orcu_a1 = (e % 8) * 2;
-                                if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1) >= 0 && (k0_next + orcu_a1) <= nj - 1 && (k0_next + orcu_a1 + 1) >= 0 && (k0_next + orcu_a1 + 1) <= nj - 1))
-                                    orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1], *(const double2 *)&tmp[(i0 + orcu_a0) * (nj) + (k0_next + orcu_a1)]);
-                                else  // the tile's edge
-                                    for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                        if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1 + orcu_l) >= 0 && (k0_next + orcu_a1 + orcu_l) <= nj - 1)
-                                            orcu_copy_async(ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l], tmp[(i0 + orcu_a0) * (nj) + (k0_next + orcu_a1 + orcu_l)]);
-                                        else
-                                            ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l] = (double)0;
-                                    }
-                            }
-                        } else {
-                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 128) {
-                                const orcu_index orcu_a0 = e / 16;
-                                const orcu_index orcu_a1 = e % 16;
-                                if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1) >= 0 && (k0_next + orcu_a1) <= nj - 1)
-                                    orcu_copy_async(ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1], tmp[(i0 + orcu_a0) * (nj) + (k0_next + orcu_a1)]);
-                                else
-                                    ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1] = (double)0;
-                            }
-                        }
-                    }
-                    auto tmp_shared = tmp_buffers[orcu_buffer];
-                    if (k0 + 16 <= nj) {
-                        #pragma unroll
-                        for (k = k0; k < k0 + 16; k++) {
-                            if (i_0 < ni && j_0 < nl) {
-                                D_k_acc_0_0 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_0];
-                            }
-                            if (i_0 < ni && j_1 < nl) {
-                                D_k_acc_0_1 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_1];
-                            }
-                            if (i_0 < ni && j_2 < nl) {
-                                D_k_acc_0_2 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_2];
-                            }
-                            if (i_0 < ni && j_3 < nl) {
-                                D_k_acc_0_3 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_3];
-                            }
-                            if (i_1 < ni && j_0 < nl) {
-                                D_k_acc_1_0 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_0];
-                            }
-                            if (i_1 < ni && j_1 < nl) {
-                                D_k_acc_1_1 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_1];
-                            }
-                            if (i_1 < ni && j_2 < nl) {
-                                D_k_acc_1_2 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_2];
-                            }
-                            if (i_1 < ni && j_3 < nl) {
-                                D_k_acc_1_3 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_3];
-                            }
-                        }
-                    } else {
-                        for (k = k0; k < nj; k++) {
-                            if (i_0 < ni && j_0 < nl) {
-                                D_k_acc_0_0 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_0];
-                            }
-                            if (i_0 < ni && j_1 < nl) {
-                                D_k_acc_0_1 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_1];
-                            }
-                            if (i_0 < ni && j_2 < nl) {
-                                D_k_acc_0_2 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_2];
-                            }
-                            if (i_0 < ni && j_3 < nl) {
-                                D_k_acc_0_3 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_3];
-                            }
-                            if (i_1 < ni && j_0 < nl) {
-                                D_k_acc_1_0 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_0];
-                            }
-                            if (i_1 < ni && j_1 < nl) {
-                                D_k_acc_1_1 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_1];
-                            }
-                            if (i_1 < ni && j_2 < nl) {
-                                D_k_acc_1_2 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_2];
-                            }
-                            if (i_1 < ni && j_3 < nl) {
-                                D_k_acc_1_3 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_3];
-                            }
-                        }
-                    }
-                    orcu_copies_wait();
-                    __syncthreads();  // the next strip is whole, and every thread has read this one
+                if (i_1 < ni && j < nl) {
+                    D_k_acc_1 += tmp[i_1 * nj + k] * C[k * nl + j];
                 }
-            } else {  // 64-bit indices: one buffer
-                auto tmp_shared = tmp_buffers[0];
-                // 'k' (the loop at ex/2mm.c:45) in strips of 16: tmp copied to shared memory per strip
-                for (orcu_index k0 = 0; k0 < nj; k0 += 16) {
-                    // tmp[(i0 + orcu_a0)][(k0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                    if ((nj) % 2 == 0 && (size_t)&tmp[(i0) * (nj) + (k0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 64; e += 128) {
-                            const orcu_index orcu_a0 = e / 8;
-                            const orcu_index orcu_a1 = (e % 8) * 2;
-                            if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nj - 1 && (k0 + orcu_a1 + 1) >= 0 && (k0 + orcu_a1 + 1) <= nj - 1))
-                                *(double2 *)&ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1] = *(const double2 *)&tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1)];
-                            else  // the tile's edge
-                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                    ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l] = ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1 + orcu_l) >= 0 && (k0 + orcu_a1 + orcu_l) <= nj - 1) ? tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1 + orcu_l)] : (double)0;
-                                }
-                        }
-                    } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 128) {
-                            const orcu_index orcu_a0 = e / 16;
-                            const orcu_index orcu_a1 = e % 16;
-                            ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1] = ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nj - 1) ? tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1)] : (double)0;
-                        }
-                    }
-                    __syncthreads();  // the tiles are whole before any thread reads them
-                    if (k0 + 16 <= nj) {
-                        #pragma unroll
-                        for (k = k0; k < k0 + 16; k++) {
-                            if (i_0 < ni && j_0 < nl) {
-                                D_k_acc_0_0 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_0];
-                            }
-                            if (i_0 < ni && j_1 < nl) {
-                                D_k_acc_0_1 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_1];
-                            }
-                            if (i_0 < ni && j_2 < nl) {
-                                D_k_acc_0_2 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_2];
-                            }
-                            if (i_0 < ni && j_3 < nl) {
-                                D_k_acc_0_3 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_3];
-                            }
-                            if (i_1 < ni && j_0 < nl) {
-                                D_k_acc_1_0 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_0];
-                            }
-                            if (i_1 < ni && j_1 < nl) {
-                                D_k_acc_1_1 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_1];
-                            }
-                            if (i_1 < ni && j_2 < nl) {
-                                D_k_acc_1_2 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_2];
-                            }
-                            if (i_1 < ni && j_3 < nl) {
-                                D_k_acc_1_3 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_3];
-                            }
-                        }
-                    } else {
-                        for (k = k0; k < nj; k++) {
-                            if (i_0 < ni && j_0 < nl) {
-                                D_k_acc_0_0 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_0];
-                            }
-                            if (i_0 < ni && j_1 < nl) {
-                                D_k_acc_0_1 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_1];
-                            }
-                            if (i_0 < ni && j_2 < nl) {
-                                D_k_acc_0_2 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_2];
-                            }
-                            if (i_0 < ni && j_3 < nl) {
-                                D_k_acc_0_3 += tmp_shared[i_0 - i0][k - k0] * C[k * nl + j_3];
-                            }
-                            if (i_1 < ni && j_0 < nl) {
-                                D_k_acc_1_0 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_0];
-                            }
-                            if (i_1 < ni && j_1 < nl) {
-                                D_k_acc_1_1 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_1];
-                            }
-                            if (i_1 < ni && j_2 < nl) {
-                                D_k_acc_1_2 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_2];
-                            }
-                            if (i_1 < ni && j_3 < nl) {
-                                D_k_acc_1_3 += tmp_shared[i_1 - i0][k - k0] * C[k * nl + j_3];
-                            }
-                        }
-                    }
-                    __syncthreads();  // every thread has read the strip before the next one fills it
+                if (i_2 < ni && j < nl) {
+                    D_k_acc_2 += tmp[i_2 * nj + k] * C[k * nl + j];
+                }
+                if (i_3 < ni && j < nl) {
+                    D_k_acc_3 += tmp[i_3 * nj + k] * C[k * nl + j];
                 }
             }
-            if (i_0 < ni && j_0 < nl) D[i_0 * nl + j_0] = D_k_acc_0_0;
-            if (i_0 < ni && j_1 < nl) D[i_0 * nl + j_1] = D_k_acc_0_1;
-            if (i_0 < ni && j_2 < nl) D[i_0 * nl + j_2] = D_k_acc_0_2;
-            if (i_0 < ni && j_3 < nl) D[i_0 * nl + j_3] = D_k_acc_0_3;
-            if (i_1 < ni && j_0 < nl) D[i_1 * nl + j_0] = D_k_acc_1_0;
-            if (i_1 < ni && j_1 < nl) D[i_1 * nl + j_1] = D_k_acc_1_1;
-            if (i_1 < ni && j_2 < nl) D[i_1 * nl + j_2] = D_k_acc_1_2;
-            if (i_1 < ni && j_3 < nl) D[i_1 * nl + j_3] = D_k_acc_1_3;
+            if (i_0 < ni && j < nl) D[i_0 * nl + j] = D_k_acc_0;
+            if (i_1 < ni && j < nl) D[i_1 * nl + j] = D_k_acc_1;
+            if (i_2 < ni && j < nl) D[i_2 * nl + j] = D_k_acc_2;
+            if (i_3 < ni && j < nl) D[i_3 * nl + j] = D_k_acc_3;
         }
     }
 }
@@ -852,7 +488,7 @@ void orcu_release_mm2_2(void)
     orcu_release_buffers(orcu_mm2_2_buffers, 3);
 }
 
-// Runs the loop at ex/2mm.c:42 on the GPU (threadCount=128, vectorize=False, mapping='x=j y=i', registerTile={'i': 2, 'j': 4}, shared=['tmp'], sharedDepth=16);
+// Runs the loop at ex/2mm.c:42 on the GPU (threadCount=64, vectorize=False, mapping='x=j y=i', registerTile={'i': 4, 'j': 1}, shared=[], sharedDepth=16, tensorCores=False);
 // returns when its results are in host memory.
 static void orcu_mm2_2(
     int ni,
@@ -887,11 +523,11 @@ static void orcu_mm2_2(
 #endif
         orcu_aliased("orcu_mm2_2");
     }
-    const dim3 orcu_block(32, 4);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 128LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 8LL, 65535LL));
+    const dim3 orcu_block(32, 2);
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 8LL, 65535LL));
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)ni + (long long)orcu_grid.y * 8 > INT_MAX || (long long)nl + (long long)orcu_grid.x * 128 > INT_MAX || orcu_D_end > INT_MAX || orcu_tmp_end > INT_MAX || orcu_C_end > INT_MAX;
+    const bool orcu_wide = (long long)ni + (long long)orcu_grid.y * 8 > INT_MAX || (long long)nl + (long long)orcu_grid.x * 32 > INT_MAX || orcu_D_end > INT_MAX || orcu_tmp_end > INT_MAX || orcu_C_end > INT_MAX;
     decltype(&orcu_mm2_2_kernel<int>) const orcu_kernel = orcu_wide ? orcu_mm2_2_kernel<long long> : orcu_mm2_2_kernel<int>;
     const bool orcu_tmp_kept = orcu_kept(&orcu_tmp_handed, tmp, orcu_tmp_first, orcu_tmp_end);
     if (!orcu_tmp_kept)

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/dgemm.c.
- * orcu_dgemm_1 (line 22): TI=8, TJ=32, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=2, shared_A_1=True, shared_B_1=True, sharedDepth_1=16, vectorize_1=False
- *     input n=37; time 0.007506 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_dgemm_1 (line 22): TI=8, TJ=32, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=2, shared_A_1=True, shared_B_1=True, sharedDepth_1=16, vectorize_1=False
- *     input n=64; time 0.007784 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_dgemm_1 (line 22): TI=4, TJ=16, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=False, tensorCores_1=True
+ *     input n=37; time 0.01175 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_dgemm_1 (line 22): TI=4, TJ=16, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=False, tensorCores_1=True
+ *     input n=64; time 0.009448 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -77,6 +77,33 @@ __device__ __forceinline__ void orcu_copies_wait()
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     __pipeline_commit();
     __pipeline_wait_prior(0);
+#endif
+}
+#endif
+
+// One warp's 8 x 8 x 4 double product added to its sums on the FP64 tensor cores (mma.sync,
+// sm_80 and later): lane l holds a = A[l / 4][l % 4] and b = B[l % 4][l / 4], and the sums
+// d0, d1 of row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1. Each product is a double
+// multiply-add; before sm_80 (and in orcu's emulation) the lanes trade operands with shuffles
+// and add them in the order of k.
+#ifndef ORCU_MMA_F64
+#define ORCU_MMA_F64
+__device__ __forceinline__ void orcu_mma_f64(double &d0, double &d1, double a, double b, int lane)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    (void)lane;
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                 : "+d"(d0), "+d"(d1)
+                 : "d"(a), "d"(b));
+#else
+    const int row = lane / 4, col = 2 * (lane % 4);
+    for (int k = 0; k < 4; k++) {
+        const double ak = __shfl_sync(0xffffffffu, a, row * 4 + k);
+        const double b0 = __shfl_sync(0xffffffffu, b, col * 4 + k);
+        const double b1 = __shfl_sync(0xffffffffu, b, (col + 1) * 4 + k);
+        d0 = fma(ak, b0, d0);
+        d1 = fma(ak, b1, d1);
+    }
 #endif
 }
 #endif
@@ -167,11 +194,11 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
 //                 sum += A[i*n + k] * B[k*n + j];
 //             C[i*n + j] = alpha * sum + beta * C[i*n + j];
 //         }
-// The TSG's mapping 'x=j y=i': 32 x 8 threads a block; the loops on the
+// The TSG's mapping 'x=j y=i': 16 x 4 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 template <typename orcu_index>
-__global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
+__global__ void __launch_bounds__(64) orcu_dgemm_1_kernel(
     const double *__restrict__ A,
     const double *__restrict__ B,
     double *__restrict__ C,
@@ -179,33 +206,49 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
     double alpha,
     double beta)
 {
-    orcu_index k;
-    ORCU_SHARED_TILE(double, A_buffers, [2][16][16], 1);  // free of bank conflicts
-    ORCU_SHARED_TILE(double, B_buffers, [2][16][64], 1);  // free of bank conflicts
-    // 'i' (the loop at ex/dgemm.c:23): tiles of 16 iterations over blockIdx.y, a whole grid apart; each thread 2 of them, 8 apart (threadIdx.y)
-    for (orcu_index i0 = (orcu_index)blockIdx.y * 16; i0 < n; i0 += (orcu_index)gridDim.y * 16) {
-        // 'j' (the loop at ex/dgemm.c:24): tiles of 64 iterations over blockIdx.x, a whole grid apart; each thread 2 of them, 32 apart (threadIdx.x)
+    orcu_index i, k;
+    ORCU_SHARED_TILE(double, A_buffers, [2][8][36], 1);  // free of bank conflicts
+    ORCU_SHARED_TILE(double, B_buffers, [2][32][68], 1);  // free of bank conflicts
+    // 'i' (the loop at ex/dgemm.c:23): tiles of 8 iterations over blockIdx.y, a whole grid apart; each thread 1 of them, its sums in the warps' 8 x 8 tiles (threadIdx.y)
+    for (orcu_index i0 = (orcu_index)blockIdx.y * 8; i0 < n; i0 += (orcu_index)gridDim.y * 8) {
+        // 'j' (the loop at ex/dgemm.c:24): tiles of 64 iterations over blockIdx.x, a whole grid apart; each thread 8 of them, its sums in the warps' 8 x 8 tiles (threadIdx.x)
         for (orcu_index j0 = (orcu_index)blockIdx.x * 64; j0 < n; j0 += (orcu_index)gridDim.x * 64) {
-            const orcu_index i_0 = i0 + (orcu_index)threadIdx.y;
-            const orcu_index i_1 = i0 + ((orcu_index)threadIdx.y + 8);
-            const orcu_index j_0 = j0 + (orcu_index)threadIdx.x;
-            const orcu_index j_1 = j0 + ((orcu_index)threadIdx.x + 32);
-            double sum_0_0, sum_0_1, sum_1_0, sum_1_1;
-            sum_0_0 = 0.0;
-            sum_0_1 = 0.0;
-            sum_1_0 = 0.0;
-            sum_1_1 = 0.0;
+            // the warps split the block's 8 x 64 tile into 1 x 2 tiles of 8 x 32; lane l of a warp sums row l / 4 and columns 2 (l % 4) and 2 (l % 4) + 1 of each 8 x 8 tile (mma.sync's layout)
+            const int orcu_lane = (threadIdx.y * 16 + threadIdx.x) % 32;
+            const int orcu_warp = (threadIdx.y * 16 + threadIdx.x) / 32;
+            i = i0 + (orcu_lane / 4);
+            const orcu_index j_0 = j0 + (orcu_warp % 2 * 32 + 2 * (orcu_lane % 4));
+            const orcu_index j_1 = j0 + (orcu_warp % 2 * 32 + 1 + 2 * (orcu_lane % 4));
+            const orcu_index j_2 = j0 + (orcu_warp % 2 * 32 + 8 + 2 * (orcu_lane % 4));
+            const orcu_index j_3 = j0 + (orcu_warp % 2 * 32 + 9 + 2 * (orcu_lane % 4));
+            const orcu_index j_4 = j0 + (orcu_warp % 2 * 32 + 16 + 2 * (orcu_lane % 4));
+            const orcu_index j_5 = j0 + (orcu_warp % 2 * 32 + 17 + 2 * (orcu_lane % 4));
+            const orcu_index j_6 = j0 + (orcu_warp % 2 * 32 + 24 + 2 * (orcu_lane % 4));
+            const orcu_index j_7 = j0 + (orcu_warp % 2 * 32 + 25 + 2 * (orcu_lane % 4));
+            const orcu_index j_right_0 = j0 + (orcu_warp % 2 * 32 + orcu_lane / 4);  // the right operand's column this lane reads
+            const orcu_index j_right_1 = j0 + (orcu_warp % 2 * 32 + 8 + orcu_lane / 4);  // the right operand's column this lane reads
+            const orcu_index j_right_2 = j0 + (orcu_warp % 2 * 32 + 16 + orcu_lane / 4);  // the right operand's column this lane reads
+            const orcu_index j_right_3 = j0 + (orcu_warp % 2 * 32 + 24 + orcu_lane / 4);  // the right operand's column this lane reads
+            double sum_0, sum_1, sum_2, sum_3, sum_4, sum_5, sum_6, sum_7;
+            sum_0 = 0.0;
+            sum_1 = 0.0;
+            sum_2 = 0.0;
+            sum_3 = 0.0;
+            sum_4 = 0.0;
+            sum_5 = 0.0;
+            sum_6 = 0.0;
+            sum_7 = 0.0;
             if (sizeof(orcu_index) == 4) {
-                // 'k' (the loop at ex/dgemm.c:26) in strips of 16: A, B copied to shared memory per strip, in two buffers: the next strip's copy in flight while the threads read this one
+                // 'k' (the loop at ex/dgemm.c:26) in strips of 32: A, B copied to shared memory per strip, in two buffers: the next strip's copy in flight while the threads read this one
                 orcu_index k0 = 0;
                 {  // the first strip
                     auto A_shared = A_buffers[0];
                     auto B_shared = B_buffers[0];
                     // A[(i0 + orcu_a0)][(k0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
                     if ((n) % 2 == 0 && (size_t)&A[(i0) * (n) + (k0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 256) {
-                            const orcu_index orcu_a0 = e / 8;
-                            const orcu_index orcu_a1 = (e % 8) * 2;
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 144; e += 64) {
+                            const orcu_index orcu_a0 = e / 18;
+                            const orcu_index orcu_a1 = (e % 18) * 2;
                             if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= n - 1 && (k0 + orcu_a1 + 1) >= 0 && (k0 + orcu_a1 + 1) <= n - 1))
                                 orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1], *(const double2 *)&A[(i0 + orcu_a0) * (n) + (k0 + orcu_a1)]);
                             else  // the tile's edge
@@ -217,9 +260,9 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                                 }
                         }
                     } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 256; e += 256) {
-                            const orcu_index orcu_a0 = e / 16;
-                            const orcu_index orcu_a1 = e % 16;
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 288; e += 64) {
+                            const orcu_index orcu_a0 = e / 36;
+                            const orcu_index orcu_a1 = e % 36;
                             if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= n - 1)
                                 orcu_copy_async(ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1], A[(i0 + orcu_a0) * (n) + (k0 + orcu_a1)]);
                             else
@@ -228,9 +271,9 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                     }
                     // B[(k0 + orcu_a0)][(j0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
                     if ((n) % 2 == 0 && (size_t)&B[(k0) * (n) + (j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 512; e += 256) {
-                            const orcu_index orcu_a0 = e / 32;
-                            const orcu_index orcu_a1 = (e % 32) * 2;
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 1088; e += 64) {
+                            const orcu_index orcu_a0 = e / 34;
+                            const orcu_index orcu_a1 = (e % 34) * 2;
                             if (((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1 && (j0 + orcu_a1 + 1) >= 0 && (j0 + orcu_a1 + 1) <= n - 1))
                                 orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1], *(const double2 *)&B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)]);
                             else  // the tile's edge
@@ -242,9 +285,9 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                                 }
                         }
                     } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 1024; e += 256) {
-                            const orcu_index orcu_a0 = e / 64;
-                            const orcu_index orcu_a1 = e % 64;
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 2176; e += 64) {
+                            const orcu_index orcu_a0 = e / 68;
+                            const orcu_index orcu_a1 = e % 68;
                             if ((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1)
                                 orcu_copy_async(ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1], B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)]);
                             else
@@ -254,16 +297,16 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                     orcu_copies_wait();
                     __syncthreads();  // the tiles are whole before any thread reads them
                 }
-                for (int orcu_buffer = 0; k0 < n; k0 += 16, orcu_buffer ^= 1) {
-                    if (k0 + 16 < n) {  // the next strip, into the other buffer
-                        const orcu_index k0_next = k0 + 16;
+                for (int orcu_buffer = 0; k0 < n; k0 += 32, orcu_buffer ^= 1) {
+                    if (k0 + 32 < n) {  // the next strip, into the other buffer
+                        const orcu_index k0_next = k0 + 32;
                         auto A_shared = A_buffers[orcu_buffer ^ 1];
                         auto B_shared = B_buffers[orcu_buffer ^ 1];
                         // A[(i0 + orcu_a0)][(k0_next + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
                         if ((n) % 2 == 0 && (size_t)&A[(i0) * (n) + (k0_next)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 256) {
-                                const orcu_index orcu_a0 = e / 8;
-                                const orcu_index orcu_a1 = (e % 8) * 2;
+                            for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 144; e += 64) {
+                                const orcu_index orcu_a0 = e / 18;
+                                const orcu_index orcu_a1 = (e % 18) * 2;
                                 if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1 && (k0_next + orcu_a1) >= 0 && (k0_next + orcu_a1) <= n - 1 && (k0_next + orcu_a1 + 1) >= 0 && (k0_next + orcu_a1 + 1) <= n - 1))
                                     orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1], *(const double2 *)&A[(i0 + orcu_a0) * (n) + (k0_next + orcu_a1)]);
                                 else  // the tile's edge
@@ -275,9 +318,9 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                                     }
                             }
                         } else {
-                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 256; e += 256) {
-                                const orcu_index orcu_a0 = e / 16;
-                                const orcu_index orcu_a1 = e % 16;
+                            for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 288; e += 64) {
+                                const orcu_index orcu_a0 = e / 36;
+                                const orcu_index orcu_a1 = e % 36;
                                 if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1 && (k0_next + orcu_a1) >= 0 && (k0_next + orcu_a1) <= n - 1)
                                     orcu_copy_async(ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1], A[(i0 + orcu_a0) * (n) + (k0_next + orcu_a1)]);
                                 else
@@ -286,9 +329,9 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                         }
                         // B[(k0_next + orcu_a0)][(j0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
                         if ((n) % 2 == 0 && (size_t)&B[(k0_next) * (n) + (j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 512; e += 256) {
-                                const orcu_index orcu_a0 = e / 32;
-                                const orcu_index orcu_a1 = (e % 32) * 2;
+                            for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 1088; e += 64) {
+                                const orcu_index orcu_a0 = e / 34;
+                                const orcu_index orcu_a1 = (e % 34) * 2;
                                 if (((k0_next + orcu_a0) >= 0 && (k0_next + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1 && (j0 + orcu_a1 + 1) >= 0 && (j0 + orcu_a1 + 1) <= n - 1))
                                     orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1], *(const double2 *)&B[(k0_next + orcu_a0) * (n) + (j0 + orcu_a1)]);
                                 else  // the tile's edge
@@ -300,9 +343,9 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                                     }
                             }
                         } else {
-                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 1024; e += 256) {
-                                const orcu_index orcu_a0 = e / 64;
-                                const orcu_index orcu_a1 = e % 64;
+                            for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 2176; e += 64) {
+                                const orcu_index orcu_a0 = e / 68;
+                                const orcu_index orcu_a1 = e % 68;
                                 if ((k0_next + orcu_a0) >= 0 && (k0_next + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1)
                                     orcu_copy_async(ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1], B[(k0_next + orcu_a0) * (n) + (j0 + orcu_a1)]);
                                 else
@@ -312,20 +355,30 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                     }
                     auto A_shared = A_buffers[orcu_buffer];
                     auto B_shared = B_buffers[orcu_buffer];
-                    if (k0 + 16 <= n) {
+                    if (k0 + 32 <= n) {
                         #pragma unroll
-                        for (k = k0; k < k0 + 16; k++) {
-                            sum_0_0 += A_shared[i_0 - i0][k - k0] * B_shared[k - k0][j_0 - j0];
-                            sum_0_1 += A_shared[i_0 - i0][k - k0] * B_shared[k - k0][j_1 - j0];
-                            sum_1_0 += A_shared[i_1 - i0][k - k0] * B_shared[k - k0][j_0 - j0];
-                            sum_1_1 += A_shared[i_1 - i0][k - k0] * B_shared[k - k0][j_1 - j0];
+                        for (k = k0; k < k0 + 32; k += 4) {
+                            const double A_left_0 = A_shared[i - i0][(k + orcu_lane % 4) - k0];
+                            const double B_right_0 = B_shared[(k + orcu_lane % 4) - k0][j_right_0 - j0];
+                            const double B_right_1 = B_shared[(k + orcu_lane % 4) - k0][j_right_1 - j0];
+                            const double B_right_2 = B_shared[(k + orcu_lane % 4) - k0][j_right_2 - j0];
+                            const double B_right_3 = B_shared[(k + orcu_lane % 4) - k0][j_right_3 - j0];
+                            orcu_mma_f64(sum_0, sum_1, A_left_0, B_right_0, orcu_lane);
+                            orcu_mma_f64(sum_2, sum_3, A_left_0, B_right_1, orcu_lane);
+                            orcu_mma_f64(sum_4, sum_5, A_left_0, B_right_2, orcu_lane);
+                            orcu_mma_f64(sum_6, sum_7, A_left_0, B_right_3, orcu_lane);
                         }
                     } else {
-                        for (k = k0; k < n; k++) {
-                            sum_0_0 += A_shared[i_0 - i0][k - k0] * B_shared[k - k0][j_0 - j0];
-                            sum_0_1 += A_shared[i_0 - i0][k - k0] * B_shared[k - k0][j_1 - j0];
-                            sum_1_0 += A_shared[i_1 - i0][k - k0] * B_shared[k - k0][j_0 - j0];
-                            sum_1_1 += A_shared[i_1 - i0][k - k0] * B_shared[k - k0][j_1 - j0];
+                        for (k = k0; k < n; k += 4) {
+                            const double A_left_0 = (k + orcu_lane % 4) < n ? A_shared[i - i0][(k + orcu_lane % 4) - k0] : 0.0;
+                            const double B_right_0 = (k + orcu_lane % 4) < n ? B_shared[(k + orcu_lane % 4) - k0][j_right_0 - j0] : 0.0;
+                            const double B_right_1 = (k + orcu_lane % 4) < n ? B_shared[(k + orcu_lane % 4) - k0][j_right_1 - j0] : 0.0;
+                            const double B_right_2 = (k + orcu_lane % 4) < n ? B_shared[(k + orcu_lane % 4) - k0][j_right_2 - j0] : 0.0;
+                            const double B_right_3 = (k + orcu_lane % 4) < n ? B_shared[(k + orcu_lane % 4) - k0][j_right_3 - j0] : 0.0;
+                            orcu_mma_f64(sum_0, sum_1, A_left_0, B_right_0, orcu_lane);
+                            orcu_mma_f64(sum_2, sum_3, A_left_0, B_right_1, orcu_lane);
+                            orcu_mma_f64(sum_4, sum_5, A_left_0, B_right_2, orcu_lane);
+                            orcu_mma_f64(sum_6, sum_7, A_left_0, B_right_3, orcu_lane);
                         }
                     }
                     orcu_copies_wait();
@@ -334,13 +387,13 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
             } else {  // 64-bit indices: one buffer
                 auto A_shared = A_buffers[0];
                 auto B_shared = B_buffers[0];
-                // 'k' (the loop at ex/dgemm.c:26) in strips of 16: A, B copied to shared memory per strip
-                for (orcu_index k0 = 0; k0 < n; k0 += 16) {
+                // 'k' (the loop at ex/dgemm.c:26) in strips of 32: A, B copied to shared memory per strip
+                for (orcu_index k0 = 0; k0 < n; k0 += 32) {
                     // A[(i0 + orcu_a0)][(k0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
                     if ((n) % 2 == 0 && (size_t)&A[(i0) * (n) + (k0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 128; e += 256) {
-                            const orcu_index orcu_a0 = e / 8;
-                            const orcu_index orcu_a1 = (e % 8) * 2;
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 144; e += 64) {
+                            const orcu_index orcu_a0 = e / 18;
+                            const orcu_index orcu_a1 = (e % 18) * 2;
                             if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= n - 1 && (k0 + orcu_a1 + 1) >= 0 && (k0 + orcu_a1 + 1) <= n - 1))
                                 *(double2 *)&ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1] = *(const double2 *)&A[(i0 + orcu_a0) * (n) + (k0 + orcu_a1)];
                             else  // the tile's edge
@@ -349,17 +402,17 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                                 }
                         }
                     } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 256; e += 256) {
-                            const orcu_index orcu_a0 = e / 16;
-                            const orcu_index orcu_a1 = e % 16;
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 288; e += 64) {
+                            const orcu_index orcu_a0 = e / 36;
+                            const orcu_index orcu_a1 = e % 36;
                             ORCU_TILE_DATA(A_shared)[orcu_a0][orcu_a1] = ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= n - 1) ? A[(i0 + orcu_a0) * (n) + (k0 + orcu_a1)] : (double)0;
                         }
                     }
                     // B[(k0 + orcu_a0)][(j0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
                     if ((n) % 2 == 0 && (size_t)&B[(k0) * (n) + (j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 512; e += 256) {
-                            const orcu_index orcu_a0 = e / 32;
-                            const orcu_index orcu_a1 = (e % 32) * 2;
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 1088; e += 64) {
+                            const orcu_index orcu_a0 = e / 34;
+                            const orcu_index orcu_a1 = (e % 34) * 2;
                             if (((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1 && (j0 + orcu_a1 + 1) >= 0 && (j0 + orcu_a1 + 1) <= n - 1))
                                 *(double2 *)&ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = *(const double2 *)&B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)];
                             else  // the tile's edge
@@ -368,43 +421,65 @@ __global__ void __launch_bounds__(256) orcu_dgemm_1_kernel(
                                 }
                         }
                     } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 1024; e += 256) {
-                            const orcu_index orcu_a0 = e / 64;
-                            const orcu_index orcu_a1 = e % 64;
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 2176; e += 64) {
+                            const orcu_index orcu_a0 = e / 68;
+                            const orcu_index orcu_a1 = e % 68;
                             ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = ((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1) ? B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)] : (double)0;
                         }
                     }
                     __syncthreads();  // the tiles are whole before any thread reads them
-                    if (k0 + 16 <= n) {
+                    if (k0 + 32 <= n) {
                         #pragma unroll
-                        for (k = k0; k < k0 + 16; k++) {
-                            sum_0_0 += A_shared[i_0 - i0][k - k0] * B_shared[k - k0][j_0 - j0];
-                            sum_0_1 += A_shared[i_0 - i0][k - k0] * B_shared[k - k0][j_1 - j0];
-                            sum_1_0 += A_shared[i_1 - i0][k - k0] * B_shared[k - k0][j_0 - j0];
-                            sum_1_1 += A_shared[i_1 - i0][k - k0] * B_shared[k - k0][j_1 - j0];
+                        for (k = k0; k < k0 + 32; k += 4) {
+                            const double A_left_0 = A_shared[i - i0][(k + orcu_lane % 4) - k0];
+                            const double B_right_0 = B_shared[(k + orcu_lane % 4) - k0][j_right_0 - j0];
+                            const double B_right_1 = B_shared[(k + orcu_lane % 4) - k0][j_right_1 - j0];
+                            const double B_right_2 = B_shared[(k + orcu_lane % 4) - k0][j_right_2 - j0];
+                            const double B_right_3 = B_shared[(k + orcu_lane % 4) - k0][j_right_3 - j0];
+                            orcu_mma_f64(sum_0, sum_1, A_left_0, B_right_0, orcu_lane);
+                            orcu_mma_f64(sum_2, sum_3, A_left_0, B_right_1, orcu_lane);
+                            orcu_mma_f64(sum_4, sum_5, A_left_0, B_right_2, orcu_lane);
+                            orcu_mma_f64(sum_6, sum_7, A_left_0, B_right_3, orcu_lane);
                         }
                     } else {
-                        for (k = k0; k < n; k++) {
-                            sum_0_0 += A_shared[i_0 - i0][k - k0] * B_shared[k - k0][j_0 - j0];
-                            sum_0_1 += A_shared[i_0 - i0][k - k0] * B_shared[k - k0][j_1 - j0];
-                            sum_1_0 += A_shared[i_1 - i0][k - k0] * B_shared[k - k0][j_0 - j0];
-                            sum_1_1 += A_shared[i_1 - i0][k - k0] * B_shared[k - k0][j_1 - j0];
+                        for (k = k0; k < n; k += 4) {
+                            const double A_left_0 = (k + orcu_lane % 4) < n ? A_shared[i - i0][(k + orcu_lane % 4) - k0] : 0.0;
+                            const double B_right_0 = (k + orcu_lane % 4) < n ? B_shared[(k + orcu_lane % 4) - k0][j_right_0 - j0] : 0.0;
+                            const double B_right_1 = (k + orcu_lane % 4) < n ? B_shared[(k + orcu_lane % 4) - k0][j_right_1 - j0] : 0.0;
+                            const double B_right_2 = (k + orcu_lane % 4) < n ? B_shared[(k + orcu_lane % 4) - k0][j_right_2 - j0] : 0.0;
+                            const double B_right_3 = (k + orcu_lane % 4) < n ? B_shared[(k + orcu_lane % 4) - k0][j_right_3 - j0] : 0.0;
+                            orcu_mma_f64(sum_0, sum_1, A_left_0, B_right_0, orcu_lane);
+                            orcu_mma_f64(sum_2, sum_3, A_left_0, B_right_1, orcu_lane);
+                            orcu_mma_f64(sum_4, sum_5, A_left_0, B_right_2, orcu_lane);
+                            orcu_mma_f64(sum_6, sum_7, A_left_0, B_right_3, orcu_lane);
                         }
                     }
                     __syncthreads();  // every thread has read the strip before the next one fills it
                 }
             }
-            if (i_0 < n && j_0 < n) {
-                C[i_0 * n + j_0] = alpha * sum_0_0 + beta * C[i_0 * n + j_0];
+            if (i < n && j_0 < n) {
+                C[i * n + j_0] = alpha * sum_0 + beta * C[i * n + j_0];
             }
-            if (i_0 < n && j_1 < n) {
-                C[i_0 * n + j_1] = alpha * sum_0_1 + beta * C[i_0 * n + j_1];
+            if (i < n && j_1 < n) {
+                C[i * n + j_1] = alpha * sum_1 + beta * C[i * n + j_1];
             }
-            if (i_1 < n && j_0 < n) {
-                C[i_1 * n + j_0] = alpha * sum_1_0 + beta * C[i_1 * n + j_0];
+            if (i < n && j_2 < n) {
+                C[i * n + j_2] = alpha * sum_2 + beta * C[i * n + j_2];
             }
-            if (i_1 < n && j_1 < n) {
-                C[i_1 * n + j_1] = alpha * sum_1_1 + beta * C[i_1 * n + j_1];
+            if (i < n && j_3 < n) {
+                C[i * n + j_3] = alpha * sum_3 + beta * C[i * n + j_3];
+            }
+            if (i < n && j_4 < n) {
+                C[i * n + j_4] = alpha * sum_4 + beta * C[i * n + j_4];
+            }
+            if (i < n && j_5 < n) {
+                C[i * n + j_5] = alpha * sum_5 + beta * C[i * n + j_5];
+            }
+            if (i < n && j_6 < n) {
+                C[i * n + j_6] = alpha * sum_6 + beta * C[i * n + j_6];
+            }
+            if (i < n && j_7 < n) {
+                C[i * n + j_7] = alpha * sum_7 + beta * C[i * n + j_7];
             }
         }
     }
@@ -447,7 +522,7 @@ void orcu_release_dgemm_1(void)
     orcu_release_buffers(orcu_dgemm_1_buffers, 3);
 }
 
-// Runs the loop at ex/dgemm.c:23 on the GPU (vectorize=False, mapping='x=j y=i', tile={'i': 8, 'j': 32}, registerTile={'i': 2, 'j': 2}, shared=['A', 'B'], sharedDepth=16);
+// Runs the loop at ex/dgemm.c:23 on the GPU (vectorize=False, mapping='x=j y=i', tile={'i': 4, 'j': 16}, registerTile={'i': 2, 'j': 4}, shared=['A', 'B'], sharedDepth=32, tensorCores=True);
 // returns when its results are in host memory.
 static void orcu_dgemm_1(
     int n,
@@ -475,11 +550,11 @@ static void orcu_dgemm_1(
 #endif
         orcu_aliased("orcu_dgemm_1");
     }
-    const dim3 orcu_block(32, 8);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 64LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 16LL, 65535LL));
+    const dim3 orcu_block(16, 4);
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 64LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 8LL, 65535LL));
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)n + (long long)orcu_grid.y * 16 > INT_MAX || (long long)n + (long long)orcu_grid.x * 64 > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX || orcu_C_end > INT_MAX;
+    const bool orcu_wide = (long long)n + (long long)orcu_grid.y * 8 > INT_MAX || (long long)n + (long long)orcu_grid.x * 64 > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX || orcu_C_end > INT_MAX;
     decltype(&orcu_dgemm_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_dgemm_1_kernel<long long> : orcu_dgemm_1_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
