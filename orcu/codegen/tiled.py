@@ -37,9 +37,10 @@ from orcu.codegen.tile_iterations import Iteration, iterations, register_name, t
 from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, Stmt, loops_of, statements
 from orcu.frontend.types import VECTORS
+from orcu.tsg.banks import bank_ways
 from orcu.tsg.phase1 import bound_names
 from orcu.tsg.phase2 import Placement, SharedTile, double_buffered
-from orcu.tsg.tensor_cores import TENSOR_TYPE, WARP, WarpLayout, fragment_ways, warp_layout
+from orcu.tsg.tensor_cores import TENSOR_TYPE, WARP, WarpLayout, warp_layout
 from orcu.tsg.vectors import moves_as_vector
 
 _LANES = "xyzw"
@@ -158,7 +159,7 @@ class TiledBody(SharedFills):
         left = t.array == tensor.arrays[0]
         text = tensor.left[-1] if left else tensor.right
         offsets = next(o for sh, o in zip(t.accesses, t.offsets) if sh.access.text == text)
-        kept = [k for k, d in enumerate(t.dims) if d.coefs or d.high > d.low]
+        size = self.element_bytes[t.array]
         worst = 1
         for warp in range(self.shape[0] * self.shape[1] // WARP):
             for n in range(layout.rows if left else layout.cols // 2):
@@ -171,10 +172,7 @@ class TiledBody(SharedFills):
                     )
                     for lane in range(WARP)
                 ]
-                ways = fragment_ways(
-                    t.dims, offsets, t.shape(self.counts), kept, positions, self.element_bytes[t.array]
-                )
-                worst = max(worst, ways)
+                worst = max(worst, bank_ways(t.addresses(offsets, positions, self.counts, size), size))
         return worst
 
     # -- text ---------------------------------------------------------------------------
@@ -748,9 +746,7 @@ class TiledBody(SharedFills):
 
     def _at(self, text: str, it: Iteration) -> str:
         """An access as this iteration reads it (pycparser parses each text once: it is slow)."""
-        if text not in self._parsed:
-            self._parsed[text] = parse_expression(text)
-        return printer.expression(self._parsed[text], it.renames)
+        return self._printed(text, it.renames, {})
 
     def _statement(
         self, node: Stmt, it: Iteration, depth: int, active: tuple, vectors: Mapping[str, str] | None = None

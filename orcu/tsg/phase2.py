@@ -34,7 +34,7 @@ loops. Where a schedule has none, the reason is the recipe's.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import prod
 
@@ -149,9 +149,6 @@ class SharedTile:
         1: free of bank conflicts (its fill is, by its order)."""
         tx, ty = shape
         threads = {v: tx if axes[v] == "x" else ty for v in tiles}
-        declared = self.shape(counts)
-        kept = [k for k, d in enumerate(self.dims) if d.coefs or d.high > d.low]
-        strides = [prod(declared[n + 1 :]) for n in range(len(kept))]
         lanes = [(lane % tx, lane // tx % ty) for lane in range(min(32, tx * ty))]
         worst = 1
         for it in itertools.product(*(range(n) for n in tiles.values())):
@@ -161,20 +158,29 @@ class SharedTile:
                 if vector and rank[x] % width:
                     continue  # read with the group's first iteration
                 size = element_bytes * (width if vector else 1)
-                addresses = []
-                for lx, ly in lanes:
-                    thread = {"x": lx, "y": ly}
-                    element = 0
-                    for n, k in enumerate(kept):
-                        index = offsets[k] + sum(
-                            c * position(v, thread[axes[v]], rank[v], x, width, threads)
-                            for v, c in self.dims[k].coefs
-                            if v in rank
-                        )
-                        element += index * strides[n]
-                    addresses.append(element * element_bytes)
-                worst = max(worst, bank_ways(addresses, size))
+                positions = [
+                    {v: position(v, {"x": lx, "y": ly}[axes[v]], rank[v], x, width, threads) for v in rank}
+                    for lx, ly in lanes
+                ]
+                worst = max(worst, bank_ways(self.addresses(offsets, positions, counts, element_bytes), size))
         return worst
+
+    def addresses(
+        self, offsets: tuple[int, ...], positions: Sequence[Mapping[str, int]], counts: Mapping[str, int], size: int
+    ) -> list[int]:
+        """The byte address in the tile of the element an access (its ``offsets``) reads at each
+        of ``positions``: each loop's value from the tile's first (0 where it names none)."""
+        declared = self.shape(counts)
+        kept = [k for k, d in enumerate(self.dims) if d.coefs or d.high > d.low]
+        strides = [prod(declared[n + 1 :]) for n in range(len(kept))]
+        return [
+            size
+            * sum(
+                (offsets[k] + sum(c * at.get(v, 0) for v, c in self.dims[k].coefs)) * strides[n]
+                for n, k in enumerate(kept)
+            )
+            for at in positions
+        ]
 
 
 def position(var: str, thread: int, rank: int, x: str, width: int, threads: Mapping[str, int]) -> int:

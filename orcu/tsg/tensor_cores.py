@@ -25,7 +25,6 @@ from pycparser import c_ast
 
 from orcu.analysis.subscripts import Shaped
 from orcu.frontend.ir import Loop, Stmt, c_text, loops_of
-from orcu.tsg.banks import bank_ways
 from orcu.tsg.phase1 import bound_names
 
 WARP = 32
@@ -69,10 +68,6 @@ class WarpLayout:
     def row(self, lane: int, warp: int, a: int) -> int:
         """The block tile's row of a thread's ``a``-th row."""
         return warp // self.warps_n * self.warp_m + M * a + lane // 4
-
-    def col(self, lane: int, warp: int, c: int) -> int:
-        """The block tile's column of a thread's ``c``-th column."""
-        return warp % self.warps_n * self.warp_n + N * (c // 2) + 2 * (lane % 4) + c % 2
 
     def right_col(self, lane: int, warp: int, b: int) -> int:
         """The block tile's column a lane reads of the right operand for its ``b``-th 8 columns."""
@@ -175,23 +170,6 @@ def warp_layout(shape: tuple[int, int], counts: Mapping[str, int], found: Produc
             f"into 8 x 8 tiles among its {warps} warps"
         )
     return best[1]
-
-
-def fragment_ways(
-    dims, offsets, declared: tuple[int, ...], kept: list[int], positions: list[dict[str, int]], element_bytes: int
-) -> int:
-    """The most requests of a warp in one bank when lane ``l`` reads the tile's element at
-    ``positions[l]`` (each loop's value from the tile's first)."""
-    strides = [1] * len(kept)
-    for n in range(len(kept) - 2, -1, -1):
-        strides[n] = strides[n + 1] * declared[n + 1]
-    addresses = []
-    for at in positions:
-        element = 0
-        for n, k in enumerate(kept):
-            element += (offsets[k] + sum(c * at[v] for v, c in dims[k].coefs)) * strides[n]
-        addresses.append(element * element_bytes)
-    return bank_ways(addresses, element_bytes)
 
 
 def _name(node: c_ast.Node) -> str:
