@@ -12,7 +12,9 @@ global memory. With ``vectorize``, a thread's iterations along x come in groups 
 bytes of consecutive elements, the groups a block apart: an access that x moves one element
 a step (Placement.vectors) moves a group as one vector where the group is whole and its
 first element aligned as the kernel runs, element by element otherwise; shared tiles read
-so (SharedTile.vector_read) the same, one vector load per distinct group. A shared tile is
+so (SharedTile.vector_read) the same, one vector load per distinct group
+(codegen/vector_groups.py). With ``tensorCores``, a product's register tile is its sums in
+the tensor cores' layout, four iterations a step (codegen/tensor_steps.py). A shared tile is
 filled by the whole block in coalesced order (the tile's
 last dimension is the array's contiguous one), between barriers, once per block tile or
 once per strip of ``sharedDepth`` iterations of its sequential loop; elements past the
@@ -33,20 +35,18 @@ from orcu.analysis.affine import poly_of
 from orcu.analysis.subscripts import Shaped
 from orcu.codegen import printer
 from orcu.codegen.shared_fills import SharedFills
+from orcu.codegen.tensor_steps import TensorSteps
 from orcu.codegen.tile_iterations import Iteration, iterations, register_name, tile_bound
+from orcu.codegen.vector_groups import LANES, VectorGroups
 from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, Stmt, loops_of, statements
 from orcu.frontend.types import VECTORS
-from orcu.tsg.banks import bank_ways
 from orcu.tsg.phase1 import bound_names
-from orcu.tsg.phase2 import Placement, SharedTile, double_buffered
-from orcu.tsg.tensor_cores import TENSOR_TYPE, WARP, WarpLayout, warp_layout
-from orcu.tsg.vectors import moves_as_vector
-
-_LANES = "xyzw"
+from orcu.tsg.phase2 import Placement
+from orcu.tsg.shared_tiles import SharedTile, double_buffered
 
 
-class TiledBody(SharedFills):
+class TiledBody(SharedFills, TensorSteps, VectorGroups):
     def __init__(
         self,
         grid: list[Loop],
@@ -92,18 +92,7 @@ class TiledBody(SharedFills):
         counts = {v: self.threads[v] * n for v, n in self.tiles.items()}
         counts.update({v: self.depth for v in self.strips})
         self.counts = counts
-        # tensorCores: the products on the tensor cores, a thread's register tile its sums in
-        # the instruction's layout (tsg/tensor_cores.py; the runner pruned shapes it does not fit)
-        self.tensor = placed.tensor if values.get("tensorCores") else None
-        self.layout: WarpLayout | None = None
-        if self.tensor is not None:
-            layout = warp_layout(shape, counts, self.tensor)
-            assert not isinstance(layout, str), layout
-            self.layout = layout
-            self.tiles = {self.tensor.rows: layout.rows, self.tensor.cols: layout.cols}
-            self.lane, self.warp = fresh("orcu_lane"), fresh("orcu_warp")
-            # the right operand's columns a lane reads, one per 8 of the thread's columns
-            self.right_cols = [fresh(f"{self.tensor.cols}_right_{b}") for b in range(layout.cols // 2)]
+        self._tensor_setup(placed, values)
         # doubleBuffer: the tiles of a strip in two buffers (declared as one array of two, read
         # through a view of the strip's buffer under the tile's name) where they fit
         self.double = values["doubleBuffer"] and split is None and double_buffered(self.shared, counts, element_bytes)
@@ -151,31 +140,6 @@ class TiledBody(SharedFills):
             self._ways[t.array] = self._fragment_ways(t)
         return super().ways(t)
 
-    def _fragment_ways(self, t: SharedTile) -> int:
-        """The most requests of a warp in one bank over its reads of an operand's tile for one
-        instruction: each of a thread's rows (left) or of its pairs of columns (right), every warp."""
-        assert self.tensor is not None and self.layout is not None
-        tensor, layout = self.tensor, self.layout
-        left = t.array == tensor.arrays[0]
-        text = tensor.left[-1] if left else tensor.right
-        offsets = next(o for sh, o in zip(t.accesses, t.offsets) if sh.access.text == text)
-        size = self.element_bytes[t.array]
-        worst = 1
-        for warp in range(self.shape[0] * self.shape[1] // WARP):
-            for n in range(layout.rows if left else layout.cols // 2):
-                positions = [
-                    {tensor.loop: lane % 4}
-                    | (
-                        {tensor.rows: layout.row(lane, warp, n)}
-                        if left
-                        else {tensor.cols: layout.right_col(lane, warp, n)}
-                    )
-                    for lane in range(WARP)
-                ]
-                worst = max(worst, bank_ways(t.addresses(offsets, positions, self.counts, size), size))
-        return worst
-
-    # -- text ---------------------------------------------------------------------------
     def lines(self) -> list[str]:
         pad = printer.INDENT
         out = []
@@ -287,7 +251,7 @@ class TiledBody(SharedFills):
                     name = self._vector_name(r.name)
                     out += self._vector_load(name, r.ref, self.shaped[r.ref].access.array, vector, group, depth)
                     out += [
-                        f"{pad}{r.ctype} {r.name}{it.suffix} = {name}.{_LANES[lane]};  // {self._at(r.ref, it)} stays in "
+                        f"{pad}{r.ctype} {r.name}{it.suffix} = {name}.{LANES[lane]};  // {self._at(r.ref, it)} stays in "
                         f"a register over the loop on {r.loop}"
                         for lane, it in enumerate(group)
                     ]
@@ -461,136 +425,32 @@ class TiledBody(SharedFills):
             return self._tensor_runs(loop, start, active, depth)
         return self._strip_runs(loop, start, self._jam(loop.body, depth + 2, active), depth)
 
-    def _tensor_names(self, depth: int) -> list[str]:
-        """A thread's lane and warp, the grid loops' values of its sums, and the columns it reads
-        of the right operand (tsg/tensor_cores.py's WarpLayout)."""
-        assert self.tensor is not None and self.layout is not None
-        pad, tensor, layout = printer.INDENT * depth, self.tensor, self.layout
-        thread = "threadIdx.x" if self.shape[1] == 1 else f"(threadIdx.y * {self.shape[0]} + threadIdx.x)"
-        warp_row = (
-            []
-            if layout.warps_m == 1
-            else [f"{self.warp} * {layout.warp_m}"]
-            if layout.warps_n == 1
-            else [f"{self.warp} / {layout.warps_n} * {layout.warp_m}"]
-        )
-        warp_col = [f"{self.warp} % {layout.warps_n} * {layout.warp_n}"] if layout.warps_n > 1 else []
-
-        def at(start: str, terms: list[str]) -> str:
-            return f"{start} + ({' + '.join(t for t in terms if t != '0')})"
-
-        out = [
-            f"{pad}// the warps split the block's {layout.tile_m} x {layout.tile_n} tile into {layout.warps_m} x "
-            f"{layout.warps_n} tiles of {layout.warp_m} x {layout.warp_n}; lane l of a warp sums row l / 4 and columns "
-            "2 (l % 4) and 2 (l % 4) + 1 of each 8 x 8 tile (mma.sync's layout)",
-            f"{pad}const int {self.lane} = {thread} % {WARP};",
-            f"{pad}const int {self.warp} = {thread} / {WARP};",
-        ]
-        for a in range(layout.rows):
-            name = self._name(tensor.rows, a)
-            declare = "" if name == tensor.rows else "const orcu_index "
-            row = at(self.start[tensor.rows], [*warp_row, str(8 * a), f"{self.lane} / 4"])
-            out.append(f"{pad}{declare}{name} = {row};")
-        for c in range(layout.cols):
-            col = at(self.start[tensor.cols], [*warp_col, str(8 * (c // 2) + c % 2), f"2 * ({self.lane} % 4)"])
-            out.append(f"{pad}const orcu_index {self._name(tensor.cols, c)} = {col};")
-        out += [
-            f"{pad}const orcu_index {name} = {at(self.start[tensor.cols], [*warp_col, str(8 * b), f'{self.lane} / 4'])};  "
-            "// the right operand's column this lane reads"
-            for b, name in enumerate(self.right_cols)
-        ]
-        return out
-
-    def _tensor_runs(self, loop: Loop, start: str, active: tuple, depth: int) -> list[str]:
-        """The product's iterations in the strip from ``start``, four a step (one mma.sync per 8 x 8
-        tile of the warp's): a whole strip unrolled; the last one, where shorter, reads zeros
-        past the loop's end."""
-        pad, v, upper = printer.INDENT * depth, loop.var, printer.expression(loop.upper)
-        return [
-            f"{pad}if ({start} + {self.depth} <= {upper}) {{",
-            f"{pad}    #pragma unroll",
-            f"{pad}    for ({v} = {start}; {v} < {start} + {self.depth}; {v} += 4) {{",
-            *self._tensor_step(v, active, depth + 2, None),
-            f"{pad}    }}",
-            f"{pad}}} else {{",
-            f"{pad}    for ({v} = {start}; {v} < {upper}; {v} += 4) {{",
-            *self._tensor_step(v, active, depth + 2, upper),
-            f"{pad}    }}",
-            f"{pad}}}",
-        ]
-
-    def _tensor_step(self, v: str, active: tuple, depth: int, upper: str | None) -> list[str]:
-        """Four iterations of the product from ``v``: each lane's operands (zeros where its
-        iteration is at or past ``upper``), then the warp's instructions."""
-        assert self.tensor is not None and self.layout is not None
-        pad, tensor, layout = printer.INDENT * depth, self.tensor, self.layout
-        k = f"({v} + {self.lane} % 4)"
-        at = {it.index: it for it in self.iterations}
-        rows_at = [lp.var for lp in self.grid].index(tensor.rows)
-
-        def iteration(a: int, c: int) -> Iteration:
-            return at[(a, c) if rows_at == 0 else (c, a)]
-
-        def operand(texts, it: Iteration) -> str:
-            moved = replace(it, renames={**it.renames, tensor.loop: k})
-            refs = self._refs(moved, active)
-            value = " * ".join(self._printed(text, moved.renames, refs) for text in texts)
-            return f"{k} < {upper} ? {value} : 0.0" if upper else value
-
-        lefts = [self.fresh(f"{tensor.arrays[0]}_left_{a}") for a in range(layout.rows)]
-        rights = [self.fresh(f"{tensor.arrays[1]}_right_{b}") for b in range(layout.cols // 2)]
-        out = [
-            f"{pad}const {TENSOR_TYPE} {name} = {operand(tensor.left, iteration(a, 0))};"
-            for a, name in enumerate(lefts)
-        ]
-        for b, name in enumerate(rights):
-            it = iteration(0, 2 * b)
-            it = replace(it, renames={**it.renames, tensor.cols: self.right_cols[b]})
-            out.append(f"{pad}const {TENSOR_TYPE} {name} = {operand((tensor.right,), it)};")
-        for a, left in enumerate(lefts):
-            for b, right in enumerate(rights):
-                sums = [self._sum(iteration(a, 2 * b + e), active) for e in (0, 1)]
-                out.append(f"{pad}orcu_mma_f64({sums[0]}, {sums[1]}, {left}, {right}, {self.lane});")
-        return out
-
-    def _sum(self, it: Iteration, active: tuple) -> str:
-        """The register an iteration sums the product into."""
-        assert self.tensor is not None
-        target = self.tensor.target
-        name = self._refs(it, active).get(target) if target not in it.renames else it.renames[target]
-        assert name is not None and name.isidentifier(), f"the sum '{target}' is in no register"
-        return name
-
     def _printed(self, text: str, renames: Mapping[str, str], refs: Mapping[str, str]) -> str:
         if text not in self._parsed:
             self._parsed[text] = parse_expression(text)
         return printer.expression(printer.renamed(self._parsed[text], renames, refs))
 
-    def _strip_runs(self, loop: Loop, start: str, body: list[str], depth: int) -> list[str]:
-        """The iterations of ``loop`` in its strip from ``start`` (``body`` printed two levels
-        deeper). A whole strip has a constant trip count, which nvcc unrolls fully (the shared
-        reads become constant offsets, the register tile's products independent); the last one
-        may be shorter."""
+    def _strip_runs(
+        self, loop: Loop, start: str, body: list[str], depth: int, last: list[str] | None = None, step: int = 1
+    ) -> list[str]:
+        """The iterations of ``loop`` in its strip from ``start``, ``step`` a run of ``body``
+        (printed two levels deeper; ``last``, where given, in the last strip). A whole strip has a
+        constant trip count, which nvcc unrolls fully (the shared reads become constant offsets,
+        the register tile's products independent); the last one may be shorter."""
         pad, v, upper = printer.INDENT * depth, loop.var, printer.expression(loop.upper)
+        increment = f"{v}++" if step == 1 else f"{v} += {step}"
         return [
             f"{pad}if ({start} + {self.depth} <= {upper}) {{",
             f"{pad}    #pragma unroll",
-            f"{pad}    for ({v} = {start}; {v} < {start} + {self.depth}; {v}++) {{",
+            f"{pad}    for ({v} = {start}; {v} < {start} + {self.depth}; {increment}) {{",
             *body,
             f"{pad}    }}",
             f"{pad}}} else {{",
-            f"{pad}    for ({v} = {start}; {v} < {upper}; {v}++) {{",
-            *body,
+            f"{pad}    for ({v} = {start}; {v} < {upper}; {increment}) {{",
+            *(body if last is None else last),
             f"{pad}    }}",
             f"{pad}}}",
         ]
-
-    def _vector_register(self, r) -> bool:
-        """Whether an element kept in a register over a loop is loaded and stored as vectors:
-        it moves so, and with each tiled grid loop (no two iterations hold one element)."""
-        return (
-            self.width > 1 and r.ref in self.vector_texts and moves_as_vector(self.shaped[r.ref], self.tiled, kept=True)
-        )
 
     def _statements(self, node: Stmt, depth: int, active: tuple) -> list[str]:
         """The statement once per iteration of the register tile; with vectors, group by group:
@@ -641,108 +501,11 @@ class TiledBody(SharedFills):
                         out += self._vector_load(loaded[key], text, array, vector, group, depth)
                     name = loaded[key]
                 for lane, it in enumerate(group):
-                    components[id(it)][text] = f"{name}.{_LANES[lane]}"
+                    components[id(it)][text] = f"{name}.{LANES[lane]}"
             for it in group:
                 out += self._statement(node, it, depth, active, components[id(it)])
             out += stores
         return out
-
-    def _groups(self) -> list[list[Iteration]]:
-        """The register tile's iterations by vector: those one group of x apart and alike along
-        the other grid loops, in order along x."""
-        at = [lp.var for lp in self.grid].index(self.x)
-        groups: dict[tuple, list[Iteration]] = {}
-        for it in self.iterations:
-            key = it.index[:at] + (it.index[at] // self.width,) + it.index[at + 1 :]
-            groups.setdefault(key, []).append(it)
-        return list(groups.values())
-
-    def _vector_accesses(self, node: Stmt, active: tuple) -> dict[str, tuple[str, str | None]]:
-        """The accesses of a statement that move as vectors, by text: (array, None for a read,
-        "read" for an element read and written, "write" for one only assigned)."""
-        if self.width == 1:
-            return {}
-        held = {r.ref for r in active} | set(self._constant_refs)
-        out: dict[str, tuple[str, str | None]] = {}
-        for a in node.accesses:
-            if a.text in held or a.text in out:
-                continue
-            tile = next((t for t in self.shared if t.array == a.array), None)
-            if tile is not None:
-                k = next(k for k, sh in enumerate(tile.accesses) if sh.access.text == a.text)
-                if tile.vector_read(k, self.x, self.width, self.counts):
-                    out[a.text] = (a.array, None)
-                continue
-            if a.text not in self.vector_texts:
-                continue
-            written = any(b.text == a.text and b.write for b in node.accesses)
-            if not moves_as_vector(self.shaped[a.text], self.tiled, node=node.node, written=written):
-                continue
-            if not written:
-                out[a.text] = (a.array, None)
-            else:
-                reads = node.node.op != "=" or sum(b.text == a.text for b in node.accesses) > 1
-                out[a.text] = (a.array, "read" if reads else "write")
-        return out
-
-    def _vector_load(
-        self,
-        name: str,
-        text: str,
-        array: str,
-        vector: str,
-        group: list[Iteration],
-        depth: int,
-        whole: str | None = None,
-    ) -> list[str]:
-        """A group's elements of a global access into the vector register ``name``: one load
-        where the group is whole and aligned, else element by element (zeros past the loop's
-        end). Only the grid loops it moves with are checked: groups that differ in the others
-        read the same elements, with one load."""
-        pad, element = printer.INDENT * depth, self.element_types[array]
-        each = " ".join(
-            f"{name}.{_LANES[lane]} = {self._moving_inside(text, it)} ? {self._at(text, it)} : ({element})0;"
-            for lane, it in enumerate(group)
-        )
-        return [
-            f"{pad}{vector} {name};",
-            f"{pad}if ({whole or self._whole(text, array, group, self._moving_inside(text, group[-1]))}) "
-            f"{name} = *(const {vector} *)&{self._at(text, group[0])};",
-            f"{pad}else {{ {each} }}",
-        ]
-
-    def _moving_inside(self, text: str, it: Iteration) -> str:
-        """C condition: the iteration is inside the grid loops the access moves with."""
-        used = set().union(*(d.names for d in self.shaped[text].dims))
-        return " && ".join(b for lp, b in zip(self.grid, it.bounds) if lp.var in used) or "true"
-
-    def _vector_store(
-        self,
-        text: str,
-        array: str,
-        vector: str,
-        group: list[Iteration],
-        name: str,
-        depth: int,
-        whole: str | None = None,
-    ) -> list[str]:
-        pad = printer.INDENT * depth
-        each = " ".join(
-            f"if ({it.guard}) {self._at(text, it)} = {name}.{_LANES[lane]};" for lane, it in enumerate(group)
-        )
-        return [
-            f"{pad}if ({whole or self._whole(text, array, group)}) *({vector} *)&{self._at(text, group[0])} = {name};",
-            f"{pad}else {{ {each} }}  // the loop's end, or a row that does not start on a whole vector",
-        ]
-
-    def _whole(self, text: str, array: str, group: list[Iteration], inside: str | None = None) -> str:
-        """C condition: every iteration of the group runs (``inside``: its last one is inside the
-        loops that matter) and its first element starts a vector."""
-        return f"{inside or group[-1].guard} && (size_t)&{self._at(text, group[0])} % {self.width * self.element_bytes[array]} == 0"
-
-    def _vector_name(self, base: str) -> str:
-        self._named += 1
-        return self.fresh(f"{base}_v{self._named}")
 
     def _at(self, text: str, it: Iteration) -> str:
         """An access as this iteration reads it (pycparser parses each text once: it is slow)."""
