@@ -16,7 +16,7 @@ from orcu.execution.runners import Runner, invalid_reason
 from orcu.execution.toolchain import kernel_resources, nvcc, ptxas_report
 from orcu.planning.program import load
 from orcu.planning.space import performance_space
-from orcu.tsg.phase2 import STATIC_SHARED, double_buffered
+from orcu.tsg.shared_tiles import STATIC_SHARED, double_buffered
 
 
 def first(program, inputs, **fixed):

@@ -12,7 +12,7 @@ from orcu.analysis.affine import Poly, poly_of
 from orcu.codegen import printer
 from orcu.frontend.ir import Loop, loops_of, statements
 from orcu.frontend.types import VECTORS
-from orcu.tsg.phase2 import SharedTile
+from orcu.tsg.shared_tiles import SharedTile
 
 
 class SharedFills:

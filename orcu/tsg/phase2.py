@@ -33,8 +33,7 @@ loops. Where a schedule has none, the reason is the recipe's.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from math import prod
 
@@ -46,150 +45,18 @@ from orcu.analysis.subscripts import Shaped, shapes
 from orcu.frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.schedule import Schedule
-from orcu.tsg.banks import bank_ways
-from orcu.tsg.phase1 import bound_names, kernel_body
-from orcu.tsg.tensor_cores import TENSOR_ROWS, K, Product, product, warp_layout
+from orcu.tsg.phase1 import kernel_body
+from orcu.tsg.shared_tiles import SharedTile, shared_tile, uniform
+from orcu.tsg.tensor_cores import K, Product, product, warp_layout
 from orcu.tsg.vectors import (
-    VECTOR_BYTES,
     _has_vectors,
     contiguous,
     starts_aligned,
     vector_width,
 )
 
-NOMINAL = 16  # threads along each axis, and iterations of a strip, on which reuse is judged
 CONSTANT_BYTES = 16384  # constant memory an array may take: four such arrays fill the 64 KB of a file
 SHARED_DEPTH = 16  # sharedDepth's default
-STATIC_SHARED = 48 * 1024  # bytes of __shared__ arrays a block declares statically, on every GPU since Fermi
-
-
-@dataclass(frozen=True)
-class TileDim:
-    """One dimension of a shared tile: ``sum(coef * var) + rest + offset`` over the accesses,
-    with ``offset`` from ``low`` to ``high``."""
-
-    coefs: tuple[tuple[str, int], ...]  # the tile's loops (grid loops, the strip's loop) in it
-    rest: Poly  # the part every thread of the block agrees on, of the first access
-    low: int
-    high: int
-
-    def extent(self, counts: Mapping[str, int]) -> int:
-        """Elements along this dimension when each loop takes ``counts[var]`` consecutive values."""
-        return 1 + sum(c * (counts[v] - 1) for v, c in self.coefs) + self.high - self.low
-
-
-@dataclass(frozen=True)
-class SharedTile:
-    """An array copied to shared memory: per block tile, or per strip of a sequential loop."""
-
-    array: str
-    loop: str | None  # the sequential loop strip-mined around the copy; None: once per block tile
-    dims: tuple[TileDim, ...]
-    offsets: tuple[tuple[int, ...], ...]  # each access's offset along each dimension (from low)
-    accesses: tuple[Shaped, ...]
-    padded: bool  # thread x moves along a dimension that is not the last: rows get one more element
-    reuse: float  # reads per element copied, at NOMINAL threads and strip
-    # the loop around ``loop`` strip-mined with it (its body is that loop alone): one copy per pair
-    # of strips, reused across both (a convolution's filter rows and columns); None: ``loop`` alone
-    outer: str | None = None
-    # an operand of the tensor cores: rows of 16k + 4 doubles, so that the 8 x 4 and 4 x 8 elements a
-    # warp reads for one instruction fall in distinct banks (a multiple of 16 puts them in 4)
-    tensor_rows: bool = False
-
-    @property
-    def strips(self) -> tuple[str, ...]:
-        """The loops strip-mined around its copy, outermost first."""
-        return tuple(v for v in (self.outer, self.loop) if v)
-
-    def vector_lanes(self, counts: Mapping[str, int], size: int) -> int:
-        """Elements its fill moves per thread at once, 16 bytes of them (1: one by one): rows
-        along the array's contiguous dimension, unpadded, a whole number of vectors wide."""
-        kept = [k for k, d in enumerate(self.dims) if d.coefs or d.high > d.low]
-        strides = self.accesses[0].strides
-        lanes = 16 // size if size in (4, 8) else 1
-        if lanes == 1 or not kept or self.padded or kept[-1] != len(self.dims) - 1:
-            return 1
-        if (
-            strides is None or strides[-1].constant != 1
-        ):  # flat rows only: their alignment is checked when the kernel runs
-            return 1
-        return lanes if self.dims[-1].extent(counts) % lanes == 0 else 1
-
-    def vector_read(self, k: int, x: str, width: int, counts: Mapping[str, int]) -> bool:
-        """Whether access ``k`` of the tile reads a thread's ``width`` consecutive iterations of x
-        as one aligned vector: x alone moves the tile's last dimension, one element a step, from
-        an offset and along rows that are whole vectors."""
-        kept = [n for n, d in enumerate(self.dims) if d.coefs or d.high > d.low]
-        if width == 1 or self.padded or not kept or kept[-1] != len(self.dims) - 1 or self.dims[-1].coefs != ((x, 1),):
-            return False
-        return self.offsets[k][-1] % width == 0 and (len(kept) == 1 or self.shape(counts)[-1] % width == 0)
-
-    def shape(self, counts: Mapping[str, int]) -> tuple[int, ...]:
-        """Declared extents: dimensions of one element dropped, the last one padded."""
-        dims = [d.extent(counts) for d in self.dims if d.coefs or d.high > d.low]
-        if self.padded and dims:
-            dims[-1] += 1
-        if self.tensor_rows and dims:
-            dims[-1] += (TENSOR_ROWS - dims[-1]) % 16
-        return tuple(dims) or (1,)
-
-    def ways(
-        self,
-        shape: tuple[int, int],
-        counts: Mapping[str, int],
-        tiles: Mapping[str, int],
-        axes: Mapping[str, str],
-        x: str,
-        width: int,
-        element_bytes: int,
-    ) -> int:
-        """The most requests of one warp that fall in one bank, over the tile's reads by each
-        iteration of the register tile (``tiles``: its iterations along each grid loop, on
-        ``axes``; ``width``: those along x read as one vector), the block ``shape`` threads;
-        1: free of bank conflicts (its fill is, by its order)."""
-        tx, ty = shape
-        threads = {v: tx if axes[v] == "x" else ty for v in tiles}
-        lanes = [(lane % tx, lane // tx % ty) for lane in range(min(32, tx * ty))]
-        worst = 1
-        for it in itertools.product(*(range(n) for n in tiles.values())):
-            rank = dict(zip(tiles, it))
-            for a, offsets in enumerate(self.offsets):
-                vector = self.vector_read(a, x, width, counts)
-                if vector and rank[x] % width:
-                    continue  # read with the group's first iteration
-                size = element_bytes * (width if vector else 1)
-                positions = [
-                    {v: position(v, {"x": lx, "y": ly}[axes[v]], rank[v], x, width, threads) for v in rank}
-                    for lx, ly in lanes
-                ]
-                worst = max(worst, bank_ways(self.addresses(offsets, positions, counts, element_bytes), size))
-        return worst
-
-    def addresses(
-        self, offsets: tuple[int, ...], positions: Sequence[Mapping[str, int]], counts: Mapping[str, int], size: int
-    ) -> list[int]:
-        """The byte address in the tile of the element an access (its ``offsets``) reads at each
-        of ``positions``: each loop's value from the tile's first (0 where it names none)."""
-        declared = self.shape(counts)
-        kept = [k for k, d in enumerate(self.dims) if d.coefs or d.high > d.low]
-        strides = [prod(declared[n + 1 :]) for n in range(len(kept))]
-        return [
-            size
-            * sum(
-                (offsets[k] + sum(c * at.get(v, 0) for v, c in self.dims[k].coefs)) * strides[n]
-                for n, k in enumerate(kept)
-            )
-            for at in positions
-        ]
-
-
-def position(var: str, thread: int, rank: int, x: str, width: int, threads: Mapping[str, int]) -> int:
-    """The iteration of a grid loop, from its tile's first, that a thread's ``rank``-th runs:
-    ranks a block apart, or along x (``width`` > 1) in groups of ``width`` consecutive ones."""
-    if var == x and width > 1:
-        group, lane = divmod(rank, width)
-        return (thread + group * threads[var]) * width + lane
-    return thread + rank * threads[var]
 
 
 @dataclass(frozen=True)
@@ -372,19 +239,6 @@ class Placement:
         return lines
 
 
-def double_buffered(tiles: list[SharedTile], counts: Mapping[str, int], element_bytes: Mapping[str, int]) -> bool:
-    """Whether the tiles copied per strip of one loop (not per pair of strips: their copy is
-    reused across the inner strips) get two buffers each, the next strip copied into one while
-    the threads read the other: where every tile of the block fits the static shared memory
-    with those doubled, and each buffer is a whole number of 16-byte vectors (the second stays
-    aligned for them)."""
-    strips = [t for t in tiles if t.loop and not t.outer]
-    sizes = {t.array: prod(t.shape(counts)) * element_bytes[t.array] for t in tiles}
-    if not strips or any(sizes[t.array] % VECTOR_BYTES for t in strips):
-        return False
-    return sum(sizes.values()) + sum(sizes[t.array] for t in strips) <= STATIC_SHARED
-
-
 def element_sizes(nest: LoopNest) -> dict[str, int]:
     """Bytes of an element of each of the nest's variables (8 for a type orcu does not size)."""
     return {n: ELEMENT_BYTES.get(canonical_type(v.ctype.base), 8) for n, v in nest.variables.items()}
@@ -431,7 +285,7 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
         if name in structs:
             rejected.append((name, "its elements are structs, each thread reading the fields it uses"))
             continue
-        tile = _shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional, deps)
+        tile = shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional, deps)
         if (
             split
             and not isinstance(tile, str)
@@ -446,7 +300,7 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
     # alone, else each pair's tile on its inner loop alone (which may leave it no reuse to copy for)
     single = {v for t in shared if not t.outer for v in t.strips}
     alone = {
-        t.array: _shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, conditional)
+        t.array: shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, conditional)
         for t in shared
         if t.outer and {t.outer, t.loop} & single
     }
@@ -535,7 +389,7 @@ def _constant(
     if len(nest.variables[name].ctype.dims) > 1 or any(len(sh.access.subscripts) != 1 for sh in accesses):
         return "it is indexed with several subscripts"
     grid_vars = {lp.var for lp in grid}
-    alike = {lp.var for lp in loops_of(body) if _uniform(lp, grid_vars, scalars)}
+    alike = {lp.var for lp in loops_of(body) if uniform(lp, grid_vars, scalars)}
     iterators = {lp.var for lp in nest.loops()}
     for sh in accesses:
         p = poly_of(sh.access.subscripts[0])
@@ -573,15 +427,6 @@ def _blocked(nest: LoopNest, grid: list[Loop], body: tuple, scalars: list[str]) 
     return None
 
 
-def _uniform(loop: Loop, grid: set[str], scalars: list[str]) -> bool:
-    """Whether every thread of a block runs the loop alike (its bounds name no grid loop and no private scalar)."""
-    for bound in (loop.lower, loop.upper):
-        p = poly_of(bound)
-        if p is None or p.names & (grid | set(scalars)):
-            return False
-    return True
-
-
 def conditional_reads(nest: LoopNest) -> set[str]:
     """The texts of array elements read only under a condition (an ``if``'s branches, ``?:``,
     the right of ``&&``/``||``): the loops' ranges do not bound them."""
@@ -606,111 +451,3 @@ def conditional_reads(nest: LoopNest) -> set[str]:
     for st, _ in statements(nest.body):
         walk(st.node, False)
     return found
-
-
-def _tile_dims(accesses: list[Shaped], tiled) -> tuple[list[TileDim], list[list[int]]] | str:
-    """The tile's box along each dimension of the array (the coefficients of the tiled loops,
-    alike in every access, and the accesses' constant distances), with each access's offset
-    in it; or why the accesses make no box."""
-    dims: list[TileDim] = []
-    offsets: list[list[int]] = [[] for _ in accesses]
-    for k in range(len(accesses[0].dims)):
-        coefs, rests = None, []
-        for sh in accesses:
-            p, own = sh.dims[k], []
-            for var in sorted(tiled):
-                coef, p = p.split(var) or (None, p)
-                if coef is None or coef.constant is None or coef.constant < 0:
-                    return f"'{var}' moves its subscripts with a coefficient that is not a positive constant"
-                if coef.constant:
-                    own.append((var, coef.constant))
-            if coefs is None:
-                coefs = tuple(own)
-            elif tuple(own) != coefs:
-                return "its accesses move along the tile's loops differently"
-            rests.append(p)
-        deltas = [(r - rests[0]).constant for r in rests]
-        if any(d is None for d in deltas):
-            return "its accesses are not a constant distance apart"
-        low = min(deltas)
-        dims.append(TileDim(coefs, rests[0] + Poly.const(low), 0, max(deltas) - low))
-        for j, d in enumerate(deltas):
-            offsets[j].append(d - low)
-    return dims, offsets
-
-
-def _shared_tile(
-    name: str,
-    accesses: list[Shaped],
-    written: set[str],
-    grid: list[Loop],
-    body: tuple,
-    scalars: list[str],
-    x: str,
-    conditional: set[str],
-    deps: Dependences | None = None,
-) -> SharedTile | str:
-    """The array's shared tile, or why it has none; with ``deps`` (the nest's dependences), a
-    pair of strips where its subscripts use the strip's loop and the one around it, a loop whose
-    body is the strip's loop alone, that may be swapped with it."""
-    if name in written:
-        return "the nest writes it (shared copies are for data the block only reads)"
-    if any(sh.dims is None or not sh.exact for sh in accesses):
-        return "a subscript is not affine in the loops, so the elements a block reads are not a box"
-    guarded = next((sh.access.text for sh in accesses if sh.access.text in conditional), None)
-    if guarded:
-        return f"'{guarded}' is read under a condition: the loops' ranges do not bound the elements it reads"
-    grid_vars = {lp.var for lp in grid}
-    paths = [[lp for lp in sh.loops if lp.var not in grid_vars] for sh in accesses]
-    common = [level[0] for level in itertools.takewhile(lambda level: all(lp is level[0] for lp in level), zip(*paths))]
-    used = set().union(*(p.names for sh in accesses for p in sh.dims))
-    beyond = sorted({lp.var for path in paths for lp in path[len(common) :]} & used)
-    if beyond:
-        return f"the loop on '{beyond[0]}' moves its subscripts inside the loops its reads share"
-    strip = next((lp for lp in reversed(common) if lp.var in used), None)
-    path = common[: common.index(strip) + 1] if strip else []
-    for lp in path:
-        if not _uniform(lp, grid_vars, scalars):
-            return f"the loop on '{lp.var}' does not run alike in every thread of a block (its bounds), so no barrier fits it"
-    if strip is not None and strip.step != 1:
-        return f"the loop on '{strip.var}' steps by {strip.step}"
-    if strip is not None and strip.descending:  # strips run up; the loop's order may matter
-        return f"the loop on '{strip.var}' counts down"
-    outer = path[-2] if deps is not None and len(path) > 1 else None
-    if outer is not None and not (
-        outer.var in used
-        and len(outer.body) == 1
-        and outer.body[0] is strip
-        and outer.step == 1
-        and not outer.descending
-        and outer.var not in bound_names(strip)
-        and deps.permutable(outer.var, strip.var) is None
-    ):
-        outer = None
-    tiled = {lp.var: lp for lp in grid} | {lp.var: lp for lp in (strip, outer) if lp is not None}
-    for lp in grid:
-        if lp.step != 1 and lp.var in used:
-            return f"the loop on '{lp.var}' steps by {lp.step}"
-    if used & set(scalars):
-        return f"its subscripts read '{sorted(used & set(scalars))[0]}', which the threads write"
-    boxed = _tile_dims(accesses, tiled)
-    if isinstance(boxed, str):
-        return boxed
-    dims, offsets = boxed
-    counts = {v: NOMINAL for v in tiled}
-    footprint = prod(d.extent(counts) for d in dims)
-    reads = len(accesses) * NOMINAL ** (len(tiled))
-    if footprint >= reads:
-        return f"no reuse across the threads of a block: each element is read once ({NOMINAL} threads per axis)"
-    kept_dims = [d for d in dims if d.coefs or d.high > d.low]
-    padded = any(v == x for d in kept_dims[:-1] for v, _ in d.coefs)
-    return SharedTile(
-        name,
-        strip.var if strip else None,
-        tuple(dims),
-        tuple(tuple(o) for o in offsets),
-        tuple(accesses),
-        padded,
-        reads / footprint,
-        outer.var if outer else None,
-    )

@@ -11,7 +11,8 @@ from orcu.analysis.affine import poly_of
 from orcu.frontend.ir import LoopNest
 from orcu.spec.schedule import Schedule
 from orcu.tsg.phase1 import kernel_body
-from orcu.tsg.phase2 import STATIC_SHARED, Placement, double_buffered, element_sizes
+from orcu.tsg.phase2 import Placement, element_sizes
+from orcu.tsg.shared_tiles import STATIC_SHARED, double_buffered
 from orcu.tsg.vectors import by_text
 
 
