@@ -38,7 +38,8 @@ from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.schedule import Schedule, block_shape
 from orcu.tsg.figures import SECTOR, WARP, Figure, Traffic
 from orcu.tsg.phase1 import kernel_body
-from orcu.tsg.phase2 import Placement, SharedTile, element_sizes
+from orcu.tsg.phase2 import Placement, element_sizes
+from orcu.tsg.shared_tiles import SharedTile
 from orcu.tsg.sizes import split_blocks, trip_count, value
 from orcu.tsg.tensor_cores import K, warp_layout
 from orcu.tsg.vectors import by_text, moves_as_vector
@@ -114,22 +115,14 @@ def traffic(
     if width > 1:  # the tiles' reads that move as vectors, and the groups the loop's end cuts
         assert x is not None
         vectors |= _vector_reads(placed, values, schedule, shape, x.var, width)
-        columns = -(-trips[x.var] // (threads[x.var] * tiles[x.var]))
-        cut = (blocks // columns) * (warps // max(1, shape[0] // WARP))
-        edges = cut * math.prod(t for v, t in tiles.items() if v != x.var) * (trips[x.var] % width)
+        edges = _edges(x.var, width, trips, threads, tiles, blocks, warps // max(1, shape[0] // WARP))
     lanes = _first_warp(grid, schedule, shape, lowers, x, width)
     # a grid loop whose bounds follow another (a triangle) leaves part of the box idle
     warp_share, lane_share = _active(grid, env, box, lanes)
     row = (schedule.threads_only[0].loop, shape[0]) if schedule.threads_only else None
-    tensor = None
-    if values.get("tensorCores") and placed.tensor is not None:
-        product = placed.tensor
-        layout = warp_layout(shape, placed.counts(values, schedule, shape), product)
-        if isinstance(layout, str):
-            return None
-        left = layout.rows / (K * tiles[product.rows])
-        right = layout.cols / 2 / (K * tiles[product.cols])
-        tensor = (product.loop, ((product.left[-1], left), (product.right, right)))
+    tensor = _tensor(placed, values, schedule, shape, tiles)
+    if isinstance(tensor, str):
+        return None
     launch = _Launch(
         tuple(grid),
         body,
@@ -160,6 +153,39 @@ def traffic(
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
     banks = tuple((f"{n}_shared", ways[n]) for n in values["shared"])
     return _traffic(launch, globals_, fills, banks, shared_reads, operations, tensor_operations)
+
+
+def _edges(
+    x: str,
+    width: int,
+    trips: Mapping[str, int],
+    threads: Mapping[str, int],
+    tiles: Mapping[str, int],
+    blocks: int,
+    rows: int,
+) -> int:
+    """Requests per turn of a thread's loops of the vector groups the end of x cuts, one per
+    element: in the last block tile along x, each of a block's ``rows`` of warps, each register
+    tile iteration along the other grid loops."""
+    columns = -(-trips[x] // (threads[x] * tiles[x]))
+    cut = (blocks // columns) * rows
+    return cut * math.prod(t for v, t in tiles.items() if v != x) * (trips[x] % width)
+
+
+def _tensor(
+    placed: Placement, values: Mapping[str, Any], schedule: Schedule, shape: tuple[int, int], tiles: Mapping[str, int]
+) -> tuple[str, tuple[tuple[str, float], ...]] | str | None:
+    """_Launch.tensor of a configuration (None: no product on the tensor cores), or why its
+    block tile does not split among its warps."""
+    if not values.get("tensorCores") or placed.tensor is None:
+        return None
+    product = placed.tensor
+    layout = warp_layout(shape, placed.counts(values, schedule, shape), product)
+    if isinstance(layout, str):
+        return layout
+    left = layout.rows / (K * tiles[product.rows])
+    right = layout.cols / 2 / (K * tiles[product.cols])
+    return product.loop, ((product.left[-1], left), (product.right, right))
 
 
 def _split(
@@ -390,11 +416,7 @@ def _accesses(
         on_tensor = launch.tensor is not None and any(lp.var == launch.tensor[0] for lp in inner)
         if on_tensor:
             tensor_operations += statement_operations(st.node) * launch.outputs * executed
-        # Outside a row's loop its threads agree on every address: the row's first thread stands for them.
-        lanes = [lane for lane in launch.lanes if in_row or row_var is None or lane["threadIdx.x"] == 0]
-        if in_row:
-            step = next(lp.step for lp in inner if lp.var == row_var)
-            lanes = [{**lane, row_var: here[row_var] + lane["threadIdx.x"] * step} for lane in lanes]
+        lanes = _row_lanes(launch, inner, here, in_row)
         inside = {lp.var for lp in inner}
         shaped = [next(s for s in arrays[a.array] if s.access is a) for a in st.accesses]
         folded = {s.access.text for s in shaped if in_row and _folded(s, row_var)}
@@ -412,13 +434,10 @@ def _accesses(
             if held.get(access.text) in inside:
                 continue
             # turns of the thread's loops that issue it; 2 where it is loaded and stored once around a loop
-            turns, factor, lanes_here, around = runs[-1], 1, lanes, None
+            turns, factor, lanes_here = runs[-1], 1, lanes
             if access.text in folded:  # a share of the row's reduction: in a register, combined once per row
-                around, lanes_here = row_var, [lane for lane in lanes if lane["threadIdx.x"] == 0]
-            elif access.text in summed:  # a share of the split's sum: in a register, added atomically once a block
-                around = split_var
-            elif kept.get(access.text) in inside:
-                around = kept[access.text]
+                lanes_here = [lane for lane in lanes if lane["threadIdx.x"] == 0]
+            around = _kept_over(access.text, folded, summed, kept, inside, launch)
             if around is not None:  # the turns of the loops outside the one it is kept over
                 held[access.text] = around
                 turns, factor = runs[[lp.var for lp in inner].index(around)], 2
@@ -442,6 +461,31 @@ def _accesses(
                 access.text, len(sectors), requests + (earlier.requests if earlier else 0), access.array, repeats
             )
     return list(found.values()), list(reads.values()), operations, tensor_operations
+
+
+def _row_lanes(launch: _Launch, inner: list[Loop], here: Mapping[str, int], in_row: bool) -> list[dict[str, int]]:
+    """The first warp's lanes at a statement: outside a row's loop its threads agree on every
+    address, and the row's first thread stands for them; inside, each lane its own iteration."""
+    row_var = launch.row[0] if launch.row else None
+    if row_var is None:
+        return list(launch.lanes)
+    if not in_row:
+        return [lane for lane in launch.lanes if lane["threadIdx.x"] == 0]
+    step = next(lp.step for lp in inner if lp.var == row_var)
+    return [{**lane, row_var: here[row_var] + lane["threadIdx.x"] * step} for lane in launch.lanes]
+
+
+def _kept_over(
+    text: str, folded: set[str], summed: set[str], kept: Mapping[str, str], inside: set[str], launch: _Launch
+) -> str | None:
+    """The loop an access's element stays in a register over (loaded before it, stored after
+    it), or None: a share of a row's reduction over the row's loop, a share of a split sum over
+    the split loop, an element the plan keeps over a loop around the statement."""
+    if text in folded:
+        return launch.row[0] if launch.row else None
+    if text in summed:
+        return launch.split[0] if launch.split else None
+    return kept[text] if kept.get(text) in inside else None
 
 
 def _runs(inner: list[Loop], env: Mapping[str, Any], launch: _Launch, grid: set[str]):
