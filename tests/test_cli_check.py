@@ -12,13 +12,14 @@ from orcu.driver.cli import main
 
 # file -> (performance raw, performance constrained, input raw, input constrained, total variants)
 # The TSG's examples: Phase II's register tiles, shared and constant copies, strip depth and vectors multiply the
-# mapping's candidates (2mm.c: two regions' parameters, each region tuned over its own).
+# mapping's candidates (2mm.c: two regions' parameters, each region tuned over its own); a product of doubles
+# the tensor cores may run doubles them again (tensorCores_k: dgemm.c, each of 2mm.c's two).
 SIZES = {
-    "2mm.c": (131072, 131072, 2, 2, 262144),
+    "2mm.c": (524288, 524288, 2, 2, 1048576),
     "atax.c": (128, 128, 2, 2, 256),
     "bicg.c": (128, 128, 2, 2, 256),
     "conv2d.c": (1536, 1536, 2, 2, 3072),
-    "dgemm.c": (1024, 1024, 2, 2, 2048),
+    "dgemm.c": (2048, 2048, 2, 2, 4096),
     "gemv.c": (3, 3, 2, 2, 6),
     "gemv_t.c": (384, 384, 2, 2, 768),
     "gesummv.c": (2, 2, 2, 2, 4),
