@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pycparser import c_generator
 
 from orcu.frontend.ir import statements
 from orcu.planning.program import load
@@ -128,11 +129,12 @@ def test_atax_is_two_kernels_its_second_product_interchanged_and_fused_with_its_
     assert "//         y[i] = y[i] + (A[j][i] * tmp[j]);" in tuned  # S3 renamed: its j is the fused loop's i
 
 
-@pytest.mark.parametrize("name, kernels", [("bicg.c", 2), ("gemver.c", 3), ("mvt.c", 2)])
+@pytest.mark.parametrize("name, kernels", [("bicg.c", 2), ("gemver.c", 3), ("mvt.c", 2), ("fdtd2d.c", 3)])
 def test_kernels_no_more_than_ppcgs_where_fusion_keeps_each_mapping(tmp_path, name, kernels):
     """bicg as atax; gemver's ``x[i] += z[i]`` joins the kernel of ``x[i] += A[j][i] * y[j]``
     (a band of its own in isl's schedule: fused after it); mvt's two products keep a kernel each
-    (fused, one of them would read A across its rows)."""
+    (fused, one of them would read A across its rows); fdtd-2d's updates of ey (rows from 1) and
+    ex (columns from 1) run in one kernel over their hull, each under its own range (PPCG: 3)."""
     summary = check(name, tmp_path)
     assert len(summary["regions"]) == kernels
 
@@ -208,6 +210,102 @@ def test_a_scalar_private_to_each_loop_ties_nothing_together(tmp_path):
     assert host.schedule.how == "isl, fused (outer coincidence)"
     assert [n.recipe.candidates[0].schedule.name for n in program.nests] == ["x=i"]
     proc = orcu("tune", "s.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
+
+
+HULL = """void f(int n, int m, {t} a[n + 2][m + 2], {t} b[n + 2][m + 2], {t} c[n + 2][m + 2])
+{{
+    int i, j;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; param m[] = [{m}]; }}
+    def input_vars {{
+        decl dynamic {t} a[n + 2][m + 2] = random; decl dynamic {t} b[n + 2][m + 2] = random;
+        decl dynamic {t} c[n + 2][m + 2] = random;
+    }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    {first}
+    {second}
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+WRITES_A = "for (i = {i}; i < n{di}; i++) for (j = {j}; j < m{dj}; j++) a[i][j] = a[i][j] + c[i][j{read}] * 2;"
+WRITES_B = "for (i = {i}; i < n{di}; i++) for (j = {j}; j < m{dj}; j++) b[i][j] = b[i][j] - c[i + 1][j] + a[i][j];"
+
+
+@pytest.mark.parametrize(
+    "t, n, m, a_loops, b_loops, a_first, guards",
+    [
+        # ranges a constant apart at either end, either order: one kernel over their hull
+        (
+            "double",
+            13,
+            21,
+            ("1", "", "0", ""),
+            ("0", " + 1", "2", " - 1"),
+            True,
+            [
+                "for (i = 0; i < (n + 1); i++)",
+                "for (j = 0; j < m; j++)",
+                "if ((i >= 1) && (i < n))",
+                "if ((j >= 2) && (j < (m - 1)))",
+            ],
+        ),
+        (
+            "float",
+            8,
+            40,
+            ("2", " - 1", "1", " + 2"),
+            ("0", "", "0", ""),
+            False,
+            [
+                "for (i = 0; i < n; i++)",
+                "for (j = 0; j < (m + 2); j++)",
+                "if (j < m)",
+                "if (((i >= 2) && (i < (n - 1))) && (j >= 1))",
+            ],
+        ),
+        (
+            "int",
+            17,
+            5,
+            ("0", " + 2", "0", ""),
+            ("1", " - 1", "1", " - 1"),
+            True,
+            [
+                "for (i = 0; i < (n + 2); i++)",
+                "for (j = 0; j < m; j++)",
+                "if ((((i >= 1) && (i < (n - 1))) && (j >= 1)) && (j < (m - 1)))",
+            ],
+        ),
+        # upper bounds on different sizes (m and n): two kernels
+        ("double", 11, 11, ("0", "", "0", ""), ("0", "", "0", ""), True, None),
+    ],
+)
+def test_loops_a_constant_apart_fuse_over_their_hull(tmp_path, t, n, m, a_loops, b_loops, a_first, guards):
+    """Two independent nests whose loops' ranges are a constant apart fuse into one kernel over
+    the hull of the ranges, each statement guarded by its own (b's reads of a are of the same
+    element, written first where a's nest comes first: no dependence joins different
+    iterations); where an upper bound is another size, nothing fuses. Every variant is right."""
+    first = WRITES_A.format(**dict(zip(("i", "di", "j", "dj"), a_loops)), read=" + 1")
+    second = WRITES_B.format(**dict(zip(("i", "di", "j", "dj"), b_loops)))
+    if guards is None:  # b's columns to n, not m (n == m at the inputs, a different bound to isl)
+        second = second.replace("j < m", "j < n")
+    if not a_first:
+        first, second = second, first
+    (tmp_path / "h.c").write_text(HULL.format(t=t, n=n, m=m, first=first, second=second))
+    program = load(tmp_path / "h.c")
+    [host] = program.hosts
+    assert host.schedule is not None
+    assert len(host.schedule.kernels) == (2 if guards is None else 1), host.schedule.how
+    if guards is not None:
+        text = c_generator.CGenerator().visit(host.schedule.kernels[0])
+        assert [line.strip() for line in text.splitlines() if line.strip().startswith(("for", "if"))] == guards
+    proc = orcu("tune", "h.c", "--backend", "emulate", "--budget", "12", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
 

@@ -89,6 +89,8 @@ class _Emitter:
         # statement name -> {iterator as written: the one its code names it with} (loops on
         # different iterators fused: ``_rename``)
         self.renames: dict[str, dict[str, str]] = {}
+        # statement name -> the ranges of its own loops where a fused loop runs their hull (``_hull``)
+        self.guards: dict[str, list[c_ast.Node]] = {}
         self.types = {name: v.ctype for name, v in variables.items()}
 
     def build(self, t, outer: dict, in_kernel: bool) -> list:
@@ -113,7 +115,10 @@ class _Emitter:
                 why = "no loop around it runs in parallel" if s.loops else "it runs once, outside the loops"
                 self.host.append(f"'{s.stmt.text}' (line {s.stmt.loc.line}): {why}")
             self.chains[name] = outer.get(name, ())
-            out.append(_renamed(self.privates.copy_of(s), self.renames.get(name, {})))
+            code = _renamed(self.privates.copy_of(s), self.renames.get(name, {}))
+            if name in self.guards:
+                code = c_ast.If(_conjunction(self.guards[name]), code, None, coord=code.coord)
+            out.append(code)
         return out
 
     def _name(self, statement: str, var: str) -> str:
@@ -156,10 +161,7 @@ class _Emitter:
             return self.build(rest, outer, in_kernel)
         self._rename(looped, member, outer)
         var = self._name(looped[0], member[looped[0]])
-        headers = {_header(loops_of_var[(n, member[n])], self.renames.get(n, {})) for n in looped}
-        if len(headers) != 1:
-            raise _Unfit(f"isl fuses loops on '{var}' with different bounds")
-        loop = loops_of_var[(looped[0], member[looped[0]])]
+        loop, node = self._hull(looped, member, var)
         for n in looped:
             around = {v for v, _ in outer.get(n, ())}
             reads = _iterators_read(loops_of_var[(n, member[n])], model.by_name[n].loops)
@@ -173,10 +175,6 @@ class _Emitter:
         }
         before, after = _outside(loop, member, fixed, looped, _names_in(t.child), open_)
         kernel = not in_kernel and coincident
-        node = copy.deepcopy(loop.node)
-        for part in ("init", "cond", "next"):
-            if getattr(node, part) is not None:
-                setattr(node, part, _renamed(getattr(node, part), self.renames.get(looped[0], {})))
         inner = {n: outer.get(n, ()) + ((member[n], id(node)),) for n in looped}
         node.stmt = c_ast.Compound(
             self.build(_only(rest, set(looped)), {**outer, **inner}, in_kernel or kernel), coord=loop.node.stmt.coord
@@ -190,6 +188,45 @@ class _Emitter:
             + [node]
             + self.build(_only(rest, after), outer, in_kernel)
         )
+
+    def _hull(self, looped: list[str], member: dict, var: str) -> tuple[Loop, c_ast.For]:
+        """The loop on ``var`` of the statements ``looped`` fuse (its header renamed as the code
+        names it, and a copy of its node to emit): their one header, or where their loops step
+        by 1 upwards with bounds a constant apart (scop_tree._matching_bounds), a loop over
+        their hull, each statement narrower than it guarded by its own range."""
+        loops = {n: self.loops_of_var[(n, member[n])] for n in looped}
+        renames = {n: self.renames.get(n, {}) for n in looped}
+        headers = {_header(loops[n], renames[n]) for n in looped}
+        if len(headers) == 1:
+            node = copy.deepcopy(loops[looped[0]].node)
+            for part in ("init", "cond", "next"):
+                if getattr(node, part) is not None:
+                    setattr(node, part, _renamed(getattr(node, part), renames[looped[0]]))
+            return loops[looped[0]], node
+        bounds = {n: (_renamed(loops[n].lower, renames[n]), _renamed(loops[n].upper, renames[n])) for n in looped}
+        polys = {n: (poly_of(lo), poly_of(hi)) for n, (lo, hi) in bounds.items()}
+        base = polys[looped[0]]
+        offsets = {}
+        for n, (lo, hi) in polys.items():
+            apart = [(p - b).constant if p is not None and b is not None else None for p, b in zip((lo, hi), base)]
+            if loops[n].step != 1 or loops[n].descending or None in apart:
+                raise _Unfit(f"isl fuses loops on '{var}' with different bounds")
+            offsets[n] = apart
+        low = min(looped, key=lambda n: offsets[n][0])
+        high = max(looped, key=lambda n: offsets[n][1])
+        node = copy.deepcopy(loops[low].node)
+        node.init, node.next = (_renamed(x, renames[low]) if x is not None else None for x in (node.init, node.next))
+        node.cond = c_ast.BinaryOp("<", c_ast.ID(var), copy.deepcopy(bounds[high][1]), coord=node.cond.coord)
+        for n in looped:
+            guard = []
+            if offsets[n][0] > offsets[low][0]:
+                guard.append(c_ast.BinaryOp(">=", c_ast.ID(var), copy.deepcopy(bounds[n][0])))
+            if offsets[n][1] < offsets[high][1]:
+                guard.append(c_ast.BinaryOp("<", c_ast.ID(var), copy.deepcopy(bounds[n][1])))
+            if guard:
+                self.guards.setdefault(n, []).extend(guard)
+        hull = dataclasses.replace(loops[low], lower=bounds[low][0], upper=bounds[high][1], node=node)
+        return hull, node
 
 
 class _Copies:
@@ -414,6 +451,13 @@ def _only(t, keep: set):
         return _Band([{n: v for n, v in m.items() if n in keep} for m in t.members], t.coincident, child)
     children = [c for c in (_only(c, keep) for c in t.children) if c is not None]
     return None if not children else children[0] if len(children) == 1 else _Sequence(children)
+
+
+def _conjunction(conditions: list[c_ast.Node]) -> c_ast.Node:
+    out = conditions[0]
+    for c in conditions[1:]:
+        out = c_ast.BinaryOp("&&", out, c)
+    return out
 
 
 def _header(loop: Loop, renames: Mapping[str, str]) -> str:

@@ -130,7 +130,9 @@ def _fused_kernels(model: _Model, tree):
     """The tree with adjacent kernels fused where their parallel loops match (PPCG's fusion of
     gemver's ``x[i] += A[j][i] * y[j]`` and ``x[i] += z[i]``): two bands in a sequence outside
     any kernel, each a kernel's root, whose leading parallel members have the same bounds
-    (the iterators' names aside), one of them with no loop beyond those members (mvt's two
+    (the iterators' names aside) or bounds a constant apart (fdtd-2d's ``ey`` rows from 1 and
+    ``ex`` columns from 1: the fused loop runs their hull, each statement under its own range,
+    scop_code.py), one of them with no loop beyond those members (mvt's two
     products keep their kernels: fused, one would read A across its rows), and no dependence
     between their statements joins different values of those members. The fused band keeps
     the members fused; each kernel's rest runs in its turn under it. The tree itself where
@@ -163,7 +165,7 @@ def _fuse(model: _Model, a, b) -> _Band | None:
         and a.coincident[depth]
         and b.coincident[depth]
         and all(isinstance(v, str) for m in (a.members[depth], b.members[depth]) for v in m.values())
-        and _same_bounds(model, a.members[: depth + 1], b.members[: depth + 1])
+        and _matching_bounds(model, a.members[: depth + 1], b.members[: depth + 1])
     ):
         depth += 1
     while depth and _joined(model, a.members[:depth], b.members[:depth]):
@@ -187,9 +189,11 @@ def _loopless(t) -> bool:
     return isinstance(t, _Leaf) or isinstance(t, _Sequence) and all(_loopless(c) for c in t.children)
 
 
-def _same_bounds(model: _Model, first: list, second: list) -> bool:
+def _matching_bounds(model: _Model, first: list, second: list) -> bool:
     """Whether the loops of the last of the members have one set of bounds for every statement
-    of both bands, each outer member's iterator read as its place (i in one, j in the other)."""
+    of both bands, or ascending loops of step 1 whose bounds are a constant apart (their hull is
+    a few iterations more than each), each outer member's iterator read as its place (i in one,
+    j in the other)."""
     found = set()
     for members in (first, second):
         for name in members[-1]:
@@ -206,7 +210,13 @@ def _same_bounds(model: _Model, first: list, second: list) -> bool:
                     return False  # reads an iterator inside the fused loops
                 bounds.append(bound)
             found.add((tuple(bounds), loop.step, loop.descending))
-    return len(found) == 1
+    if len(found) == 1:
+        return True
+    (lower, upper), _, _ = next(iter(found))
+    return all(
+        step == 1 and not descending and (low - lower).constant is not None and (high - upper).constant is not None
+        for (low, high), step, descending in found
+    )
 
 
 def _joined(model: _Model, first: list, second: list) -> bool:
