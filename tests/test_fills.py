@@ -3,8 +3,10 @@
 vectorized variant offered whose tile reads conflict in banks where the same one without vectors
 reads conflict-free."""
 
+import json
 import re
 import subprocess
+import sys
 
 import pytest
 from conftest import EXAMPLES, H100, write
@@ -229,3 +231,69 @@ def test_a_conflicted_variant_the_user_asked_for_is_still_built_and_declares_its
     assert "// reads: up to 4 requests of a warp in one bank" in code.text
     (result,) = Runner("emulate", H100, in_tmp / "build", jobs=2).evaluate(program, 0, [(configs[0], inputs)])
     assert (result.status, result.message) == ("ok", "")
+
+
+GUARDED = """void f(int n, int m, {t} out[n][m], const {t} in[n][m])
+{{
+    int i, j;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; param m[] = [{m}]; }}
+    def input_vars {{ decl dynamic {t} out[n][m] = 0; decl dynamic {t} in[n][m] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++) {{
+            out[i][j] = in[i][j];
+            if ({up}) out[i][j] += in[i - {lo}][j];
+            if ({right}) out[i][j] = out[i][j] + 2 * in[i][j + {hi}];
+        }}
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "t, n, m, lo, hi, up, right, box",
+    [
+        # the rows above from lo, the columns to the right up to m - hi: the fill keeps inside each read's box
+        ("double", 19, 23, 1, 1, "i >= 1", "j < m - 1", "(i0 - 1 + orcu_a0) >= 0 && (i0 - 1 + orcu_a0) <= n - 2"),
+        ("float", 9, 37, 2, 3, "0 < i - 1", "j + 3 <= m - 1", "(i0 - 2 + orcu_a0) >= 0 && (i0 - 2 + orcu_a0) <= n - 3"),
+        ("int", 26, 12, 1, 2, "i > 0 && j >= 0", "m - 2 > j", "(i0 - 1 + orcu_a0) >= 0 && (i0 - 1 + orcu_a0) <= n - 2"),
+    ],
+)
+def test_reads_under_tests_of_the_iterators_get_a_tile_filled_inside_their_boxes(
+    in_tmp, t, n, m, lo, hi, up, right, box
+):
+    """``if (i >= 1) ... in[i - 1][j]``: the test narrows the rows that read reaches, so ``in``
+    gets a shared tile whose fill reads no row above the array (the loops' whole range would
+    take row -1); every variant, tile or not, is right."""
+    write(in_tmp / "g.c", GUARDED.format(t=t, n=n, m=m, lo=lo, hi=hi, up=up, right=right))
+    program = load("g.c", device=H100)
+    inputs = {"n": n, "m": m}
+    config = first(program, inputs, shared_in_1=True)
+    text = generate(program, program.nests[0], config, inputs).text
+    fill = next(line for line in text.splitlines() if "ORCU_TILE_DATA(in_shared)" in line)
+    assert box in fill
+    proc = subprocess.run(
+        [sys.executable, "-m", "orcu", "tune", "g.c", "--backend", "emulate", "--budget", "400", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    [region] = json.loads(proc.stdout)["regions"]
+    assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 16, region["statuses"]
+
+
+def test_a_read_under_a_test_that_does_not_bound_an_iterator_gets_no_tile(in_tmp):
+    """``i != 3`` and a test of the data leave the rows read unbounded by them: no tile."""
+    for up in ("i != 3", "in[i][j] > 0"):
+        write(in_tmp / "g.c", GUARDED.format(t="double", n=9, m=9, lo=1, hi=1, up=up, right="j < m - 1"))
+        program = load("g.c", device=H100)
+        assert "shared_in_1" not in {p.name for p in performance_space(program, {"n": 9, "m": 9}).params}
+        text = subprocess.run(
+            [sys.executable, "-m", "orcu", "check", "g.c", "--explain"], capture_output=True, text=True
+        ).stdout
+        assert "'in[i - 1][j]' is read under a condition" in text

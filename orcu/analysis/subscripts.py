@@ -98,6 +98,15 @@ def _conditions(
         _conditions(child, holding, iterators, written, out)
 
 
+def bounds_iterators(cond: c_ast.Node, iterators: set[str], written: set[str]) -> bool:
+    """Whether an ``if``'s test only narrows iterators' ranges: a conjunction of comparisons
+    (``<``, ``<=``, ``>``, ``>=``, ``==``), each of one iterator, coefficient 1 or -1, against
+    what no iteration changes (``i >= 1 && j < n - 1``). The accesses under it then read inside
+    the box those ranges give (Shaped.guards hold the tests)."""
+    tests = [_comparison(c, iterators, written) for c in _conjuncts(cond)]
+    return all(t is not None and t[0] and t[1] != "!=" for t in tests)
+
+
 def _conjuncts(cond: c_ast.Node) -> list[c_ast.Node]:
     if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
         return _conjuncts(cond.left) + _conjuncts(cond.right)

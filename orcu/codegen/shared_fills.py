@@ -165,22 +165,28 @@ class SharedFills:
 
     def _inside(self, t: SharedTile, values: list[str], also: list[str] | None = None) -> str:
         """C condition: the element is in the box some access of the tile reads over the loops'
-        whole ranges (and so is the element at ``also``, in the same box: the elements between
-        them are then inside too)."""
+        whole ranges, narrowed by the ``if`` tests around it (Shaped.guards: ``if (i >= 1)``
+        around ``hz[i - 1][j]`` keeps row -1 out), and so is the element at ``also``, in the same
+        box: the elements between them are then inside too."""
         loops = {lp.var: lp for lp in self.grid} | {lp.var: lp for lp in self._strip_loops()}
+        ranges = {v: (poly_of(lp.lower), poly_of(lp.upper) - Poly.const(1)) for v, lp in loops.items()}
         boxes = []
         for sh in t.accesses:
             conds = []
             for k, (d, p) in enumerate(zip(t.dims, sh.dims)):
                 if not d.coefs and d.high == d.low:
                     continue  # one element along it, the one every access reads
-                low, high = p, p
-                for v, lp in loops.items():
-                    if v in p.names:
-                        low = low.substitute(v, poly_of(lp.lower))
-                        high = high.substitute(v, poly_of(lp.upper) - Poly.const(1))
+                # each loop's range, and each test's narrower one (the coefficients are positive:
+                # a lower end of the loop gives one of the subscript)
+                lows, highs = [_end(p, ranges, 0)], [_end(p, ranges, 1)]
+                for var, op, bound in sh.guards:
+                    if var in ranges and var in p.names:
+                        narrowed = ranges | {var: _narrowed(op, bound, ranges[var])}
+                        lows = _tightest(lows, _end(p, narrowed, 0), 1)
+                        highs = _tightest(highs, _end(p, narrowed, 1), -1)
                 for value in dict.fromkeys([values[k]] + ([also[k]] if also else [])):
-                    conds.append(f"{value} >= {low.c_expr()} && {value} <= {high.c_expr()}")
+                    conds += [f"{value} >= {low.c_expr()}" for low in lows]
+                    conds += [f"{value} <= {high.c_expr()}" for high in highs]
             box = " && ".join(conds) or "true"
             if box not in boxes:
                 boxes.append(box)
@@ -195,3 +201,31 @@ class SharedFills:
         loop on the same name (PolyBench's gemm: C[i][j] *= beta, then the k loop around its own j)."""
         held = {id(sh.access) for sh in t.accesses}
         return any(id(a) in held for st, _ in statements(loop.body) for a in st.accesses)
+
+
+def _end(p: Poly, ranges: Mapping[str, tuple[Poly, Poly]], end: int) -> Poly:
+    """The least (``end`` 0) or greatest (1) value of ``p`` over the iterators' ``ranges``."""
+    for v, bounds in ranges.items():
+        if v in p.names:
+            p = p.substitute(v, bounds[end])
+    return p
+
+
+def _tightest(ends: list[Poly], new: Poly, sign: int) -> list[Poly]:
+    """Lower (``sign`` 1) or upper (-1) ends that all hold, with ``new``: of two a constant apart,
+    the tighter alone."""
+    for k, end in enumerate(ends):
+        apart = (new - end).constant
+        if apart is not None:
+            return ends if apart * sign <= 0 else ends[:k] + [new] + ends[k + 1 :]
+    return ends + [new]
+
+
+def _narrowed(op: str, value: Poly, loop: tuple[Poly, Poly]) -> tuple[Poly, Poly]:
+    """An iterator's range under the test ``iterator op value``, one end narrowed (both: ``==``)."""
+    low, high = loop
+    if op in (">=", ">", "=="):
+        low = value + Poly.const(int(op == ">"))
+    if op in ("<=", "<", "=="):
+        high = value - Poly.const(int(op == "<"))
+    return low, high

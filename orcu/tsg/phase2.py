@@ -41,7 +41,7 @@ from pycparser import c_ast
 
 from orcu.analysis.affine import Poly, poly_of
 from orcu.analysis.poly import Dependences
-from orcu.analysis.subscripts import Shaped, shapes
+from orcu.analysis.subscripts import Shaped, bounds_iterators, shapes
 from orcu.frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.schedule import Schedule
@@ -278,14 +278,14 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
         return Placement(schedule.name, blocked, (), (), (), (), read_only)
     shared, rejected = [], []
     x = schedule.dims[0].loop
-    conditional = conditional_reads(nest)
+    conditional, unbounded = conditional_reads(nest), conditional_reads(nest, bounded=True)
     structs = {name for name in arrays if _of_structs(nest, name)}
     split = schedule.split
     for name in sorted(arrays):
         if name in structs:
             rejected.append((name, "its elements are structs, each thread reading the fields it uses"))
             continue
-        tile = shared_tile(name, arrays[name], written, grid, body, scalars, x, conditional, deps)
+        tile = shared_tile(name, arrays[name], written, grid, body, scalars, x, unbounded, deps)
         if (
             split
             and not isinstance(tile, str)
@@ -300,7 +300,7 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
     # alone, else each pair's tile on its inner loop alone (which may leave it no reuse to copy for)
     single = {v for t in shared if not t.outer for v in t.strips}
     alone = {
-        t.array: shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, conditional)
+        t.array: shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, unbounded)
         for t in shared
         if t.outer and {t.outer, t.loop} & single
     }
@@ -427,19 +427,24 @@ def _blocked(nest: LoopNest, grid: list[Loop], body: tuple, scalars: list[str]) 
     return None
 
 
-def conditional_reads(nest: LoopNest) -> set[str]:
+def conditional_reads(nest: LoopNest, bounded: bool = False) -> set[str]:
     """The texts of array elements read only under a condition (an ``if``'s branches, ``?:``,
-    the right of ``&&``/``||``): the loops' ranges do not bound them."""
+    the right of ``&&``/``||``): the loops' ranges do not bound them. ``bounded``: not those
+    under ``if`` tests that only narrow iterators' ranges (``if (i >= 1)``: the box of the
+    elements read is the loops' ranges narrowed by the tests, Shaped.guards)."""
     found: set[str] = set()
+    iterators = {lp.var for lp in nest.loops()}
+    written = {n for st, _ in statements(nest.body) for n in st.scalar_writes} - iterators
 
     def walk(node, under: bool) -> None:
         if isinstance(node, c_ast.ArrayRef) and under:
             found.add(c_text(node))
         if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
             walk(node.cond, under)
-            for branch in (node.iftrue, node.iffalse):
-                if branch is not None:
-                    walk(branch, True)
+            narrows = bounded and isinstance(node, c_ast.If) and bounds_iterators(node.cond, iterators, written)
+            walk(node.iftrue, under or not narrows)
+            if node.iffalse is not None:
+                walk(node.iffalse, True)
             return
         if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             walk(node.left, under)
