@@ -143,10 +143,11 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
     for k, nest in sorted(enumerate(program.nests), key=lambda kn: -max(len(lps) for _, lps in statements(kn[1].body))):
         written = sorted({a.array for st, _ in statements(nest.body) for a in st.accesses if a.write})
         match = _match(ppcg, taken, written, {a.array for st, _ in statements(nest.body) for a in st.accesses})
-        if match is None:
+        matches = [match] if match is not None else _fused_match(ppcg, taken, written)
+        if not matches:
             continue
-        taken.add(match)
-        theirs = ppcg[match]
+        taken.update(matches)
+        theirs = ppcg[matches[0]]
         space = performance_space(program, inputs, limits(program, k, inputs, device).constraints)
         mine = [p for p in space.params if p.name.endswith(f"_{k + 1}")]
         base = space.config(0)
@@ -177,6 +178,9 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
             "ppcg_in_orcu": wanted,
             # PPCG's shared arrays that orcu's space does not offer for the kernel (its placements differ)
             "ppcg_shared_not_offered": lacking,
+            # PPCG's kernels whose work orcu's kernel fuses (their writes together its): PPCG's choices are
+            # the first one's on orcu's fused kernel, fewer bytes than its kernels move, each reading what they share
+            "ppcg_kernels": len(matches),
         }
         if same:
             row["ppcg_bytes"] = min(s[1] for s in same)
@@ -193,6 +197,19 @@ def _match(ppcg: list[dict], taken: set[int], written: list[str], arrays: set[st
     return max(
         same, key=lambda j: (len(arrays & set(ppcg[j]["arrays"])), -len(arrays ^ set(ppcg[j]["arrays"]))), default=None
     )
+
+
+def _fused_match(ppcg: list[dict], taken: set[int], written: list[str]) -> list[int]:
+    """PPCG's kernels for an orcu kernel that fuses the work of several (fdtd-2d's ey and ex
+    sweeps): those not matched yet that write only arrays the orcu kernel writes, each a
+    different set, together all of them; none where they do not add up."""
+    found = [
+        j
+        for j, kernel in enumerate(ppcg)
+        if j not in taken and kernel["writes"] and set(kernel["writes"]) <= set(written)
+    ]
+    union = [a for j in found for a in ppcg[j]["writes"]]
+    return found if len(found) > 1 and sorted(union) == sorted(written) else []
 
 
 def _as_orcu(theirs: dict, params) -> dict:
@@ -364,6 +381,20 @@ def emit(ppcg: str, polybench: Path, dataset: str, out: Path, limit: float, name
     kept.write_text(json.dumps(manifest, indent=1) + "\n")
 
 
+def _recorded() -> tuple[dict[str, dict], str | None]:
+    """PPCG's side of each kernel from the newest record of bench/results/ppcg.json that holds
+    it (PPCG's output is the same for the same version and PolyBench), and that PPCG's version."""
+    history = json.loads((ROOT / "bench" / "results" / "ppcg.json").read_text())
+    found: dict[str, dict] = {}
+    version = None
+    for record in reversed(history):
+        for row in record["rows"]:
+            if "ppcg" in row and row["kernel"] not in found:
+                found[row["kernel"]] = row["ppcg"]
+                version = version or record.get("ppcg")
+    return found, version
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("polybench", type=Path, help="PolyBench/C 4.2.1's directory")
@@ -379,7 +410,12 @@ def main() -> None:
         help="instead, keep PPCG's CUDA of every kernel under each of OPTIONS in DIR/OPTION/ (DIR/manifest.json says how)",
     )
     parser.add_argument("--limit", type=float, default=PPCG_LIMIT_S, help="seconds PPCG may take a kernel")
-    parser.add_argument("--kernels", nargs="+", default=[], metavar="FILE", help="with --emit: only these (2mm.c ...)")
+    parser.add_argument(
+        "--ppcg-recorded",
+        action="store_true",
+        help="without --ppcg: PPCG's side of each kernel from the newest record of bench/results/ppcg.json holding it",
+    )
+    parser.add_argument("--kernels", nargs="+", default=[], metavar="FILE", help="only these (2mm.c ...)")
     args = parser.parse_args()
     if args.emit:
         if not args.ppcg:
@@ -387,12 +423,17 @@ def main() -> None:
         emit(args.ppcg, args.polybench, args.dataset, args.emit, args.limit, args.kernels)
         return
     rows = []
+    recorded, version = _recorded() if args.ppcg_recorded and not args.ppcg else ({}, None)
     for name, path in KERNELS.items():
+        if args.kernels and name not in args.kernels:
+            continue
         row = {"kernel": name, "orcu": orcu_side(name)}
         if args.ppcg:
             row["ppcg"] = ppcg_side(args.ppcg, args.polybench, path, args.dataset, limit=args.limit)
-            if row["ppcg"].get("kernels") and "kernels" in row["orcu"]:
-                row["traffic"] = traffic_side(name, _sizes(args.polybench, path, args.dataset), row["ppcg"]["kernels"])
+        elif name in recorded:
+            row["ppcg"] = recorded[name]
+        if row.get("ppcg", {}).get("kernels") and "kernels" in row["orcu"]:
+            row["traffic"] = traffic_side(name, _sizes(args.polybench, path, args.dataset), row["ppcg"]["kernels"])
         rows.append(row)
         ours, theirs = row["orcu"], row.get("ppcg", {})
         print(
@@ -414,7 +455,8 @@ def main() -> None:
                 "date": str(date.today()),
                 "machine": f"{platform.machine()}, CPython {platform.python_version()}",
                 "dataset": args.dataset,
-                "ppcg": _version(args.ppcg) if args.ppcg else None,
+                "ppcg": _version(args.ppcg) if args.ppcg else version,
+                **({"ppcg_from": "the newest earlier record holding each kernel"} if recorded else {}),
                 "rows": rows,
             }
         )

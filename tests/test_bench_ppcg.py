@@ -35,6 +35,19 @@ def test_covariances_product_is_paired_with_ppcgs_product_not_its_zeroing():
     assert bench_ppcg._match(kernels, set(), ["nothing"], {"cov"}) is None
 
 
+@pytest.mark.parametrize("option", ["default", "tile16"])
+def test_fdtds_fused_sweeps_are_paired_with_ppcgs_two_kernels(option):
+    """orcu's kernel over the hull of fdtd-2d's ey and ex sweeps writes both: PPCG's kernel of
+    each, not its kernel of hz (which writes ey's row 0 too)."""
+    kernels = kept(option, "fdtd-2d")
+    ey, ex, hz = (next(j for j, k in enumerate(kernels) if k["writes"] == w) for w in (["ey"], ["ex"], ["ey", "hz"]))
+    assert bench_ppcg._match(kernels, set(), ["ex", "ey"], {"ex", "ey", "hz"}) is None
+    assert sorted(bench_ppcg._fused_match(kernels, set(), ["ex", "ey"])) == sorted([ey, ex])
+    assert bench_ppcg._fused_match(kernels, {ex}, ["ex", "ey"]) == []  # one left: they no longer add up
+    assert bench_ppcg._fused_match(kernels, set(), ["ey", "hz"]) == []  # one kernel of PPCG's writes both
+    assert bench_ppcg._match(kernels, set(), ["ey", "hz"], {"ey", "hz", "ex", "_fict_"}) == hz
+
+
 @pytest.mark.parametrize("option, tile", [("default", 32), ("tile16", 16), ("tile32", 32)])
 def test_each_kernels_tile_is_read_from_its_own_group_of_sizes(option, tile):
     """--dump-sizes lists one union of tiles per number of dimensions: covariance's 3-D product
