@@ -13,7 +13,9 @@ every array that is not one with the reason:
   block in coalesced order, then read from the copy. The copy sits at the level of the
   deepest sequential loop its subscripts use (strip-mined by ``sharedDepth``), or once per
   block tile when they use none; a tile read with thread x moving along a row that is not
-  the contiguous one is padded by one element so that the reads hit distinct banks. With
+  the contiguous one is padded by one element so that the reads hit distinct banks. A read
+  under an ``if`` whose test only narrows iterators (``if (i >= 1) ... a[i - 1][j]``) may be
+  in a tile, its fill kept inside the narrowed box; under any other condition it may not. With
   ``doubleBuffer``, the tiles of a strip get two buffers where they fit (double_buffered):
   the next strip's copy is in flight while the threads read this one, one barrier a strip;
 - *constant memory*: an array only read whose one flat subscript names the same element for
