@@ -67,3 +67,15 @@ def test_ppcgs_kept_cuda_is_every_kernel_under_every_option(name):
         assert run["kernels"] > 0, run
         assert len(kept(option, stem)) == run["kernels"]
         assert (KEPT / option / f"{stem}_kernel.hu").is_file()
+
+
+def test_ppcgs_recorded_side_covers_every_kernel_with_its_version():
+    """--ppcg-recorded (no PPCG here): each kernel's PPCG side from the newest record holding it,
+    the same as that record's row, and the PPCG version it ran."""
+    found, version = bench_ppcg._recorded()
+    assert set(found) == set(bench_ppcg.KERNELS)
+    history = json.loads((ROOT / "bench" / "results" / "ppcg.json").read_text())
+    newest = next(r for r in reversed(history) if any("ppcg" in row for row in r["rows"]))
+    assert version and version == newest["ppcg"]
+    row = next(row for row in newest["rows"] if row["kernel"] == "fdtd2d.c")
+    assert found["fdtd2d.c"] == row["ppcg"] and len(found["fdtd2d.c"]["kernels"]) == 3
