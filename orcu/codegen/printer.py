@@ -6,13 +6,12 @@ instance, and variants are generated in several threads at once."""
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping
 
 from pycparser import c_ast, c_generator
 
-from orcu.frontend.cparse import parse_expression
+from orcu.frontend.cparse import copied, parse_expression
 from orcu.frontend.ir import Loop, Node, c_text
 
 INDENT = "    "
@@ -78,7 +77,7 @@ def widened_text(text: str) -> str:
 def renamed(node: c_ast.Node, renames: Mapping[str, str], refs: Mapping[str, str] | None = None) -> c_ast.Node:
     """A copy of ``node`` with the identifiers in ``renames`` replaced, and the array
     elements in ``refs`` (by their text, ``y[i]``) replaced by names."""
-    node = copy.deepcopy(node)
+    node = copied(node)
     if refs:
         node = _replace_refs(node, refs)
 

@@ -188,3 +188,33 @@ def parse_expression(text: str) -> c_ast.Node | None:
     except (c_parser.ParseError, AssertionError, IndexError, RecursionError):
         return None
     return tree.ext[-1].body.block_items[0].expr
+
+
+def copied(node: c_ast.Node) -> c_ast.Node:
+    """A copy of a tree that orcu may change (renaming, replacing subtrees), as copy.deepcopy
+    makes it but several times faster: copy.deepcopy goes through each node's __reduce_ex__,
+    and code generation copies the loop bodies of every variant. Nodes and lists are new; the
+    leaves (strings, coordinates) are shared, and nothing in orcu changes one in place."""
+    cls = type(node)
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = tuple(
+            f for klass in cls.__mro__ for f in getattr(klass, "__slots__", ()) if f != "__weakref__"
+        )
+    new = cls.__new__(cls)
+    for field in fields:
+        setattr(new, field, _copied_value(getattr(node, field)))
+    return new
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _copied_value(value):
+    if isinstance(value, c_ast.Node):
+        return copied(value)
+    if isinstance(value, list):
+        return [_copied_value(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copied_value(v) for v in value)
+    return value

@@ -9,6 +9,8 @@ really touches (templates/emulation/cuda_runtime.h, ``orcu_tile``).
 
 from __future__ import annotations
 
+from collections import Counter
+
 BANKS = 32
 WORD = 4
 
@@ -16,12 +18,11 @@ WORD = 4
 def bank_ways(addresses: list[int], size: int) -> int:
     """The most distinct words one bank serves in one phase: 1 when free of conflicts.
     ``addresses``: each active lane's byte address, lane order; ``size``: bytes per element."""
-    per_phase = max(1, BANKS * WORD // max(size, WORD))
+    span = max(size, WORD)
+    per_phase = max(1, BANKS * WORD // span)
     worst = 1
     for start in range(0, len(addresses), per_phase):
-        words: dict[int, set[int]] = {}
-        for address in addresses[start : start + per_phase]:
-            for word in range(address // WORD, (address + max(size, WORD) - 1) // WORD + 1):
-                words.setdefault(word % BANKS, set()).add(word)
-        worst = max(worst, max(len(w) for w in words.values()))
+        words = {w for a in addresses[start : start + per_phase] for w in range(a // WORD, (a + span - 1) // WORD + 1)}
+        if len(words) > worst:  # a bank serves at most every word
+            worst = max(worst, *Counter(w % BANKS for w in words).values())
     return worst

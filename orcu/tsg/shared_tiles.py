@@ -114,19 +114,28 @@ class SharedTile:
         tx, ty = shape
         threads = {v: tx if axes[v] == "x" else ty for v in tiles}
         lanes = [(lane % tx, lane // tx % ty) for lane in range(min(32, tx * ty))]
+        vectors = [self.vector_read(a, x, width, counts) for a in range(len(self.offsets))]
+        strides = self._strides(counts)
+        # an address is linear in the loops' values: each access adds its offsets' part to the
+        # part the lane's position gives, the same for every access
+        weights = self._weights(strides)
+        bases = [sum(offsets[k] * stride for k, stride in strides) for offsets in self.offsets]
         worst = 1
         for it in itertools.product(*(range(n) for n in tiles.values())):
             rank = dict(zip(tiles, it))
-            for a, offsets in enumerate(self.offsets):
-                vector = self.vector_read(a, x, width, counts)
+            moved = [
+                sum(
+                    w * position(v, lx if axes[v] == "x" else ly, rank[v], x, width, threads)
+                    for v, w in weights.items()
+                    if v in rank
+                )
+                for lx, ly in lanes
+            ]
+            for base, vector in zip(bases, vectors):
                 if vector and rank[x] % width:
                     continue  # read with the group's first iteration
                 size = element_bytes * (width if vector else 1)
-                positions = [
-                    {v: position(v, {"x": lx, "y": ly}[axes[v]], rank[v], x, width, threads) for v in rank}
-                    for lx, ly in lanes
-                ]
-                worst = max(worst, bank_ways(self.addresses(offsets, positions, counts, element_bytes), size))
+                worst = max(worst, bank_ways([element_bytes * (base + m) for m in moved], size))
         return worst
 
     def addresses(
@@ -134,17 +143,24 @@ class SharedTile:
     ) -> list[int]:
         """The byte address in the tile of the element an access (its ``offsets``) reads at each
         of ``positions``: each loop's value from the tile's first (0 where it names none)."""
+        strides = self._strides(counts)
+        weights = self._weights(strides)
+        base = sum(offsets[k] * stride for k, stride in strides)
+        return [size * (base + sum(w * at.get(v, 0) for v, w in weights.items())) for at in positions]
+
+    def _strides(self, counts: Mapping[str, int]) -> list[tuple[int, int]]:
+        """Each dimension the tile declares, with its stride in elements."""
         declared = self.shape(counts)
         kept = [k for k, d in enumerate(self.dims) if d.coefs or d.high > d.low]
-        strides = [prod(declared[n + 1 :]) for n in range(len(kept))]
-        return [
-            size
-            * sum(
-                (offsets[k] + sum(c * at.get(v, 0) for v, c in self.dims[k].coefs)) * strides[n]
-                for n, k in enumerate(kept)
-            )
-            for at in positions
-        ]
+        return [(k, prod(declared[n + 1 :])) for n, k in enumerate(kept)]
+
+    def _weights(self, strides: Sequence[tuple[int, int]]) -> dict[str, int]:
+        """Elements of the tile one step of each loop moves an access."""
+        weights: dict[str, int] = {}
+        for k, stride in strides:
+            for v, c in self.dims[k].coefs:
+                weights[v] = weights.get(v, 0) + c * stride
+        return weights
 
 
 def position(var: str, thread: int, rank: int, x: str, width: int, threads: Mapping[str, int]) -> int:
