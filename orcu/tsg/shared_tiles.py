@@ -18,7 +18,7 @@ from orcu.analysis.affine import Poly, poly_of
 from orcu.analysis.poly import Dependences
 from orcu.analysis.subscripts import Shaped
 from orcu.frontend.ir import Loop
-from orcu.tsg.banks import bank_ways
+from orcu.tsg.banks import WORD, bank_ways
 from orcu.tsg.phase1 import bound_names
 from orcu.tsg.tensor_cores import TENSOR_ROWS
 from orcu.tsg.vectors import VECTOR_BYTES
@@ -120,8 +120,12 @@ class SharedTile:
         # part the lane's position gives, the same for every access
         weights = self._weights(strides)
         bases = [sum(offsets[k] * stride for k, stride in strides) for offsets in self.offsets]
+        # Another iteration of the register tile moves every lane's address by one amount: where
+        # that is whole words (elements of 4 bytes or more), the words' banks turn round
+        # together and each bank serves as many words as before, so its first iteration says all.
+        its = itertools.product(*(range(n) for n in tiles.values())) if element_bytes % WORD else [(0,) * len(tiles)]
         worst = 1
-        for it in itertools.product(*(range(n) for n in tiles.values())):
+        for it in its:
             rank = dict(zip(tiles, it))
             moved = [
                 sum(
