@@ -374,6 +374,36 @@ def test_a_whole_batch_ahead_is_built_as_if_asked_now(in_tmp, monkeypatch):
     assert sorted(kernels) == [1, 2, 2]
 
 
+@pytest.mark.parametrize("flags", [["-O1", "-O2"], ["", "-O3", "-DSCALE=2"]])
+def test_configurations_whose_flags_alternate_share_a_harness_per_flag_set(in_tmp, monkeypatch, flags):
+    """A covering array's flags change from one configuration to the next: each set of flags
+    is one harness all the same, and every result is its own configuration's, in order."""
+    write(
+        in_tmp / "t.c",
+        AXPY.replace("blockCount=8", "blockCount=BC").replace(
+            "def input_params",
+            f"def performance_params {{ param BC[] = [1, 2, 4, 8, 16, 32]; param CF[] = {flags!r}; }}\n"
+            " def build { arg build_command = 'nvcc @CF@'; }\n def input_params",
+        ),
+    )
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+    compiled = []
+    real = executors.compile_program
+    monkeypatch.setattr(
+        executors, "compile_program", lambda *a, **k: compiled.append((a[4], Path(a[1]).read_text())) or real(*a, **k)
+    )
+    configs = [{"BC": b, "CF": flags[k % len(flags)]} for k, b in enumerate([1, 2, 4, 8, 16, 32])]
+    results = list(
+        Runner("emulate", H100, in_tmp / "build", jobs=1).evaluate(program, 0, [(c, inputs) for c in configs])
+    )
+    assert [(r.status, r.params) for r in results] == [("ok", c) for c in configs]
+    assert len(compiled) == len(flags)  # one harness for each set of flags, whatever the order
+    for flag, (used, text) in zip(flags, compiled):
+        assert set(flag.split()) <= set(used)
+        assert text.count("__global__") - text.count("__global__ void orcu_wait_kernel") == 6 // len(flags)
+
+
 def test_devices_without_a_gpu_shows_the_profile(capsys, monkeypatch):
     monkeypatch.setattr("orcu.device.gpu_visible", lambda: False)  # as on a machine without one, GPU or not
     assert main(["devices"]) == 0

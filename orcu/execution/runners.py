@@ -410,20 +410,20 @@ class Runner:
             ]
             fresh.update((key(item), (item, max(1, min(MAX_BATCH, -(-len(new) // self.jobs))))) for item in new)
         batches: list[list] = []
+        open_batches: dict[tuple, list] = {}  # by what a harness's variants share: the last batch of each
         for item, size in fresh.values():
-            last = batches[-1] if batches else None
             if ahead:  # the first guesses matter most: small harnesses first, built soonest, then larger
                 # ones; a batch that will be asked for whole (Exhaustive's next 16) is split as if asked now
-                size = max(size, min(MAX_BATCH, 2 ** ((len(batches) - 1) // self.jobs)) if last else 1)
-            if (
-                last
-                and len(last) < size
-                and (last[0][2], last[0][3]) == (item[2], item[3])
-                and self._counts(last[0][4]) == self._counts(item[4])
-            ):  # a counting build is compiled apart
+                size = max(size, min(MAX_BATCH, 2 ** ((len(batches) - 1) // self.jobs))) if batches else 1
+            # one harness holds variants of the same input sizes and flags, a counting build apart;
+            # a covering array's flags alternate from one configuration to the next
+            shared = (repr(sorted(item[2].items())), item[3], self._counts(item[4]))
+            last = open_batches.get(shared)
+            if last is not None and len(last) < size:
                 last.append(item)
             else:
                 batches.append([item])
+                open_batches[shared] = batches[-1]
         started = []
         for batch in batches:
             future = self._pool.submit(self._build_variants, program, region, batch, edit)
