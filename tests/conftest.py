@@ -12,6 +12,7 @@ from orcu.errors import OrcuError
 from orcu.execution.runners import Runner, build_identity
 from orcu.planning.program import load
 from orcu.planning.space import input_space
+from orcu.search.space import SearchSpace
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"
@@ -102,6 +103,22 @@ def evaluate(
     )
     inputs = inputs or next(iter(input_space(program).configs()))
     return next(runner.evaluate(program, 0, [(params or {}, inputs)], edit))
+
+
+# The tests marked whole_space check a covering array of a space (every pair of values of any two
+# parameters), and every configuration of it under bench/validate_all.py, which sets this: the
+# whole products take hours on two cores, and code generation's changes run them before landing.
+EVERY = os.environ.get("ORCU_VALIDATE_ALL") == "1"
+
+
+def covering_configs(program, region, inputs, keep=lambda config: True):
+    """The covering array (every pair of values of any two parameters, SearchSpace.covering)
+    of the region's valid configurations at ``inputs`` that ``keep`` accepts; all of them
+    where EVERY."""
+    space = region_space(program, region, inputs, H100)
+    kept = [p for p in space.points if keep(space.config(p))]
+    chosen = kept if EVERY else SearchSpace(space.names, space.values, kept).covering()
+    return [space.config(p) for p in chosen]
 
 
 def covering_results(program, region, inputs, workdir, every=False, measure="model"):

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import covering_results, diagnose, evaluate, planted, write
+from conftest import EVERY, covering_results, diagnose, evaluate, planted, write
 
 from orcu.analysis.nest import analyze
 from orcu.codegen.region import generate
@@ -528,17 +528,19 @@ def right_and_tuned(in_tmp, monkeypatch, name: str) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.whole_space
 # stencil_const.c: vectors with A's tile shared are left out (their reads conflict in banks; without vectors, none)
 @pytest.mark.parametrize("kernel, size", [("gemm_local.c", 196), ("stencil_const.c", 41), ("scale3d.c", 58)])
 def test_every_variant_of_the_whole_space_is_right(in_tmp, kernel, size):
     """A gemm with its sum in a local declared in the nest (`float s = 0;`: each register-tiled
     copy gets its own), a stencil with `const double c = 0.2;` in the nest and a 3-D array kernel:
-    every configuration of their spaces, register tiles included, right in the emulation."""
+    each pair of values of their spaces (every configuration under bench/validate_all.py, ``size``
+    builds), register tiles included, right in the emulation."""
     (in_tmp / kernel).write_text((WRITTEN / kernel).read_text())
     program = load(kernel)
     inputs = next(iter(input_space(program).configs()))
-    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
-    assert len(results) == size
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=EVERY, measure="kernel")
+    assert len(results) == size if EVERY else 0 < len(results) < size
     assert {r.status for r in results} == {"ok"}, [
         (r.params, r.status, r.message[:300]) for r in results if r.status != "ok"
     ]

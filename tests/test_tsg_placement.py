@@ -2,14 +2,13 @@
 the parameters through which the search chooses them, and the kernels they give."""
 
 import json
-import os
 import re
 import subprocess
 import sys
 from itertools import product
 
 import pytest
-from conftest import EXAMPLES, H100, covering_results, diagnose, evaluate, has_gpu, planted, write
+from conftest import EVERY, EXAMPLES, H100, covering_results, diagnose, evaluate, has_gpu, planted, write
 
 from orcu.codegen.region import generate
 from orcu.driver.cli import main
@@ -374,6 +373,7 @@ def odd_size(program):
 
 
 @pytest.mark.slow
+@pytest.mark.whole_space
 @pytest.mark.parametrize("size", ["odd", "whole"])
 @pytest.mark.parametrize("example", PLACED)
 def test_the_placements_of_the_examples_validate_in_emulation(in_tmp, example, size):
@@ -384,9 +384,8 @@ def test_the_placements_of_the_examples_validate_in_emulation(in_tmp, example, s
     run before a change to code generation lands), every configuration of the space."""
     program = load(EXAMPLES / example)
     inputs = odd_size(program) if size == "odd" else WHOLE[example]
-    every = os.environ.get("ORCU_VALIDATE_ALL") == "1"
     for k in range(len(program.nests)):
-        results = covering_results(program, k, inputs, in_tmp / "build", every)
+        results = covering_results(program, k, inputs, in_tmp / "build", EVERY)
         statuses = {(tuple(sorted(r.params.items())), r.status, r.message) for r in results}
         assert {s[1] for s in statuses} == {"ok"}, sorted(s for s in statuses if s[1] != "ok")[:3]
         assert len(statuses) == len(results)
