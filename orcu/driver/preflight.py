@@ -138,10 +138,15 @@ def _each(value, env, test):
     is evaluated point by point instead)."""
     if not isinstance(value, np.ndarray) and any(isinstance(v, np.ndarray) for v in env.values()):
         raise NotVectorizable("a value that is not an array")
-    if isinstance(value, np.ndarray):
-        return np.fromiter(
-            (test(v.item() if isinstance(v, np.generic) else v) for v in value.ravel()), dtype=bool, count=value.size
+    if isinstance(value, np.ndarray):  # a block holds few distinct values: each is tested once
+        try:
+            distinct, inverse = np.unique(value.ravel(), return_inverse=True)
+        except TypeError:  # values NumPy cannot order (mixed types): each on its own
+            distinct, inverse = value.ravel(), np.arange(value.size)
+        tested = np.fromiter(
+            (test(v.item() if isinstance(v, np.generic) else v) for v in distinct), dtype=bool, count=distinct.size
         )
+        return tested[inverse.reshape(-1)]
     return test(value)
 
 

@@ -117,7 +117,9 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
             partial_src.write_text(job.source, **ENCODING)
             # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
             verbose = ("-Xptxas", "-v") if job.compiler == NVCC else ()
-            only = ("-c",) if not backend_of(job.backend).runs else ()  # an object: nothing runs it
+            # nothing runs it: nvcc compiles the device code alone (the host's compile was a third
+            # of a build), anything else an object
+            only = () if backend_of(job.backend).runs else ("-cubin",) if job.compiler == NVCC else ("-c",)
             build = compile_program(
                 job.compiler,
                 partial_src,

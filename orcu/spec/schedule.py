@@ -19,6 +19,7 @@ candidates.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -63,6 +64,7 @@ class Schedule:
         return tuple(d for d in self.dims if d.threads_only)
 
     @staticmethod
+    @functools.lru_cache(maxsize=4096)  # every configuration of a space parses its mapping's text
     def parse(text: str) -> Schedule | None:
         """``x=j y=i`` -> the schedule; None when the text is not one."""
         if text == "orio":
