@@ -21,7 +21,7 @@ def test_each_finding_of_the_fuzzer_stays_mended(tmp_path, path):
 
 @pytest.mark.slow
 @settings(
-    max_examples=200,
+    max_examples=100,
     deadline=None,
     derandomize=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
