@@ -201,7 +201,7 @@ def copied(node: c_ast.Node) -> c_ast.Node:
         fields = _FIELDS[cls] = tuple(
             f for klass in cls.__mro__ for f in getattr(klass, "__slots__", ()) if f != "__weakref__"
         )
-    new = cls.__new__(cls)
+    new = object.__new__(cls)
     for field in fields:
         setattr(new, field, _copied_value(getattr(node, field)))
     return new
