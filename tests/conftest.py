@@ -111,13 +111,13 @@ def evaluate(
 EVERY = os.environ.get("ORCU_VALIDATE_ALL") == "1"
 
 
-def covering_configs(program, region, inputs, keep=lambda config: True):
+def covering_configs(program, region, inputs, keep=lambda config: True, every=EVERY):
     """The covering array (every pair of values of any two parameters, SearchSpace.covering)
-    of the region's valid configurations at ``inputs`` that ``keep`` accepts; all of them
-    where EVERY."""
+    of the region's valid configurations at ``inputs`` that ``keep`` accepts; with ``every``,
+    all of them."""
     space = region_space(program, region, inputs, H100)
     kept = [p for p in space.points if keep(space.config(p))]
-    chosen = kept if EVERY else SearchSpace(space.names, space.values, kept).covering()
+    chosen = kept if every else SearchSpace(space.names, space.values, kept).covering()
     return [space.config(p) for p in chosen]
 
 
@@ -127,12 +127,10 @@ def covering_results(program, region, inputs, workdir, every=False, measure="mod
     model evaluates it (``measure``: "kernel" checks without counting the traffic the model
     needs); one configuration of each build, as a tune evaluates them (configurations that
     generate the same code with the same flags, nvcc's flags under the emulation, are one)."""
-    space = region_space(program, region, inputs, H100)
-    points = space.points if every else space.covering()
     builds = {}
-    for p in points:
-        identity = build_identity(program, region, space.config(p), inputs, "emulate", H100.arch)
-        builds.setdefault(identity[0] if identity else p, space.config(p))
+    for config in covering_configs(program, region, inputs, every=every):
+        identity = build_identity(program, region, config, inputs, "emulate", H100.arch)
+        builds.setdefault(identity[0] if identity else repr(sorted(config.items())), config)
     runner = Runner("emulate", H100, workdir, jobs=2, measure=measure)
     return list(runner.evaluate(program, region, [(config, inputs) for config in builds.values()]))
 
