@@ -566,12 +566,17 @@ def test_host_code_between_the_kernels_runs_as_written(in_tmp, monkeypatch, kern
     assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 6, region["statuses"]
     tuned = (in_tmp / kernel.replace(".c", ".tuned.cu")).read_text()
     generated = tuned[tuned.index("#else\n") :]  # the host code around the kernels' calls
-    if kernel == "lu_rows.c":  # the host's loop reads and writes A: each kernel moves it
-        assert generated.startswith(
-            "#else\n    // Each loop moves its arrays to the device and back: the region's host "
-            "statements touch its arrays."
-        )
-        assert "for (j = 0; j < i; j++)\n" in generated and "orcu_kernel_lu_1(i, n, (double *)A);" in generated
+    if kernel == "lu_rows.c":  # the host's loop reads and writes A: all of it comes back before, goes after
+        assert generated.startswith("#else\n    {   // A stay on the device while the region's loops run")
+        syncs = [line.strip() for line in generated.splitlines() if "orcu_resident_sync(" in line]
+        assert syncs == [
+            "orcu_resident_sync(orcu_resident_A, A, A, orcu_A_bytes, orcu_A_bytes, false);  "
+            "// all of 'A' back: a kernel may have written it",
+            "orcu_resident_sync(orcu_resident_A, A, A, orcu_A_bytes, orcu_A_bytes, true);  "
+            "// all of 'A' to the device: later kernels read it there",
+        ]
+        assert "for (j = 0; j < i; j++)\n" in generated
+        assert "orcu_kernel_lu_1(i, n, (double *)orcu_resident_A);" in generated
     else:  # the buffers stay on the device, their device copies swapped with them
         assert "tOut, tIn stay on the device while the region's loops run" in generated
         assert [line.strip() for line in generated.splitlines() if "temp" in line] == [
@@ -796,7 +801,7 @@ def test_a_swap_under_a_test_without_braces_keeps_each_loop_moving_its_arrays(in
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (
-        "// Each loop moves its arrays to the device and back: the region's host statements touch its arrays."
+        "// Each loop moves its arrays to the device and back: the host code uses the array 'tIn' as a pointer."
         in (in_tmp / "swap.tuned.cu").read_text()
     )
 

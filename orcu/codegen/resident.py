@@ -22,6 +22,7 @@ from orcu.analysis.affine import loop_bounds, poly_of, value_range
 from orcu.analysis.nest import analyze
 from orcu.codegen.region import RegionCode, transform_values
 from orcu.frontend.cparse import parse_expression
+from orcu.frontend.host_syncs import MARKER, Sync
 from orcu.frontend.liveness import copy_groups
 from orcu.frontend.types import canonical_type, used_names
 from orcu.planning.program import Program
@@ -43,6 +44,8 @@ class Resident:
     # follow, and the pointers it copies through that no loop uses (temp in a swap).
     swaps: tuple[tuple[str, str], ...] = ()
     temps: tuple[str, ...] = ()
+    # What the host statements between the kernels move (frontend/host_syncs.py), by marker.
+    syncs: Mapping[int, Sync] = dataclasses.field(default_factory=dict)
 
     def call(self, code: RegionCode, call: str) -> str:
         """``call`` of a loop's host function (generated on_device) with the device copies."""
@@ -60,8 +63,15 @@ class Resident:
     def wrap(self, host_code: str) -> str:
         names = ", ".join(a.name for a in self.arrays)
         lines = [f"{{   // {names} stay on the device while the region's loops run: copied in once, back once"]
+        if self.syncs:
+            lines.append("    // (the host statements between the loops copy what they touch there and back)")
+        synced = {t.array for sync in self.syncs.values() for t in sync.touches}
         for a in self.arrays:
             lines.append(f"    const long long orcu_{a.name}_count = {a.end};")
+            if a.name in synced:
+                lines.append(
+                    f"    const long long orcu_{a.name}_bytes = orcu_{a.name}_count * (long long)sizeof({a.element});"
+                )
             swapped = any(a.name in pair for pair in self.swaps)  # then it follows the host code's copies
             lines.append(
                 f"    void *{'' if swapped else 'const '}orcu_resident_{a.name} = orcu_resident_in({a.name}, "
@@ -69,7 +79,12 @@ class Resident:
             )
         lines += [f"    void *orcu_resident_{t} = nullptr;" for t in self.temps]
         for line in host_code.splitlines():
-            lines.append("    " + line)
+            marker = MARKER.fullmatch(line.strip())
+            if marker is not None:
+                pad = line[: len(line) - len(line.lstrip())]
+                lines += [f"    {pad}{copy}" for copy in self._copies(self.syncs[int(marker.group(1))])]
+                continue
+            lines.append("    " + line if line else "")
             copy = _COPY.fullmatch(line.strip())
             if copy is not None and (copy.group(1), copy.group(2)) in self.swaps:  # the device copies swap alike
                 pad = line[: len(line) - len(line.lstrip())]
@@ -82,6 +97,29 @@ class Resident:
             )
         lines.append("}")
         return "\n".join(lines)
+
+    def _copies(self, sync: Sync) -> list[str]:
+        """A host statement's copies: before it, the elements it reads that a kernel may have
+        written; after it, those it wrote (the device's copy is what later kernels read, and what
+        comes back at the end)."""
+        kept = {a.name: a for a in self.arrays}
+        out = []
+        for t in sync.touches:
+            a = kept.get(t.array)
+            if a is None or not (sync.to_device or a.written):
+                continue
+            whole = f"orcu_{a.name}_bytes"
+            first, size = (f"&({t.element})", f"sizeof({t.element})") if t.element else (a.name, whole)
+            direction = "true" if sync.to_device else "false"
+            what = f"'{t.element}'" if t.element else f"all of '{a.name}'"
+            where = (
+                "to the device: later kernels read it there" if sync.to_device else "back: a kernel may have written it"
+            )
+            out.append(
+                f"orcu_resident_sync(orcu_resident_{a.name}, {a.name}, {first}, {size}, {whole}, {direction});"
+                f"  // {what} {where}"
+            )
+        return out
 
 
 _COPY = re.compile(r"(?:[\w ]+\*\s*)?(\w+) = (\w+);")  # a pointer copy as the host code prints it
@@ -98,8 +136,8 @@ def resident(
         return None
     if program.fragment:
         return "a fragment's statements are C: they cannot hold the device copies"
-    if host.touches_arrays and host.swaps is None:
-        return "the region's host statements touch its arrays"
+    if isinstance(host.syncs, str):
+        return host.syncs
     found: dict[str, dict[str, Any]] = {}
     for k in host.nests:
         nest = program.nests[k]
@@ -130,7 +168,8 @@ def resident(
             entry["written"] |= info.written
     arrays = {name: ResidentArray(name, e["element"], _largest(e["ends"]), e["written"]) for name, e in found.items()}
     extents = {name: frozenset(_normal(end) for end in e["ends"]) for name, e in found.items()}
-    return _swapped(arrays, extents, host.swaps or ())
+    kept = _swapped(arrays, extents, host.swaps or ())
+    return dataclasses.replace(kept, syncs=host.syncs) if isinstance(kept, Resident) else kept
 
 
 def _furthest(extent, context, changed) -> str | None:

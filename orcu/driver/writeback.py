@@ -275,7 +275,7 @@ def _region_pieces(program: Program, r: int, options, source: str):
         )
         if isinstance(resident_arrays, Resident):
             call = resident_arrays.call(made[0], call)
-            made[0].needs.add("resident")
+            made[0].needs.update(("resident", "resident_sync") if resident_arrays.syncs else ("resident",))
         pieces.append((text, f"{{ extern void {declaration}; {call} }}" if program.fragment else call, made))
     return pieces, resident_arrays
 
@@ -333,7 +333,8 @@ def _host_code(program: Program, host, calls, resident_arrays) -> str:
         k: "the loop above" if len(host.nests) == 1 else f"the loop at line {program.nests[k].loc.line}"
         for k in host.nests
     }
-    code = host.code({k: f"{calls[k]}  // {where[k]}, run on the GPU by orcu" for k in host.nests})
+    parts = {k: f"{calls[k]}  // {where[k]}, run on the GPU by orcu" for k in host.nests}
+    code = host.code(parts, markers=isinstance(resident_arrays, Resident))
     if isinstance(resident_arrays, Resident):
         return resident_arrays.wrap(code)
     if isinstance(resident_arrays, str):

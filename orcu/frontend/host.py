@@ -20,6 +20,7 @@ from typing import Any
 from pycparser import c_ast
 
 from orcu.errors import AnalysisError
+from orcu.frontend.host_syncs import MARKER, Sync
 from orcu.frontend.ir import Variable, c_text
 from orcu.frontend.liveness import block_items, offset_of
 from orcu.frontend.lower import Lowering
@@ -55,17 +56,22 @@ class Host:
     # Where one transform took the whole region: the schedule that chose its kernels (tsg/scop.py).
     schedule: Any = None
     unscheduled: str = ""  # where one transform stands before the region but no schedule was taken: why
+    # Where its statements touch array elements: what each marker in ``text`` moves to keep the
+    # arrays on the device around them (frontend/host_syncs.py); a string: why they cannot stay.
+    syncs: Mapping[int, Sync] | str = field(default_factory=dict)
 
     @property
     def trivial(self) -> bool:
         """The region is one transformed loop and nothing else."""
         return self.text.strip() == placeholder(self.nests[0])
 
-    def code(self, parts: Mapping[int, str]) -> str:
+    def code(self, parts: Mapping[int, str], markers: bool = False) -> str:
         """The host code with each transformed loop replaced by ``parts[k]`` (lines indented as
-        the statement they replace)."""
+        the statement they replace); its sync markers kept where ``markers``, else dropped."""
         lines = []
         for line in self.text.splitlines():
+            if not markers and MARKER.fullmatch(line.strip()):
+                continue
             m = _PLACEHOLDER.fullmatch(line.strip())
             if m is None:
                 lines.append(line)
@@ -201,7 +207,7 @@ def left_to_host(host: list[c_ast.Node]) -> tuple[int, ...]:
 
     def walk(nodes):
         for node in nodes:
-            if isinstance(node, _LOOPS) and not any(_stands_in(n) for n in _statements([node])):
+            if isinstance(node, _LOOPS) and not any(stands_in(n) for n in _statements([node])):
                 found.append(node.coord.line)
             else:
                 for block in _blocks(node):
@@ -211,7 +217,7 @@ def left_to_host(host: list[c_ast.Node]) -> tuple[int, ...]:
     return tuple(found)
 
 
-def _stands_in(node: c_ast.Node) -> bool:
+def stands_in(node: c_ast.Node) -> bool:
     """Whether ``node`` is the placeholder statement of a transformed loop."""
     return (
         isinstance(node, c_ast.FuncCall)

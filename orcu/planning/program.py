@@ -14,7 +14,7 @@ from orcu.device import DEFAULT_PROFILE, Device, profile
 from orcu.errors import AnalysisError, AnnotationError, OrcuError
 from orcu.frontend import generated
 from orcu.frontend.annotations import Region, scan_regions
-from orcu.frontend.cparse import file_macros, local_headers, parse_file, parse_statements
+from orcu.frontend.cparse import copied, file_macros, local_headers, parse_file, parse_statements
 from orcu.frontend.ctext import blank, blank_comments, brace_depth, matching_bracket
 from orcu.frontend.cxx import cxx_edits, cxx_prototype, declared
 from orcu.frontend.helpers import Helper, declarations, host_helpers, used_helpers
@@ -24,9 +24,11 @@ from orcu.frontend.host import (
     in_host_loop,
     left_to_host,
     split,
+    stands_in,
     statement_text,
     targets,
 )
+from orcu.frontend.host_syncs import Sync, marked
 from orcu.frontend.ir import LoopNest, c_text, loops_of, statements
 from orcu.frontend.liveness import between, copy_groups, effects, named_elsewhere, offset_of, pointer_copies, read_after
 from orcu.frontend.lower import Lowering, loc_of
@@ -524,6 +526,15 @@ def _lower_region(
     scope = {**outside, **variables}
     aliases = _aliases(function, parsed.items, scope)
     kernel_iterators = {lp.var for body in bodies for lp in loops_of(body)}
+    swaps = _swaps(host_items, done, scope)
+    touches_arrays = done.reads_memory or done.writes_memory or bool(done.names & set(arrays))
+    syncs: Mapping[int, Sync] | str = {}
+    if touches_arrays and swaps is None:  # what the host statements move when the arrays stay on the device
+        found = marked([copied(item) for item in host_items], scope, stands_in)
+        if isinstance(found, str):
+            syncs = found
+        else:
+            text, syncs = "\n".join(statement_text(item) for item in found[0]), found[1]
     host = Host(
         text=text,
         nests=tuple(range(first, first + len(parsed.loops))),
@@ -531,11 +542,12 @@ def _lower_region(
         reference=parsed.reference,
         variables=variables,
         changed=frozenset(done.assigned | _host_iterators(host_items)) - kernel_iterators,
-        touches_arrays=done.reads_memory or done.writes_memory or bool(done.names & set(arrays)),
+        touches_arrays=touches_arrays,
         repeated=len(parsed.loops) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
         left=left_to_host(host_items),
         aliases=aliases,
-        swaps=_swaps(host_items, done, scope),
+        swaps=swaps,
+        syncs=syncs,
         schedule=scheduled,
         unscheduled=unscheduled,
     )

@@ -1,0 +1,258 @@
+"""What a region's host statements read and write of its arrays, for the tuned file to keep the
+arrays on the device around them (codegen/resident.py writes the copies).
+
+A region whose host code touches array elements between its kernels (gramschmidt's
+``R[k][k] = sqrt(nrm);``, a triangular solve's ``x[i] = w / L[i][i];``) can still keep its
+arrays on the device if each such statement sees the device's values and leaves its own there:
+before it, what it reads is copied back from the device; after it, what it writes is copied to
+the device. A statement that is one assignment or declaration moves only the elements it names
+(each access's address, taken on the host as the statement runs); anything else (a loop left
+to the host, a call given an array) moves the whole arrays it names. The host code gets a
+marker statement, ``orcu_sync_N();``, before and after each such statement: Host.code drops
+the markers, the resident region's code puts the copies there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from orcu.frontend.ir import Variable, c_text
+
+MARKER = re.compile(r"orcu_sync_(\d+)\(\);")
+
+
+@dataclass(frozen=True)
+class Sync:
+    """One marker's copies: before a statement, what it reads comes back from the device; after
+    it, what it wrote goes to the device."""
+
+    to_device: bool
+    touches: tuple[Touch, ...]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """What one host statement moves of one array, before it (reads) or after it (writes)."""
+
+    array: str
+    element: str | None  # the element's C text (``x[i]``): it alone; None: the whole array
+
+
+def marked(
+    items: list[c_ast.Node], variables: Mapping[str, Variable], stands_in
+) -> tuple[list[c_ast.Node], dict[int, Sync]] | str:
+    """``items`` (host code, each transformed loop a placeholder, for which ``stands_in`` says
+    true) with a marker before and after each statement that touches arrays, and each marker's
+    touches; or why the arrays cannot stay on the device across the host code."""
+    arrays = {n for n, v in variables.items() if v.kind == "array"}
+    syncs: dict[int, Sync] = {}
+
+    def marker(touches: list[Touch], to_device: bool) -> list[c_ast.Node]:
+        if not touches:
+            return []
+        syncs[len(syncs)] = Sync(to_device, tuple(dict.fromkeys(touches)))
+        return [c_ast.FuncCall(c_ast.ID(f"orcu_sync_{len(syncs) - 1}"), None)]
+
+    def block(nodes: list[c_ast.Node]) -> list[c_ast.Node] | str:
+        out: list[c_ast.Node] = []
+        for node in nodes:
+            if stands_in(node):
+                out.append(node)
+                continue
+            if _holds_placeholder(node, stands_in):
+                named = sorted(_named(_header(node)) & arrays)
+                if named:
+                    return f"the host code's loop or test around a kernel reads '{named[0]}'"
+                for owner, attr in _children(node):
+                    inner = block(_items(getattr(owner, attr)))
+                    if isinstance(inner, str):
+                        return inner
+                    setattr(owner, attr, _as(inner, getattr(owner, attr)))
+                out.append(node)
+                continue
+            found = _touches(node, variables, arrays)
+            if isinstance(found, str):
+                return found
+            reads, writes = found
+            out += marker(reads, False) + [node] + marker(writes, True)
+        return out
+
+    result = block(items)
+    return result if isinstance(result, str) else (result, syncs)
+
+
+def _touches(node: c_ast.Node, variables, arrays: set[str]) -> tuple[list[Touch], list[Touch]] | str:
+    """(what ``node`` reads, what it writes) of the arrays: elements where it is one assignment
+    or declaration whose subscripts it does not change, else whole arrays."""
+    walker = _Walker(variables, arrays)
+    walker.visit(node)
+    if walker.problem:
+        return walker.problem
+    simple = isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.Decl, c_ast.FuncCall)) and not (
+        walker.assigned & walker.subscript_names
+    )
+    if simple and not walker.whole:
+        return walker.reads, walker.writes
+    names = {t.array for t in walker.reads + walker.writes} | walker.whole
+    written = {t.array for t in walker.writes} | walker.whole
+    return [Touch(a, None) for a in sorted(names)], [Touch(a, None) for a in sorted(written)]
+
+
+class _Walker(c_ast.NodeVisitor):
+    """The array elements a statement reads and writes, in the order their values are needed
+    (an element in another's subscript first)."""
+
+    def __init__(self, variables, arrays: set[str]) -> None:
+        self.variables, self.arrays = variables, arrays
+        self.reads: list[Touch] = []
+        self.writes: list[Touch] = []
+        self.whole: set[str] = set()  # arrays given whole to a call, or their address taken
+        self.assigned: set[str] = set()  # scalars the statement assigns
+        self.subscript_names: set[str] = set()
+        self.problem = ""
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        self._target(node.lvalue, read=node.op != "=")
+        self.visit(node.rvalue)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in ("++", "--", "p++", "p--"):
+            self._target(node.expr, read=True)
+        elif node.op == "&" and _base(node.expr) in self.arrays:
+            self.whole.add(_base(node.expr))  # an element's address: anything past it may be touched
+        elif node.op == "sizeof":
+            return
+        else:
+            self.visit(node.expr)
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        if node.name:
+            self.assigned.add(node.name)
+        if node.init is not None:
+            self.visit(node.init)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        for arg in node.args.exprs if node.args is not None else []:
+            if isinstance(arg, c_ast.ID) and arg.name in self.arrays:
+                self.whole.add(arg.name)  # the callee may read and write any of it
+            elif isinstance(arg, c_ast.ArrayRef) and not self._full(arg):
+                self.whole.add(_base(arg))  # a row given as a pointer
+            else:
+                self.visit(arg)
+
+    def visit_ArrayRef(self, node: c_ast.ArrayRef) -> None:
+        if _base(node) not in self.arrays:
+            self.generic_visit(node)
+            return
+        self._subscripts(node)
+        self.reads.append(Touch(_base(node), c_text(node) if self._full(node) else None))
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        if node.name in self.arrays:
+            self.problem = self.problem or f"the host code uses the array '{node.name}' as a pointer"
+
+    def visit_StructRef(self, node: c_ast.StructRef) -> None:
+        self.visit(node.name)
+
+    def _target(self, node: c_ast.Node, read: bool) -> None:
+        """An assignment's target: a scalar assigned, or an array element written (and read
+        first where only a part of it is written, a member, or the update reads it)."""
+        element = node.name if isinstance(node, c_ast.StructRef) and node.type == "." else node
+        if isinstance(element, c_ast.ID):
+            if element.name in self.arrays:
+                self.problem = self.problem or f"the host code assigns the array pointer '{element.name}'"
+            self.assigned.add(element.name)
+            return
+        if not isinstance(element, c_ast.ArrayRef) or _base(element) not in self.arrays:
+            self.visit(node)
+            return
+        self._subscripts(element)
+        touch = Touch(_base(element), c_text(element) if self._full(element) else None)
+        if read or element is not node or touch.element is None:
+            self.reads.append(touch)
+        self.writes.append(touch)
+
+    def _subscripts(self, node: c_ast.ArrayRef) -> None:
+        while isinstance(node, c_ast.ArrayRef):
+            self.subscript_names |= _named(node.subscript)
+            self.visit(node.subscript)
+            node = node.name
+
+    def _full(self, node: c_ast.ArrayRef) -> bool:
+        """Whether the access names one element (as many subscripts as the array has levels)."""
+        count = 0
+        while isinstance(node, c_ast.ArrayRef):
+            count, node = count + 1, node.name
+        v = self.variables.get(node.name) if isinstance(node, c_ast.ID) else None
+        return v is not None and count == v.ctype.pointers + len(v.ctype.dims)
+
+
+def _base(node: c_ast.Node) -> str:
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else ""
+
+
+def _named(node: c_ast.Node | None) -> set[str]:
+    found: set[str] = set()
+    if node is None:
+        return found
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_ID(self, n: c_ast.ID) -> None:
+            found.add(n.name)
+
+    Finder().visit(node)
+    return found
+
+
+def _header(node: c_ast.Node) -> c_ast.Node:
+    """The expressions of a loop's header or an ``if``'s test, as one list."""
+    parts = [getattr(node, a, None) for a in ("init", "cond", "next")]
+    return c_ast.ExprList([p for p in parts if p is not None])
+
+
+def _children(node: c_ast.Node) -> list[tuple[c_ast.Node, str]]:
+    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+        return [(node, "stmt")] if node.stmt is not None else []
+    if isinstance(node, c_ast.If):
+        return [(node, a) for a in ("iftrue", "iffalse") if getattr(node, a) is not None]
+    if isinstance(node, c_ast.Compound):
+        return [(node, "block_items")]
+    return []
+
+
+def _items(node) -> list[c_ast.Node]:
+    if isinstance(node, list):
+        return node
+    if isinstance(node, c_ast.Compound):
+        return list(node.block_items or [])
+    return [node]
+
+
+def _as(items: list[c_ast.Node], was) -> object:
+    """``items`` in the place of ``was``: a list stays one; else a block (one statement may now
+    have markers around it)."""
+    if isinstance(was, list):
+        return items
+    if isinstance(was, c_ast.Compound):
+        was.block_items = items
+        return was
+    return items[0] if len(items) == 1 else c_ast.Compound(items)
+
+
+def _holds_placeholder(node: c_ast.Node, stands_in) -> bool:
+    found = False
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+            nonlocal found
+            found = found or stands_in(n)
+            self.generic_visit(n)
+
+    Finder().visit(node)
+    return found
