@@ -64,6 +64,8 @@ def marked(
                 out.append(node)
                 continue
             if _holds_placeholder(node, stands_in):
+                if not isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.If, c_ast.Compound)):
+                    return f"the host code runs a kernel inside a '{type(node).__name__.lower()}' statement"
                 named = sorted(_named(_header(node)) & arrays)
                 if named:
                     return f"the host code's loop or test around a kernel reads '{named[0]}'"
