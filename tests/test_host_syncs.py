@@ -5,8 +5,8 @@ anything else names, and the host code that cannot keep them there."""
 import pytest
 from pycparser import c_parser
 
-from orcu.frontend.host import stands_in, statement_text
-from orcu.frontend.host_syncs import Sync, Touch, marked
+from orcu.frontend.host import Sync, Touch, statement_text
+from orcu.frontend.host_syncs import marked
 from orcu.frontend.ir import CType, Variable
 
 VARIABLES = {
@@ -32,7 +32,7 @@ def _items(code: str):
 
 
 def _syncs(code: str):
-    found = marked(_items(code), VARIABLES, stands_in)
+    found = marked(_items(code), VARIABLES)
     assert not isinstance(found, str), found
     return found
 
@@ -107,7 +107,7 @@ def test_statements_inside_the_host_loops_around_kernels_are_marked_where_they_s
     ],
 )
 def test_host_code_that_keeps_the_arrays_moving(code, why):
-    assert marked(_items(code), VARIABLES, stands_in) == why
+    assert marked(_items(code), VARIABLES) == why
 
 
 def test_host_code_that_touches_no_array_gets_no_marker():

@@ -22,7 +22,7 @@ from orcu.analysis.affine import loop_bounds, poly_of, value_range
 from orcu.analysis.nest import analyze
 from orcu.codegen.region import RegionCode, transform_values
 from orcu.frontend.cparse import parse_expression
-from orcu.frontend.host_syncs import MARKER, Sync
+from orcu.frontend.host import MARKER, Sync
 from orcu.frontend.liveness import copy_groups
 from orcu.frontend.types import canonical_type, used_names
 from orcu.planning.program import Program

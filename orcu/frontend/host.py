@@ -20,18 +20,35 @@ from typing import Any
 from pycparser import c_ast
 
 from orcu.errors import AnalysisError
-from orcu.frontend.host_syncs import MARKER, Sync
 from orcu.frontend.ir import Variable, c_text
 from orcu.frontend.liveness import block_items, offset_of
 from orcu.frontend.lower import Lowering
 from orcu.frontend.source import SourceFile
 
 _PLACEHOLDER = re.compile(r"orcu_loop_(\d+)\(\);")
+MARKER = re.compile(r"orcu_sync_(\d+)\(\);")  # where a host statement's copies go (frontend/host_syncs.py)
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
 def placeholder(k: int) -> str:
     return f"orcu_loop_{k}();"
+
+
+@dataclass(frozen=True)
+class Sync:
+    """One marker's copies: before a statement, what it reads comes back from the device; after
+    it, what it wrote goes to the device."""
+
+    to_device: bool
+    touches: tuple[Touch, ...]
+
+
+@dataclass(frozen=True)
+class Touch:
+    """What one host statement moves of one array, before it (reads) or after it (writes)."""
+
+    array: str
+    element: str | None  # the element's C text (``x[i]``): it alone; None: the whole array
 
 
 @dataclass(frozen=True)
@@ -118,7 +135,7 @@ def split(src: SourceFile, items: list[c_ast.Node], loops: list[c_ast.For], firs
     stand_in = {
         id(memo[id(lp)]): c_ast.FuncCall(c_ast.ID(f"orcu_loop_{first + j}"), None) for j, lp in enumerate(loops)
     }
-    host = _replaced(copied, stand_in)
+    host = rewritten(copied, lambda node: [stand_in[id(node)]] if id(node) in stand_in else None)
     return "\n".join(statement_text(item) for item in host), host
 
 
@@ -175,29 +192,47 @@ def _statements(items: list[c_ast.Node]):
             yield from _statements(block)
 
 
-def _replaced(block: list[c_ast.Node], stand_in: dict[int, c_ast.Node]) -> list[c_ast.Node]:
+def rewritten(block: list[c_ast.Node], each) -> list[c_ast.Node]:
+    """``block`` with each statement for which ``each`` gives a list replaced by that list; into
+    the loops, tests and blocks for which it gives None, the same throughout (in place)."""
     out = []
     for node in block:
-        if id(node) in stand_in:
-            out.append(stand_in[id(node)])
+        replacement = each(node)
+        if replacement is not None:
+            out += replacement
             continue
         if isinstance(node, _LOOPS) and node.stmt is not None:
-            node.stmt = _one(_replaced(block_items(node.stmt), stand_in), node.stmt)
+            node.stmt = _one(rewritten(block_items(node.stmt), each), node.stmt)
         elif isinstance(node, c_ast.If):
-            node.iftrue = _one(_replaced(block_items(node.iftrue), stand_in), node.iftrue)
+            node.iftrue = _one(rewritten(block_items(node.iftrue), each), node.iftrue)
             if node.iffalse is not None:
-                node.iffalse = _one(_replaced(block_items(node.iffalse), stand_in), node.iffalse)
+                node.iffalse = _one(rewritten(block_items(node.iffalse), each), node.iffalse)
         elif isinstance(node, c_ast.Compound):
-            node.block_items = _replaced(list(node.block_items or []), stand_in)
+            node.block_items = rewritten(list(node.block_items or []), each)
         out.append(node)
     return out
 
 
 def _one(block: list[c_ast.Node], was: c_ast.Node) -> c_ast.Node:
+    """``block`` in the place of the statement ``was``: a block where several statements are."""
     if isinstance(was, c_ast.Compound):
         was.block_items = block
         return was
-    return block[0]
+    return block[0] if len(block) == 1 else c_ast.Compound(block)
+
+
+def holds_placeholder(node: c_ast.Node) -> bool:
+    """Whether a transformed loop stands anywhere inside ``node`` (or is it): under a 'switch' or
+    a label too, where _statements does not look."""
+    found = False
+
+    class Finder(c_ast.NodeVisitor):
+        def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+            nonlocal found
+            found = found or stands_in(n)
+
+    Finder().visit(node)
+    return found
 
 
 def left_to_host(host: list[c_ast.Node]) -> tuple[int, ...]:

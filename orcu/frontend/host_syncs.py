@@ -14,40 +14,21 @@ the markers, the resident region's code puts the copies there.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from orcu.frontend.host import Sync, Touch, holds_placeholder, rewritten, stands_in
 from orcu.frontend.ir import Variable, c_text
-
-MARKER = re.compile(r"orcu_sync_(\d+)\(\);")
-
-
-@dataclass(frozen=True)
-class Sync:
-    """One marker's copies: before a statement, what it reads comes back from the device; after
-    it, what it wrote goes to the device."""
-
-    to_device: bool
-    touches: tuple[Touch, ...]
-
-
-@dataclass(frozen=True)
-class Touch:
-    """What one host statement moves of one array, before it (reads) or after it (writes)."""
-
-    array: str
-    element: str | None  # the element's C text (``x[i]``): it alone; None: the whole array
+from orcu.frontend.types import used_names
 
 
 def marked(
-    items: list[c_ast.Node], variables: Mapping[str, Variable], stands_in
+    items: list[c_ast.Node], variables: Mapping[str, Variable]
 ) -> tuple[list[c_ast.Node], dict[int, Sync]] | str:
-    """``items`` (host code, each transformed loop a placeholder, for which ``stands_in`` says
-    true) with a marker before and after each statement that touches arrays, and each marker's
-    touches; or why the arrays cannot stay on the device across the host code."""
+    """``items`` (host code, each transformed loop a placeholder) with a marker before and after
+    each statement that touches arrays, and each marker's touches; or why the arrays cannot stay
+    on the device across the host code."""
     arrays = {n for n, v in variables.items() if v.kind == "array"}
     syncs: dict[int, Sync] = {}
 
@@ -57,43 +38,37 @@ def marked(
         syncs[len(syncs)] = Sync(to_device, tuple(dict.fromkeys(touches)))
         return [c_ast.FuncCall(c_ast.ID(f"orcu_sync_{len(syncs) - 1}"), None)]
 
-    def block(nodes: list[c_ast.Node]) -> list[c_ast.Node] | str:
-        out: list[c_ast.Node] = []
-        for node in nodes:
-            if stands_in(node):
-                out.append(node)
-                continue
-            if _holds_placeholder(node, stands_in):
-                if not isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.If, c_ast.Compound)):
-                    return f"the host code runs a kernel inside a '{type(node).__name__.lower()}' statement"
-                named = sorted(_named(_header(node)) & arrays)
-                if named:
-                    return f"the host code's loop or test around a kernel reads '{named[0]}'"
-                for owner, attr in _children(node):
-                    inner = block(_items(getattr(owner, attr)))
-                    if isinstance(inner, str):
-                        return inner
-                    setattr(owner, attr, _as(inner, getattr(owner, attr)))
-                out.append(node)
-                continue
-            found = _touches(node, variables, arrays)
-            if isinstance(found, str):
-                return found
-            reads, writes = found
-            out += marker(reads, False) + [node] + marker(writes, True)
-        return out
+    def each(node: c_ast.Node) -> list[c_ast.Node] | None:
+        if stands_in(node):
+            return [node]
+        if holds_placeholder(node):  # its statements are marked where they stand
+            if not isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.If, c_ast.Compound)):
+                raise _Unkept(f"the host code runs a kernel inside a '{type(node).__name__.lower()}' statement")
+            header = [getattr(node, a, None) for a in ("init", "cond", "next")]
+            named = sorted(set(used_names([h for h in header if h is not None])) & arrays)
+            if named:
+                raise _Unkept(f"the host code's loop or test around a kernel reads '{named[0]}'")
+            return None
+        reads, writes = _touches(node, variables, arrays)
+        return marker(reads, False) + [node] + marker(writes, True)
 
-    result = block(items)
-    return result if isinstance(result, str) else (result, syncs)
+    try:
+        return rewritten(items, each), syncs
+    except _Unkept as e:
+        return str(e)
 
 
-def _touches(node: c_ast.Node, variables, arrays: set[str]) -> tuple[list[Touch], list[Touch]] | str:
+class _Unkept(Exception):
+    """Why host code keeps each loop moving its own arrays."""
+
+
+def _touches(node: c_ast.Node, variables, arrays: set[str]) -> tuple[list[Touch], list[Touch]]:
     """(what ``node`` reads, what it writes) of the arrays: elements where it is one assignment
     or declaration whose subscripts it does not change, else whole arrays."""
     walker = _Walker(variables, arrays)
     walker.visit(node)
     if walker.problem:
-        return walker.problem
+        raise _Unkept(walker.problem)
     simple = isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.Decl, c_ast.FuncCall)) and not (
         walker.assigned & walker.subscript_names
     )
@@ -180,7 +155,7 @@ class _Walker(c_ast.NodeVisitor):
 
     def _subscripts(self, node: c_ast.ArrayRef) -> None:
         while isinstance(node, c_ast.ArrayRef):
-            self.subscript_names |= _named(node.subscript)
+            self.subscript_names |= set(used_names([node.subscript]))
             self.visit(node.subscript)
             node = node.name
 
@@ -197,64 +172,3 @@ def _base(node: c_ast.Node) -> str:
     while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
         node = node.name
     return node.name if isinstance(node, c_ast.ID) else ""
-
-
-def _named(node: c_ast.Node | None) -> set[str]:
-    found: set[str] = set()
-    if node is None:
-        return found
-
-    class Finder(c_ast.NodeVisitor):
-        def visit_ID(self, n: c_ast.ID) -> None:
-            found.add(n.name)
-
-    Finder().visit(node)
-    return found
-
-
-def _header(node: c_ast.Node) -> c_ast.Node:
-    """The expressions of a loop's header or an ``if``'s test, as one list."""
-    parts = [getattr(node, a, None) for a in ("init", "cond", "next")]
-    return c_ast.ExprList([p for p in parts if p is not None])
-
-
-def _children(node: c_ast.Node) -> list[tuple[c_ast.Node, str]]:
-    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
-        return [(node, "stmt")] if node.stmt is not None else []
-    if isinstance(node, c_ast.If):
-        return [(node, a) for a in ("iftrue", "iffalse") if getattr(node, a) is not None]
-    if isinstance(node, c_ast.Compound):
-        return [(node, "block_items")]
-    return []
-
-
-def _items(node) -> list[c_ast.Node]:
-    if isinstance(node, list):
-        return node
-    if isinstance(node, c_ast.Compound):
-        return list(node.block_items or [])
-    return [node]
-
-
-def _as(items: list[c_ast.Node], was) -> object:
-    """``items`` in the place of ``was``: a list stays one; else a block (one statement may now
-    have markers around it)."""
-    if isinstance(was, list):
-        return items
-    if isinstance(was, c_ast.Compound):
-        was.block_items = items
-        return was
-    return items[0] if len(items) == 1 else c_ast.Compound(items)
-
-
-def _holds_placeholder(node: c_ast.Node, stands_in) -> bool:
-    found = False
-
-    class Finder(c_ast.NodeVisitor):
-        def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
-            nonlocal found
-            found = found or stands_in(n)
-            self.generic_visit(n)
-
-    Finder().visit(node)
-    return found

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pycparser import c_ast
 
@@ -24,11 +24,10 @@ from orcu.frontend.host import (
     in_host_loop,
     left_to_host,
     split,
-    stands_in,
     statement_text,
     targets,
 )
-from orcu.frontend.host_syncs import Sync, marked
+from orcu.frontend.host_syncs import marked
 from orcu.frontend.ir import LoopNest, c_text, loops_of, statements
 from orcu.frontend.liveness import between, copy_groups, effects, named_elsewhere, offset_of, pointer_copies, read_after
 from orcu.frontend.lower import Lowering, loc_of
@@ -526,28 +525,16 @@ def _lower_region(
     scope = {**outside, **variables}
     aliases = _aliases(function, parsed.items, scope)
     kernel_iterators = {lp.var for body in bodies for lp in loops_of(body)}
-    swaps = _swaps(host_items, done, scope)
-    touches_arrays = done.reads_memory or done.writes_memory or bool(done.names & set(arrays))
-    syncs: Mapping[int, Sync] | str = {}
-    if touches_arrays and swaps is None:  # what the host statements move when the arrays stay on the device
-        found = marked([copied(item) for item in host_items], scope, stands_in)
-        if isinstance(found, str):
-            syncs = found
-        else:
-            text, syncs = "\n".join(statement_text(item) for item in found[0]), found[1]
     host = Host(
-        text=text,
+        **_host_arrays(text, host_items, done, scope, set(arrays)),
         nests=tuple(range(first, first + len(parsed.loops))),
         writes=frozenset(done.assigned - kernel_iterators),  # a kernel's iterator: its nest says if it is read after
         reference=parsed.reference,
         variables=variables,
         changed=frozenset(done.assigned | _host_iterators(host_items)) - kernel_iterators,
-        touches_arrays=touches_arrays,
         repeated=len(parsed.loops) > 1 or any(in_host_loop(parsed.items, lp) for lp in parsed.loops),
         left=left_to_host(host_items),
         aliases=aliases,
-        swaps=swaps,
-        syncs=syncs,
         schedule=scheduled,
         unscheduled=unscheduled,
     )
@@ -581,6 +568,19 @@ def _lower_region(
             )
         )
     return nests, host
+
+
+def _host_arrays(text: str, host_items: list, done, scope, arrays: set[str]) -> dict[str, Any]:
+    """Host's fields on what the host code does with the arrays: whether it touches them, the
+    swaps it makes of them, and where it touches elements, its text with the markers of what
+    each statement moves when the arrays stay on the device (frontend/host_syncs.py)."""
+    swaps = _swaps(host_items, done, scope)
+    touches = done.reads_memory or done.writes_memory or bool(done.names & arrays)
+    marks = marked([copied(item) for item in host_items], scope) if touches and swaps is None else None
+    if isinstance(marks, tuple):
+        text = "\n".join(statement_text(item) for item in marks[0])
+    syncs = marks[1] if isinstance(marks, tuple) else marks or {}
+    return {"text": text, "touches_arrays": touches, "swaps": swaps, "syncs": syncs}
 
 
 def _redeclared(src: SourceFile, items: list, context, variables: dict) -> dict:
