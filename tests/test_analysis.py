@@ -3,6 +3,7 @@ from conftest import EXAMPLES, write
 
 from orcu.analysis.nest import analyze
 from orcu.errors import AnalysisError, OrcuError
+from orcu.frontend.host import Sync, Touch
 from orcu.planning.program import load
 
 
@@ -129,7 +130,19 @@ def test_a_loop_without_a_transform_runs_on_the_host(in_tmp):
     # Orio leaves a loop no transform names as it is: orcu runs it on the host, after the kernel
     program, nest = nest_of(in_tmp, "  for (i = 0; i < n; i++) a[i] = 0;\n  for (i = 0; i < n; i++) b[i] = 0;")
     assert len(program.nests) == 1 and program.hosts[0].left == (8,)
-    assert program.hosts[0].text.splitlines() == ["orcu_loop_0();", "for (i = 0; i < n; i++)", "  b[i] = 0;"]
+    host = program.hosts[0]
+    assert host.code({0: "kernel();"}).splitlines() == ["kernel();", "for (i = 0; i < n; i++)", "  b[i] = 0;"]
+    # the host loop writes part of b: where the arrays stay on the device, the whole of b comes
+    # back before the loop (what it leaves alone must stay as the kernels left it) and goes to the
+    # device after it
+    assert host.text.splitlines() == [
+        "orcu_loop_0();",
+        "orcu_sync_0();",
+        "for (i = 0; i < n; i++)",
+        "  b[i] = 0;",
+        "orcu_sync_1();",
+    ]
+    assert host.syncs == {0: Sync(False, (Touch("b", None),)), 1: Sync(True, (Touch("b", None),))}
 
 
 @pytest.mark.parametrize("name", ["axpy.c", "dot.c", "multi_axpy.c", "norm2.c", "two_regions.c", "vecscale.c"])
