@@ -119,19 +119,20 @@ def _model(
     touch = w.apply_range(w.reverse()).union(w.apply_range(r.reverse())).union(r.apply_range(w.reverse()))
     deps = touch.intersect(before)
     # updates of one scalar reduction: not coincidence constraints (pairs through its other
-    # accesses still are)
+    # accesses still are, where one of the two writes: two updates that read one element,
+    # ``s += W[j][k] * v[k]`` over j, share no dependence through it)
     relaxed = isl.UnionMap.empty(deps.get_space())
     kept = isl.UnionMap.empty(deps.get_space())
-    for targets, others in reduce_self:
+    for targets, other_writes, other_reads in reduce_self:
         t = umap(targets)
         relaxed = relaxed.union(t.apply_range(t.reverse()))
-        if others:
-            o = umap(others)
-            kept = (
-                kept.union(t.apply_range(o.reverse()))
-                .union(o.apply_range(t.reverse()))
-                .union(o.apply_range(o.reverse()))
-            )
+        ow, o = umap(other_writes), umap(other_writes + other_reads)
+        kept = (
+            kept.union(t.apply_range(o.reverse()))
+            .union(o.apply_range(t.reverse()))
+            .union(ow.apply_range(o.reverse()))
+            .union(o.apply_range(ow.reverse()))
+        )
     coincidence = deps.subtract(relaxed.intersect(before)).union(kept.intersect(before).intersect(deps))
     ranges: dict = {}
     for (held, stmt_id), (group, where) in privates.items():
@@ -195,7 +196,7 @@ def _domains(stmts: list[_Statement], names: _Names, written: set[str], position
 
 def _access_texts(stmts, names: _Names, access_of, written, expanded, early, privates, variables, inexact: set[str]):
     """The statements' accesses as isl's text (statement -> element): (reads, writes, the
-    accesses of each scalar reduction's update (its target's, the others'), each array's reads,
+    accesses of each scalar reduction's update (its target's, the others' writes and reads), each array's reads,
     each array's writes, each read's site). ``inexact`` takes the arrays an access of which is
     not affine."""
     reads: list = []
@@ -240,9 +241,14 @@ def _access_texts(stmts, names: _Names, access_of, written, expanded, early, pri
         for write, text, _ in mine:
             (writes if write else reads).append(text)
         targets = [text for _, text, t in mine if t]
-        others = [text for _, text, t in mine if not t]
         if targets:
-            reduce_self.append((targets, others))
+            reduce_self.append(
+                (
+                    targets,
+                    [text for w, text, t in mine if w and not t],
+                    [text for w, text, t in mine if not w and not t],
+                )
+            )
 
     return reads, writes, reduce_self, array_reads, array_writes, read_sites
 
