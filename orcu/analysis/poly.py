@@ -393,6 +393,13 @@ def _differs(nest: LoopNest, pair: _Pair, var: str) -> bool:
     return _meet(nest, pair, (var,), lambda a, b: [f"{a[var]} != {b[var]}"])
 
 
+def same_element(nest: LoopNest, a: Shaped, b: Shaped, same: tuple[str, ...]) -> bool:
+    """Whether the two accesses can touch one element with equal values of the iterators
+    ``same`` (of loops around both): an access that is not affine or not exact touches any."""
+    opaque = next((s.access.text for s in (a, b) if not s.exact), None)
+    return _meet(nest, _Pair((a, 0), (b, 0), False, opaque), same, lambda x, y: [f"{x[v]} = {y[v]}" for v in same])
+
+
 def _reversed(nest: LoopNest, pair: _Pair, outer: str, inner: str) -> bool:
     """Whether two instances of the pair's accesses touch one element with ``outer`` earlier
     and ``inner`` later in one of them: swapping the loops would swap the two."""

@@ -35,14 +35,17 @@ current one) read a copy taken then (``_Copies`` writes both into the region's c
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import islpy as isl
 from pycparser import c_ast
 
+from orcu.analysis.poly import dependences
 from orcu.errors import AnalysisError
 from orcu.frontend.ir import LoopNest, Variable, statements
 from orcu.frontend.lower import Lowering, loc_of
 from orcu.frontend.source import SourceFile
+from orcu.tsg.element_sums import element_sums
 from orcu.tsg.scop_code import _emit, _unchanged
 from orcu.tsg.scop_model import (
     Scheduled,
@@ -98,7 +101,9 @@ def schedule_scop(
         loop = next((n for n in items if isinstance(n, c_ast.For)), None)
         waves = None if loop is None or iterators & live_after else wavefront(nest, loop, set(variables) | iterators)
         if waves is None:
-            return None, PERFECT
+            serial = not any(f.parallel for f in dependences(nest).loops.values())
+            summed = _summed_in_scalars(src, nest, items, functions, live_after) if serial else None
+            return (summed, "") if summed is not None else (None, PERFECT)
         others = [n for n in items if n is not loop]
         return Scheduled(others + [waves.loop], [waves.kernel], waves.how, waves.tree, (), (), waves.parallel, 1), ""
     if any(lp.jumps for lp in nest.loops()):
@@ -108,6 +113,32 @@ def schedule_scop(
         return None, f"not a scop: the region assigns the pointer '{pointers[0]}'"
     if iterators & live_after:
         return None, f"'{sorted(iterators & live_after)[0]}' is read after the region: its loops keep their order"
+    scheduled, why = _scheduled(nest, body, items, variables, live_after)
+    if why == SERIAL or (scheduled is None and not why.startswith("not a scop")):
+        summed = _summed_in_scalars(src, nest, items, functions, live_after)
+        if summed is not None:
+            return summed, ""
+    return scheduled, why
+
+
+def _summed_in_scalars(
+    src: SourceFile, nest: LoopNest, items: list, functions: set[str], live_after: set[str]
+) -> Scheduled | None:
+    """Where every loop of the region would stay on the host: its schedule with each sum into
+    one array element kept in a scalar over its loop (tsg/element_sums.py), which may free
+    the loop as a reduction; None where there is no such sum or it frees nothing."""
+    rewritten = element_sums(nest, items, nest.variables)
+    if rewritten is None:
+        return None
+    again, _ = schedule_scop(src, rewritten[0], rewritten[1], functions, live_after)
+    return None if again is None else replace(again, how=f"{again.how}; {', '.join(rewritten[2])}")
+
+
+def _scheduled(
+    nest: LoopNest, body, items: list, variables: Mapping[str, Variable], live_after: set[str]
+) -> tuple[Scheduled | None, str]:
+    """The best of the region's schedules (None where the region's code stays as written), and
+    why there is none."""
     try:
         model = _model(nest, variables, live_after)
         # One copy of each private array per iteration of its loops, and reads of values from
