@@ -315,6 +315,12 @@ class _Pair:
         batch = [(configs[j], dict(self.inputs)) for j in order]
         for j, result in zip(order, runner.evaluate(program, k, batch, ahead=self.upcoming)):
             code = builds.code(configs[j]) if builds.identity(configs[j]) else None
+            if (
+                result.status == "predicted"
+                and code is not None
+                and code.traffic(runner.device.multiprocessors) is None
+            ):
+                result = _counted(program, k, batch[order.index(j)], result, runner)
             _figures(program, k, code, result, runner)
             result = _against_runs(result, self.ctx, self.db)
             builds.know(configs[j], result)
@@ -342,6 +348,18 @@ class _Pair:
                 checked=runner.kind.runs,
                 objective=objective_text(tuning),
             )
+
+
+def _counted(program: Program, region: int, config: tuple[dict, dict], result: Result, runner: Runner) -> Result:
+    """A --backend model variant whose traffic its code cannot tell, run once in the emulation:
+    with the traffic it counted where it passed (the model's figures), else its status there."""
+    counter = runner.counter()
+    if counter is None:
+        return result
+    ran = next(iter(counter.evaluate(program, region, [config])))
+    if ran.status != "ok":
+        return dataclasses.replace(result, status=ran.status, message=f"in the emulation: {ran.message}")
+    return dataclasses.replace(result, counted=ran.counted)
 
 
 def _figures(program: Program, region: int, code, result: Result, runner: Runner) -> None:
@@ -373,7 +391,7 @@ def _figures(program: Program, region: int, code, result: Result, runner: Runner
         result.status = "invalid"
         result.message = (
             "the model has no figures for this variant: a loop bound or a subscript is not a number at "
-            "these sizes (--backend emulate counts them in a run)"
+            "these sizes, and no C++ compiler runs the emulation that counts them"
         )
     result.figures = figures or None
 

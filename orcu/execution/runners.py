@@ -23,7 +23,7 @@ from typing import Any
 from orcu.codegen.region import RegionCode, generate, transform_values
 from orcu.device import REGISTER_UNIT, Device
 from orcu.errors import OrcuError, ReferenceFailed
-from orcu.execution.backends import Backend
+from orcu.execution.backends import EMULATE, Backend
 from orcu.execution.backends import backend as backend_of
 from orcu.execution.buildflags import (
     _names_arch,
@@ -33,7 +33,7 @@ from orcu.execution.buildflags import (
 from orcu.execution.executors import BuildJob, Built, Local, RunJob
 from orcu.execution.harness import HOST_COPIES, harness_source, memory_needs
 from orcu.execution.result import NOT_RUN, Result
-from orcu.execution.toolchain import EMULATION, NVCC, Build, KernelResources, kernel_instances
+from orcu.execution.toolchain import EMULATION, NVCC, Build, KernelResources, gxx, kernel_instances
 from orcu.frontend.ir import LoopNest
 from orcu.frontend.source import ENCODING
 from orcu.planning.program import Program
@@ -242,6 +242,7 @@ class Runner:
         self._variants: dict[tuple, tuple] = {}  # every variant built or building: its harness and number in it
         self._speculative: list[tuple[Future, list]] = []  # harnesses of the batches ahead, not waited for
         self.best_run_s: float | None = None
+        self._counter: Runner | None = None  # counter()
         self.executor = executor if executor is not None else Local(self.workdir)
         # The emulation takes the device's limits from macros, so it prunes and fails as the GPU would.
         self.count_memory = count_memory
@@ -267,6 +268,16 @@ class Runner:
         ended or was interrupted) are dropped, those running end on their own."""
         self._pool.shutdown(wait=False, cancel_futures=True)
         self.executor.close()
+        if self._counter is not None:
+            self._counter.close()
+
+    def counter(self) -> Runner | None:
+        """Where --backend model's variants that the static figures cannot tell (a bound or a
+        subscript read from memory) run once: the emulation, which counts their traffic for the
+        model (``_counts``) and checks them; None without a C++ compiler."""
+        if self._counter is None and gxx() is not None:
+            self._counter = Runner(EMULATE.name, self.device, self.workdir / "counted", self.jobs, measure="model")
+        return self._counter
 
     def _counts(self, code: RegionCode) -> bool:
         """Whether the variant's run counts its memory traffic: with count_memory, or where the
