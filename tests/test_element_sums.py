@@ -216,3 +216,33 @@ def test_a_perfect_nest_of_a_flat_triangular_solve_sums_in_a_scalar(tmp_path, t,
         "orcu_f_1(i, n, &x_sum, (decltype(&x[0]))orcu_resident_x, (decltype(&L[0]))orcu_resident_L);  // the loop above, run on the GPU by orcu",
         "x[i] = x_sum;",
     ]
+
+
+GEMV = """void f(int n, int m, {t} A[n][m], {t} x[m], {t} y[n])
+{{
+  int i, j;
+  /*@ begin PerfTuning (
+  def performance_params {{ }}
+  def input_params {{ param n[] = [{n}]; param m[] = [9]; }}
+  def input_vars {{ decl dynamic {t} A[n][m] = random; decl dynamic {t} x[m] = random; decl dynamic {t} y[n] = 0; }}
+  ) @*/
+  /*@ begin Loop(transform CUDA(mapping='auto')
+  for (i = 0; i < n; i++) {{
+    {first}
+    for (j = 0; j < m; j++)
+      y[i] += A[i][j] * x[j];
+  }}
+  ) @*/
+  /*@ end @*/
+  /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("t, n, first", [("double", 20, "y[i] = 0;"), ("float", 13, "y[i] = y[i] * 2;")])
+def test_a_sum_under_a_parallel_loop_stays_as_written(tmp_path, t, n, first):
+    """atax's and gemv's rows: the loop on i runs in parallel, the TSG maps the sums as they are."""
+    (tmp_path / "f.c").write_text(GEMV.format(t=t, n=n, first=first))
+    program = load(tmp_path / "f.c")
+    assert program.hosts[0].schedule is None
+    assert "y_sum" not in program.nests[0].code and "y[i] += A[i][j] * x[j];" in program.nests[0].code

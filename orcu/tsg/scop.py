@@ -101,8 +101,7 @@ def schedule_scop(
         loop = next((n for n in items if isinstance(n, c_ast.For)), None)
         waves = None if loop is None or iterators & live_after else wavefront(nest, loop, set(variables) | iterators)
         if waves is None:
-            serial = not any(f.parallel for f in dependences(nest).loops.values())
-            summed = _summed_in_scalars(src, nest, items, functions, live_after) if serial else None
+            summed = _summed_in_scalars(src, nest, items, functions, live_after) if _serial(nest) else None
             return (summed, "") if summed is not None else (None, PERFECT)
         others = [n for n in items if n is not loop]
         return Scheduled(others + [waves.loop], [waves.kernel], waves.how, waves.tree, (), (), waves.parallel, 1), ""
@@ -114,17 +113,22 @@ def schedule_scop(
     if iterators & live_after:
         return None, f"'{sorted(iterators & live_after)[0]}' is read after the region: its loops keep their order"
     scheduled, why = _scheduled(nest, body, items, variables, live_after)
-    if why == SERIAL or (scheduled is None and not why.startswith("not a scop")):
+    if scheduled is None and not why.startswith("not a scop") and _serial(nest):
         summed = _summed_in_scalars(src, nest, items, functions, live_after)
         if summed is not None:
             return summed, ""
     return scheduled, why
 
 
+def _serial(nest: LoopNest) -> bool:
+    """No loop of the region runs in parallel with everything inside it (the TSG's question)."""
+    return not any(f.parallel for f in dependences(nest).loops.values())
+
+
 def _summed_in_scalars(
     src: SourceFile, nest: LoopNest, items: list, functions: set[str], live_after: set[str]
 ) -> Scheduled | None:
-    """Where every loop of the region would stay on the host: its schedule with each sum into
+    """Where no loop of the region runs in parallel: its schedule with each sum into
     one array element kept in a scalar over its loop (tsg/element_sums.py), which may free
     the loop as a reduction; None where there is no such sum or it frees nothing."""
     rewritten = element_sums(nest, items, nest.variables)
