@@ -81,3 +81,48 @@ def test_the_tile_loop_runs_to_the_bound_at_the_blocks_last_row(tmp_path):
     text = generate(program, program.nests[0], config, inputs).text
     assert "j0 < (i0 + 15) + 1;" in text
     assert "if (i_0 < n && j < i_0 + 1) {" in text and "if (i_1 < n && j < i_1 + 1) {" in text
+
+
+LOCAL_UNDER_IF = """void f(int n, {t} a[n][n], {t} w[n], {t} y[n])
+{{
+    int i, k;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; }}
+    def input_vars {{ decl dynamic {t} a[n][n] = random; decl dynamic {t} w[n] = random; decl dynamic {t} y[n] = 0; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++) {{
+        {t} best = a[i][i];
+        for (k = 0; k < i; k++) {{
+            if (w[k] > {half}) {{
+                {t} c = a[i][k] * w[k];
+                if (c < best)
+                    best = c;
+            }}
+        }}
+        y[i] = best;
+    }}
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("t, n, half", [("double", 37, "0.5"), ("float", 20, "0.25f"), ("int", 29, "8")])
+def test_a_local_declared_under_an_if_in_a_triangle_gets_a_register_per_row(tmp_path, t, n, half):
+    """The loop on k runs once per row of the tile (its bounds read i): ``c``, declared under an
+    ``if`` inside it, is each row's register (c_0, c_1), assigned there, never declared again."""
+    (tmp_path / "t.c").write_text(LOCAL_UNDER_IF.format(t=t, n=n, half=half))
+    program = load(tmp_path / "t.c")
+    inputs = {"n": n}
+    config = {**performance_space(program, inputs).config(0), "registers_i_1": 2}
+    text = generate(program, program.nests[0], config, inputs).text
+    kernel = text[text.index("__global__") :]
+    kernel = kernel[: kernel.index("\n}\n")]
+    assert f"{t} c_0, c_1;" in kernel and "c_0 = a[i_0][k] * w[k];" in kernel and f"{t} c =" not in kernel
+    proc = orcu("tune", "t.c", "--backend", "emulate", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    [region] = json.loads(proc.stdout)["regions"]
+    assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 4, region["statuses"]

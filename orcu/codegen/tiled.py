@@ -25,6 +25,7 @@ while the threads read the other, one barrier a strip.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -229,6 +230,8 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
             elif self._alike(node):
                 out += self._jammed_loop(node, depth, active)
             else:  # bounds that differ between iterations: the loop runs once per iteration
+                if len(self.iterations) > 1:
+                    node = _registers_assigned(node, self.placed.accumulators)
                 for it in self.iterations:
                     out.append(f"{pad}if ({it.guard}) {{")
                     out += printer.nodes(
@@ -456,16 +459,14 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         """The statement once per iteration of the register tile; with vectors, group by group:
         its vectors loaded, its iterations on their components, the vectors written stored (one
         group's registers live at a time)."""
-        if (
-            isinstance(node.node, c_ast.Decl)
-            and node.node.name in self.placed.accumulators
-            and len(self.iterations) > 1
+        if len(self.iterations) > 1 and any(
+            isinstance(n, c_ast.Decl) and n.name in self.placed.accumulators for n in _nodes(node.node)
         ):
-            if node.node.init is None:
+            if isinstance(node.node, c_ast.Decl) and node.node.init is None:
                 return []  # each iteration's register is declared with the tile (lines)
-            # a local declared in the nest: each iteration assigns its own register, so that a guard
-            # around the statement does not end the register's scope
-            node = replace(node, node=c_ast.Assignment("=", c_ast.ID(node.node.name), node.node.init, node.node.coord))
+            # a local declared in the nest (under an if too): each iteration assigns its own
+            # register, so that a guard around the statement does not end the register's scope
+            node = replace(node, node=_assigned(node.node, self.placed.accumulators))
         vectors = self._vector_accesses(node, active)
         if not vectors:
             return [line for it in self.iterations for line in self._statement(node, it, depth, active)]
@@ -582,6 +583,39 @@ _STRAIGHT = (
     c_ast.PtrDecl,
     c_ast.IdentifierType,
 )
+
+
+def _nodes(node: c_ast.Node):
+    yield node
+    for _, child in node.children():
+        yield from _nodes(child)
+
+
+def _registers_assigned(node, names):
+    """The IR node (a loop, a statement) with each declaration of one of ``names`` inside it an
+    assignment (``_assigned``)."""
+    if isinstance(node, Loop):
+        return replace(node, body=tuple(_registers_assigned(n, names) for n in node.body))
+    if any(isinstance(n, c_ast.Decl) and n.name in names for n in _nodes(node.node)):
+        return replace(node, node=_assigned(node.node, names))
+    return node
+
+
+def _assigned(node: c_ast.Node, names) -> c_ast.Node:
+    """A copy of ``node`` with each declaration of one of ``names`` an assignment of its
+    initializer (none: nothing), the tile declaring their registers."""
+    if isinstance(node, c_ast.Decl) and node.name in names:
+        if node.init is None:
+            return c_ast.EmptyStatement(coord=node.coord)
+        return c_ast.Assignment("=", c_ast.ID(node.name), copy.deepcopy(node.init), coord=node.coord)
+    node = copy.copy(node)
+    for attr in node.__slots__:
+        child = getattr(node, attr, None)
+        if isinstance(child, c_ast.Node):
+            setattr(node, attr, _assigned(child, names))
+        elif isinstance(child, list):
+            setattr(node, attr, [_assigned(c, names) if isinstance(c, c_ast.Node) else c for c in child])
+    return node
 
 
 def _straight(node: c_ast.Node) -> bool:
