@@ -188,36 +188,6 @@ def test_a_sum_whose_element_the_loop_may_reach_otherwise_is_not_kept_in_a_scala
     assert why in str(e.value)
 
 
-PERFECT = """void f(int n, {t} *L, {t} *x)
-{{
-  int i, j;
-  /*@ begin PerfTuning (
-  def performance_params {{ }}
-  def input_params {{ param n[] = [{n}]; }}
-  def input_vars {{ decl dynamic {t} L[n*n] = random; decl dynamic {t} x[n] = random; }}
-  ) @*/
-  /*@ begin Loop(transform CUDA(mapping='auto')
-  for (i = 0; i < n; i++)
-    for (j = 0; j < i; j++)
-      x[i] -= L[i*n + j] * x[j] / n;
-  ) @*/
-  /*@ end @*/
-  /*@ end @*/
-}}
-"""
-
-
-@pytest.mark.parametrize("t, n", [("double", 30), ("float", 19)])
-def test_a_perfect_nest_of_a_flat_triangular_solve_sums_in_a_scalar(tmp_path, t, n):
-    code = tuned(tmp_path, PERFECT.format(t=t, n=n))
-    host = code[code.index("for (i = 0; i < n; i++)") :]
-    assert [line.strip() for line in host.splitlines()[2:5]] == [
-        f"{t} x_sum = x[i];",
-        "orcu_f_1(i, n, &x_sum, (decltype(&x[0]))orcu_resident_x, (decltype(&L[0]))orcu_resident_L);  // the loop above, run on the GPU by orcu",
-        "x[i] = x_sum;",
-    ]
-
-
 GEMV = """void f(int n, int m, {t} A[n][m], {t} x[m], {t} y[n])
 {{
   int i, j;

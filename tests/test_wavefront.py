@@ -122,6 +122,120 @@ def test_a_nest_without_a_parallel_loop_runs_as_a_wavefront(tmp_path, name, t, n
     assert "for (int wave = " in text  # the wavefronts: a host loop around the launches
 
 
+# Imperfect nests: the wavefront of the outer loops, each thread running the loops inside them.
+SQUARE = """#define max_score(s1, s2) ((s1 >= s2) ? s1 : s2)
+#define match(b1, b2) (((b1)+(b2)) == 3 ? 1 : 0)
+void f(int n, {t} a[n][n], {t} w[n], int seq[n])
+{{
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; }}
+    def input_vars {{ decl dynamic {t} a[n][n] = random; decl dynamic {t} w[n] = random; decl dynamic int seq[n] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+{loops}
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+IMPERFECT = {
+    # PolyBench's nussinov as it ships (i counting down, j from i + 1, a max over k inside)
+    "nussinov": (
+        """    for (int i = n-1; i >= 0; i--) {
+        for (int j=i+1; j<n; j++) {
+            if (j-1>=0)
+                a[i][j] = max_score(a[i][j], a[i][j-1]);
+            if (i+1<n)
+                a[i][j] = max_score(a[i][j], a[i+1][j]);
+            if (j-1>=0 && i+1<n) {
+                if (i<j-1)
+                    a[i][j] = max_score(a[i][j], a[i+1][j-1]+match(seq[i], seq[j]));
+                else
+                    a[i][j] = max_score(a[i][j], a[i+1][j-1]);
+            }
+            for (int k=i+1; k<j; k++) {
+                a[i][j] = max_score(a[i][j], a[i][k] + a[k+1][j]);
+            }
+        }
+    }""",
+        "a wavefront, wave = -i + j",
+    ),
+    # matrix-chain-like: the best split of (i, j) in a scalar each thread keeps over k
+    "best split": (
+        """    for (int i = n - 1; i >= 0; i--)
+        for (int j = i + 1; j < n; j++) {
+            {t} best = a[i][j];
+            for (int k = i; k < j; k++) {
+                {t} c = a[i][k] + a[k + 1][j] + w[k];
+                if (c < best)
+                    best = c;
+            }
+            a[i][j] = best;
+        }""",
+        "a wavefront, wave = -i + j",
+    ),
+    # counting up, a sum over the row above in each cell: (1, -1), (1, 0), (1, 1), (0, 1)
+    "row above": (
+        """    for (int i = 1; i < n; i++)
+        for (int j = 1; j < n - 1; j++) {
+            {t} s = a[i][j - 1];
+            for (int k = -1; k <= 1; k++)
+                s += a[i - 1][j + k] * w[k + 1];
+            a[i][j] = s / 4;
+        }""",
+        "a wavefront, wave = 2 * i + j",
+    ),
+}
+
+
+@pytest.mark.parametrize("t, n", [("double", 23), ("float", 40), ("int", 17)])
+@pytest.mark.parametrize("name", sorted(IMPERFECT))
+def test_an_imperfect_nest_runs_its_outer_loops_as_a_wavefront(tmp_path, name, t, n):
+    loops, how = IMPERFECT[name]
+    summary, result = tuned(tmp_path, SQUARE.format(t=t, n=n, loops=loops.replace("{t}", t)))
+    [schedule] = summary["schedules"]
+    assert schedule["how"] == how
+    [region] = result["regions"]
+    assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 2, region["statuses"]
+    text = (tmp_path / "w.tuned.cu").read_text()
+    assert "for (int wave = " in text
+
+
+TRIANGULAR_SOLVE = """void f(int n, {t} *L, {t} *x)
+{{
+    int i, j;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; }}
+    def input_vars {{ decl dynamic {t} L[n*n] = random; decl dynamic {t} x[n] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            x[i] -= L[i*n + j] * x[j] / n;
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("t, n", [("double", 30), ("float", 19)])
+def test_a_triangular_solve_runs_column_by_column(tmp_path, t, n):
+    """``x[i] -= L[i][j] * x[j]`` over ``j < i``: no loop runs in parallel, but along ``wave = j``
+    every ``x[j]`` is final before its column updates the rows below it in parallel (PPCG's
+    schedule too)."""
+    summary, result = tuned(tmp_path, TRIANGULAR_SOLVE.format(t=t, n=n))
+    [schedule] = summary["schedules"]
+    assert schedule["how"] == "a wavefront, wave = j"
+    [region] = result["regions"]
+    assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 2, region["statuses"]
+    text = (tmp_path / "w.tuned.cu").read_text()
+    assert "for (int wave = 0; wave <= (n - 2); wave++)" in text
+
+
 @pytest.mark.parametrize("n", [30, 47])
 def test_floyd_warshall_keeps_its_loop_on_k_and_runs_anti_diagonals_inside(tmp_path, n):
     summary, result = tuned(tmp_path, FLOYD % n)

@@ -134,25 +134,39 @@ class Dependences:
     def ordered_along(self, prefix: tuple[str, ...], weights: Mapping[str, int]) -> bool:
         """Whether the nest's iterations can run in order of ``sum(weights[v] * v)`` (a wavefront)
         within each iteration of the host loops ``prefix``: every two instances that touch one
-        element, one writing it, with the same ``prefix`` iterators, have the later one (in the
-        order as written) on a later wavefront. Instances on one wavefront then share nothing.
-        Pairs isl cannot read, scalars other than private ones, breaks and bounds read from
-        written arrays: False."""
+        element, one writing it, with the same ``prefix`` iterators and different iterators of the
+        weighed loops, have the later one (in the order as written: a loop that counts down runs
+        its greater values first) on a later wavefront. Instances on one wavefront then share
+        nothing; those of one iteration of the weighed loops (the loops inside them) run in one
+        thread, in order. Pairs isl cannot read, scalars other than private ones, breaks and
+        bounds read from written arrays: False."""
         if self.stops or self.bounds_written or any(p.opaque for p in self._pairs):
             return False
-        if any(how != "private" for roles in self._scalars.values() for how in roles.values()):
+        rest = [lp.var for lp in self.nest.loops() if lp.var in weights and lp.var not in prefix]
+        # a scalar private to each iteration of the weighed loops is each thread's own, whatever
+        # it does in the loops inside them
+        if any(how != "private" for v in (*prefix, *rest) for how in self._scalars.get(v, {}).values()):
             return False
-        rest = [lp.var for lp in self.nest.loops() if lp.var not in prefix]
+        down = {lp.var for lp in self.nest.loops() if lp.descending}
 
         def later_not_after(a: dict[str, str], b: dict[str, str]) -> list[str]:
             earlier = " or ".join(
-                "(" + " and ".join([f"{a[v]} = {b[v]}" for v in rest[:k]] + [f"{a[rest[k]]} < {b[rest[k]]}"]) + ")"
+                "("
+                + " and ".join(
+                    [f"{a[v]} = {b[v]}" for v in rest[:k]]
+                    + [f"{a[rest[k]]} {'>' if rest[k] in down else '<'} {b[rest[k]]}"]
+                )
+                + ")"
                 for k in range(len(rest))
             )
-            wave = " + ".join(f"{weights.get(v, 0)}*{b[v]} - {weights.get(v, 0)}*{a[v]}" for v in rest)
+            wave = " + ".join(
+                f"{w}*{b[v]} - {w}*{a[v]}" if w >= 0 else f"{-w}*{a[v]} - {-w}*{b[v]}"
+                for v in rest
+                for w in [weights.get(v, 0)]
+            )
             return [f"{a[v]} = {b[v]}" for v in prefix] + [f"({earlier})", f"{wave} <= 0"]
 
-        loops = tuple(lp.var for lp in self.nest.loops())
+        loops = (*prefix, *rest)
         return not any(
             _meet(self.nest, p, loops, later_not_after)
             for pair in self._pairs

@@ -1,5 +1,5 @@
 """Loops under ``mapping='auto'`` inside a region's host code, rewritten before they are lowered:
-a perfect nest with no parallel loop as a wavefront (orcu/tsg/wavefront.py); and the host loops
+a nest whose outer loops do not run in parallel as a wavefront (orcu/tsg/wavefront.py); and the host loops
 around a transformed loop whose bounds hold at every launch of its kernel."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from orcu.tsg.wavefront import wavefront
 def wavefronts(
     src: SourceFile, items: list, loops: list, auto: list[bool], variables, functions: set[str], where
 ) -> tuple[list, list] | None:
-    """Each transformed loop under ``mapping='auto'`` (``auto``) that is a perfect nest no loop
-    of which runs in parallel, as a wavefront inside the host code around it
+    """Each transformed loop under ``mapping='auto'`` (``auto``) that is a nest no outer loop of
+    which runs in parallel, as a wavefront inside the host code around it
     (tsg/wavefront.py): Gauss-Seidel's nest on i and j inside a host loop on t. The region's
     statements and its transformed loops so rewritten; None where no loop is. ``where``: the
     enclosing function and the region (what the code after it reads)."""

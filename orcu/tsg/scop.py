@@ -46,6 +46,7 @@ from orcu.frontend.ir import LoopNest, Variable, statements
 from orcu.frontend.lower import Lowering, loc_of
 from orcu.frontend.source import SourceFile
 from orcu.tsg.element_sums import element_sums
+from orcu.tsg.phase1 import recipe
 from orcu.tsg.scop_code import _emit, _unchanged
 from orcu.tsg.scop_model import (
     Scheduled,
@@ -98,13 +99,11 @@ def schedule_scop(
     )
     iterators = {lp.var for lp in nest.loops()}
     if len(body) == 1 and _perfect(body[0]):
-        loop = next((n for n in items if isinstance(n, c_ast.For)), None)
-        waves = None if loop is None or iterators & live_after else wavefront(nest, loop, set(variables) | iterators)
+        waves = _as_wavefront(nest, items, live_after)
         if waves is None:
             summed = _summed_in_scalars(src, nest, items, functions, live_after) if _serial(nest) else None
             return (summed, "") if summed is not None else (None, PERFECT)
-        others = [n for n in items if n is not loop]
-        return Scheduled(others + [waves.loop], [waves.kernel], waves.how, waves.tree, (), (), waves.parallel, 1), ""
+        return waves, ""
     if any(lp.jumps for lp in nest.loops()):
         return None, "not a scop: a loop holds 'break' or 'continue'"
     pointers = sorted({n for st, _ in statements(body) for n in st.scalar_writes if n in arrays})
@@ -113,16 +112,51 @@ def schedule_scop(
     if iterators & live_after:
         return None, f"'{sorted(iterators & live_after)[0]}' is read after the region: its loops keep their order"
     scheduled, why = _scheduled(nest, body, items, variables, live_after)
-    if scheduled is None and not why.startswith("not a scop") and _serial(nest):
+    if why.startswith("not a scop"):
+        return scheduled, why
+    # A wavefront of the outer loops (nussinov's i and j, its loop on k in each thread) where it
+    # launches kernels in fewer host loops than the schedule (whose kernel may be the loop on k,
+    # a reduction launched for each (i, j)).
+    waves = _as_wavefront(nest, items, live_after)
+    if waves is not None and (scheduled is None or _host_loops(waves) < _host_loops(scheduled)):
+        return waves, ""
+    if scheduled is None and _serial(nest):
         summed = _summed_in_scalars(src, nest, items, functions, live_after)
         if summed is not None:
             return summed, ""
     return scheduled, why
 
 
+def _host_loops(scheduled: Scheduled) -> int:
+    """The most host loops around one of the schedule's kernels (launches grow with each)."""
+    kernels = {id(k) for k in scheduled.kernels}
+
+    def walk(node: c_ast.Node, depth: int) -> int:
+        if id(node) in kernels:
+            return depth
+        depth += isinstance(node, c_ast.For)
+        return max((walk(child, depth) for _, child in node.children()), default=0)
+
+    return max(walk(item, 0) for item in scheduled.items)
+
+
+def _as_wavefront(nest: LoopNest, items: list, live_after: set[str]) -> Scheduled | None:
+    """The region's one loop nest run as a wavefront (tsg/wavefront.py), where one is valid."""
+    iterators = {lp.var for lp in nest.loops()}
+    loop = next((n for n in items if isinstance(n, c_ast.For)), None)
+    if loop is None or len(nest.body) != 1 or iterators & live_after:
+        return None
+    waves = wavefront(nest, loop, set(nest.variables) | iterators)
+    if waves is None:
+        return None
+    others = [n for n in items if n is not loop]
+    return Scheduled(others + [waves.loop], [waves.kernel], waves.how, waves.tree, (), (), waves.parallel, 1)
+
+
 def _serial(nest: LoopNest) -> bool:
-    """No loop of the region runs in parallel with everything inside it (the TSG's question)."""
-    return not any(f.parallel for f in dependences(nest).loops.values())
+    """The TSG keeps no mapping of the region: no loop of it runs in parallel with everything
+    inside it, sums into array elements apart (a thread's share of one cannot be folded)."""
+    return not recipe(nest, dependences(nest)).kept
 
 
 def _summed_in_scalars(

@@ -1,12 +1,15 @@
-"""A perfect nest no loop of which runs in parallel, run as a wavefront (seidel-2d, floyd-warshall).
+"""A nest no outer loop of which runs in parallel, run as a wavefront (seidel-2d, floyd-warshall,
+nussinov).
 
-Where every dependence goes forward along ``w = sum(h_k * x_k)`` for small non-negative integer
-weights ``h`` over the loops (after some outer loops that stay host loops as written), the
-instances with one value of ``w`` touch nothing another of them writes: ``w`` becomes a host
-loop, and inside it the loops but one (``e``, a loop of weight 1) run in parallel, each thread
-finding its instance's ``e = w - sum(h_k * x_k)`` and running it where that lies in ``e``'s
-bounds. Gauss-Seidel's ``A[i][j]`` over ``t, i, j`` is ``w = 4t + 2i + j``; Floyd-Warshall keeps
-its loop on ``k`` and runs ``w = i + j`` inside it.
+Where every dependence goes forward along ``w = sum(h_k * x_k)`` for small integer weights
+``h`` over the nest's band (its outer loops, each holding one loop and nothing else, after some
+that stay host loops as written; a loop counting down weighs negatively), the instances with one
+value of ``w`` touch nothing another of them writes: ``w`` becomes a host loop, and inside it
+the band's loops but one (``e``, a loop of weight 1) run in parallel, each thread finding its
+instance's ``e = w - sum(h_k * x_k)`` and running it, the loops inside the band included, where
+that lies in ``e``'s bounds. Gauss-Seidel's ``A[i][j]`` over ``t, i, j`` is ``w = 4t + 2i + j``;
+Floyd-Warshall keeps its loop on ``k`` and runs ``w = i + j`` inside it; nussinov's ``i``
+counts down, ``w = -i + j``, its loop on ``k`` in each thread.
 
 The weights are the cheapest that isl finds valid (analysis/poly.py's ``ordered_along``: no
 two instances that touch one element, one writing it, with the later one not on a later
@@ -22,12 +25,11 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from orcu.analysis.affine import Poly, poly_of
+from orcu.analysis.affine import Poly, loop_bounds, value_range
 from orcu.analysis.poly import dependences
 from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, LoopNest, c_text
-from orcu.tsg.scop_code import _fresh, _statement, _substituted
-from orcu.tsg.scop_model import _perfect
+from orcu.tsg.scop_code import _fresh, _statement, _substituted, _walk
 
 MAX_WEIGHT = 4  # Gauss-Seidel's 9-point stencil needs (4, 2, 1)
 MAX_LOOPS = 4  # weights tried for at most this many loops (5**4 combinations)
@@ -47,41 +49,52 @@ class Wavefront:
 
 def wavefront(nest: LoopNest, loop: c_ast.For, taken: set[str]) -> Wavefront | None:
     """The nest ``nest`` (of the loop ``loop``) as host loops around a kernel of wavefronts, where
-    it is perfect, no loop of it runs in parallel as written and a wavefront is valid; None
-    otherwise. ``taken``: names the new iterator must not shadow."""
-    loops = nest.loops()
-    if (
-        len(nest.body) != 1
-        or not _perfect(nest.body[0])
-        or len(loops) < 2
-        or any(lp.step != 1 or lp.descending or lp.jumps or lp.bound_reads for lp in loops)
-    ):
+    no loop of it runs in parallel as written and a wavefront of its band (the loops from the
+    outermost down while each holds one loop and nothing else) is valid, the loops inside the
+    band running in each thread; None otherwise. ``taken``: names the new iterator must not
+    shadow."""
+    band = _band(nest)
+    if len(band) < 2 or any(lp.step != 1 or lp.jumps or lp.bound_reads for lp in nest.loops()):
         return None
     deps = dependences(nest)
-    if any(facts.parallel for facts in deps.loops.values()):
+    if any(deps.loops[lp.var].parallel for lp in band):
         return None  # the TSG maps it as it is
-    for outer in range(len(loops) - 1):
-        rest = loops[outer:]
-        if len(rest) > MAX_LOOPS or not _rectangular(rest):
+    for outer in range(len(band) - 1):
+        rest = band[outer:]
+        if len(rest) > MAX_LOOPS:
             continue
-        prefix = tuple(lp.var for lp in loops[:outer])
+        prefix = tuple(lp.var for lp in band[:outer])
         for weights in _candidates(len(rest)):
-            by_var = {lp.var: w for lp, w in zip(rest, weights)}
+            # a loop that counts down weighs its iterator negatively: its first values come first
+            by_var = {lp.var: -w if lp.descending else w for lp, w in zip(rest, weights)}
             eliminated = _eliminated(rest, by_var)
-            if eliminated is not None and deps.ordered_along(prefix, by_var):
-                return _rewritten(loops[:outer], rest, by_var, eliminated, _fresh("wave", taken))
+            span = _span(rest, by_var) if eliminated is not None else None
+            if span is not None and deps.ordered_along(prefix, by_var):
+                return _rewritten(band[:outer], rest, by_var, eliminated, (_fresh("wave", taken), *span))
     return None
 
 
-def _rectangular(rest: list[Loop]) -> bool:
-    """Bounds that read no iterator of these loops (the wavefronts' range is then a sum)."""
-    names = {lp.var for lp in rest}
+def _band(nest: LoopNest) -> list[Loop]:
+    """The loops from the nest's outermost down while each one's body is one loop."""
+    out: list[Loop] = []
+    body = nest.body
+    while len(body) == 1 and isinstance(body[0], Loop):
+        out.append(body[0])
+        body = body[0].body
+    return out
+
+
+def _span(rest: list[Loop], weights: dict[str, int]) -> tuple[str, str] | None:
+    """The first and last wavefront (C), the extremes of ``sum(weights[v] * v)`` over the loops'
+    bounds (a triangle's too); None where they are not affine in the sizes."""
+    bounds = loop_bounds(rest)
+    wave = Poly.const(0)
     for lp in rest:
-        for bound in (lp.lower, lp.upper):
-            p = poly_of(bound)
-            if p is None or p.names & names:
-                return False
-    return True
+        wave = wave + Poly.const(weights[lp.var]) * Poly.var(lp.var)
+    extremes = value_range(wave, bounds) if bounds is not None else None
+    if extremes is None or any(p.names & {lp.var for lp in rest} for p in extremes):
+        return None
+    return extremes[0].c_expr(), extremes[1].c_expr()
 
 
 def _candidates(count: int):
@@ -92,20 +105,21 @@ def _candidates(count: int):
 
 
 def _eliminated(rest: list[Loop], weights: dict[str, int]) -> Loop | None:
-    """The innermost loop of weight 1: each thread computes its iterator from the wavefront's."""
-    return next((lp for lp in reversed(rest) if weights[lp.var] == 1), None)
+    """The innermost loop of weight 1 that counts up: each thread computes its iterator from the
+    wavefront's."""
+    return next((lp for lp in reversed(rest) if weights[lp.var] == 1 and not lp.descending), None)
 
 
-def _rewritten(host: list[Loop], rest: list[Loop], weights: dict[str, int], e: Loop, wave: str) -> Wavefront:
+def _rewritten(
+    host: list[Loop], rest: list[Loop], weights: dict[str, int], e: Loop, span: tuple[str, str, str]
+) -> Wavefront:
+    wave, first, last = span
     coord = e.node.coord
     kept = [lp for lp in rest if lp is not e]
-    value = f"({wave}" + "".join(f" - {_times(weights[lp.var], lp.var)}" for lp in kept if weights[lp.var]) + ")"
-    first = _weighed(rest, weights, lambda lp: poly_of(lp.lower)).c_expr()
-    last = _weighed(rest, weights, lambda lp: poly_of(lp.upper) - Poly.const(1)).c_expr()
+    value = f"({wave}" + "".join(_minus(weights[lp.var], lp.var) for lp in kept if weights[lp.var]) + ")"
     body = _substituted(rest[-1].node.stmt, {e.var: parse_expression(value)})
-    guard = _statement(f"if ({value} >= ({c_text(e.lower)}) && {value} < ({c_text(e.upper)})) ;", coord)
-    guard.iftrue = body
-    node: c_ast.Node = c_ast.Compound([guard], coord=coord)
+    test = f"{value} >= ({c_text(e.lower)}) && {value} < ({c_text(e.upper)})"
+    node: c_ast.Node = c_ast.Compound([_guarded(body, test, coord)], coord=coord)
     for lp in reversed(kept):
         node = _loop(lp.node, node)
     kernel = node
@@ -113,7 +127,8 @@ def _rewritten(host: list[Loop], rest: list[Loop], weights: dict[str, int], e: L
     outer.stmt = c_ast.Compound([kernel], coord=coord)
     for lp in reversed(host):
         outer = _loop(lp.node, c_ast.Compound([outer], coord=coord))
-    what = " + ".join(_times(weights[lp.var], lp.var) for lp in rest if weights[lp.var])
+    what = "".join(_minus(-weights[lp.var], lp.var) for lp in rest if weights[lp.var])
+    what = what[3:] if what.startswith(" + ") else "-" + what[3:]
     tree = "\n".join(
         [f"{'  ' * k}host loop {lp.var}    # line {lp.loc.line}" for k, lp in enumerate(host)]
         + [
@@ -126,16 +141,37 @@ def _rewritten(host: list[Loop], rest: list[Loop], weights: dict[str, int], e: L
     return Wavefront(outer, kernel, how, tree, len(kept))
 
 
-def _times(weight: int, var: str) -> str:
-    return var if weight == 1 else f"{weight} * {var}"
+def _guarded(body: c_ast.Node, test: str, coord) -> c_ast.Node:
+    """``body`` run where ``test`` holds: under one ``if``, or, where it holds loops (an ``if``
+    hides a loop from the analysis), each statement under its own, down through the loops."""
+    if isinstance(body, c_ast.For):
+        return _loop(body, _guarded(body.stmt, test, coord))
+    if isinstance(body, c_ast.Compound) and any(isinstance(n, c_ast.For) for n in _walk(body)):
+        items = []
+        for n in body.block_items or []:
+            if isinstance(n, c_ast.Decl) and _scalar(n):  # declared where its uses see it, set under the test
+                declared = copy.deepcopy(n)
+                declared.init, declared.quals, declared.type.quals = None, [], []
+                items.append(declared)
+                if n.init is not None:
+                    items.append(_guarded(c_ast.Assignment("=", c_ast.ID(n.name), n.init, coord=n.coord), test, coord))
+            else:
+                items.append(_guarded(n, test, coord))
+        return c_ast.Compound(items, coord=body.coord)
+    guard = _statement(f"if ({test}) ;", coord)
+    guard.iftrue = body if isinstance(body, c_ast.Compound) else c_ast.Compound([body], coord=coord)
+    return guard
 
 
-def _weighed(loops: list[Loop], weights: dict[str, int], of) -> Poly:
-    """The sum of each loop's ``of(loop)`` times its weight (bounds: affine, ``_rectangular``)."""
-    out = Poly.const(0)
-    for lp in loops:
-        out = out + Poly.const(weights[lp.var]) * of(lp)
-    return out
+def _scalar(decl: c_ast.Decl) -> bool:
+    """A declaration of one scalar (``double s = a[i][j];``), its initializer any expression."""
+    return isinstance(decl.type, c_ast.TypeDecl) and not isinstance(decl.init, c_ast.InitList)
+
+
+def _minus(weight: int, var: str) -> str:
+    """`` - weight * var`` as C, its sign folded (`` + i`` for a weight of -1)."""
+    times = var if abs(weight) == 1 else f"{abs(weight)} * {var}"
+    return f" - {times}" if weight > 0 else f" + {times}"
 
 
 def _loop(header: c_ast.For, body: c_ast.Node) -> c_ast.For:
