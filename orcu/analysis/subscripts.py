@@ -20,6 +20,7 @@ from typing import Any
 from pycparser import c_ast
 
 from orcu.analysis.affine import Bound, Poly, loop_bounds, poly_of, value_range
+from orcu.frontend.cparse import replaced
 from orcu.frontend.ir import Access, Loop, LoopNest, Stmt, loops_of, statements
 from orcu.frontend.types import used_names
 
@@ -160,16 +161,9 @@ def _plain(node: c_ast.Node) -> bool:
 
 def _with_values(node: c_ast.Node, values: dict[str, c_ast.Node]) -> c_ast.Node:
     """A copy of ``node`` with each name of ``values`` replaced by its value."""
-    if isinstance(node, c_ast.ID) and node.name in values:
-        return copy.deepcopy(values[node.name])
-    node = copy.copy(node)
-    for attr in node.__slots__:
-        value = getattr(node, attr, None)
-        if isinstance(value, c_ast.Node):
-            setattr(node, attr, _with_values(value, values))
-        elif isinstance(value, list):
-            setattr(node, attr, [_with_values(v, values) if isinstance(v, c_ast.Node) else v for v in value])
-    return node
+    return replaced(
+        node, lambda n: copy.deepcopy(values[n.name]) if isinstance(n, c_ast.ID) and n.name in values else None
+    )
 
 
 def _set_values(body, values: dict[str, c_ast.Node], out: dict[int, tuple]) -> dict[int, tuple]:

@@ -25,7 +25,6 @@ while the threads read the other, one barrier a strip.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -39,7 +38,7 @@ from orcu.codegen.shared_fills import SharedFills
 from orcu.codegen.tensor_steps import TensorSteps
 from orcu.codegen.tile_iterations import Iteration, iterations, register_name, tile_bound
 from orcu.codegen.vector_groups import LANES, VectorGroups
-from orcu.frontend.cparse import parse_expression
+from orcu.frontend.cparse import copied, parse_expression, replaced
 from orcu.frontend.ir import Loop, Stmt, loops_of, statements
 from orcu.frontend.types import VECTORS
 from orcu.tsg.phase1 import bound_names
@@ -604,18 +603,15 @@ def _registers_assigned(node, names):
 def _assigned(node: c_ast.Node, names) -> c_ast.Node:
     """A copy of ``node`` with each declaration of one of ``names`` an assignment of its
     initializer (none: nothing), the tile declaring their registers."""
-    if isinstance(node, c_ast.Decl) and node.name in names:
-        if node.init is None:
-            return c_ast.EmptyStatement(coord=node.coord)
-        return c_ast.Assignment("=", c_ast.ID(node.name), copy.deepcopy(node.init), coord=node.coord)
-    node = copy.copy(node)
-    for attr in node.__slots__:
-        child = getattr(node, attr, None)
-        if isinstance(child, c_ast.Node):
-            setattr(node, attr, _assigned(child, names))
-        elif isinstance(child, list):
-            setattr(node, attr, [_assigned(c, names) if isinstance(c, c_ast.Node) else c for c in child])
-    return node
+
+    def each(n: c_ast.Node) -> c_ast.Node | None:
+        if not (isinstance(n, c_ast.Decl) and n.name in names):
+            return None
+        if n.init is None:
+            return c_ast.EmptyStatement(coord=n.coord)
+        return c_ast.Assignment("=", c_ast.ID(n.name), copied(n.init), coord=n.coord)
+
+    return replaced(node, each)
 
 
 def _straight(node: c_ast.Node) -> bool:

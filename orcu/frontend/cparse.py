@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from pycparser import c_ast, c_parser
@@ -208,6 +210,22 @@ def copied(node: c_ast.Node) -> c_ast.Node:
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def replaced(node: c_ast.Node, each: Callable[[c_ast.Node], c_ast.Node | None]) -> c_ast.Node:
+    """A copy of a tree in which each subtree that ``each`` gives a node for is that node (not
+    looked into), the rest copied as ``copied`` copies it."""
+    new = each(node)
+    if new is not None:
+        return new
+    out = copy.copy(node)
+    for attr in node.__slots__:
+        child = getattr(node, attr, None)
+        if isinstance(child, c_ast.Node):
+            setattr(out, attr, replaced(child, each))
+        elif isinstance(child, list):
+            setattr(out, attr, [replaced(c, each) if isinstance(c, c_ast.Node) else c for c in child])
+    return out
 
 
 def _copied_value(value):
