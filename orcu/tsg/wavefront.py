@@ -146,12 +146,19 @@ def _guarded(body: c_ast.Node, test: str, coord) -> c_ast.Node:
     hides a loop from the analysis), each statement under its own, down through the loops."""
     if isinstance(body, c_ast.For):
         return _loop(body, _guarded(body.stmt, test, coord))
-    if isinstance(body, c_ast.Compound) and any(isinstance(n, c_ast.For) for n in _walk(body)):
+    if (
+        isinstance(body, c_ast.Compound)
+        and any(isinstance(n, c_ast.For) for n in _walk(body))
+        # a declaration stays where its uses see it: an array's only without an initializer
+        and all(n.init is None or _scalar(n) for n in body.block_items or [] if isinstance(n, c_ast.Decl))
+    ):
         items = []
         for n in body.block_items or []:
-            if isinstance(n, c_ast.Decl) and _scalar(n):  # declared where its uses see it, set under the test
+            if isinstance(n, c_ast.Decl):  # declared unguarded, set under the test
                 declared = copy.deepcopy(n)
-                declared.init, declared.quals, declared.type.quals = None, [], []
+                declared.init, declared.quals = None, []
+                if isinstance(declared.type, c_ast.TypeDecl):
+                    declared.type.quals = []
                 items.append(declared)
                 if n.init is not None:
                     items.append(_guarded(c_ast.Assignment("=", c_ast.ID(n.name), n.init, coord=n.coord), test, coord))
