@@ -1,5 +1,7 @@
 import os
 import shutil
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -49,6 +51,17 @@ def in_tmp(tmp_path, monkeypatch):
     """Run in a temporary directory so diagnostics name files by short relative paths."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+def run_orcu(*args, cwd: Path) -> subprocess.CompletedProcess:
+    """``python -m orcu ARGS`` in ``cwd``, its results database under cwd/home."""
+    return subprocess.run(
+        [sys.executable, "-m", "orcu", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ORCU_HOME": str(cwd / "home")},
+    )
 
 
 def write(path: Path, text: str) -> Path:

@@ -7,11 +7,9 @@ let the sum be reordered; every variant is checked in the emulation against the 
 written."""
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from conftest import run_orcu
 
 from orcu.errors import OrcuError
 from orcu.planning.program import load
@@ -91,20 +89,10 @@ TWO_LOOPS = """void f(int n, int m, {t} x[n], {t} W[n][n][m], {t} v[m])
 """
 
 
-def orcu(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "orcu", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "ORCU_HOME": str(cwd / "home")},
-    )
-
-
 def tuned(tmp_path, text: str) -> str:
     """The tuned file's region, after every variant tuned was right in the emulation."""
     (tmp_path / "f.c").write_text(text)
-    proc = orcu("tune", "f.c", "--backend", "emulate", "--budget", "6", "--json", cwd=tmp_path)
+    proc = run_orcu("tune", "f.c", "--backend", "emulate", "--budget", "6", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     for region in json.loads(proc.stdout)["regions"]:
         assert set(region["statuses"]) == {"ok"}, (region["name"], region["statuses"])

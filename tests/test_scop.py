@@ -6,12 +6,10 @@ outer parallel band becomes a kernel the TSG maps, and the rest runs on the host
 a perfect nest with no parallel loop (seidel-2d, floyd-warshall) runs as a wavefront."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_orcu
 from pycparser import c_generator
 
 from orcu.frontend.ir import statements
@@ -28,19 +26,9 @@ TUNED = sorted(SOURCES)  # all 23, seidel-2d and floyd-warshall as wavefronts (t
 PRODUCTS = ["2mm.c", "3mm.c", "gemm.c", "syrk.c", "syr2k.c", "trmm.c", "doitgen.c"]
 
 
-def orcu(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "orcu", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "ORCU_HOME": str(cwd / "home")},
-    )
-
-
 def check(name: str, tmp_path: Path) -> dict:
     (tmp_path / name).write_text(SOURCES[name].read_text())
-    proc = orcu("check", name, "--json", cwd=tmp_path)
+    proc = run_orcu("check", name, "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -55,7 +43,7 @@ def test_every_kernel_holds_one_transform_before_its_whole_scop():
 @pytest.mark.parametrize("name", TUNED)
 def test_each_scop_tunes_with_every_variant_right(tmp_path, name):
     (tmp_path / name).write_text(SOURCES[name].read_text())
-    proc = orcu("tune", name, "--backend", "emulate", "--budget", "3", "--json", cwd=tmp_path)
+    proc = run_orcu("tune", name, "--backend", "emulate", "--budget", "3", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     regions = json.loads(proc.stdout)["regions"]
     for region in regions:
@@ -122,7 +110,7 @@ def test_atax_is_two_kernels_its_second_product_interchanged_and_fused_with_its_
     # the row sums over a row of threads; the interchanged one a thread a column of A
     assert [r["mapping"] for r in summary["regions"]] == [["x=j(threads) y=i"], ["x=i"]]
     (tmp_path / "atax.c").write_text(SOURCES["atax.c"].read_text())
-    proc = orcu("tune", "atax.c", "--backend", "emulate", "--budget", "4", "--json", cwd=tmp_path)
+    proc = run_orcu("tune", "atax.c", "--backend", "emulate", "--budget", "4", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
     tuned = (tmp_path / "atax.tuned.cu").read_text()
@@ -147,7 +135,7 @@ def test_a_time_loop_stays_on_the_host_around_its_kernels(tmp_path):
 
 def test_explain_names_the_schedule_and_what_stays_on_the_host(tmp_path):
     (tmp_path / "gramschmidt.c").write_text(SOURCES["gramschmidt.c"].read_text())
-    proc = orcu("check", "gramschmidt.c", "--explain", cwd=tmp_path)
+    proc = run_orcu("check", "gramschmidt.c", "--explain", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     # isl distributes the statements of the private scalar nrm over different loops on k: refused
@@ -209,7 +197,7 @@ def test_a_scalar_private_to_each_loop_ties_nothing_together(tmp_path):
     assert host.schedule is not None and len(host.schedule.kernels) == 1
     assert host.schedule.how == "isl, fused (outer coincidence)"
     assert [n.recipe.candidates[0].schedule.name for n in program.nests] == ["x=i"]
-    proc = orcu("tune", "s.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
+    proc = run_orcu("tune", "s.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
 
@@ -305,7 +293,7 @@ def test_loops_a_constant_apart_fuse_over_their_hull(tmp_path, t, n, m, a_loops,
     if guards is not None:
         text = c_generator.CGenerator().visit(host.schedule.kernels[0])
         assert [line.strip() for line in text.splitlines() if line.strip().startswith(("for", "if"))] == guards
-    proc = orcu("tune", "h.c", "--backend", "emulate", "--budget", "12", "--json", cwd=tmp_path)
+    proc = run_orcu("tune", "h.c", "--backend", "emulate", "--budget", "12", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
 
@@ -336,7 +324,7 @@ def test_a_region_that_swaps_pointers_is_no_scop(tmp_path):
     """After ``a = b`` the accesses a[i] are other data than before: the model's arrays would not
     be the program's, so the transform applies to the loop after it, as Orio's does."""
     (tmp_path / "swap.c").write_text(SWAP)
-    proc = orcu("check", "swap.c", cwd=tmp_path)
+    proc = run_orcu("check", "swap.c", cwd=tmp_path)
     assert proc.returncode == 2
     assert "error: mapping='auto': no loop of this nest can run in parallel ('t':" in proc.stderr
 
@@ -375,7 +363,7 @@ def test_loop_declared_iterators_and_block_declarations_keep_their_scopes(tmp_pa
     [host] = program.hosts
     assert host.schedule is not None and len(host.schedule.kernels) == 2
     assert "'s[0] = total' (line 14): it runs once, outside the loops" in host.schedule.host[-1]
-    proc = orcu("tune", "shadow.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
+    proc = run_orcu("tune", "shadow.c", "--backend", "emulate", "--budget", "2", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert all(set(r["statuses"]) == {"ok"} for r in json.loads(proc.stdout)["regions"])
 

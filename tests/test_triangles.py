@@ -5,11 +5,9 @@ tile guarded by the bounds at its own copy of it. Lower and upper triangles, str
 offset, of several element types; every variant of the space is checked in the emulation."""
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from conftest import run_orcu
 
 from orcu.codegen.region import generate
 from orcu.planning.program import load
@@ -45,26 +43,16 @@ TRIANGLES = {  # (lower, upper) of j
 }
 
 
-def orcu(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "orcu", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "ORCU_HOME": str(cwd / "home")},
-    )
-
-
 @pytest.mark.parametrize("t, n", [("double", 30), ("float", 45), ("int", 23)])
 @pytest.mark.parametrize("triangle", sorted(TRIANGLES))
 def test_every_register_tile_of_a_triangle_is_right(tmp_path, triangle, t, n):
     lower, upper = TRIANGLES[triangle]
     (tmp_path / "t.c").write_text(TEMPLATE.format(t=t, n=n, lower=lower, upper=upper))
-    check = orcu("check", "t.c", "--json", cwd=tmp_path)
+    check = run_orcu("check", "t.c", "--json", cwd=tmp_path)
     assert check.returncode == 0, check.stderr
     names = {p["name"] for p in json.loads(check.stdout)["performance_params"]}
     assert {"registers_i_1", "registers_j_1"} <= names
-    proc = orcu("tune", "t.c", "--backend", "emulate", "--json", cwd=tmp_path)
+    proc = run_orcu("tune", "t.c", "--backend", "emulate", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     [region] = json.loads(proc.stdout)["regions"]
     assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 16, region["statuses"]
@@ -122,7 +110,7 @@ def test_a_local_declared_under_an_if_in_a_triangle_gets_a_register_per_row(tmp_
     kernel = text[text.index("__global__") :]
     kernel = kernel[: kernel.index("\n}\n")]
     assert f"{t} c_0, c_1;" in kernel and "c_0 = a[i_0][k] * w[k];" in kernel and f"{t} c =" not in kernel
-    proc = orcu("tune", "t.c", "--backend", "emulate", "--json", cwd=tmp_path)
+    proc = run_orcu("tune", "t.c", "--backend", "emulate", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     [region] = json.loads(proc.stdout)["regions"]
     assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 4, region["statuses"]

@@ -6,11 +6,9 @@ in the emulation against the loops as written; a nest with no valid wavefront is
 before, its dependences named."""
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from conftest import run_orcu
 
 TEMPLATE = """void f(int n, int m, {t} a[n][m])
 {{
@@ -90,21 +88,11 @@ FLOYD = """void floyd(int n, int path[n][n])
 """
 
 
-def orcu(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "orcu", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "ORCU_HOME": str(cwd / "home")},
-    )
-
-
 def tuned(tmp_path, text: str) -> tuple[dict, dict]:
     (tmp_path / "w.c").write_text(text)
-    check = orcu("check", "w.c", "--json", cwd=tmp_path)
+    check = run_orcu("check", "w.c", "--json", cwd=tmp_path)
     assert check.returncode == 0, check.stderr
-    tune = orcu("tune", "w.c", "--backend", "emulate", "--budget", "6", "--json", cwd=tmp_path)
+    tune = run_orcu("tune", "w.c", "--backend", "emulate", "--budget", "6", "--json", cwd=tmp_path)
     assert tune.returncode == 0, tune.stderr[-3000:]
     return json.loads(check.stdout), json.loads(tune.stdout)
 
@@ -215,7 +203,7 @@ def test_an_array_declared_in_the_band_keeps_the_nest_refused(tmp_path, declared
             a[i][j] = row[0] + row[1] - row[2] + a[i][j - 1] / 2;
         }}"""
     (tmp_path / "w.c").write_text(SQUARE.format(t="double", n=20, loops=loops))
-    proc = orcu("check", "w.c", cwd=tmp_path)
+    proc = run_orcu("check", "w.c", cwd=tmp_path)
     assert proc.returncode == 2 and "'row[k]' (line 15) and 'row[k]' (line 15)" in proc.stderr, proc.stderr
 
 
@@ -277,7 +265,7 @@ def test_a_nest_no_wavefront_orders_is_refused_with_its_dependences(tmp_path):
         "            a[i][j] = a[i - 1][m - j] + a[i][j - 1];"
     )
     (tmp_path / "w.c").write_text(TEMPLATE.format(t="double", n=9, m=9, loops=loops))
-    proc = orcu("check", "w.c", cwd=tmp_path)
+    proc = run_orcu("check", "w.c", cwd=tmp_path)
     assert proc.returncode == 2
     assert (
         "error: mapping='auto': no loop of this nest can run in parallel ('i': dependences between its iterations: "
@@ -314,7 +302,7 @@ def test_gauss_seidel_on_a_flat_pointer_stays_in_its_rows_by_the_guard(tmp_path,
         ("transform CUDA(mapping='auto')", "") if where == "whole" else ("", "        transform CUDA(mapping='auto')\n")
     )
     (tmp_path / "w.c").write_text(FLAT.format(t=t, n=n, transform=transform, inner=inner))
-    tune = orcu("tune", "w.c", "--backend", "emulate", "--budget", "6", "--json", cwd=tmp_path)
+    tune = run_orcu("tune", "w.c", "--backend", "emulate", "--budget", "6", "--json", cwd=tmp_path)
     assert tune.returncode == 0, tune.stderr[-3000:]
     [region] = json.loads(tune.stdout)["regions"]
     assert set(region["statuses"]) == {"ok"}, region["statuses"]
