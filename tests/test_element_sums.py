@@ -204,3 +204,45 @@ def test_a_sum_under_a_parallel_loop_stays_as_written(tmp_path, t, n, first):
     program = load(tmp_path / "f.c")
     assert program.hosts[0].schedule is None
     assert "y_sum" not in program.nests[0].code and "y[i] += A[i][j] * x[j];" in program.nests[0].code
+
+
+REGION = """void f(int n, {t} *x, {t} *y, {t} *r, {t} L[n][n])
+{{
+  int i, j;
+  {t} s;
+  /*@ begin PerfTuning (
+  def performance_params {{ }}
+  def input_params {{ param n[] = [{n}]; }}
+  def input_vars {{ decl dynamic {t} x[n] = random; decl dynamic {t} y[n] = random; decl dynamic {t} r[2] = 0;
+                   decl dynamic {t} L[n][n] = random; }}
+  ) @*/
+  /*@ begin Loop(transform CUDA(mapping='auto')
+{code}
+  ) @*/
+  /*@ end @*/
+  /*@ end @*/
+}}
+"""
+
+REGIONS = {
+    # a dot product between two statements: the loop is a reduction the TSG maps
+    "dot": ("  s = 0;\n  for (i = 0; i < n; i++)\n    s += x[i] * y[i];\n  r[0] = s;", None),
+    # a statement, then a triangular solve: its sum kept in a scalar
+    "solve after a statement": (
+        "  r[1] = y[0];\n  for (i = 0; i < n; i++)\n    for (j = 0; j < i; j++)\n      y[i] -= L[i][j] * y[j] / n;",
+        "'y[i]' summed in 'y_sum' over the loop on 'j' (line 14)",
+    ),
+}
+
+
+@pytest.mark.parametrize("t, n", [("double", 40), ("float", 27)])
+@pytest.mark.parametrize("name", sorted(REGIONS))
+def test_a_region_of_statements_and_loops_asks_each_loop_nest(tmp_path, name, t, n):
+    """Whether the TSG would map the region is asked of each of its loop nests (phase I takes
+    one nest at a time; a region starting with a statement was an internal error)."""
+    code, how = REGIONS[name]
+    text = REGION.format(t=t, n=n, code=code)
+    (tmp_path / "f.c").write_text(text)
+    schedule = load(tmp_path / "f.c").hosts[0].schedule
+    assert schedule.how.endswith(how) if how else schedule is None, schedule
+    tuned(tmp_path, text)

@@ -42,7 +42,7 @@ from pycparser import c_ast
 
 from orcu.analysis.poly import dependences
 from orcu.errors import AnalysisError
-from orcu.frontend.ir import LoopNest, Variable, statements
+from orcu.frontend.ir import Loop, LoopNest, Variable, statements
 from orcu.frontend.lower import Lowering, loc_of
 from orcu.frontend.source import SourceFile
 from orcu.tsg.element_sums import element_sums
@@ -154,9 +154,11 @@ def _as_wavefront(nest: LoopNest, items: list, live_after: set[str]) -> Schedule
 
 
 def _serial(nest: LoopNest) -> bool:
-    """The TSG keeps no mapping of the region: no loop of it runs in parallel with everything
-    inside it, sums into array elements apart (a thread's share of one cannot be folded)."""
-    return not recipe(nest, dependences(nest)).kept
+    """The TSG keeps no mapping of any of the region's loop nests: no loop runs in parallel with
+    everything inside it, sums into array elements apart (a thread's share of one cannot be
+    folded)."""
+    nests = [replace(nest, body=(n,), memo={}) for n in nest.body if isinstance(n, Loop)]
+    return not any(recipe(one, dependences(one)).kept for one in nests)
 
 
 def _summed_in_scalars(
