@@ -313,14 +313,14 @@ class _Pair:
         costs = {}
         # Each result is kept as it comes: a tune killed now loses only what is in flight.
         batch = [(configs[j], dict(self.inputs)) for j in order]
-        for j, result in zip(order, runner.evaluate(program, k, batch, ahead=self.upcoming)):
+        for j, config, result in zip(order, batch, runner.evaluate(program, k, batch, ahead=self.upcoming)):
             code = builds.code(configs[j]) if builds.identity(configs[j]) else None
             if (
                 result.status == "predicted"
                 and code is not None
                 and code.traffic(runner.device.multiprocessors) is None
             ):
-                result = _counted(program, k, batch[order.index(j)], result, runner)
+                result = _counted(program, k, config, result, runner)
             _figures(program, k, code, result, runner)
             result = _against_runs(result, self.ctx, self.db)
             builds.know(configs[j], result)

@@ -157,14 +157,15 @@ def _serial(nest: LoopNest) -> bool:
     """The TSG keeps no mapping of any of the region's loop nests: no loop runs in parallel with
     everything inside it, sums into array elements apart (a thread's share of one cannot be
     folded)."""
-    nests = [replace(nest, body=(n,), memo={}) for n in nest.body if isinstance(n, Loop)]
+    # a region of one loop is its own nest, its dependences already found (memo)
+    nests = [nest if nest.body == (n,) else replace(nest, body=(n,), memo={}) for n in nest.body if isinstance(n, Loop)]
     return not any(recipe(one, dependences(one)).kept for one in nests)
 
 
 def _summed_in_scalars(
     src: SourceFile, nest: LoopNest, items: list, functions: set[str], live_after: set[str]
 ) -> Scheduled | None:
-    """Where no loop of the region runs in parallel: its schedule with each sum into
+    """Where the TSG keeps no mapping of the region: its schedule with each sum into
     one array element kept in a scalar over its loop (tsg/element_sums.py), which may free
     the loop as a reduction; None where there is no such sum or it frees nothing."""
     rewritten = element_sums(nest, items, nest.variables)
