@@ -165,6 +165,7 @@ class MappedKernel:
     source: str
     notes: list[str]
     needs: set[str]
+    rounding: float
     inputs: dict[str, Any]
     reduced: list[str]
     constants: list[dict[str, Any]]
@@ -225,7 +226,10 @@ class MappedKernel:
                 by_text(nest),
                 (split_loop, sums) if split_loop else None,
             )
-            self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set()) | ({"mma"} if body_.tensor else set())
+            self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set())
+            if body_.tensor is not None:
+                self.needs.add(body_.tensor.instruction.helper)
+                self.rounding = max(self.rounding, body_.tensor.instruction.rounding)
             self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
             return self._launch(grid, body_.lines(), (tx, ty), body_.counts, split_loop)
         if placed is not None:

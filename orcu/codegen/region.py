@@ -81,6 +81,9 @@ class RegionCode:
     passes: tuple[tuple[str, str] | None, ...] = ()
     figures: Callable[[int], Traffic | None] | None = None  # the static traffic at the input size, by the device's SMs
     threads: int = 0  # per block
+    # the relative error, of a float result's size, that products rounding their operands below
+    # float may add (the TF32 tensor cores); the harness widens its check of float values by it
+    rounding: float = 0.0
 
     def traffic(self, multiprocessors: int) -> Traffic | None:
         """The kernel's static traffic figures at the input size on a device of this many
@@ -171,6 +174,7 @@ class _Generator(ArrayDecisions, MappedKernel):
         self.notes: list[str] = []
         self.needs: set[str] = set()
         self.includes: set[str] = set()
+        self.rounding = 0.0  # RegionCode.rounding
         taken = set(nest.variables) | set(nest.outside)
         self.fresh = lambda base: base if base not in taken else "orcu_" + base
         self.outer: Loop = analysis.outer
@@ -490,6 +494,7 @@ class _Generator(ArrayDecisions, MappedKernel):
             passes=tuple(passed for *_, passed in params),
             figures=self.figures,
             threads=context.threads,
+            rounding=self.rounding,
         )
 
     def _kernel_scalars(self, arrays: list[ArrayPlan], scalars: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -1,8 +1,9 @@
-"""A product on the FP64 tensor cores, for the TSG's tiled kernel body (codegen/tiled.py, whose
+"""A product on the tensor cores, for the TSG's tiled kernel body (codegen/tiled.py, whose
 TiledBody takes these methods): a thread's register tile is its sums in mma.sync's layout
 (tsg/tensor_cores.py's WarpLayout), and each step of four iterations of the product's loop
-loads every lane's operands from the shared tiles, then runs one ``orcu_mma_f64`` (the
-prelude's) per 8 x 8 tile of its warp's."""
+loads every lane's operands from the shared tiles (rounded to TF32 for floats), then runs one
+``orcu_mma_f64`` (the prelude's) per 8 x 8 tile of its warp's, or one ``orcu_mma_tf32`` per
+16 x 8 tile."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from orcu.frontend.ir import Loop
 from orcu.tsg.banks import bank_ways
 from orcu.tsg.phase2 import Placement
 from orcu.tsg.shared_tiles import SharedTile
-from orcu.tsg.tensor_cores import TENSOR_TYPE, WARP, Product, WarpLayout, warp_layout
+from orcu.tsg.tensor_cores import WARP, Product, WarpLayout, warp_layout
 
 
 class TensorSteps:
@@ -92,10 +93,20 @@ class TensorSteps:
         def at(start: str, terms: list[str]) -> str:
             return f"{start} + ({' + '.join(t for t in terms if t != '0')})"
 
+        instruction = tensor.instruction
+        rows = "rows l / 4 and l / 4 + 8" if instruction.blocks == 2 else "row l / 4"
         out = [
             f"{pad}// the warps split the block's {layout.tile_m} x {layout.tile_n} tile into {layout.warps_m} x "
-            f"{layout.warps_n} tiles of {layout.warp_m} x {layout.warp_n}; lane l of a warp sums row l / 4 and columns "
-            "2 (l % 4) and 2 (l % 4) + 1 of each 8 x 8 tile (mma.sync's layout)",
+            f"{layout.warps_n} tiles of {layout.warp_m} x {layout.warp_n}; lane l of a warp sums {rows} and columns "
+            f"2 (l % 4) and 2 (l % 4) + 1 of each {8 * instruction.blocks} x 8 tile (mma.sync's layout)",
+            *(
+                [
+                    f"{pad}// {instruction.name} (allowReducedPrecision): each operand rounded to 10 mantissa bits, the "
+                    f"sums in {instruction.element}; orcu checked every result to {instruction.rounding:g} of its size"
+                ]
+                if instruction.rounding
+                else []
+            ),
             f"{pad}const int {self.lane} = {thread} % {WARP};",
             f"{pad}const int {self.warp} = {thread} / {WARP};",
         ]
@@ -134,26 +145,32 @@ class TensorSteps:
         def iteration(a: int, c: int) -> Iteration:
             return at[(a, c) if rows_at == 0 else (c, a)]
 
+        instruction = tensor.instruction
+
         def operand(texts, it: Iteration) -> str:
             moved = replace(it, renames={**it.renames, tensor.loop: k})
             refs = self._refs(moved, active)
             value = " * ".join(self._printed(text, moved.renames, refs) for text in texts)
-            return f"{k} < {upper} ? {value} : 0.0" if upper else value
+            if instruction.convert:
+                value = f"{instruction.convert}({value})"
+            return f"{k} < {upper} ? {value} : {instruction.zero}" if upper else value
 
         lefts = [self.fresh(f"{tensor.arrays[0]}_left_{a}") for a in range(layout.rows)]
         rights = [self.fresh(f"{tensor.arrays[1]}_right_{b}") for b in range(layout.cols // 2)]
         out = [
-            f"{pad}const {TENSOR_TYPE} {name} = {operand(tensor.left, iteration(a, 0))};"
+            f"{pad}const {instruction.element} {name} = {operand(tensor.left, iteration(a, 0))};"
             for a, name in enumerate(lefts)
         ]
         for b, name in enumerate(rights):
             it = iteration(0, 2 * b)
             it = replace(it, renames={**it.renames, tensor.cols: self.right_cols[b]})
-            out.append(f"{pad}const {TENSOR_TYPE} {name} = {operand((tensor.right,), it)};")
-        for a, left in enumerate(lefts):
+            out.append(f"{pad}const {instruction.element} {name} = {operand((tensor.right,), it)};")
+        blocks = instruction.blocks  # row blocks an instruction sums: a thread's rows (8 apart) in runs
+        for a in range(0, layout.rows, blocks):
             for b, right in enumerate(rights):
-                sums = [self._sum(iteration(a, 2 * b + e), active) for e in (0, 1)]
-                out.append(f"{pad}orcu_mma_f64({sums[0]}, {sums[1]}, {left}, {right}, {self.lane});")
+                sums = [self._sum(iteration(a + r, 2 * b + e), active) for r in range(blocks) for e in (0, 1)]
+                operands = [*sums, *lefts[a : a + blocks], right, self.lane]
+                out.append(f"{pad}{instruction.helper}({', '.join(operands)});")
         return out
 
     def _sum(self, it: Iteration, active: tuple) -> str:

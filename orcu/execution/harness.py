@@ -344,6 +344,7 @@ def _render(
         releases=["[]() { " + " ".join(f"{c.release}();" for c in codes) + " }"]
         if whole is not None
         else [c.release for c in codes],
+        roundings=[repr(max(c.rounding for c in codes))] if whole is not None else [repr(c.rounding) for c in codes],
         repetitions=spec.repetitions,
         max_events=MAX_EVENTS,
         repeatable=repeatable(program.nests, {h.name for h in program.helpers}),

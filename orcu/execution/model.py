@@ -39,10 +39,13 @@ from orcu.tsg.figures import SECTOR, WARP, Traffic
 
 # Lanes of one multiprocessor that run an operation a cycle, by compute capability: float, double.
 ARITHMETIC = {"70": (64, 32), "75": (64, 2), "80": (64, 32), "86": (128, 2), "89": (128, 2), "90": (128, 64)}
-# Double multiply-adds a multiprocessor's FP64 tensor cores run a cycle (A100 19.5 and H100 67 TFLOP/s);
-# elsewhere mma.sync's doubles run at the FMA units' rate.
-TENSOR_DOUBLE = {"80": 64, "90": 128}
-MMA_OPERATIONS = 2 * 8 * 8 * 4  # one warp instruction's: 256 multiply-adds
+# Multiply-adds a multiprocessor's tensor cores run a cycle, by the bytes of the element: FP64
+# (A100 19.5 and H100 67 TFLOP/s; elsewhere mma.sync's doubles run at the FMA units' rate) and
+# TF32 (dense: A100 156, A10/L4 class 128 a cycle, H100 495 TFLOP/s, of which mma.sync, not wgmma,
+# reaches part: the calibration's scale says how much).
+TENSOR_LANES = {8: {"80": 64, "90": 128}, 4: {"80": 512, "86": 128, "89": 128, "90": 1024}}
+# multiply-adds one warp instruction runs: m8n8k4 of doubles, m16n8k4 of TF32
+MMA_OPERATIONS = {8: 2 * 8 * 8 * 4, 4: 2 * 16 * 8 * 4}
 SCHEDULERS = 4  # warp instructions a multiprocessor issues a cycle
 REGISTERS = 32  # a thread's registers where no ptxas report says otherwise
 
@@ -143,14 +146,16 @@ def predict(
     requests, sectors, wavefronts = traffic.distinct
     tensor = traffic.tensor_operations
     scalar = traffic.operations - tensor
-    tensor_lanes = TENSOR_DOUBLE.get(device.compute_capability, double_lanes)
+    tensor_bytes = 8 if element_bytes >= 8 else 4
+    tensor_lanes = TENSOR_LANES[tensor_bytes].get(device.compute_capability, lanes)
     terms = {
         "dram": footprint / bandwidth,
         "l2": sectors * SECTOR / (bandwidth * calibration.l2_ratio * used),
         "shared": wavefronts / rate,
         # a multiply-add a lane a cycle
         "compute": scalar / (2 * lanes * rate) + tensor / (2 * tensor_lanes * rate),
-        "issue": (requests + wavefronts + scalar / (2 * WARP) + tensor / MMA_OPERATIONS) / (SCHEDULERS * rate),
+        "issue": (requests + wavefronts + scalar / (2 * WARP) + tensor / MMA_OPERATIONS[tensor_bytes])
+        / (SCHEDULERS * rate),
         "latency": requests / max(1, resident) * calibration.latency_ns * 1e-9 / mlp,
     }
     terms = {k: 1e3 * v for k, v in terms.items()}

@@ -210,8 +210,16 @@ ARGUMENTS: dict[str, Argument] = {
             False,
             _bool,
             "True or False",
-            "a double multiply-add nest's products on the FP64 tensor cores (`mma.sync`, sm_80 and later), warp by warp, its operands from shared tiles (TSG phase II, below)",
+            "a double multiply-add nest's products on the FP64 tensor cores (`mma.sync`, sm_80 and later), warp by warp, its operands from shared tiles; a float nest's on the TF32 tensor cores with allowReducedPrecision (TSG phase II, below)",
             "TSG's parameter where a nest has such a product",
+        ),
+        Argument(
+            "allowReducedPrecision",
+            False,
+            _bool,
+            "True or False",
+            "float multiply-add nests may run on the TF32 tensor cores (tensorCores): each product's operands rounded to 10 mantissa bits, the sums in float, each result checked to 2^-10 of its size; decided when the file loads",
+            "False",
         ),
         Argument(
             "constant",

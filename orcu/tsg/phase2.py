@@ -79,7 +79,7 @@ class Placement:
     # arrays of elements CUDA has no vector type of (short, char): in a shared tile, the tile's
     # layout and its banks are those of elements read one by one, so no access moves as vectors
     no_vectors: tuple[str, ...] = ()
-    tensor: Product | None = None  # the multiply-add the FP64 tensor cores can run (tsg/tensor_cores.py)
+    tensor: Product | None = None  # the multiply-add the tensor cores can run (tsg/tensor_cores.py)
     no_tensor: str = ""  # why there is none
 
     def tile(self, array: str) -> SharedTile | None:
@@ -224,8 +224,14 @@ class Placement:
         if self.tensor is not None:
             p = self.tensor
             lines.append(
-                f"  tensor cores: '{p.target} += {' * '.join(p.left)} * {p.right}' over '{p.loop}' as FP64 mma.sync "
-                f"(8 x 8 x 4 a warp, operands from the shared tiles of {p.arrays[0]} and {p.arrays[1]})"
+                f"  tensor cores: '{p.target} += {' * '.join(p.left)} * {p.right}' over '{p.loop}' as "
+                f"{p.instruction.name} mma.sync ({8 * p.instruction.blocks} x 8 x 4 a warp, operands from the shared "
+                f"tiles of {p.arrays[0]} and {p.arrays[1]})"
+                + (
+                    f"; operands rounded to TF32, results checked to {p.instruction.rounding:g} of their size"
+                    if p.instruction.rounding
+                    else ""
+                )
             )
         elif self.no_tensor and not self.blocked:
             lines.append(f"  no tensor cores: {self.no_tensor}")
@@ -255,8 +261,9 @@ def private_scalars(body: tuple) -> list[str]:
     return out
 
 
-def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placement:
-    """Phase II's candidates for one schedule of the nest, with its dependences."""
+def placement(nest: LoopNest, schedule: Schedule, deps: Dependences, reduced: bool = False) -> Placement:
+    """Phase II's candidates for one schedule of the nest, with its dependences; ``reduced``: the
+    transform lets float products round their operands (allowReducedPrecision)."""
     arrays = shapes(nest)
     written = {a.array for st, _ in statements(nest.body) for a in st.accesses if a.write}
     read_only = tuple(sorted(set(arrays) - written))
@@ -316,7 +323,7 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences) -> Placemen
         for sh in arrays[name]
         if step == 1 and sh.access.text not in conditional and contiguous(sh, x) and _has_vectors(nest, name)
     ]
-    tensor = _tensor(nest, grid, body, arrays, shared, scalars)
+    tensor = _tensor(nest, grid, body, arrays, shared, scalars, reduced)
     return Placement(
         schedule.name,
         None,
@@ -342,11 +349,13 @@ def _tensor(
     arrays: Mapping[str, list[Shaped]],
     shared: list[SharedTile],
     scalars: list[str],
+    reduced: bool,
 ) -> Product | str:
     """The nest's multiply-add for the tensor cores (its operands in shared tiles copied per
     strip of the loop it sums over), or why there is none."""
     types = {n: canonical_type(v.ctype.base) for n, v in nest.variables.items()}
-    found = product(grid, body, {sh.access.text: sh for s in arrays.values() for sh in s}, types, set(scalars))
+    shaped = {sh.access.text: sh for s in arrays.values() for sh in s}
+    found = product(grid, body, shaped, types, set(scalars), reduced)
     if isinstance(found, str):
         return found
     for name in found.arrays:

@@ -9,7 +9,8 @@ grid loop), ``shared_<array>_<k>`` (the array copied to shared memory or not),
 ``sharedDepth_<k>`` (a shared tile's depth along its sequential loop),
 ``constant_<array>_<k>`` (an array every thread reads alike in constant memory or not) and
 ``vectorize_<k>`` (a register tile along x moved in vectors) and ``tensorCores_<k>`` (a double
-multiply-add on the FP64 tensor cores). A loop name the nest does not
+multiply-add on the FP64 tensor cores, or with ``allowReducedPrecision=True`` a float one on
+the TF32 tensor cores). A loop name the nest does not
 have, or a schedule that would break a dependence, is a diagnostic at the argument: never a
 wrong kernel.
 """
@@ -114,7 +115,8 @@ def plan(
             transform = replace(nest.transform, args={**args, "mapping": _reference(name, args.get("mapping"), at)})
             schedules = kept
         _check_tiles(src, nest, args)
-        phase1 = replace(phase1, placements=tuple(placement(nest, s, deps) for s in schedules))
+        reduced = _literal(src, args, "allowReducedPrecision", False)
+        phase1 = replace(phase1, placements=tuple(placement(nest, s, deps, reduced) for s in schedules))
         transform = replace(
             transform, args=_placement_args(src, nest, k, phase1.placements, transform.args, params, taken)
         )
@@ -132,8 +134,8 @@ def _literal(src: SourceFile, args, name: str, default):
     if expr.names:
         raise src.error_at(
             expr.loc,
-            f"'{name}' is decided when the file loads: give it a value, not a parameter "
-            "(mapping='auto' makes the schedule a tuning parameter)",
+            f"'{name}' is decided when the file loads: give it a value, not a parameter"
+            + (" (mapping='auto' makes the schedule a tuning parameter)" if name == "mapping" else ""),
             SpecError,
         )
     value = expr.evaluate({})
@@ -214,7 +216,7 @@ def _placement_args(src: SourceFile, nest: LoopNest, k: int, placements, args, p
 
 
 def _refuse_overrides(src: SourceFile, args) -> None:
-    for name in ("blockLoops", "threadLoops", "tile", *PLACEMENT_ARGUMENTS):
+    for name in ("blockLoops", "threadLoops", "tile", *PLACEMENT_ARGUMENTS, "allowReducedPrecision"):
         if name in args:
             raise src.error_at(
                 args[name].loc,

@@ -1,19 +1,26 @@
-"""Phase II's tensor-core placement: a double multiply-add nest on the FP64 tensor cores.
+"""Phase II's tensor-core placement: a multiply-add nest on the tensor cores.
 
 A GEMM-like nest (two grid loops, in their body one sequential loop ``k`` whose body is one statement
 ``acc += f * X * Y``: ``X`` moving with the rows' grid loop and ``k``, ``Y`` with ``k`` and
 the columns' grid loop, ``f`` factors that no loop moves) runs its products as warp-wide
-``mma.sync.m8n8k4.f64`` (sm_80 and later): each warp computes 8 x 8 tiles of the block's
-tile, four iterations of ``k`` an instruction, its operands read from the shared tiles of
-``X`` and ``Y``. Each product is an IEEE double multiply-add, as the C code's; only the
-order of the sums over ``k`` differs, which the validation's bound allows.
+``mma.sync`` (sm_80 and later): each warp computes 8 x 8 (doubles) or 16 x 8 (floats) tiles
+of the block's tile, four iterations of ``k`` an instruction, its operands read from the
+shared tiles of ``X`` and ``Y``.
 
-The layout is the instruction's (PTX ISA, ``mma.m8n8k4`` with ``.f64``): lane ``l`` of a
-warp holds ``X[l / 4][l % 4]`` and ``Y[l % 4][l / 4]`` of the 8 x 4 and 4 x 8 operands,
-and the sums of row ``l / 4``, columns ``2 (l % 4)`` and ``2 (l % 4) + 1``. A block's tile
-(its threads times the register tile along each grid loop) is split among its warps, ``WM``
-along the rows and ``WN`` along the columns; a thread's register tile is then its sums
-there: ``rows`` rows 8 apart and ``cols`` columns in pairs 8 apart.
+- Doubles (``mma.m8n8k4.f64``): each product is an IEEE double multiply-add, as the C code's;
+  only the order of the sums over ``k`` differs, which the validation's bound allows.
+- Floats (``mma.m16n8k4.f32.tf32``), only where the transform opts in
+  (``allowReducedPrecision=True``): each operand is rounded to TF32 (10 mantissa bits, to
+  nearest) and the sums are floats. The products lose about three decimal digits, so the
+  validation allows ``TF32.rounding`` of each result's magnitude on top of float's bound.
+
+The layout is the instructions' (PTX ISA, ``mma.m8n8k4`` with ``.f64``; ``mma.m16n8k4``
+with ``.tf32``, two such row blocks 8 apart): lane ``l`` of a warp holds ``X[l / 4][l % 4]``
+(and, with TF32, ``X[l / 4 + 8][l % 4]``) and ``Y[l % 4][l / 4]`` of the operands, and the
+sums of row ``l / 4`` (and ``l / 4 + 8``), columns ``2 (l % 4)`` and ``2 (l % 4) + 1``. A
+block's tile (its threads times the register tile along each grid loop) is split among its
+warps, ``WM`` along the rows and ``WN`` along the columns; a thread's register tile is then its
+sums there: ``rows`` rows 8 apart and ``cols`` columns in pairs 8 apart.
 """
 
 from __future__ import annotations
@@ -28,9 +35,40 @@ from orcu.frontend.ir import Loop, Stmt, c_text, loops_of
 from orcu.tsg.phase1 import bound_names
 
 WARP = 32
-M, N, K = 8, 8, 4  # the instruction's shape: rows, columns, iterations of k
-TENSOR_TYPE = "double"  # the element type its operands and sums take
+M, N, K = 8, 8, 4  # a row block's shape: rows, columns, iterations of k
 TENSOR_ROWS = 4  # an operand tile's rows, modulo 16 elements: its 8 x 4 or 4 x 8 reads free of bank conflicts
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One kind of tensor-core product."""
+
+    name: str
+    element: str  # the C type of its operands and sums
+    blocks: int  # row blocks of M rows an instruction sums (its rows: M * blocks)
+    helper: str  # the prelude's function that runs it
+    ptx: str  # the instruction, as nvcc's PTX spells it
+    # the relative error its operands' rounding may add to a result, of the result's magnitude
+    # (the harness's check widens by it): 0 where every product rounds as the C code's
+    rounding: float
+    zero: str  # the C literal of its element's zero
+    convert: str = ""  # the prelude's function that rounds an operand to the instruction's format
+
+
+FP64 = Instruction("FP64", "double", 1, "orcu_mma_f64", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 0.0, "0.0")
+# A product of two operands each rounded to 10 mantissa bits (to nearest, 2^-11 of itself at
+# most) is off by 2^-10 of itself at most, and so a sum of same-signed products (the harness's
+# first input set; its second one is exact in TF32) by 2^-10 of the sum
+TF32 = Instruction(
+    "TF32",
+    "float",
+    2,
+    "orcu_mma_tf32",
+    "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32",
+    2.0**-10,
+    "0.0f",
+    "orcu_tf32",
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +82,7 @@ class Product:
     left: tuple[str, ...]  # the texts of the factors multiplied into the left operand, in order
     right: str  # the text of the right operand (the array read moving with k and cols)
     arrays: tuple[str, str]  # the arrays of the left and right operand reads (their shared tiles)
+    instruction: Instruction = FP64
 
 
 @dataclass(frozen=True)
@@ -75,10 +114,16 @@ class WarpLayout:
 
 
 def product(
-    grid: list[Loop], body: tuple, shaped: Mapping[str, Shaped], types: Mapping[str, str], accumulators: set[str]
+    grid: list[Loop],
+    body: tuple,
+    shaped: Mapping[str, Shaped],
+    types: Mapping[str, str],
+    accumulators: set[str],
+    reduced: bool = False,
 ) -> Product | str:
     """The nest's tensor-core product, or why it has none. ``shaped``: the accesses by text;
-    ``types``: each variable's element type; ``accumulators``: the private scalars."""
+    ``types``: each variable's element type; ``accumulators``: the private scalars; ``reduced``:
+    the transform lets float products round their operands (allowReducedPrecision)."""
     if len(grid) != 2 or any(lp.step != 1 for lp in grid):
         return "the tensor cores take two grid loops of step 1 (a block's 2-D tile)"
     if any(bound_names(lp) & {g.var for g in grid} for lp in grid):
@@ -100,9 +145,11 @@ def product(
     node = st.node
     if not (isinstance(node, c_ast.Assignment) and node.op == "+="):
         return f"'{st.text}' is not a sum 'target += product'"
-    if types.get(_name(node.lvalue)) != TENSOR_TYPE:
-        return f"'{c_text(node.lvalue)}' is not a double (the FP64 tensor cores sum doubles)"
     target = c_text(node.lvalue)
+    instruction = _instruction(types.get(_name(node.lvalue)), reduced)
+    if isinstance(instruction, str):
+        return f"'{target}' {instruction}"
+    element = instruction.element
     loop_vars = {lp.var for lp in grid} | {loop.var}
     moves = _moves(node.lvalue, shaped, loop_vars)
     if moves is None or loop.var in moves or (isinstance(node.lvalue, c_ast.ID) and target not in accumulators):
@@ -115,12 +162,12 @@ def product(
             left.append(f)
             continue
         if isinstance(f, c_ast.ID) and f.name not in accumulators | st.scalar_writes | loop_vars:
-            if types.get(f.name) != TENSOR_TYPE:
-                return f"'{f.name}' is not a double"
+            if types.get(f.name) != element:
+                return f"'{f.name}' is not a {element}"
             left.append(f)
             continue
-        if not isinstance(f, c_ast.ArrayRef) or c_text(f) not in shaped or types.get(_name(f)) != TENSOR_TYPE:
-            return f"'{c_text(f)}' is neither a double array read nor a factor every iteration shares"
+        if not isinstance(f, c_ast.ArrayRef) or c_text(f) not in shaped or types.get(_name(f)) != element:
+            return f"'{c_text(f)}' is neither a {element} array read nor a factor every iteration shares"
         used = _moves(f, shaped, loop_vars)
         if used is None or loop.var not in used or len(used) != 2:
             return f"'{c_text(f)}' does not move with '{loop.var}' and one grid loop"
@@ -143,7 +190,22 @@ def product(
         tuple(c_text(f) for f in left),
         c_text(second),
         (_name(first), _name(second)),
+        instruction,
     )
+
+
+def _instruction(element: str | None, reduced: bool) -> Instruction | str:
+    """The instruction that sums ``element``s, or why none does (after the sum's text)."""
+    if element == FP64.element:
+        return FP64
+    if element == TF32.element:
+        if reduced:
+            return TF32
+        return (
+            "is a float: the tensor cores would round its products' operands to TF32 (10 mantissa bits); "
+            "allowReducedPrecision=True lets them"
+        )
+    return "is neither a double nor a float"
 
 
 def warp_layout(shape: tuple[int, int], counts: Mapping[str, int], found: Product) -> WarpLayout | str:
@@ -158,7 +220,7 @@ def warp_layout(shape: tuple[int, int], counts: Mapping[str, int], found: Produc
     best = None
     for wm in range(1, warps + 1):
         wn = warps // wm
-        if wm * wn != warps or tile_m % (M * wm) or tile_n % (N * wn):
+        if wm * wn != warps or tile_m % (M * found.instruction.blocks * wm) or tile_n % (N * wn):
             continue
         rows, cols = tile_m // (M * wm), tile_n // (WARP // M * wn)
         loads = rows + cols // 2
@@ -167,7 +229,7 @@ def warp_layout(shape: tuple[int, int], counts: Mapping[str, int], found: Produc
     if best is None:
         return (
             f"the block's tile of {tile_m} x {tile_n} iterations of '{found.rows}' and '{found.cols}' does not split "
-            f"into 8 x 8 tiles among its {warps} warps"
+            f"into {M * found.instruction.blocks} x 8 tiles among its {warps} warps"
         )
     return best[1]
 

@@ -561,6 +561,8 @@ template <typename T> static inline T __shfl_sync(unsigned mask, T v, int lane, 
 template <typename T> static inline T __ldg(const T *p) { return *p; }
 template <typename T> static inline T __ldcg(const T *p) { return *p; }
 static inline void __threadfence() {}  /* blocks run one after another: their writes are in order */
+static inline unsigned __float_as_uint(float x) { unsigned bits; memcpy(&bits, &x, sizeof bits); return bits; }
+static inline float __uint_as_float(unsigned bits) { float x; memcpy(&x, &bits, sizeof x); return x; }
 
 /* Fibers switch only at barriers and warp operations, so an atomic is a plain update. */
 template <typename T> static inline T atomicAdd(T *p, T v) { T old = *p; *p = old + v; return old; }
