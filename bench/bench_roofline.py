@@ -52,6 +52,7 @@ TOP = 12  # configurations compiled for ptxas's figures, of the best the static 
 KERNELS = {
     "sgemm": ("sgemm.c", {"n": 4096}),
     "dgemm": ("dgemm.c", {"n": 4096}),
+    "sgemm_tf32": ("sgemm_tf32.c", {"n": 4096}),  # sgemm.c with allowReducedPrecision: the TF32 tensor cores
     # the same spaces with doubleBuffer=True: a strip's tiles in two buffers (not in the TSG's own space)
     "gemv_t": ("gemv_t.c", {"n": 8192, "m": 8192}),
     "jacobi2d": ("jacobi2d.c", {"n": 8192}),
@@ -64,6 +65,7 @@ KERNELS = {
 TIMED = {
     "sgemm": ({"n": 1024}, ["sgemm", 1024]),
     "dgemm": ({"n": 1024}, ["dgemm", 1024]),
+    "sgemm_tf32": ({"n": 1024}, ["sgemm_tf32", 1024]),
     "gemv_t": ({"n": 8192, "m": 8192}, ["dgemv_t", 8192, 8192]),
     "jacobi2d": ({"n": 8192}, None),
     "conv2d": ({"n": 4096, "m": 4096, "k": 5}, None),
@@ -72,7 +74,9 @@ _LABEL = re.compile(r"^(\$L__BB\d+_\d+):", re.M)
 _BRANCH = re.compile(r"\bbra(?:\.uni)?\s+(\$L__BB\d+_\d+);")
 _COUNTED = {
     "fma": re.compile(r"\bfma\.rn\.f(32|64)\b"),
-    "mma": re.compile(r"\bmma\.sync\.aligned\.m8n8k4\b"),  # the FP64 tensor cores' (tensorCores), 256 multiply-adds
+    # the tensor cores' (tensorCores): FP64 m8n8k4, 256 multiply-adds (8 a lane); TF32 m16n8k4, 512 (16 a lane)
+    "mma": re.compile(r"\bmma\.sync\.aligned\.m8n8k4\b"),
+    "mma_tf32": re.compile(r"\bmma\.sync\.aligned\.m16n8k4\b"),
     "shared_loads": re.compile(r"\bld\.shared\."),
     "shared_vector_loads": re.compile(r"\bld\.shared\.v[24]\."),
     "global_loads": re.compile(r"\bld\.global\."),
@@ -102,7 +106,12 @@ def inner_loop(ptx: str) -> dict[str, int]:
                 at = d
         bodies.append("".join(own) + ptx[at:b])
     counts = [{name: len(rx.findall(body)) for name, rx in _COUNTED.items()} for body in bodies or [ptx]]
-    return max(counts, key=lambda c: c["fma"] + 8 * c["mma"])
+    return max(counts, key=_lane_multiply_adds)
+
+
+def _lane_multiply_adds(counts: dict[str, int]) -> int:
+    """A lane's multiply-adds in instruction counts: its FMAs and its share of the warps' mma.sync."""
+    return counts["fma"] + 8 * counts["mma"] + 16 * counts["mma_tf32"]
 
 
 def _compiled(text: str, host: str, directory: Path) -> tuple[object, list, str]:
@@ -194,8 +203,8 @@ def _best(kernel: str, program) -> dict:
         "registers": resources.registers,
         "spills": resources.spill_bytes,
         "inner_loop": mix,
-        # a tensor-core instruction's 256 multiply-adds are a warp's, its shared loads a lane's
-        "fma_per_shared_load": round((mix["fma"] + 8 * mix["mma"]) / mix["shared_loads"], 2)
+        # a tensor-core instruction's multiply-adds are a warp's, its shared loads a lane's
+        "fma_per_shared_load": round(_lane_multiply_adds(mix) / mix["shared_loads"], 2)
         if mix["shared_loads"]
         else None,
     }

@@ -121,6 +121,15 @@ def _cases(dry: bool) -> list[dict]:
             "goal": "tsg_10x",
             "against": "sgemm",
         },
+        # the float product on the TF32 tensor cores (allowReducedPrecision), against cuBLAS's TF32 math
+        {
+            "name": "sgemm_tf32",
+            "example": "sgemm_tf32.c",
+            "inputs": {"n": tuned},
+            "vendor": ["sgemm_tf32", tuned],
+            "goal": "80%",
+            "larger": list(sizes),
+        },
         {
             "name": "dgemm",
             "example": "dgemm.c",

@@ -13,7 +13,8 @@ from orcu.driver.cli import main
 # file -> (performance raw, performance constrained, input raw, input constrained, total variants)
 # The TSG's examples: Phase II's register tiles, shared and constant copies, strip depth and vectors multiply the
 # mapping's candidates (2mm.c: two regions' parameters, each region tuned over its own); a product of doubles
-# the tensor cores may run doubles them again (tensorCores_k: dgemm.c, each of 2mm.c's two).
+# the tensor cores may run doubles them again (tensorCores_k: dgemm.c, each of 2mm.c's two; sgemm_tf32.c's
+# float product, allowReducedPrecision).
 SIZES = {
     "2mm.c": (524288, 524288, 2, 2, 1048576),
     "atax.c": (128, 128, 2, 2, 256),
@@ -26,6 +27,7 @@ SIZES = {
     "jacobi2d.c": (192, 192, 2, 2, 384),
     "mvt.c": (256, 256, 2, 2, 512),
     "sgemm.c": (768, 768, 2, 2, 1536),
+    "sgemm_tf32.c": (1536, 1536, 2, 2, 3072),  # sgemm.c's, the float product on the TF32 tensor cores too
     "syr2k.c": (64, 64, 2, 2, 128),  # register tiles over its triangle
     "axpy.c": (768, 756, 2, 2, 1512),
     "dot.c": (96, 96, 3, 3, 288),

@@ -55,6 +55,7 @@ def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
         "dgemv_t",
         "sgemm",
         "orio_sgemm",
+        "sgemm_tf32",
         "dgemm",
     ]
     assert list(vendor["cases"]) == names

@@ -180,6 +180,28 @@ def test_only_a_double_product_along_both_grid_loops_gets_the_parameter(in_tmp):
     assert "tensorCores_1" not in explained((EXAMPLES / "sgemm.c").read_text())
 
 
+def test_the_widened_check_still_catches_a_tf32_variant_that_drops_a_term(in_tmp):
+    """69 terms a sum, the last one dropped (its right operand read as zero): 1.4% of each result,
+    14 times the TF32 variants' allowance."""
+    write(in_tmp / "t.c", source(t="float", body="sum from 1", n=19, p=40, m=70, tensor=REDUCED))
+    program = load("t.c", device=H100)
+    inputs = {"n": 19, "p": 40, "m": 70}
+    config = performance_space(program, inputs).first_matching(
+        {"TJ": 32, "registers_i_1": 2, "registers_j_1": 2, "sharedDepth_1": 16, "shared_A_1": True, "shared_B_1": True}
+    )
+    last = "(k + orcu_lane % 4) < m ? orcu_tf32(B_shared"
+
+    def dropped(code):
+        assert last in code.text
+        code.text = code.text.replace(last, last.replace("< m ?", "< m - 1 ?"))
+        return code
+
+    runner = Runner("emulate", H100, in_tmp / "build", jobs=2)
+    right, wrong = (next(iter(runner.evaluate(program, 0, [(config, inputs)], edit=e))) for e in (None, dropped))
+    assert right.status == "ok"
+    assert wrong.status == "wrong_result" and wrong.message.startswith("C["), wrong.message
+
+
 def test_the_opt_in_is_a_value_for_the_tsg(in_tmp):
     """allowReducedPrecision is decided when the file loads, on a nest the TSG maps."""
 

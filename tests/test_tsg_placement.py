@@ -352,7 +352,18 @@ def test_placements_given_by_hand_add_no_parameters(in_tmp):
     assert "s_1_3 = 0.0f;" in lines  # a register alone: every iteration of the tile
 
 
-PLACED = ["2mm.c", "atax.c", "bicg.c", "conv2d.c", "dgemm.c", "gemv_t.c", "jacobi2d.c", "mvt.c", "sgemm.c"]
+PLACED = [
+    "2mm.c",
+    "atax.c",
+    "bicg.c",
+    "conv2d.c",
+    "dgemm.c",
+    "gemv_t.c",
+    "jacobi2d.c",
+    "mvt.c",
+    "sgemm.c",
+    "sgemm_tf32.c",
+]
 # Sizes that every tile, block and vector width divides, beside each example's size that none does.
 WHOLE = {
     "2mm.c": {"ni": 64, "nj": 64, "nk": 64, "nl": 64},
@@ -364,6 +375,7 @@ WHOLE = {
     "jacobi2d.c": {"n": 66},
     "mvt.c": {"n": 64},
     "sgemm.c": {"n": 64},
+    "sgemm_tf32.c": {"n": 64},
 }
 
 

@@ -11,6 +11,7 @@
 //                     M x M grid (offsets -M, -1, 0, 1, M), held in CSR for cuSPARSE
 //   dgemv N M | dgemv_t N M       y = A x and y = A^T x, A n x m (doubles, as gemv.c, gemv_t.c)
 //   sgemm N | dgemm N             C = alpha A B + beta C, n x n
+//   sgemm_tf32 N                  sgemm with cuBLAS's TF32 tensor-core math (CUBLAS_TF32_TENSOR_OP_MATH)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -204,10 +205,12 @@ int main(int argc, char **argv)
                                    &zero, y, 1));
         });
         report(name, sizes, 2, ms, 8.0 * (n * m + n + m), 2.0 * n * m);
-    } else if (!strcmp(name, "sgemm") || !strcmp(name, "dgemm")) {
+    } else if (!strcmp(name, "sgemm") || !strcmp(name, "sgemm_tf32") || !strcmp(name, "dgemm")) {
         // Row-major C = A B is column-major C^T = B^T A^T: the operands swap, no transposes.
         CHECK_BLAS(cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST));
-        const bool single = !strcmp(name, "sgemm");
+        if (!strcmp(name, "sgemm_tf32"))
+            CHECK_BLAS(cublasSetMathMode(blas, CUBLAS_TF32_TENSOR_OP_MATH));
+        const bool single = strcmp(name, "dgemm") != 0;
         const size_t count = (size_t)n * n;
         double ms;
         if (single) {
