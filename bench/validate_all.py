@@ -51,6 +51,7 @@ def main(argv: list[str]) -> int:
             "passed": proc.returncode == 0,
             "summary": summary,
             "seconds": round(seconds, 1),
+            **({"arguments": argv} if argv else {}),  # a part of the spaces (-k ...): say which
         },
     )
     print(
