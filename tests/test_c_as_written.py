@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import EVERY, covering_results, diagnose, evaluate, planted, write
+from conftest import EVERY, H100, covering_results, diagnose, evaluate, planted, write
 
 from orcu.analysis.nest import analyze
 from orcu.codegen.region import generate
 from orcu.driver.writeback import Choice, tuned_source
 from orcu.errors import OrcuError
+from orcu.execution.runners import Runner
 from orcu.execution.toolchain import nvcc
 from orcu.frontend.ir import statements
 from orcu.planning.program import load
@@ -296,19 +297,71 @@ def test_what_a_loop_counting_down_cannot_give_is_refused(in_tmp):
         "t.c:16:12: error: 'i' is read here after the loop on 'i', which counts down: orcu runs its iterations in any "
         "order and keeps what the highest one left, not the last one; count up or assign it after the loop"
     )
-    sweep = (
-        DOWN.replace("TRANSFORM", "mapping='auto'")
-        .replace("for (i = n - 1; i >= 0; i--)", "for (i = n - 2; i >= 0; i--)")
-        .replace(
-            "        for (j = m - 1; j > 0; j--)\n            A[i][j] = A[i][j] - A[i][j - 1];",
-            "        for (j = 0; j < m; j++)\n            A[i][j] = A[i][j] + A[i + 1][j];",
-        )
-    )
-    assert diagnose(in_tmp, sweep).startswith(
-        "t.c:10:5: error: the TSG cannot map this nest: the loop on 'i' counts down and its iterations depend on each other "
-        "(dependences between its iterations: 'A[i][j]' (line 12) and 'A[i + 1][j]' (line 12)), and orcu cannot yet move "
-        "the loops under it out of it: put the loop to run in parallel outside it"
-    )
+
+
+# Sweeps counting down whose rows depend on the rows after them: the loops under the sweep run on
+# the grid (no two of their iterations touch one element, whichever way the sweep runs), the
+# sweep in each thread in its own order. (loop headers, body, the serial loop as the kernel
+# prints it, the same range counting up)
+SWEEPS = {
+    "rows from the bottom": (
+        "for (i = n - 2; i >= 0; i--)\n        for (j = 0; j < m; j++)",
+        "A[i][j] = A[i][j] * 0.5 + A[i + 1][j];",
+        "for (i = n - 2; i >= 0; i--) {",
+        "for (i = 0; i <= n - 2; i++) {",
+    ),
+    "two rows below, columns from the right": (
+        "for (i = n - 3; i > 0; i -= 1)\n        for (j = m - 1; j >= 0; j--)",
+        "A[i][j] = A[i + 2][j] - A[i + 1][j] * 0.25;",
+        "for (i = n - 3; i >= 1; i--) {",
+        "for (i = 1; i <= n - 3; i++) {",
+    ),
+    "planes from the bottom, each row in order": (
+        "for (i = n - 2; i >= 0; i--)\n        for (j = 0; j < m; j++)\n            for (k = 1; k < m; k++)",
+        "B[i][j][k] = B[i + 1][j][k] + B[i][j][k - 1] * 0.125;",
+        "for (i = n - 2; i >= 0; i--) {",
+        "for (i = 0; i <= n - 2; i++) {",
+    ),
+}
+SWEEP = """void sweep(int n, int m, T A[n][m], T B[n][m][m])
+{
+    int i, j, k;
+    /*@ begin PerfTuning (
+    def performance_params { }
+    def input_params { param n[] = [N]; param m[] = [M]; }
+    def input_vars { decl dynamic T A[n][m] = random; decl dynamic T B[n][m][m] = random; }
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    HEADER
+            BODY
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+@pytest.mark.parametrize("ctype, n, m", [("double", 23, 17), ("float", 9, 40)])
+@pytest.mark.parametrize("shape", sorted(SWEEPS))
+def test_a_sweep_counting_down_runs_in_each_thread_in_its_order(in_tmp, shape, ctype, n, m):
+    header, body, serial, upwards = SWEEPS[shape]
+    source = SWEEP.replace("HEADER", header).replace("BODY", body).replace("T ", f"{ctype} ")
+    write(in_tmp / "t.c", source.replace("[N]", f"[{n}]").replace("[M]", f"[{m}]"))
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    assert {r.params["mapping_1"] for r in results} == {"x=j"}
+    assert serial in generate(program, program.nests[0], results[0].params, inputs).text
+
+    def counting_up(code):  # the sweep in the other order: the check must see it
+        assert serial in code.text
+        code.text = code.text.replace(serial, upwards)
+        return code
+
+    runner = Runner("emulate", H100, in_tmp / "up", jobs=2, measure="kernel")
+    wrong = next(iter(runner.evaluate(program, 0, [(results[0].params, inputs)], edit=counting_up)))
+    assert wrong.status == "wrong_result", wrong.message
 
 
 @pytest.mark.parametrize(

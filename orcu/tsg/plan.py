@@ -28,7 +28,7 @@ from orcu.spec.expr import Expr
 from orcu.spec.model import Param, TuningSpec
 from orcu.spec.schedule import Dim, Schedule
 from orcu.spec.transform import ARGUMENTS
-from orcu.tsg.phase1 import chain, check, recipe
+from orcu.tsg.phase1 import check, recipe
 from orcu.tsg.phase2 import placement
 
 TSG_ARGUMENTS = ("mapping", "blockLoops", "threadLoops", "tile")
@@ -40,23 +40,6 @@ REGISTER_TILES = (
     8,
 )  # iterations per thread along a grid loop: up to 64 accumulators in 2-D (8 x 8 reads 16 FMAs a shared load)
 SHARED_DEPTHS = (16, 32)
-
-
-def _refuse_moves_across_descending(src: SourceFile, nest: LoopNest, phase1) -> None:
-    """A loop counting down that carries a dependence, with loops nested under it that the TSG
-    may move out to the grid: its dependences are modelled counting up, which would judge such
-    a move on the wrong order. (Counting down and carrying nothing, any order is right; at the
-    bottom of the chain it stays in sequence, in its own order.)"""
-    carried = {var: why for var, why in phase1.conflicts if why}
-    for lp in chain(nest)[:-1]:
-        if lp.descending and lp.var in carried:
-            raise src.error_at(
-                lp.loc,
-                f"the TSG cannot map this nest: the loop on '{lp.var}' counts down and its iterations "
-                f"depend on each other ({carried[lp.var]}), and orcu cannot yet move the loops under "
-                "it out of it: put the loop to run in parallel outside it",
-                SpecError,
-            )
 
 
 def plan(
@@ -80,7 +63,6 @@ def plan(
             raise src.error_at(nest.loc, "a Loop region the TSG maps must hold exactly one outer loop", SpecError)
         deps = dependences(nest)
         phase1 = recipe(nest, deps)
-        _refuse_moves_across_descending(src, nest, phase1)
         fixed = _overrides(src, nest, args)
         if fixed is None and mapping != "auto":
             fixed = (Schedule.parse(mapping), args["mapping"])
