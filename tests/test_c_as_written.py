@@ -364,6 +364,92 @@ def test_a_sweep_counting_down_runs_in_each_thread_in_its_order(in_tmp, shape, c
     assert wrong.status == "wrong_result", wrong.message
 
 
+# A loop guarded by an `if` alone: the guard goes into the loop's body where nothing the loop
+# writes changes it, so the loop stays one of the nest's (the TSG maps it); elsewhere the `if`
+# runs with its loop inside one iteration. (the loops, the mappings offered, what the kernel holds)
+GUARDED = {
+    "rows past the second, a recurrence down the rows": (
+        """for (i = 1; i < n; i++)
+        if (i > 2)
+            for (j = 0; j < m; j++)
+                A[i][j] = A[i - 1][j] * 0.5 + x[i];""",
+        {"x=j"},
+        "if (i > 2)\n                A[i][j] = A[i - 1][j] * 0.5 + x[i];",
+    ),
+    "masked rows summed, braces around the loop": (
+        """for (i = 0; i < n; i++) {
+        if (mask[i] != 0 && x[i] > 0.75) {
+            for (j = 0; j < m; j++)
+                y[i] += A[i][j] * x[j];
+        }
+    }""",
+        None,
+        "if (mask[i] != 0 && x[i] > 0.75)",
+    ),
+    "a guard two loops deep": (
+        """for (i = 0; i < n; i++)
+        if (i % 3 != 1)
+            for (j = 0; j < m; j++)
+                if (j < i + 4)
+                    for (k = 0; k < 3; k++)
+                        B[i][j][k] = A[i][j] * k + x[i];""",
+        None,
+        "if (j < i + 4)",
+    ),
+    # a loop the IR cannot keep (a test beside its bound) stays inside the if, as written
+    "a guard around a loop with two tests": (
+        """for (i = 0; i < n; i++)
+        if (x[i] > 0.5)
+            for (j = 0; j < m && A[i][j] > 0.25; j++)
+                y[i] = y[i] + A[i][j];""",
+        {"x=i"},
+        "if (x[i] > 0.5)\n            for (j = 0; j < m && A[i][j] > 0.25; j++)\n                y[i] = y[i] + A[i][j];",
+    ),
+    "a guard the loop changes stays around it": (
+        """for (i = 0; i < n; i++)
+        if (y[i] < 2.0)
+            for (j = 0; j < m; j++)
+                y[i] = y[i] + A[i][j];""",
+        {"x=i"},
+        "if (y[i] < 2.0)\n            for (j = 0; j < m; j++)\n                y[i] = y[i] + A[i][j];",
+    ),
+}
+GUARDED_SOURCE = """void guarded(int n, int m, T A[n][m], T B[n][m][3], T x[n], T y[n], const int mask[n])
+{
+    int i, j, k;
+    /*@ begin PerfTuning (
+    def performance_params { }
+    def input_params { param n[] = [N]; param m[] = [M]; }
+    def input_vars {
+        decl dynamic T A[n][m] = random; decl dynamic T B[n][m][3] = random; decl dynamic T x[n] = random;
+        decl dynamic T y[n] = random; decl dynamic int mask[n] = random;
+    }
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    LOOPS
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+@pytest.mark.parametrize("ctype, n, m", [("double", 21, 13), ("float", 40, 7)])
+@pytest.mark.parametrize("shape", sorted(GUARDED))
+def test_a_loop_guarded_by_an_if_stays_a_loop_of_the_nest(in_tmp, shape, ctype, n, m):
+    loops, mappings, kernel_holds = GUARDED[shape]
+    source = GUARDED_SOURCE.replace("LOOPS", loops).replace("T ", f"{ctype} ")
+    write(in_tmp / "t.c", source.replace("[N]", f"[{n}]").replace("[M]", f"[{m}]"))
+    program = load("t.c")
+    inputs = next(iter(input_space(program).configs()))
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+    offered = {r.params["mapping_1"] for r in results}
+    # the guard sunk: a 2-D grid where the loops under it are parallel
+    assert offered == mappings if mappings else any(len(m.split()) == 2 for m in offered), offered
+    assert kernel_holds in generate(program, program.nests[0], results[0].params, inputs).text
+
+
 @pytest.mark.parametrize(
     "ctype", ["_Bool", "signed char", "unsigned short", "long long", "unsigned long", "int8_t", "uint64_t"]
 )

@@ -313,6 +313,8 @@ def test_nvcc_runs_a_float_product_as_tf32_mma_on_sm_80_and_later(in_tmp):
     # an operand rounded once where it is loaded: 2 left and 4 right a step
     assert len(re.findall(r"cvt\.rna\.tf32\.f32", ptx90)) >= 2 * 6 * 4
     assert "mma.sync" not in ptx75 and "cvt.rna" not in ptx75 and "shfl.sync" in ptx75
+    # the strips' operand tiles double-buffered: the next one copied asynchronously
+    assert "cp.async.ca.shared.global" in ptx90 and "cp.async" not in ptx75
     code = generate(program, program.nests[0], config, inputs)
     report = kernel_resources(ptxas_report(in_tmp / "t.cu", H100.arch), code.host)
     assert (report.stack_bytes, report.spill_bytes) == (0, 0)

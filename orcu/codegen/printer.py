@@ -26,6 +26,18 @@ class _Printer(c_generator.CGenerator):
     def _make_indent(self) -> str:
         return " " * (self.indent_level * 2)  # the generator steps by 2; we indent by 4
 
+    def _generate_stmt(self, n: c_ast.Node, add_indent: bool = False) -> str:
+        # pycparser indents a braceless body once, but prints what that body holds at the level
+        # of its parent (`if (c) for (...) S` left S beside the for): keep the deeper level
+        # while the body is printed
+        if add_indent and not isinstance(n, c_ast.Compound):
+            self.indent_level += 2
+            try:
+                return super()._generate_stmt(n)
+            finally:
+                self.indent_level -= 2
+        return super()._generate_stmt(n, add_indent)
+
     def statement(self, node: c_ast.Node, depth: int) -> list[str]:
         self.indent_level = depth * 2
         text = self._generate_stmt(node)

@@ -44,6 +44,8 @@ class Lowering:
                 out.extend(self.block(item.block_items))
             elif isinstance(item, c_ast.For):
                 out.append(self.loop(item))
+            elif isinstance(item, c_ast.If) and (sunk := _guard_sunk(item)) is not None and self._sinks(sunk):
+                out.append(self.loop(sunk))
             elif isinstance(item, c_ast.EmptyStatement):
                 continue
             else:
@@ -52,17 +54,7 @@ class Lowering:
 
     # -- loops ----------------------------------------------------------------
     def loop(self, node: c_ast.For) -> Loop:
-        var, start = self._init(node)
-        down = self._counts_down(node, var)
-        descending = down is not None
-        if descending:  # the same values as counting up from the lowest one to the start
-            lower, upper, step = _aligned(self._floor(node, var), start, down), _plus_one(start), down
-        else:
-            lower, upper, step = start, self._cond(node, var), self._next(node, var)
-            if step != 1 and node.cond.op == "!=":
-                raise self.error(
-                    node.cond, f"unsupported loop: '{var} != upper' with a step of {step} may step over the bound"
-                )
+        var, lower, upper, step, descending = self._header(node)
         body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
         self.jumps.append([])
         lowered = self.block(body)
@@ -81,6 +73,29 @@ class Lowering:
             descending,
             tuple(finder.accesses),
         )
+
+    def _header(self, node: c_ast.For) -> tuple[str, c_ast.Node, c_ast.Node, int, bool]:
+        """The loop's iterator, bounds (upper exclusive), step and whether it counts down; a
+        header the IR cannot keep is refused."""
+        var, start = self._init(node)
+        down = self._counts_down(node, var)
+        if down is not None:  # the same values as counting up from the lowest one to the start
+            return var, _aligned(self._floor(node, var), start, down), _plus_one(start), down, True
+        upper, step = self._cond(node, var), self._next(node, var)
+        if step != 1 and node.cond.op == "!=":
+            raise self.error(
+                node.cond, f"unsupported loop: '{var} != upper' with a step of {step} may step over the bound"
+            )
+        return var, start, upper, step, False
+
+    def _sinks(self, node: c_ast.For) -> bool:
+        """Whether a loop a guard would sink into has a header the IR keeps (elsewhere the
+        ``if`` stays a statement, its loop inside one iteration as written)."""
+        try:
+            self._header(node)
+        except AnalysisError:
+            return False
+        return True
 
     def _counts_down(self, node: c_ast.For, var: str) -> int | None:
         """The step of ``i--``, ``--i``, ``i -= c`` or ``i = i - c`` (c a positive constant); None
@@ -165,6 +180,71 @@ class Lowering:
             self.jumps[-1].append(Jump(kind.lower(), loc_of(node)))
         for _, child in node.children():  # a loop inside a statement runs in one iteration, as written
             self._control(child, in_loop or kind in ("For", "While", "DoWhile"))
+
+
+def _guard_sunk(node: c_ast.If) -> c_ast.For | None:
+    """``if (c) for (...) S`` as ``for (...) if (c) S``, so that the loop stays a loop of the
+    nest (a grid loop, a strip) and the guard becomes its body's: where the ``if`` has no
+    ``else`` and guards the loop alone (or an ``if`` that does), and ``c`` has no side effect
+    and reads nothing the loop writes (evaluated before each iteration, it is what it was before
+    the loop). None elsewhere."""
+    if node.iffalse is not None:
+        return None
+    inner = node.iftrue
+    if isinstance(inner, c_ast.Compound):
+        items = [n for n in inner.block_items or () if not isinstance(n, c_ast.EmptyStatement)]
+        inner = items[0] if len(items) == 1 else None
+    if isinstance(inner, c_ast.If):  # if (c) if (d) for ...: both guards sink
+        inner = _guard_sunk(inner)
+    if not isinstance(inner, c_ast.For):
+        return None
+    reads = _Names()
+    reads.visit(node.cond)
+    writes = _Names()
+    writes.visit(inner)
+    if reads.effects or reads.names & writes.written:
+        return None
+    return c_ast.For(inner.init, inner.cond, inner.next, c_ast.If(node.cond, inner.stmt, None, node.coord), inner.coord)
+
+
+class _Names(c_ast.NodeVisitor):
+    """The names an expression or statement reads, the variables and arrays it writes (or
+    declares, or takes the address of), and whether it assigns or calls anything."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.written: set[str] = set()
+        self.effects = False
+
+    def visit_ID(self, node: c_ast.ID) -> None:
+        self.names.add(node.name)
+
+    def visit_FuncCall(self, node: c_ast.FuncCall) -> None:
+        self.effects = True
+        if node.args is not None:
+            self.visit(node.args)
+
+    def visit_Decl(self, node: c_ast.Decl) -> None:
+        self.written.add(node.name)
+        self.generic_visit(node)
+
+    def visit_Assignment(self, node: c_ast.Assignment) -> None:
+        self.effects = True
+        self.written.add(_base_name(node.lvalue))
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op in ("++", "--", "p++", "p--", "&"):
+            self.effects = True
+            self.written.add(_base_name(node.expr))
+        self.generic_visit(node)
+
+
+def _base_name(node: c_ast.Node) -> str:
+    """The variable an lvalue is part of (``A`` of ``A[i][j]``, ``p`` of ``p.x`` and ``*p``)."""
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef, c_ast.UnaryOp, c_ast.Cast)):
+        node = node.name if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)) else node.expr
+    return node.name if isinstance(node, c_ast.ID) else "?"
 
 
 def _aligned(floor: c_ast.Node, start: c_ast.Node, step: int) -> c_ast.Node:

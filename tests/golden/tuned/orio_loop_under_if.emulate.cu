@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(64) orcu_blockdia_1_kernel(
             col = (i / ndofs + offsets[j]) * ndofs;
             if (col >= 0 && col < nrows)
                 for (k = 0; k <= ndofs - 1 && col + k < nrows; k++)
-                ysum += A[row + k * nrows] * x[col + k];
+                    ysum += A[row + k * nrows] * x[col + k];
         }
         y[i] = ysum;
     }
@@ -159,7 +159,7 @@ static void orcu_blockdia_1_on_host(
             col = (i / ndofs + offsets[j]) * ndofs;
             if (col >= 0 && col < nrows)
                 for (k = 0; k <= ndofs - 1 && col + k < nrows; k++)
-                ysum += A[row + k * nrows] * x[col + k];
+                    ysum += A[row + k * nrows] * x[col + k];
         }
         y[i] = ysum;
     }
