@@ -267,9 +267,10 @@ def test_the_lanes_hold_the_instructions_layout_and_the_operand_rows_are_conflic
     )
 
 
-@pytest.mark.skipif(nvcc() is None, reason="needs nvcc")
-def test_nvcc_runs_the_product_as_fp64_mma_on_sm_80_and_later(in_tmp):
-    write(in_tmp / "t.c", source())
+def _built(in_tmp, t: str, tensor: str):
+    """gemm of ``t`` at 2048 with a 4 x 4 register tile and strips of 16, its tuned file's PTX for
+    sm_90 and sm_75 (nvcc, no warning) and ptxas's report of its kernel for the H100."""
+    write(in_tmp / "t.c", source(t=t, tensor=tensor))
     program = load("t.c", device=H100)
     inputs = {"n": 2048, "p": 2048, "m": 2048}
     config = performance_space(program, inputs).first_matching(
@@ -282,31 +283,23 @@ def test_nvcc_runs_the_product_as_fp64_mma_on_sm_80_and_later(in_tmp):
             [nvcc(), "-ptx", f"-arch={arch}", "t.cu", "-o", f"{arch}.ptx"], capture_output=True, text=True, cwd=in_tmp
         )
         assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
-    ptx90, ptx75 = (in_tmp / "sm_90.ptx").read_text(), (in_tmp / "sm_75.ptx").read_text()
-    # 4 x 4 sums a thread: 2 rows x 4 pairs of columns, unrolled over a strip of 16 (4 steps)
-    assert len(re.findall(r"mma\.sync\.aligned\.m8n8k4\.row\.col\.f64\.f64\.f64\.f64", ptx90)) >= 8 * 4
-    assert "mma.sync" not in ptx75 and "shfl.sync" in ptx75
     code = generate(program, program.nests[0], config, inputs)
     report = kernel_resources(ptxas_report(in_tmp / "t.cu", H100.arch), code.host)
+    return (in_tmp / "sm_90.ptx").read_text(), (in_tmp / "sm_75.ptx").read_text(), report
+
+
+@pytest.mark.skipif(nvcc() is None, reason="needs nvcc")
+def test_nvcc_runs_the_product_as_fp64_mma_on_sm_80_and_later(in_tmp):
+    ptx90, ptx75, report = _built(in_tmp, "double", ", tensorCores=True")
+    # 4 x 4 sums a thread: 2 rows x 4 pairs of columns, unrolled over a strip of 16 (4 steps)
+    assert len(re.findall(re.escape(FP64.ptx), ptx90)) >= 8 * 4
+    assert "mma.sync" not in ptx75 and "shfl.sync" in ptx75
     assert (report.stack_bytes, report.spill_bytes) == (0, 0)
 
 
 @pytest.mark.skipif(nvcc() is None, reason="needs nvcc")
 def test_nvcc_runs_a_float_product_as_tf32_mma_on_sm_80_and_later(in_tmp):
-    write(in_tmp / "t.c", source(t="float", tensor=REDUCED))
-    program = load("t.c", device=H100)
-    inputs = {"n": 2048, "p": 2048, "m": 2048}
-    config = performance_space(program, inputs).first_matching(
-        {"TJ": 32, "registers_i_1": 4, "registers_j_1": 4, "sharedDepth_1": 16, "shared_A_1": True, "shared_B_1": True}
-    )
-    text, _ = tuned_source(program, [Choice(config, inputs)])
-    (in_tmp / "t.cu").write_text(text)
-    for arch in ("sm_90", "sm_75"):
-        proc = subprocess.run(
-            [nvcc(), "-ptx", f"-arch={arch}", "t.cu", "-o", f"{arch}.ptx"], capture_output=True, text=True, cwd=in_tmp
-        )
-        assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
-    ptx90, ptx75 = (in_tmp / "sm_90.ptx").read_text(), (in_tmp / "sm_75.ptx").read_text()
+    ptx90, ptx75, report = _built(in_tmp, "float", REDUCED)
     # a 32 x 128 block tile of 8 warps (2 x 4 of 16 x 32): a thread's 2 rows x 8 columns are 4
     # instructions a step, 4 steps a strip of 16, in each of the kernel's two index widths
     assert len(re.findall(re.escape(TF32.ptx), ptx90)) >= 2 * 4 * 4
@@ -315,8 +308,6 @@ def test_nvcc_runs_a_float_product_as_tf32_mma_on_sm_80_and_later(in_tmp):
     assert "mma.sync" not in ptx75 and "cvt.rna" not in ptx75 and "shfl.sync" in ptx75
     # the strips' operand tiles double-buffered: the next one copied asynchronously
     assert "cp.async.ca.shared.global" in ptx90 and "cp.async" not in ptx75
-    code = generate(program, program.nests[0], config, inputs)
-    report = kernel_resources(ptxas_report(in_tmp / "t.cu", H100.arch), code.host)
     assert (report.stack_bytes, report.spill_bytes) == (0, 0)
 
 
