@@ -11,7 +11,7 @@ shared tiles of ``X`` and ``Y``.
   only the order of the sums over ``k`` differs, which the validation's bound allows.
 - Floats (``mma.m16n8k4.f32.tf32``), only where the transform opts in
   (``allowReducedPrecision=True``): each operand is rounded to TF32 (10 mantissa bits, to
-  nearest) and the sums are floats. The products lose about three decimal digits, so the
+  nearest) and the sums are floats. A product keeps about three decimal digits, so the
   validation allows ``TF32.rounding`` of each result's magnitude on top of float's bound.
 
 The layout is the instructions' (PTX ISA, ``mma.m8n8k4`` with ``.f64``; ``mma.m16n8k4``
