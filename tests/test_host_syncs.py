@@ -31,8 +31,8 @@ def _items(code: str):
     return tree.ext[0].body.block_items
 
 
-def _syncs(code: str):
-    found = marked(_items(code), VARIABLES)
+def _syncs(code: str, kernel_writes=frozenset()):
+    found = marked(_items(code), VARIABLES, set(kernel_writes))
     assert not isinstance(found, str), found
     return found
 
@@ -107,7 +107,7 @@ def test_statements_inside_the_host_loops_around_kernels_are_marked_where_they_s
     ],
 )
 def test_host_code_that_keeps_the_arrays_moving(code, why):
-    assert marked(_items(code), VARIABLES) == why
+    assert marked(_items(code), VARIABLES, set()) == why
 
 
 def test_host_code_that_touches_no_array_gets_no_marker():
@@ -115,3 +115,35 @@ def test_host_code_that_touches_no_array_gets_no_marker():
     assert syncs == {} and [statement_text(item) for item in items] == [
         "for (i = 0; i < n; i++)\n{\n  w = w * 0.5;\n  orcu_loop_0();\n}"
     ]
+
+
+@pytest.mark.parametrize(
+    "code, kernel_writes, moved",
+    [
+        # written twice with no kernel between: the second copy carries it (a triangular solve's row)
+        ("orcu_loop_0();\na[i] = w;\na[i] = a[i] * 2.0;\norcu_loop_1();", set(), False),
+        # ... unless a kernel may have written the array: the copy back before the second statement
+        # would fetch the device's stale element
+        ("orcu_loop_0();\na[i] = w;\na[i] = a[i] * 2.0;\norcu_loop_1();", {"a"}, True),
+        # a kernel between reads the device's copy
+        ("a[i] = w;\norcu_loop_0();\na[i] = 2.0;", set(), True),
+        # the subscript changes: the second statement writes another element
+        ("orcu_loop_0();\na[i] = w;\ni = i + 1;\na[i] = 2.0;", set(), True),
+        # another array's copy back between: no matter
+        ("orcu_loop_0();\na[i] = w;\nw = b[j];\na[i] = a[i] + w;", {"b"}, False),
+        # inside the host loop around a kernel
+        (
+            "for (i = 0; i < n; i++) {\n  L[i][j] = w;\n  w = w + 1.0;\n  L[i][j] = w;\n  orcu_loop_0();\n}",
+            set(),
+            False,
+        ),
+        # a statement that is not one assignment (anything may happen in it): kept
+        ("orcu_loop_0();\na[i] = w;\nfor (j = 0; j < n; j++) w += 1.0;\na[i] = 2.0;", set(), True),
+    ],
+)
+def test_an_element_written_again_before_any_kernel_reads_it_moves_once(code, kernel_writes, moved):
+    _, syncs = _syncs(code, kernel_writes)
+    to_device = [sync for sync in syncs.values() if sync.to_device]
+    first, last = to_device[0], to_device[-1]
+    assert last.touches and len(last.touches) == 1
+    assert first.touches == (last.touches if moved else ())

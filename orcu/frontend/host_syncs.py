@@ -14,21 +14,23 @@ the markers, the resident region's code puts the copies there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from pycparser import c_ast
 
-from orcu.frontend.host import Sync, Touch, holds_placeholder, rewritten, stands_in
+from orcu.frontend.host import MARKER, Sync, Touch, holds_placeholder, rewritten, stands_in
 from orcu.frontend.ir import Variable, c_text
 from orcu.frontend.types import used_names
 
 
 def marked(
-    items: list[c_ast.Node], variables: Mapping[str, Variable]
+    items: list[c_ast.Node], variables: Mapping[str, Variable], kernel_writes: set[str]
 ) -> tuple[list[c_ast.Node], dict[int, Sync]] | str:
     """``items`` (host code, each transformed loop a placeholder) with a marker before and after
     each statement that touches arrays, and each marker's touches; or why the arrays cannot stay
-    on the device across the host code."""
+    on the device across the host code. ``kernel_writes``: the arrays a kernel may write (a
+    copy back from the device moves only those)."""
     arrays = {n for n, v in variables.items() if v.kind == "array"}
     syncs: dict[int, Sync] = {}
 
@@ -53,9 +55,69 @@ def marked(
         return marker(reads, False) + [node] + marker(writes, True)
 
     try:
-        return rewritten(items, each), syncs
+        out = rewritten(items, each)
     except _Unkept as e:
         return str(e)
+    _defer_all(out, syncs, variables, arrays, kernel_writes)
+    return out, syncs
+
+
+def _defer_all(block: list[c_ast.Node], syncs: dict[int, Sync], variables, arrays: set[str], kernel_writes) -> None:
+    """_defer in ``block`` and in every block inside its statements."""
+    _defer(block, syncs, variables, arrays, kernel_writes)
+    for node in block:
+        inner = [getattr(node, a, None) for a in ("stmt", "iftrue", "iffalse")]
+        if isinstance(node, c_ast.Compound):
+            inner = [node]
+        for child in inner:
+            if isinstance(child, c_ast.Compound):
+                _defer_all(list(child.block_items or []), syncs, variables, arrays, kernel_writes)
+
+
+def _defer(block: list[c_ast.Node], syncs: dict[int, Sync], variables, arrays: set[str], kernel_writes) -> None:
+    """Drops an element's copy to the device where a later marker of the same block copies the
+    same element there again with no kernel between (nothing reads the device's copy before
+    then), no copy of that array back from the device (it would fetch the stale value: only
+    arrays a kernel writes come back) and nothing changing the element's subscripts: a
+    triangular solve's ``x[i]``, written by two host statements in a row, moves once."""
+    for p, node in enumerate(block):
+        k = _marker(node)
+        if k is None or not syncs[k].to_device:
+            continue
+        followed = {t for t in syncs[k].touches if t.element is not None}
+        redundant: set[Touch] = set()
+        for later in block[p + 1 :]:
+            if not followed:
+                break
+            j = _marker(later)
+            if j is not None:
+                if syncs[j].to_device:
+                    redundant |= followed & set(syncs[j].touches)
+                    followed -= set(syncs[j].touches)
+                else:
+                    back = {u.array for u in syncs[j].touches} & kernel_writes
+                    followed = {t for t in followed if t.array not in back}
+                continue
+            if holds_placeholder(later) or not isinstance(later, (c_ast.Assignment, c_ast.UnaryOp, c_ast.Decl)):
+                break
+            walker = _Walker(variables, arrays)
+            walker.visit(later)
+            if walker.whole or walker.problem:
+                break
+            followed = {t for t in followed if not set(_IDENTIFIER.findall(t.element or "")) & walker.assigned}
+        if redundant:
+            syncs[k] = Sync(True, tuple(t for t in syncs[k].touches if t not in redundant))
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def _marker(node: c_ast.Node) -> int | None:
+    """The number of a marker statement (orcu_sync_N();), None for any other."""
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+        found = MARKER.fullmatch(node.name.name + "();")
+        return int(found.group(1)) if found else None
+    return None
 
 
 class _Unkept(Exception):

@@ -525,8 +525,11 @@ def _lower_region(
     scope = {**outside, **variables}
     aliases = _aliases(function, parsed.items, scope)
     kernel_iterators = {lp.var for body in bodies for lp in loops_of(body)}
+    # what the kernels write (through a local pointer: what it may point at too)
+    kernel_writes = {a.array for body in bodies for st, _ in statements(body) for a in st.accesses if a.write}
+    kernel_writes |= {target for p in kernel_writes for target in aliases.get(p, ())}
     host = Host(
-        **_host_arrays(text, host_items, done, scope, set(arrays)),
+        **_host_arrays(text, host_items, done, scope, set(arrays), kernel_writes),
         nests=tuple(range(first, first + len(parsed.loops))),
         writes=frozenset(done.assigned - kernel_iterators),  # a kernel's iterator: its nest says if it is read after
         reference=parsed.reference,
@@ -570,13 +573,14 @@ def _lower_region(
     return nests, host
 
 
-def _host_arrays(text: str, host_items: list, done, scope, arrays: set[str]) -> dict[str, Any]:
+def _host_arrays(text: str, host_items: list, done, scope, arrays: set[str], kernel_writes: set[str]) -> dict[str, Any]:
     """Host's fields on what the host code does with the arrays: whether it touches them, the
     swaps it makes of them, and where it touches elements, its text with the markers of what
-    each statement moves when the arrays stay on the device (frontend/host_syncs.py)."""
+    each statement moves when the arrays stay on the device (frontend/host_syncs.py);
+    ``kernel_writes``: the arrays the region's kernels may write."""
     swaps = _swaps(host_items, done, scope)
     touches = done.reads_memory or done.writes_memory or bool(done.names & arrays)
-    marks = marked([copied(item) for item in host_items], scope) if touches and swaps is None else None
+    marks = marked([copied(item) for item in host_items], scope, kernel_writes) if touches and swaps is None else None
     if isinstance(marks, tuple):
         text = "\n".join(statement_text(item) for item in marks[0])
     syncs = marks[1] if isinstance(marks, tuple) else marks or {}
