@@ -405,6 +405,15 @@ GUARDED = {
         {"x=i"},
         "if (x[i] > 0.5)\n            for (j = 0; j < m && A[i][j] > 0.25; j++)\n                y[i] = y[i] + A[i][j];",
     ),
+    # the guard protects the loop's bounds (mask, from 1 to 9, is 5 in some rows): it stays
+    "a guard protecting its loop's bounds stays around it": (
+        """for (i = 0; i < n; i++)
+        if (mask[i] > 5)
+            for (j = 0; j < m / (mask[i] - 5); j++)
+                y[i] = y[i] + A[i][j];""",
+        {"x=i"},
+        "if (mask[i] > 5)\n            for (j = 0; j < m / (mask[i] - 5); j++)",
+    ),
     "a guard the loop changes stays around it": (
         """for (i = 0; i < n; i++)
         if (y[i] < 2.0)

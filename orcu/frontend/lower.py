@@ -185,9 +185,9 @@ class Lowering:
 def _guard_sunk(node: c_ast.If) -> c_ast.For | None:
     """``if (c) for (...) S`` as ``for (...) if (c) S``, so that the loop stays a loop of the
     nest (a grid loop, a strip) and the guard becomes its body's: where the ``if`` has no
-    ``else`` and guards the loop alone (or an ``if`` that does), and ``c`` has no side effect
-    and reads nothing the loop writes (evaluated before each iteration, it is what it was before
-    the loop). None elsewhere."""
+    ``else`` and guards the loop alone (or an ``if`` that does), ``c`` has no side effect and
+    reads nothing the loop writes (evaluated before each iteration, it is what it was before the
+    loop), and the loop's header is safe to run where ``c`` is false (_safe). None elsewhere."""
     if node.iffalse is not None:
         return None
     inner = node.iftrue
@@ -202,9 +202,28 @@ def _guard_sunk(node: c_ast.If) -> c_ast.For | None:
     reads.visit(node.cond)
     writes = _Names()
     writes.visit(inner)
-    if reads.effects or reads.names & writes.written:
+    if (
+        reads.effects
+        or reads.names & writes.written
+        or not all(_safe(part) for part in (inner.init, inner.cond, inner.next))
+    ):
         return None
     return c_ast.For(inner.init, inner.cond, inner.next, c_ast.If(node.cond, inner.stmt, None, node.coord), inner.coord)
+
+
+def _safe(node: c_ast.Node | None) -> bool:
+    """Whether a loop header's part can run where the guard is false: it reads no memory and
+    divides by constants alone (a guard may protect ``rowptr[i + 1]`` or ``m / d``)."""
+    for _, child in node.children() if node is not None else ():
+        if not _safe(child):
+            return False
+    if isinstance(node, (c_ast.ArrayRef, c_ast.FuncCall, c_ast.StructRef)):
+        return False
+    if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        return False
+    return not (
+        isinstance(node, c_ast.BinaryOp) and node.op in ("/", "%") and not isinstance(node.right, c_ast.Constant)
+    )
 
 
 class _Names(c_ast.NodeVisitor):
