@@ -414,6 +414,18 @@ GUARDED = {
         {"x=i"},
         "if (mask[i] > 5)\n            for (j = 0; j < m / (mask[i] - 5); j++)",
     ),
+    # the iterator is read after the loop: where the guard is false it keeps its value
+    "a guard whose loop's iterator is read after it stays around it": (
+        """for (i = 0; i < n; i++) {
+        j = 0;
+        if (x[i] > 0.75)
+            for (j = 0; j < m; j++)
+                A[i][j] = A[i][j] * 0.5;
+        y[i] = y[i] + j;
+    }""",
+        {"x=i"},
+        "if (x[i] > 0.75)\n            for (j = 0; j < m; j++)\n                A[i][j] = A[i][j] * 0.5;",
+    ),
     "a guard the loop changes stays around it": (
         """for (i = 0; i < n; i++)
         if (y[i] < 2.0)

@@ -39,12 +39,17 @@ class Lowering:
 
     def block(self, items) -> tuple[Node, ...]:
         out: list[Node] = []
-        for item in items or ():
+        items = list(items or ())
+        for k, item in enumerate(items):
             if isinstance(item, c_ast.Compound):
                 out.extend(self.block(item.block_items))
             elif isinstance(item, c_ast.For):
                 out.append(self.loop(item))
-            elif isinstance(item, c_ast.If) and (sunk := _guard_sunk(item)) is not None and self._sinks(sunk):
+            elif (
+                isinstance(item, c_ast.If)
+                and (sunk := _guard_sunk(item)) is not None
+                and self._sinks(sunk, items[k + 1 :])
+            ):
                 out.append(self.loop(sunk))
             elif isinstance(item, c_ast.EmptyStatement):
                 continue
@@ -88,14 +93,19 @@ class Lowering:
             )
         return var, start, upper, step, False
 
-    def _sinks(self, node: c_ast.For) -> bool:
-        """Whether a loop a guard would sink into has a header the IR keeps (elsewhere the
-        ``if`` stays a statement, its loop inside one iteration as written)."""
+    def _sinks(self, node: c_ast.For, after: list[c_ast.Node]) -> bool:
+        """Whether a loop a guard would sink into has a header the IR keeps and an iterator the
+        statements ``after`` it do not read (sunk, the loop runs its header where the guard is
+        false, which leaves the iterator at its end); elsewhere the ``if`` stays a statement,
+        its loop inside one iteration as written."""
         try:
-            self._header(node)
+            var = self._header(node)[0]
         except AnalysisError:
             return False
-        return True
+        later = _Names()
+        for item in after:
+            later.visit(item)
+        return var not in later.names
 
     def _counts_down(self, node: c_ast.For, var: str) -> int | None:
         """The step of ``i--``, ``--i``, ``i -= c`` or ``i = i - c`` (c a positive constant); None
