@@ -24,7 +24,7 @@ from orcu.analysis.nest import analyze
 from orcu.codegen.region import RegionCode, prelude
 from orcu.codegen.templates import render
 from orcu.errors import AnalysisError, SpecError
-from orcu.frontend.cparse import file_macros, parse_expression, parse_statements
+from orcu.frontend.cparse import arithmetic_typedefs, file_macros, parse_expression, parse_statements
 from orcu.frontend.ir import Stmt, loops_of
 from orcu.frontend.ir import statements as nest_statements
 from orcu.frontend.liveness import effects
@@ -319,6 +319,7 @@ def _render(
         helpers=program.helpers,
         spellings=cxx_spellings(program.src.text),
         values=values,
+        typedefs=[(name, base, _WIDER.get(base, base)) for name, base in arithmetic_typedefs(program.src).items()],
         structs=[s.definition for s in program.structs.values()],
         pointers=[(name, ctype, _WIDER.get(ctype, ctype)) for name, ctype in pointers],
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},

@@ -7,6 +7,7 @@ import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from pycparser import c_ast, c_parser
 
@@ -14,6 +15,7 @@ from orcu.errors import CSyntaxError
 from orcu.frontend import generated
 from orcu.frontend.ctext import blank_comments
 from orcu.frontend.source import SourceFile
+from orcu.frontend.types import canonical_type
 
 # Common library typedefs, so files that include standard headers still parse
 # (preprocessor lines are blanked, not expanded).
@@ -140,12 +142,13 @@ def parse_file(src: SourceFile, text: str) -> c_ast.FileAST:
     headers = "".join(
         f'\n#line 1 "{h}"\n' + blank_directives(blank_comments(t)) for h, t in local_headers(src.path, src.text)
     )
+    aliases = arithmetic_typedefs(src)
     if headers:
         try:
-            return _parse(src, _PRELUDE + headers + file, 0)
+            return _resolved(_parse(src, _PRELUDE + headers + file, 0), aliases)
         except CSyntaxError:
             pass
-    return _parse(src, _PRELUDE + file, 0)
+    return _resolved(_parse(src, _PRELUDE + file, 0), aliases)
 
 
 _TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*(?:\{[^{}]*\})?[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*;")
@@ -157,6 +160,60 @@ def typedef_names(src: SourceFile) -> list[str]:
     texts = [t for _, t in local_headers(src.path, src.text)] + [src.text]
     found = [m.group(1) for text in texts for m in _TYPEDEF_NAME.finditer(blank_comments(text))]
     return [n for n in dict.fromkeys(found) if not re.search(rf"\b{n};", _PRELUDE)]
+
+
+_Tree = TypeVar("_Tree", bound=c_ast.Node)
+_ARITHMETIC_TYPEDEF = re.compile(r"\btypedef\s+((?:[A-Za-z_]\w*\s+)*?[A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*;")
+_ARITHMETIC_WORDS = frozenset(("char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"))
+_STANDARD = frozenset(re.findall(r"(\w+);", _PRELUDE)) - {"FILE"}  # size_t, int32_t...: orcu's own names
+
+
+def arithmetic_typedefs(src: SourceFile) -> dict[str, str]:
+    """The file's (and its quoted headers') other names of C's arithmetic types, with the type
+    each stands for as orcu names it (``typedef double real;``: real -> double; through other
+    such names too). orcu reads, reduces and generates the type itself, as the C compiler does."""
+    return _typedefs(src)[0]
+
+
+def ambiguous_typedefs(src: SourceFile) -> set[str]:
+    """The names the file defines as different arithmetic types (``#ifdef`` alternatives, which
+    orcu does not evaluate): they stand for none."""
+    return _typedefs(src)[1]
+
+
+def _typedefs(src: SourceFile) -> tuple[dict[str, str], set[str]]:
+    found: dict[str, str] = {}
+    through: dict[str, str] = {}  # typedef real vec; vec -> real
+    twice: set[str] = set()
+    texts = [t for _, t in local_headers(src.path, src.text)] + [src.text]
+    for m in (m for text in texts for m in _ARITHMETIC_TYPEDEF.finditer(blank_comments(text))):
+        words, name = m.group(1).split(), m.group(2)
+        if len(words) == 1 and words[0] in found:
+            base = found[words[0]]
+            through[name] = words[0]
+        elif all(w in _ARITHMETIC_WORDS for w in words) or words[0] in _STANDARD and len(words) == 1:
+            base = canonical_type(" ".join(words))
+        else:
+            continue
+        if found.setdefault(name, base) != base:
+            twice.add(name)
+    while more := {name for name, other in through.items() if other in twice} - twice:
+        twice |= more
+    return {name: base for name, base in found.items() if name not in twice}, twice
+
+
+def _resolved(tree: _Tree, aliases: dict[str, str]) -> _Tree:
+    """The tree with each use of a name in ``aliases`` as a type (a declaration, a cast, a
+    sizeof) spelled as the type it stands for; the typedefs themselves keep their names."""
+    if aliases:
+
+        class Resolver(c_ast.NodeVisitor):
+            def visit_IdentifierType(self, node: c_ast.IdentifierType) -> None:
+                if len(node.names) == 1 and node.names[0] in aliases:
+                    node.names = aliases[node.names[0]].split()
+
+        Resolver().visit(tree)
+    return tree
 
 
 def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]:
@@ -174,7 +231,7 @@ def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]
         + "\n}\n"
     )
     tree = _parse(src, code, start, start + len(text))
-    return list(tree.ext[-1].body.block_items or [])
+    return list(_resolved(tree.ext[-1].body, arithmetic_typedefs(src)).block_items or [])
 
 
 @functools.lru_cache(maxsize=4096)

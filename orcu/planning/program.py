@@ -14,7 +14,7 @@ from orcu.device import DEFAULT_PROFILE, Device, profile
 from orcu.errors import AnalysisError, AnnotationError, OrcuError
 from orcu.frontend import generated
 from orcu.frontend.annotations import Region, scan_regions
-from orcu.frontend.cparse import copied, file_macros, local_headers, parse_file, parse_statements
+from orcu.frontend.cparse import ambiguous_typedefs, copied, file_macros, local_headers, parse_file, parse_statements
 from orcu.frontend.ctext import blank, blank_comments, brace_depth, matching_bracket
 from orcu.frontend.cxx import cxx_edits, cxx_prototype, declared
 from orcu.frontend.helpers import Helper, declarations, host_helpers, used_helpers
@@ -28,7 +28,7 @@ from orcu.frontend.host import (
     targets,
 )
 from orcu.frontend.host_syncs import marked
-from orcu.frontend.ir import LoopNest, c_text, loops_of, statements
+from orcu.frontend.ir import LoopNest, Variable, c_text, loops_of, statements
 from orcu.frontend.liveness import between, copy_groups, effects, named_elsewhere, offset_of, pointer_copies, read_after
 from orcu.frontend.lower import Lowering, loc_of
 from orcu.frontend.source import SourceFile
@@ -471,6 +471,22 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
     return _Parsed([m[0] for m in markers], items, loops, code.lstrip(" \t"), reference, head)
 
 
+def _typed(src: SourceFile, variables: dict[str, Variable]) -> dict[str, Variable]:
+    """A region's variables, refused where one's type the file defines twice as different
+    types: which one the compiler sees depends on preprocessor conditions, which orcu does not
+    evaluate."""
+    ambiguous = ambiguous_typedefs(src)
+    for var in variables.values():
+        if var.ctype.base in ambiguous and var.loc is not None:  # no loc: an input parameter, an int or a double
+            raise src.error_at(
+                var.loc,
+                f"'{var.name}' is of type '{var.ctype.base}', which the file defines as more than one type "
+                "(typedefs under #if or #ifdef, which orcu does not evaluate): keep the one to tune",
+                AnalysisError,
+            )
+    return variables
+
+
 def _scheduled(src: SourceFile, spec: TuningSpec, region: Region, parsed: _Parsed, context, function, variables):
     """A whole scop under one transform, scheduled with isl: the region's statements as the
     schedule makes them (its kernels the loops to transform) and their variables, the schedule,
@@ -503,7 +519,7 @@ def _lower_region(
     """The region's transformed loops as nests (numbered from ``first``) and its host side."""
     tree, spans, macros, catalogue = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
-    variables = resolve_types(src, parsed.items, function, tree, spec, macros)
+    variables = _typed(src, resolve_types(src, parsed.items, function, tree, spec, macros))
     functions = {f.decl.name for _, _, f in spans}
     scheduled, unscheduled = None, ""
     if parsed.head and _maps_auto(parsed.transforms[0]):

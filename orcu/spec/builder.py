@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from orcu.errors import OrcuError, SpecError, did_you_mean
-from orcu.frontend.cparse import local_headers
+from orcu.frontend.cparse import arithmetic_typedefs, local_headers
 from orcu.frontend.source import SourceFile
 from orcu.frontend.structs import struct_names
 from orcu.search.registry import SPELLINGS, STRATEGIES, canonical, known
@@ -239,6 +240,8 @@ class SpecBuilder:
 
     def decl(self, decl: Decl, offset: int) -> None:
         structs = struct_names("\n".join([self.src.text, *(t for _, t in local_headers(self.src.path, self.src.text))]))
+        aliases = arithmetic_typedefs(self.src)  # decl real x[n], the file's typedef double real
+        decl = replace(decl, ctype=" ".join(aliases.get(word, word) for word in decl.ctype.split()))
         for word in [] if decl.ctype.replace("const ", "") in structs else decl.ctype.split():
             if word not in ELEMENT_TYPES:
                 raise self.error(
