@@ -4,7 +4,7 @@ candidate the TSG keeps, every configuration of it, is built and checked in emul
 size the blocks divide and at one they do not."""
 
 import pytest
-from conftest import covering_results, evaluate, write
+from conftest import covering_results, evaluate, planted, write
 
 from orcu.planning.program import load
 
@@ -113,3 +113,54 @@ def test_an_integer_sum_adds_many_elements_in_each_thread_exactly(in_tmp, ctype)
 
     result = evaluate(in_tmp, SUM.format(t=ctype, n=10**6), params={"TC": 256, "BC": 132})
     assert result.status == "ok" and result.worst["error"] == 0.0, (result.message, result.worst)
+
+
+# (element type, the total's type, the row's accumulator, its update, what the row adds to the total)
+ROW_THEN_TOTAL = {
+    "max_then_sum": ("int", "long", "int best = A[i*n];", "if (A[i*n + j] > best) best = A[i*n + j];", "t += best;"),
+    "sum_then_offset": ("double", "double", "double s = 0;", "s += A[i*n + j];", "t += s + 1.0;"),
+    "min_then_count": ("float", "int", "float lo = A[i*n];", "lo = fminf(lo, A[i*n + j]);", "if (lo < 0.5f) t++;"),
+}
+
+
+def row_then_total(ctype: str, ttype: str, declaration: str, update: str, added: str) -> str:
+    loop = f"""    t = 0;
+    for (i = 0; i < n; i++) {{
+        {declaration}
+        for (j = 1; j < n; j++)
+            {update}
+        {added}
+        y[i] = ({ctype})1;
+    }}
+    r[0] = t;"""
+    return f"""#include <math.h>
+void rows(int n, const {ctype} *A, {ctype} *y, {ttype} *r) {{
+    int i, j;
+    {ttype} t;
+    /*@ begin PerfTuning (
+    def performance_params {{ param TC[] = [64, 256]; }}
+    def input_params {{ param n[] = [77]; }}
+    def input_vars {{ decl static {ctype} A[n*n] = random; decl static {ctype} y[n] = 0; decl static {ttype} r[1] = 0; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(threadCount=TC, mapping='auto')
+{loop}
+    ) @*/
+{loop}
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("shape", sorted(ROW_THEN_TOTAL))
+def test_a_rows_result_added_to_a_total_is_added_once_per_row(in_tmp, shape):
+    """The row's fold leaves its result in the row's first thread: an update of the kernel's own
+    reduction after it runs there alone (every thread of the row added its own share before)."""
+    program = load(write(in_tmp / "t.c", row_then_total(*ROW_THEN_TOTAL[shape])))
+    results = covering_results(program, 0, {"n": 77}, in_tmp / "build", every=True)
+    assert any("(threads)" in str(r.params) for r in results)  # the row spread over a block's threads
+    assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message) for r in results if r.status != "ok"]
+    row = next(r.params for r in results if "(threads)" in str(r.params))
+    guard = "if (threadIdx.x == 0) {  // once per row of threads"  # the total's: the first of the row's
+    dropped = evaluate(in_tmp, row_then_total(*ROW_THEN_TOTAL[shape]), planted(guard, "{"), params=row)
+    assert dropped.status == "wrong_result", dropped.message

@@ -18,6 +18,7 @@ from typing import Any
 
 from orcu.analysis.affine import Bound, Poly, poly_of, value_range
 from orcu.analysis.conversions import accumulator_type
+from orcu.analysis.nest import NestAnalysis
 from orcu.analysis.poly import array_update
 from orcu.analysis.scalars import calls_c_minmax, match_reduction
 from orcu.analysis.subscripts import varies_along
@@ -145,8 +146,12 @@ def threads_loop(
     return lines
 
 
-def writes_memory(node) -> bool:
-    return any(a.write for st, _ in statements((node,)) for a in st.accesses)
+def row_effect(node, reduced: set[str]) -> bool:
+    """Whether a node beside a row's loop writes memory or updates one of the kernel's
+    reductions (``t += best`` after the row's max): the row's threads would each do it once."""
+    return any(a.write for st, _ in statements((node,)) for a in st.accesses) or any(
+        set(st.scalar_writes) & reduced for st, _ in statements((node,))
+    )
 
 
 def once_per_row(lines: list[str], depth: int) -> list[str]:
@@ -160,6 +165,7 @@ class MappedKernel:
     methods; what they read of the generator's state is declared here."""
 
     v: dict[str, Any]
+    a: NestAnalysis
     nest: LoopNest
     schedule: Schedule
     source: str
@@ -238,7 +244,7 @@ class MappedKernel:
         def special(node, depth, refs):
             if node is row_loop:
                 return threads_loop(node, depth, found, tx, {}, unroll, registers, where)
-            if id(node) in row_body and writes_memory(node):  # beside the row's loop: once per row
+            if id(node) in row_body and row_effect(node, {r.var for r in self.a.reductions}):  # once per row
                 return once_per_row(printer.nodes((node,), depth + 1, {}, unroll, registers, refs), depth)
             return None
 
