@@ -303,13 +303,31 @@ def test_host_statements_between_the_loops_move_only_what_they_touch(in_tmp, sta
 
 
 def test_host_code_that_uses_an_array_as_a_pointer_keeps_them_moving_with_each_loop(in_tmp):
-    source = (ORIO / "time_steps.c").read_text().replace("    }\n    ) @*/", "        *a = *b;\n    }\n    ) @*/")
-    write(in_tmp / "t.c", source)
+    source = (
+        (ORIO / "time_steps.c").read_text().replace("    }\n    ) @*/", "        a[0] = jump(a + 1);\n    }\n    ) @*/")
+    )
+    write(in_tmp / "t.c", "static double jump(const double *p) { return p[0]; }\n" + source)
     program = load("t.c")
     text, _ = tuned_source(program, [Choice({"TC": 32}, {})] * 2)
     assert (
         "// Each loop moves its arrays to the device and back: the host code uses the array 'a' as a pointer.\n" in text
     ) and "orcu_resident_in" not in text
+
+
+def test_host_code_that_dereferences_an_array_copies_that_element(in_tmp):
+    """`*a = *b;` between the loops is `a[0] = b[0];` (frontend/pointers.py): the arrays stay on
+    the device, the statement copies those two elements."""
+    source = (ORIO / "time_steps.c").read_text().replace("    }\n    ) @*/", "        *a = *b;\n    }\n    ) @*/")
+    write(in_tmp / "t.c", source)
+    program = load("t.c")
+    text, _ = tuned_source(program, [Choice({"TC": 32}, {})] * 2)
+    syncs = [line.strip() for line in text.splitlines() if "orcu_resident_sync(orcu_on_device" in line]
+    assert syncs == [
+        "orcu_resident_sync(orcu_on_device_b, b, &(b[0]), sizeof(b[0]), orcu_b_bytes, false);  "
+        "// 'b[0]' back: a kernel may have written it",
+        "orcu_resident_sync(orcu_on_device_a, a, &(a[0]), sizeof(a[0]), orcu_a_bytes, true);  "
+        "// 'a[0]' to the device: later kernels read it there",
+    ]
 
 
 def test_a_transform_must_precede_a_loop(in_tmp):

@@ -344,6 +344,9 @@ def array_base(node: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
     return node, subs[::-1]
 
 
+_DEREFERENCE = "only an array plus or minus an offset can be dereferenced in a Loop region (*(a + i), *p)"
+
+
 class _AccessFinder(c_ast.NodeVisitor):
     """Array accesses and scalar reads/writes of one statement."""
 
@@ -367,6 +370,8 @@ class _AccessFinder(c_ast.NodeVisitor):
             self.writes.add(node.name)
             if also_read:
                 self.reads.add(node.name)
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            raise self.lowering.error(node, _DEREFERENCE)
         else:
             raise self.lowering.error(node, "unsupported assignment target in a Loop region")
 
@@ -394,6 +399,8 @@ class _AccessFinder(c_ast.NodeVisitor):
             self._target(node.expr, also_read=True)
         elif node.op == "&":
             raise self.lowering.error(node, "taking addresses ('&') is not supported in a Loop region")
+        elif node.op == "*":  # frontend/pointers.py made each array's plus an offset a subscript
+            raise self.lowering.error(node, _DEREFERENCE)
         else:
             self.visit(node.expr)
 

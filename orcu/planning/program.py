@@ -31,6 +31,7 @@ from orcu.frontend.host_syncs import marked
 from orcu.frontend.ir import LoopNest, Variable, c_text, loops_of, statements
 from orcu.frontend.liveness import between, copy_groups, effects, named_elsewhere, offset_of, pointer_copies, read_after
 from orcu.frontend.lower import Lowering, loc_of
+from orcu.frontend.pointers import subscripted
 from orcu.frontend.source import SourceFile
 from orcu.frontend.structs import Struct, structs
 from orcu.frontend.types import resolve_types, used_names, visible_variables
@@ -471,10 +472,12 @@ def _parse_region(src: SourceFile, spec: TuningSpec, region: Region) -> _Parsed:
     return _Parsed([m[0] for m in markers], items, loops, code.lstrip(" \t"), reference, head)
 
 
-def _typed(src: SourceFile, variables: dict[str, Variable]) -> dict[str, Variable]:
-    """A region's variables, refused where one's type the file defines twice as different
-    types: which one the compiler sees depends on preprocessor conditions, which orcu does not
-    evaluate."""
+def _typed(src: SourceFile, items: list, variables: dict[str, Variable]) -> dict[str, Variable]:
+    """A region's variables, once their types are known: its statements' pointer dereferences
+    become subscripts (``*(a + i)`` is ``a[i]``), and a variable whose type the file defines
+    twice as different types is refused (which one the compiler sees depends on preprocessor
+    conditions, which orcu does not evaluate)."""
+    subscripted(items, {n: len(v.ctype.dims) + v.ctype.pointers for n, v in variables.items() if v.kind == "array"})
     ambiguous = ambiguous_typedefs(src)
     for var in variables.values():
         if var.ctype.base in ambiguous and var.loc is not None:  # no loc: an input parameter, an int or a double
@@ -519,7 +522,7 @@ def _lower_region(
     """The region's transformed loops as nests (numbered from ``first``) and its host side."""
     tree, spans, macros, catalogue = context
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
-    variables = _typed(src, resolve_types(src, parsed.items, function, tree, spec, macros))
+    variables = _typed(src, parsed.items, resolve_types(src, parsed.items, function, tree, spec, macros))
     functions = {f.decl.name for _, _, f in spans}
     scheduled, unscheduled = None, ""
     if parsed.head and _maps_auto(parsed.transforms[0]):
