@@ -730,21 +730,21 @@ def test_host_code_between_the_kernels_runs_as_written(in_tmp, monkeypatch, kern
         assert generated.startswith("#else\n    {   // A stay on the device while the region's loops run")
         syncs = [line.strip() for line in generated.splitlines() if "orcu_resident_sync(" in line]
         assert syncs == [
-            "orcu_resident_sync(orcu_resident_A, A, A, orcu_A_bytes, orcu_A_bytes, false);  "
+            "orcu_resident_sync(orcu_on_device_A, A, A, orcu_A_bytes, orcu_A_bytes, false);  "
             "// all of 'A' back: a kernel may have written it",
-            "orcu_resident_sync(orcu_resident_A, A, A, orcu_A_bytes, orcu_A_bytes, true);  "
+            "orcu_resident_sync(orcu_on_device_A, A, A, orcu_A_bytes, orcu_A_bytes, true);  "
             "// all of 'A' to the device: later kernels read it there",
         ]
         assert "for (j = 0; j < i; j++)\n" in generated
-        assert "orcu_kernel_lu_1(i, n, (double *)orcu_resident_A);" in generated
+        assert "orcu_kernel_lu_1(i, n, (double *)orcu_on_device_A);" in generated
     else:  # the buffers stay on the device, their device copies swapped with them
         assert "tOut, tIn stay on the device while the region's loops run" in generated
         assert [line.strip() for line in generated.splitlines() if "temp" in line] == [
-            "void *orcu_resident_temp = nullptr;",
+            "void *orcu_on_device_temp = nullptr;",
             "float *temp = tIn;",
-            "orcu_resident_temp = orcu_resident_tIn;",
+            "orcu_on_device_temp = orcu_on_device_tIn;",
             "tOut = temp;",
-            "orcu_resident_tOut = orcu_resident_temp;",
+            "orcu_on_device_tOut = orcu_on_device_temp;",
         ]
 
 
@@ -828,7 +828,7 @@ def test_a_row_update_through_pointers_to_the_inputs_swapped_each_step(in_tmp, m
     # the rows stay on the device across the steps, the swaps followed; wall as far as the last step reads
     assert "src, dst, wall stay on the device while the region's loops run" in tuned
     assert "const long long orcu_wall_count = (long long)(cols*rows);" in tuned
-    assert "orcu_resident_src = orcu_resident_dst;" in tuned
+    assert "orcu_on_device_src = orcu_on_device_dst;" in tuned
 
 
 def test_a_local_pointer_set_to_anything_but_the_inputs_is_no_alias(in_tmp):
@@ -1017,3 +1017,47 @@ void f(int n, int m, const int8_t *a, int8_t *b)
     nest = load("t.c").nests[0]
     found = placement(nest, nest.recipe.kept[0], nest.deps)
     assert [t.array for t in found.shared] == ["a"] and "structs" not in dict(found.rejected)["b"]
+
+
+NAMED = """void f(int n, int m, const {t} *{a}, {t} *{b}, {t} *{c})
+{{
+    int i, j;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; param m[] = [{m}]; }}
+    def input_vars {{ decl dynamic {t} {a}[n*m] = random; decl dynamic {t} {b}[n*m] = 0; decl dynamic {t} {c}[n] = 0; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            {b}[j*n + i] = {a}[i*m + j] + ({t})1;
+    for (i = 0; i < n; i++)
+        {c}[i] = {b}[i] - {a}[i];
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "t, a, b, c, n, m", [("unsigned int", "in", "out", "sync", 45, 64), ("double", "buffer", "in", "out", 20, 7)]
+)
+def test_arrays_named_as_orcus_own_helpers_stay_on_the_device(in_tmp, t, a, b, c, n, m):
+    """`in` and `out`, common names, were also orcu's: the device copy `orcu_resident_out` of
+    the array `out` hid the function orcu_resident_out (every variant a compile_error)."""
+    program = load(write(in_tmp / "t.c", NAMED.format(t=t, a=a, b=b, c=c, n=n, m=m)))
+    assert len(program.nests) == 2
+    inputs = next(iter(input_space(program).configs()))
+    chosen = []
+    for region in (0, 1):
+        results = covering_results(program, region, inputs, in_tmp / "build", every=True, measure="kernel")
+        assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
+        chosen.append(Choice(results[-1].params, inputs))
+    tuned, _ = tuned_source(program, chosen)
+    (in_tmp / "t.tuned.cu").write_text(tuned)
+    built = subprocess.run(
+        [nvcc(), "-arch=sm_90", "-c", "t.tuned.cu", "-o", "t.o"], cwd=in_tmp, capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stderr
+    assert f"orcu_resident_out((void *){b}, orcu_on_device_{b}," in tuned

@@ -119,7 +119,7 @@ def test_a_sum_into_x_i_runs_as_a_reduction_in_a_host_loop(tmp_path, t, n, outer
     assert f"{t} x_sum = x[i];" in host and "x[i] = x_sum;" in host
     assert host.index(f"{t} x_sum = x[i];") < host.index("orcu_f_1(") < host.index("x[i] = x_sum;")
     # x stays on the device; the host's writes of x[i] go there, element by element
-    assert "orcu_resident_sync(orcu_resident_x, x, &(x[i]), sizeof(x[i]), orcu_x_bytes, true)" in host
+    assert "orcu_resident_sync(orcu_on_device_x, x, &(x[i]), sizeof(x[i]), orcu_x_bytes, true)" in host
 
 
 def test_the_schedule_says_which_element_is_summed_in_a_scalar(tmp_path):

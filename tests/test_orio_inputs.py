@@ -245,27 +245,27 @@ def _same_as_the_original(in_tmp, text: str, call: str, arrays: list[str]) -> No
 HOST_STATEMENTS = {
     # reads an element a kernel wrote, writes one a kernel reads
     "a[0] = a[1];": [
-        "orcu_resident_sync(orcu_resident_a, a, &(a[1]), sizeof(a[1]), orcu_a_bytes, false);  "
+        "orcu_resident_sync(orcu_on_device_a, a, &(a[1]), sizeof(a[1]), orcu_a_bytes, false);  "
         "// 'a[1]' back: a kernel may have written it",
-        "orcu_resident_sync(orcu_resident_a, a, &(a[0]), sizeof(a[0]), orcu_a_bytes, true);  "
+        "orcu_resident_sync(orcu_on_device_a, a, &(a[0]), sizeof(a[0]), orcu_a_bytes, true);  "
         "// 'a[0]' to the device: later kernels read it there",
     ],
     # an update reads its element first; subscripts from the step
     "b[t % 7 + 1] += 2.0 * a[t + 2];": [
-        "orcu_resident_sync(orcu_resident_b, b, &(b[(t % 7) + 1]), sizeof(b[(t % 7) + 1]), orcu_b_bytes, false);  "
+        "orcu_resident_sync(orcu_on_device_b, b, &(b[(t % 7) + 1]), sizeof(b[(t % 7) + 1]), orcu_b_bytes, false);  "
         "// 'b[(t % 7) + 1]' back: a kernel may have written it",
-        "orcu_resident_sync(orcu_resident_a, a, &(a[t + 2]), sizeof(a[t + 2]), orcu_a_bytes, false);  "
+        "orcu_resident_sync(orcu_on_device_a, a, &(a[t + 2]), sizeof(a[t + 2]), orcu_a_bytes, false);  "
         "// 'a[t + 2]' back: a kernel may have written it",
-        "orcu_resident_sync(orcu_resident_b, b, &(b[(t % 7) + 1]), sizeof(b[(t % 7) + 1]), orcu_b_bytes, true);  "
+        "orcu_resident_sync(orcu_on_device_b, b, &(b[(t % 7) + 1]), sizeof(b[(t % 7) + 1]), orcu_b_bytes, true);  "
         "// 'b[(t % 7) + 1]' to the device: later kernels read it there",
     ],
     # a loop left to the host: the whole arrays it names
     "for (int k = 0; k < 5; k++) b[k * 3] = a[k] - b[k];": [
-        "orcu_resident_sync(orcu_resident_a, a, a, orcu_a_bytes, orcu_a_bytes, false);  "
+        "orcu_resident_sync(orcu_on_device_a, a, a, orcu_a_bytes, orcu_a_bytes, false);  "
         "// all of 'a' back: a kernel may have written it",
-        "orcu_resident_sync(orcu_resident_b, b, b, orcu_b_bytes, orcu_b_bytes, false);  "
+        "orcu_resident_sync(orcu_on_device_b, b, b, orcu_b_bytes, orcu_b_bytes, false);  "
         "// all of 'b' back: a kernel may have written it",
-        "orcu_resident_sync(orcu_resident_b, b, b, orcu_b_bytes, orcu_b_bytes, true);  "
+        "orcu_resident_sync(orcu_on_device_b, b, b, orcu_b_bytes, orcu_b_bytes, true);  "
         "// all of 'b' to the device: later kernels read it there",
     ],
     # the last element, which no kernel reaches, and a subscript the statement changes
@@ -289,14 +289,14 @@ def test_host_statements_between_the_loops_move_only_what_they_touch(in_tmp, sta
         assert syncs == HOST_STATEMENTS[statement]
     else:  # the element beyond the kernels' reach: its copy is skipped at run time
         assert syncs[:2] == [
-            "orcu_resident_sync(orcu_resident_a, a, &(a[n - 2]), sizeof(a[n - 2]), orcu_a_bytes, false);  "
+            "orcu_resident_sync(orcu_on_device_a, a, &(a[n - 2]), sizeof(a[n - 2]), orcu_a_bytes, false);  "
             "// 'a[n - 2]' back: a kernel may have written it",
-            "orcu_resident_sync(orcu_resident_a, a, &(a[n - 1]), sizeof(a[n - 1]), orcu_a_bytes, true);  "
+            "orcu_resident_sync(orcu_on_device_a, a, &(a[n - 1]), sizeof(a[n - 1]), orcu_a_bytes, true);  "
             "// 'a[n - 1]' to the device: later kernels read it there",
         ] and syncs[2:4] == [
-            "orcu_resident_sync(orcu_resident_a, a, a, orcu_a_bytes, orcu_a_bytes, false);  "
+            "orcu_resident_sync(orcu_on_device_a, a, a, orcu_a_bytes, orcu_a_bytes, false);  "
             "// all of 'a' back: a kernel may have written it",
-            "orcu_resident_sync(orcu_resident_a, a, a, orcu_a_bytes, orcu_a_bytes, true);  "
+            "orcu_resident_sync(orcu_on_device_a, a, a, orcu_a_bytes, orcu_a_bytes, true);  "
             "// all of 'a' to the device: later kernels read it there",
         ]
     _same_as_the_original(in_tmp, text, *DRIVERS["time_steps.c"])

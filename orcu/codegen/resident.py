@@ -53,7 +53,7 @@ class Resident:
         # a kept array's device copy in its place, cast as the host function takes it (a C99 array
         # parameter flat: its cast; else the array's own pointer type)
         args = [
-            f"{passed[1] or f'(decltype(&{passed[0]}[0]))'}orcu_resident_{passed[0]}"
+            f"{passed[1] or f'(decltype(&{passed[0]}[0]))'}{_device(passed[0])}"
             if passed is not None and passed[0] in kept
             else arg
             for arg, passed in zip(code.args, code.passes)
@@ -74,10 +74,10 @@ class Resident:
                 )
             swapped = any(a.name in pair for pair in self.swaps)  # then it follows the host code's copies
             lines.append(
-                f"    void *{'' if swapped else 'const '}orcu_resident_{a.name} = orcu_resident_in({a.name}, "
+                f"    void *{'' if swapped else 'const '}{_device(a.name)} = orcu_resident_in({a.name}, "
                 f"orcu_{a.name}_count, sizeof({a.element}));"
             )
-        lines += [f"    void *orcu_resident_{t} = nullptr;" for t in self.temps]
+        lines += [f"    void *{_device(t)} = nullptr;" for t in self.temps]
         for line in host_code.splitlines():
             marker = MARKER.fullmatch(line.strip())
             if marker is not None:
@@ -88,11 +88,11 @@ class Resident:
             copy = _COPY.fullmatch(line.strip())
             if copy is not None and (copy.group(1), copy.group(2)) in self.swaps:  # the device copies swap alike
                 pad = line[: len(line) - len(line.lstrip())]
-                lines.append(f"    {pad}orcu_resident_{copy.group(1)} = orcu_resident_{copy.group(2)};")
+                lines.append(f"    {pad}{_device(copy.group(1))} = {_device(copy.group(2))};")
         for a in self.arrays:
             # (void *): a const array is only freed (a written one cannot be const)
             lines.append(
-                f"    orcu_resident_out((void *){a.name}, orcu_resident_{a.name}, orcu_{a.name}_count, sizeof({a.element}), "
+                f"    orcu_resident_out((void *){a.name}, {_device(a.name)}, orcu_{a.name}_count, sizeof({a.element}), "
                 f"{'true' if a.written else 'false'});"
             )
         lines.append("}")
@@ -116,10 +116,16 @@ class Resident:
                 "to the device: later kernels read it there" if sync.to_device else "back: a kernel may have written it"
             )
             out.append(
-                f"orcu_resident_sync(orcu_resident_{a.name}, {a.name}, {first}, {size}, {whole}, {direction});"
+                f"orcu_resident_sync({_device(a.name)}, {a.name}, {first}, {size}, {whole}, {direction});"
                 f"  // {what} {where}"
             )
         return out
+
+
+def _device(array: str) -> str:
+    """The name of an array's device copy: apart from orcu_resident_in/out/sync, whatever the
+    arrays are called (``in`` and ``out`` are common)."""
+    return f"orcu_on_device_{array}"
 
 
 _COPY = re.compile(r"(?:[\w ]+\*\s*)?(\w+) = (\w+);")  # a pointer copy as the host code prints it

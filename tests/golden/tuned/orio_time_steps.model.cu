@@ -208,16 +208,16 @@ void jacobi1d(int T, int n, double *a, double *b) {
 #else
     {   // b, a stay on the device while the region's loops run: copied in once, back once
         const long long orcu_b_count = (long long)(n - 1);
-        void *const orcu_resident_b = orcu_resident_in(b, orcu_b_count, sizeof(double));
+        void *const orcu_on_device_b = orcu_resident_in(b, orcu_b_count, sizeof(double));
         const long long orcu_a_count = ((long long)(n) > (long long)(n - 1) ? (long long)(n) : (long long)(n - 1));
-        void *const orcu_resident_a = orcu_resident_in(a, orcu_a_count, sizeof(double));
+        void *const orcu_on_device_a = orcu_resident_in(a, orcu_a_count, sizeof(double));
         for (t = 0; t <= (T - 1); t++)
         {
-          orcu_jacobi1d_1(n, (decltype(&b[0]))orcu_resident_b, (decltype(&a[0]))orcu_resident_a);  // the loop at line 13, run on the GPU by orcu
-          orcu_jacobi1d_2(n, (decltype(&b[0]))orcu_resident_b, (decltype(&a[0]))orcu_resident_a);  // the loop at line 16, run on the GPU by orcu
+          orcu_jacobi1d_1(n, (decltype(&b[0]))orcu_on_device_b, (decltype(&a[0]))orcu_on_device_a);  // the loop at line 13, run on the GPU by orcu
+          orcu_jacobi1d_2(n, (decltype(&b[0]))orcu_on_device_b, (decltype(&a[0]))orcu_on_device_a);  // the loop at line 16, run on the GPU by orcu
         }
-        orcu_resident_out((void *)b, orcu_resident_b, orcu_b_count, sizeof(double), true);
-        orcu_resident_out((void *)a, orcu_resident_a, orcu_a_count, sizeof(double), true);
+        orcu_resident_out((void *)b, orcu_on_device_b, orcu_b_count, sizeof(double), true);
+        orcu_resident_out((void *)a, orcu_on_device_a, orcu_a_count, sizeof(double), true);
     }
     (void)i; (void)j;  // only the original loops above use them
 #endif

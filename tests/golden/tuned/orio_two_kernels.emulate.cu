@@ -230,16 +230,16 @@ void waxpy_then_scale(int n, double a, double *x, double *y, double *w) {
 #else
     {   // w, x, y stay on the device while the region's loops run: copied in once, back once
         const long long orcu_w_count = (long long)(n);
-        void *const orcu_resident_w = orcu_resident_in(w, orcu_w_count, sizeof(double));
+        void *const orcu_on_device_w = orcu_resident_in(w, orcu_w_count, sizeof(double));
         const long long orcu_x_count = (long long)(n);
-        void *const orcu_resident_x = orcu_resident_in(x, orcu_x_count, sizeof(double));
+        void *const orcu_on_device_x = orcu_resident_in(x, orcu_x_count, sizeof(double));
         const long long orcu_y_count = (long long)(n);
-        void *const orcu_resident_y = orcu_resident_in(y, orcu_y_count, sizeof(double));
-        orcu_waxpy_then_scale_1(n, (decltype(&w[0]))orcu_resident_w, a, (decltype(&x[0]))orcu_resident_x, (decltype(&y[0]))orcu_resident_y);  // the loop at line 12, run on the GPU by orcu
-        orcu_waxpy_then_scale_2(n, (decltype(&w[0]))orcu_resident_w, (decltype(&y[0]))orcu_resident_y);  // the loop at line 15, run on the GPU by orcu
-        orcu_resident_out((void *)w, orcu_resident_w, orcu_w_count, sizeof(double), true);
-        orcu_resident_out((void *)x, orcu_resident_x, orcu_x_count, sizeof(double), false);
-        orcu_resident_out((void *)y, orcu_resident_y, orcu_y_count, sizeof(double), true);
+        void *const orcu_on_device_y = orcu_resident_in(y, orcu_y_count, sizeof(double));
+        orcu_waxpy_then_scale_1(n, (decltype(&w[0]))orcu_on_device_w, a, (decltype(&x[0]))orcu_on_device_x, (decltype(&y[0]))orcu_on_device_y);  // the loop at line 12, run on the GPU by orcu
+        orcu_waxpy_then_scale_2(n, (decltype(&w[0]))orcu_on_device_w, (decltype(&y[0]))orcu_on_device_y);  // the loop at line 15, run on the GPU by orcu
+        orcu_resident_out((void *)w, orcu_on_device_w, orcu_w_count, sizeof(double), true);
+        orcu_resident_out((void *)x, orcu_on_device_x, orcu_x_count, sizeof(double), false);
+        orcu_resident_out((void *)y, orcu_on_device_y, orcu_y_count, sizeof(double), true);
     }
     (void)i; (void)j;  // only the original loops above use them
 #endif
