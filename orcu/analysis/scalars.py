@@ -129,6 +129,10 @@ def _update(node: c_ast.Node) -> tuple[str, str, c_ast.Node] | None:
             return s, "max" if cond.op in (">", ">=") else "min", t  # (e > s) ? e : s
         if is_name(t, s) and c_text(f) == c_text(cond.left) and is_name(cond.right, s) and not mentions(f, s):
             return s, "min" if cond.op in (">", ">=") else "max", f  # (e > s) ? s : e
+        if is_name(t, s) and c_text(f) == c_text(cond.right) and is_name(cond.left, s) and not mentions(f, s):
+            return s, "max" if cond.op in (">", ">=") else "min", f  # (s < e) ? s : e, MIN(s, e) expanded
+        if is_name(f, s) and c_text(t) == c_text(cond.right) and is_name(cond.left, s) and not mentions(t, s):
+            return s, "min" if cond.op in (">", ">=") else "max", t  # (s < e) ? e : s
     return None
 
 

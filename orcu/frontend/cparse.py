@@ -1,4 +1,7 @@
-"""pycparser behind one door: comment blanking, ``#line`` positions, error conversion."""
+"""pycparser behind one door: comment blanking, ``#line`` positions, error conversion; and what
+the preprocessor and the typedefs mean for the trees it gives (the file's other names of
+arithmetic types spelled as those types, expression macros expanded in a region's code), so
+that every stage after it sees the C the compiler sees."""
 
 from __future__ import annotations
 
@@ -216,9 +219,66 @@ def _resolved(tree: _Tree, aliases: dict[str, str]) -> _Tree:
     return tree
 
 
+_MACRO_HEAD = re.compile(r"([A-Za-z_]\w*)\(([^()]*)\)")
+
+
+def _expression_macros(src: SourceFile) -> dict[str, tuple[tuple[str, ...], c_ast.Node]]:
+    """The file's macros with parameters whose body is one C expression (``IDX(i, j)``,
+    ``MIN(a, b)``): name -> (parameters, the body parsed). Others (statements, ``#`` and
+    ``##``, ``...``) are left to the compiler."""
+    out = {}
+    for head, body in file_macros(src, parameters=True).items():
+        m = _MACRO_HEAD.fullmatch(head)
+        if m is None or "#" in body:
+            continue
+        params = tuple(p.strip() for p in m.group(2).split(",")) if m.group(2).strip() else ()
+        node = parse_expression(body) if all(p.isidentifier() for p in params) else None
+        if node is not None:
+            out[m.group(1)] = (params, node)
+    return out
+
+
+def _expanded(node: c_ast.Node, macros: dict[str, tuple[tuple[str, ...], c_ast.Node]], active=frozenset()):
+    """``node`` with each call of an expression macro replaced by its body, as the preprocessor
+    does: the arguments expanded first, the result again without the macro itself; the body's
+    nodes located at the call."""
+
+    def each(call: c_ast.Node) -> c_ast.Node | None:
+        if not (isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID)):
+            return None
+        name = call.name.name
+        args = list(call.args.exprs) if call.args is not None else []
+        if name not in macros or name in active or len(args) != len(macros[name][0]):
+            return None
+        params, body = macros[name]
+        bound = dict(zip(params, (_expanded(a, macros, active) for a in args)))
+
+        def substituted(n: c_ast.Node) -> c_ast.Node | None:
+            if isinstance(n, c_ast.ID) and n.name in bound:
+                return copied(bound[n.name])
+            if isinstance(n, c_ast.StructRef):  # p.x: the field is no parameter
+                return c_ast.StructRef(replaced(n.name, substituted), n.type, copied(n.field), call.coord)
+            return None
+
+        expansion = replaced(body, substituted)
+        for part in _walk(expansion):  # the body's own nodes (copies) at the call, the arguments where they are
+            if part.coord is None or part.coord.file == "<expression>":
+                part.coord = call.coord
+        return _expanded(expansion, macros, active | {name})
+
+    return replaced(node, each)
+
+
+def _walk(node: c_ast.Node):
+    yield node
+    for _, child in node.children():
+        yield from _walk(child)
+
+
 def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]:
     """Parse C statements found at ``start`` in ``src``; their coords are the file's. The
-    file's type names are known as such (only that they name types matters to the parser)."""
+    file's type names are known as such (only that they name types matters to the parser),
+    and its expression macros are expanded (``v[IDX(i, j)]`` is an access orcu can analyse)."""
     loc = src.location(start)
     body = blank_directives(blank_comments(text))
     code = (
@@ -231,7 +291,9 @@ def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]
         + "\n}\n"
     )
     tree = _parse(src, code, start, start + len(text))
-    return list(_resolved(tree.ext[-1].body, arithmetic_typedefs(src)).block_items or [])
+    items = _resolved(tree.ext[-1].body, arithmetic_typedefs(src)).block_items or []
+    macros = _expression_macros(src)
+    return [_expanded(item, macros) for item in items] if macros else list(items)
 
 
 @functools.lru_cache(maxsize=4096)
