@@ -143,7 +143,12 @@ def _mapped(src, nest, spec, sizes, outer, statements, inner_vars, written) -> N
                 "not kept there; assign it before this read",
                 AnalysisError,
             )
-    private = {n for n in written if nest.variables[n].origin != "region"} - set(reductions) - inner_vars - {outer.var}
+    private = (
+        {n for n in written if nest.variables[n].origin not in ("region", "private")}
+        - set(reductions)
+        - inner_vars
+        - {outer.var}
+    )
     scalars_in = _scalars_in(nest, set(reductions) | written | inner_vars | {outer.var})
     arrays = _arrays(nest, spec, sizes, statements, set(scalars_in) | inner_vars | {outer.var}, None)
     return NestAnalysis(outer, arrays, tuple(reductions.values()), tuple(sorted(inner_vars | private)), scalars_in)
@@ -279,7 +284,7 @@ def _private_scalars(src, nest, statements, excluded, outer: Loop) -> list[str]:
                 + why_carried([s.node for s, _ in statements], name, nest.variables),
                 AnalysisError,
             )
-        if nest.variables[name].origin != "region":
+        if nest.variables[name].origin not in ("region", "private"):  # those the code declares itself
             private.append(name)
     return private
 

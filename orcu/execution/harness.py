@@ -198,7 +198,7 @@ def harness_source(
             values.append(_spec_value(program, name, decl, env))
             continue
         var = _variable(program, name)
-        if var is None or var.origin in ("macro", "input_params", "region"):
+        if var is None or var.origin in ("macro", "input_params", "region", "private"):
             continue
         if any(name in host.aliases for host in program.hosts):  # src = buffer; in the code: a pointer, set there
             pointers.append((name, canonical_type(var.ctype.base)))

@@ -45,13 +45,17 @@ class CType:
 class Variable:
     name: str
     ctype: CType
-    origin: str  # "parameter", "local", "global", "region", "input_vars", "input_params" or "macro"
+    # "parameter", "local", "global", "region", "private" (an array a region's loop declares),
+    # "input_vars", "input_params" or "macro"
+    origin: str
     loc: Location | None
 
     @property
     def kind(self) -> str:
         if self.origin in ("macro", "input_params"):
             return "constant"
+        if self.origin == "private":
+            return "private"  # each iteration's own: in no kernel's arguments, no transfer
         return "array" if self.ctype.is_array else "scalar"
 
 

@@ -33,6 +33,7 @@ class Lowering:
         self.arrays = arrays or {}
         self.functions = functions
         self.jumps: list[list[Jump]] = []  # per enclosing loop, innermost last: its breaks and continues
+        self.private: set[str] = set()  # arrays the lowered code declares: each iteration's own
 
     def error(self, node: c_ast.Node, message: str) -> AnalysisError:
         return self.src.error_at(loc_of(node), message, AnalysisError)
@@ -356,6 +357,7 @@ class _AccessFinder(c_ast.NodeVisitor):
         self.reads: set[str] = set()
         self.writes: set[str] = set()
         self.calls: list[str] = []  # the functions whose arguments are being visited, innermost last
+        self.private = lowering.private
 
     def _target(self, node: c_ast.Node, also_read: bool) -> None:
         if isinstance(node, c_ast.StructRef):
@@ -383,6 +385,12 @@ class _AccessFinder(c_ast.NodeVisitor):
         at = member if member is not None else node
         if not isinstance(base, c_ast.ID):
             raise self.lowering.error(at, "only named arrays can be indexed in a Loop region")
+        if base.name in self.private:  # each iteration's own array, declared in the loop: no memory of the nest's
+            (self.writes if write else self.reads).add(base.name)
+            if subscripts:
+                for s in subs:
+                    self.visit(s)
+            return
         self.accesses.append(
             Access(base.name, tuple(subs), write, loc_of(at), member.field.name if member is not None else None)
         )
@@ -437,6 +445,8 @@ class _AccessFinder(c_ast.NodeVisitor):
 
     def visit_Decl(self, node: c_ast.Decl) -> None:
         self.writes.add(node.name)
+        if isinstance(node.type, c_ast.ArrayDecl):
+            self.private.add(node.name)
         if node.init is not None:
             self.visit(node.init)
 

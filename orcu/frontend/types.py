@@ -49,11 +49,20 @@ def declarations_in(node: c_ast.Node, origin: str) -> dict[str, tuple[c_ast.Decl
     found: dict[str, tuple[c_ast.Decl, str]] = {}
 
     class Finder(c_ast.NodeVisitor):
+        looped = False  # inside a loop of the region
+
         def visit_Decl(self, d: c_ast.Decl) -> None:
             if d.name and not isinstance(d.type, c_ast.FuncDecl):
-                found.setdefault(d.name, (d, origin))
+                # an array a region's loop declares is each iteration's own (a filter's weights)
+                private = self.looped and isinstance(d.type, c_ast.ArrayDecl)
+                found.setdefault(d.name, (d, "private" if private else origin))
             if d.init is not None:
                 self.visit(d.init)
+
+        def visit_For(self, node: c_ast.For) -> None:
+            looped, self.looped = self.looped, origin == "region"
+            self.generic_visit(node)
+            self.looped = looped
 
         def visit_FuncDef(self, f: c_ast.FuncDef) -> None:
             pass  # functions are scanned on their own

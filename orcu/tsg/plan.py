@@ -61,6 +61,7 @@ def plan(
             continue
         if len(nest.body) != 1 or not isinstance(nest.body[0], Loop):
             raise src.error_at(nest.loc, "a Loop region the TSG maps must hold exactly one outer loop", SpecError)
+        _refuse_private_arrays(src, nest)
         deps = dependences(nest)
         phase1 = recipe(nest, deps)
         fixed = _overrides(src, nest, args)
@@ -292,3 +293,18 @@ def _reference(name: str, expr: Expr | None, at) -> Expr:
         source_line=expr.source_line if expr else "",
         _fn=lambda env: env[name],
     )
+
+
+def _refuse_private_arrays(src: SourceFile, nest: LoopNest) -> None:
+    """An array the nest's loop declares (each iteration's own: ``double tmp[4];``) has no place
+    in the TSG's model of the data yet (its tiles, traffic and reductions are of the nest's
+    arrays); Orio's mapping runs such a loop, each thread its iterations' arrays."""
+    private = sorted(n for n, v in nest.variables.items() if v.kind == "private")
+    if private:
+        var = nest.variables[private[0]]
+        raise src.error_at(
+            var.loc or nest.loc,
+            f"the TSG does not map a loop that declares an array ('{private[0]}', each iteration's own): "
+            "map it with Orio's mapping (threadCount=..., no mapping='auto')",
+            SpecError,
+        )

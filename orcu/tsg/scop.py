@@ -83,6 +83,9 @@ def schedule_scop(
     then the transform applies to its first loop, as Orio's does), and why not where None.
     ``live_after``: the names the code after the region may read."""
     arrays = {n: v for n, v in variables.items() if v.kind == "array"}
+    private = sorted(n for n, v in variables.items() if v.kind == "private")
+    if private:  # isl's model would share it between the iterations its schedule moves apart
+        return None, f"not a scop: a loop declares the array '{private[0]}'"
     try:
         body = Lowering(src, arrays, functions).block(items)
     except AnalysisError as e:
