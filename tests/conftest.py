@@ -12,6 +12,7 @@ from orcu.device import profile
 from orcu.driver.tuning import region_space
 from orcu.errors import OrcuError
 from orcu.execution.runners import Runner, build_identity
+from orcu.execution.toolchain import nvcc
 from orcu.planning.program import load
 from orcu.planning.space import input_space
 from orcu.search.space import SearchSpace
@@ -146,6 +147,18 @@ def covering_results(program, region, inputs, workdir, every=False, measure="mod
         builds.setdefault(identity[0] if identity else repr(sorted(config.items())), config)
     runner = Runner("emulate", H100, workdir, jobs=2, measure=measure)
     return list(runner.evaluate(program, region, [(config, inputs) for config in builds.values()]))
+
+
+def builds_as_cuda_and_as_c(folder: Path, tuned: str) -> None:
+    """A tuned file compiles with nvcc for the GPU and, with -DORCU_ORIGINAL, with gcc as C99,
+    both without a warning."""
+    (folder / "t.tuned.cu").write_text(tuned)
+    for command in (
+        [nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
+        ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"],
+    ):
+        built = subprocess.run(command, cwd=folder, capture_output=True, text=True)
+        assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
 
 
 def planted(old, new):

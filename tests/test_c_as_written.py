@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import EVERY, H100, covering_results, diagnose, evaluate, planted, write
+from conftest import EVERY, H100, builds_as_cuda_and_as_c, covering_results, diagnose, evaluate, planted, write
 
 from orcu.analysis.nest import analyze
 from orcu.codegen.region import generate
@@ -499,13 +499,7 @@ void f(int n, {ctype} *a, const {ctype} *b)
     )
     assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
     tuned, _ = tuned_source(program, [Choice(results[0].params, results[0].inputs)])
-    (in_tmp / "t.tuned.cu").write_text(tuned)
-    for command in (
-        [nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
-        ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"],
-    ):
-        built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
-        assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
+    builds_as_cuda_and_as_c(in_tmp, tuned)
 
 
 KR = """void scale(n, a, x)
@@ -1055,9 +1049,5 @@ def test_arrays_named_as_orcus_own_helpers_stay_on_the_device(in_tmp, t, a, b, c
         assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]
         chosen.append(Choice(results[-1].params, inputs))
     tuned, _ = tuned_source(program, chosen)
-    (in_tmp / "t.tuned.cu").write_text(tuned)
-    built = subprocess.run(
-        [nvcc(), "-arch=sm_90", "-c", "t.tuned.cu", "-o", "t.o"], cwd=in_tmp, capture_output=True, text=True
-    )
-    assert built.returncode == 0, built.stderr
+    builds_as_cuda_and_as_c(in_tmp, tuned)
     assert f"orcu_resident_out((void *){b}, orcu_on_device_{b}," in tuned

@@ -3,15 +3,12 @@ them: orcu reads, reduces, generates and checks the type they stand for, the har
 them as the file does (in double for the accurate reference of float ones), and a name the file
 defines as two types under preprocessor conditions is refused where a region uses it."""
 
-import subprocess
-
 import pytest
-from conftest import covering_results, diagnose, evaluate, planted, write
+from conftest import builds_as_cuda_and_as_c, covering_results, diagnose, evaluate, planted, write
 
 from orcu.codegen.region import generate
 from orcu.driver.writeback import Choice, tuned_source
 from orcu.execution.harness import harness_source
-from orcu.execution.toolchain import nvcc
 from orcu.frontend.cparse import ambiguous_typedefs, arithmetic_typedefs
 from orcu.frontend.source import SourceFile
 from orcu.planning.program import load
@@ -108,13 +105,7 @@ def test_a_typedefd_type_tunes_as_the_type_it_names(in_tmp, shape, ctype, n):
         assert {"shared_A_1", "shared_B_1"} <= offered and ("tensorCores_1" in offered) == (ctype == "double")
     tuned, _ = tuned_source(program, [Choice(results[0].params, results[0].inputs)])
     assert f"typedef {ctype} real;" in tuned  # the file's own text stays as written
-    (in_tmp / "t.tuned.cu").write_text(tuned)
-    for command in (
-        [nvcc(), "-arch=sm_90", "-Xcompiler", "-Wall", "-c", "t.tuned.cu", "-o", "t.o"],
-        ["gcc", "-x", "c", "-std=c99", "-Wall", "-DORCU_ORIGINAL", "-c", "t.tuned.cu", "-o", "t-original.o"],
-    ):
-        built = subprocess.run(command, cwd=in_tmp, capture_output=True, text=True)
-        assert built.returncode == 0 and "warning" not in built.stderr, built.stderr
+    builds_as_cuda_and_as_c(in_tmp, tuned)
 
 
 @pytest.mark.parametrize("ctype", ["double", "float"])
