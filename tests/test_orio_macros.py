@@ -5,12 +5,13 @@ size's -D, and its guard stops a build without them."""
 from pathlib import Path
 
 import pytest
-from conftest import write
+from conftest import covering_results, write
 
 from orcu.driver import api
 from orcu.driver.writeback import size_defines
 from orcu.execution.toolchain import tuned_file_problem
 from orcu.planning.program import load
+from orcu.planning.space import input_space
 
 DAXPY = """void daxpy(double a, const double *x, double *y)
 {{
@@ -49,3 +50,36 @@ def test_a_size_macro_in_the_code_gets_its_tuned_file_compiled_at_every_size(in_
         assert tuned_file_problem(text, "d.tuned.cu", Path(in_tmp), "emulate", d) is None
     unguarded = tuned_file_problem(text, "d.tuned.cu", Path(in_tmp), "emulate", {})
     assert unguarded is not None and "N is not defined: orcu tuned this file for N = " in unguarded
+
+
+FIXED = """#define N {n}
+#define M ({m}u)
+void mat(float (*A)[M], {t} *B)
+{{
+    int i, j;
+    /*@ begin PerfTuning (
+    def performance_params {{ param TC[] = [32, 64]; }}
+    def input_params {{ }}
+    def input_vars {{ decl dynamic float A[N][M] = random; decl dynamic {t} B[M*N] = 0; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA({transform})
+    for (i = 0; i < N; i++)
+        for (j = 0; j < M; j++)
+            B[j*N + i] = ({t})(2.0f * A[i][j]);
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("transform", ["threadCount=TC", "mapping='auto'"])
+@pytest.mark.parametrize("t, n, m", [("float", 64, 48), ("double", "0x21", 7)])
+def test_the_files_number_macros_size_the_specs_arrays(in_tmp, t, n, m, transform):
+    """`#define N 64` and `decl ... A[N][M]`: the spec reads the file's integer macros (before:
+    "undefined name 'N' in the size of 'A'")."""
+    program = load(write(in_tmp / "t.c", FIXED.format(t=t, n=n, m=m, transform=transform)))
+    assert (program.spec.lets["N"], program.spec.lets["M"]) == (int(str(n), 0), m)
+    inputs = next(iter(input_space(program).configs()))
+    results = covering_results(program, 0, inputs, in_tmp / "build", every=True, measure="kernel")
+    assert results and {r.status for r in results} == {"ok"}, [(r.params, r.message[:300]) for r in results]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from orcu.errors import OrcuError, SpecError, did_you_mean
-from orcu.frontend.cparse import arithmetic_typedefs, local_headers
+from orcu.frontend.cparse import arithmetic_typedefs, file_macros, local_headers
 from orcu.frontend.source import SourceFile
 from orcu.frontend.structs import struct_names
 from orcu.search.registry import SPELLINGS, STRATEGIES, canonical, known
@@ -121,12 +121,26 @@ INIT_FUNCTION = re.compile(r"\bvoid\s+init_input_vars\s*\(\s*(void\s*)?\)\s*\{")
 _SEARCH_PREFIXES = tuple(sorted({a.lower() + "_" for a in STRATEGIES} | {k + "_" for k in SPELLINGS}))
 
 
+_INTEGER = re.compile(r"\(?\s*(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*\s*\)?")
+
+
+def _number_macros(src: SourceFile) -> dict[str, int]:
+    """The file's macros that are an integer (``#define N 64``): a spec reads them as the C does
+    (``decl dynamic float A[N][N]``); an input parameter or ``let`` of the name wins."""
+    found = {}
+    for name, value in file_macros(src).items():
+        m = _INTEGER.fullmatch(value.strip())
+        if m is not None:
+            found[name] = int(m.group(1), 0)
+    return found
+
+
 class SpecBuilder:
     def __init__(self, src: SourceFile, start: int | None, predefined: Mapping[str, Any] | None = None):
         """``predefined``: names every spec may read (the device's facts); a spec may define them anew."""
         self.src = src
         self.loc = src.location(start) if start is not None else None
-        self.lets: dict[str, Any] = dict(predefined or {})
+        self.lets: dict[str, Any] = {**_number_macros(src), **dict(predefined or {})}
         self.params: dict[str, list[Param]] = {s: [] for s in PARAM_SECTIONS}
         self.constraints: dict[str, list[Constraint]] = {s: [] for s in PARAM_SECTIONS}
         self.decls: list[Decl] = []
