@@ -261,7 +261,7 @@ def _expanded(node: c_ast.Node, macros: dict[str, tuple[tuple[str, ...], c_ast.N
             return None
 
         expansion = replaced(body, substituted)
-        for part in _walk(expansion):  # the body's own nodes (copies) at the call, the arguments where they are
+        for part in walk(expansion):  # the body's own nodes (copies) at the call, the arguments where they are
             if part.coord is None or part.coord.file == "<expression>":
                 part.coord = call.coord
         return _expanded(expansion, macros, active | {name})
@@ -269,10 +269,11 @@ def _expanded(node: c_ast.Node, macros: dict[str, tuple[tuple[str, ...], c_ast.N
     return replaced(node, each)
 
 
-def _walk(node: c_ast.Node):
+def walk(node: c_ast.Node):
+    """``node`` and every node under it, parents first."""
     yield node
     for _, child in node.children():
-        yield from _walk(child)
+        yield from walk(child)
 
 
 def parse_statements(src: SourceFile, start: int, text: str) -> list[c_ast.Node]:

@@ -12,7 +12,7 @@ from pycparser import c_ast
 from pycparser.c_parser import CParser
 
 from orcu.analysis.affine import Poly, poly_of
-from orcu.frontend.cparse import parse_expression
+from orcu.frontend.cparse import parse_expression, walk
 from orcu.frontend.ir import Loop, Variable, c_text
 from orcu.tsg.scop_model import Scheduled, _extent, _Model, _Unfit, _users
 from orcu.tsg.scop_tree import _Band, _Leaf, _Sequence
@@ -404,14 +404,8 @@ def _fresh(name: str, taken: set[str]) -> str:
 
 
 def _set_coord(node: c_ast.Node, coord) -> None:
-    for n in _walk(node):
+    for n in walk(node):
         n.coord = coord
-
-
-def _walk(node: c_ast.Node):
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
 
 
 def _outside(

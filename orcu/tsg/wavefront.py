@@ -27,9 +27,9 @@ from pycparser import c_ast
 
 from orcu.analysis.affine import Poly, loop_bounds, value_range
 from orcu.analysis.poly import dependences
-from orcu.frontend.cparse import parse_expression
+from orcu.frontend.cparse import parse_expression, walk
 from orcu.frontend.ir import Loop, LoopNest, c_text
-from orcu.tsg.scop_code import _fresh, _statement, _substituted, _walk
+from orcu.tsg.scop_code import _fresh, _statement, _substituted
 
 MAX_WEIGHT = 4  # Gauss-Seidel's 9-point stencil needs (4, 2, 1)
 MAX_LOOPS = 4  # weights tried for at most this many loops (5**4 combinations)
@@ -148,7 +148,7 @@ def _guarded(body: c_ast.Node, test: str, coord) -> c_ast.Node:
         return _loop(body, _guarded(body.stmt, test, coord))
     if (
         isinstance(body, c_ast.Compound)
-        and any(isinstance(n, c_ast.For) for n in _walk(body))
+        and any(isinstance(n, c_ast.For) for n in walk(body))
         # a declaration stays where its uses see it: an array's only without an initializer
         and all(n.init is None or _scalar(n) for n in body.block_items or [] if isinstance(n, c_ast.Decl))
     ):
