@@ -149,9 +149,7 @@ def threads_loop(
 def row_effect(node, reduced: set[str]) -> bool:
     """Whether a node beside a row's loop writes memory or updates one of the kernel's
     reductions (``t += best`` after the row's max): the row's threads would each do it once."""
-    return any(a.write for st, _ in statements((node,)) for a in st.accesses) or any(
-        set(st.scalar_writes) & reduced for st, _ in statements((node,))
-    )
+    return any(st.scalar_writes & reduced or any(a.write for a in st.accesses) for st, _ in statements((node,)))
 
 
 def once_per_row(lines: list[str], depth: int) -> list[str]:
