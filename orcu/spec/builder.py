@@ -7,6 +7,7 @@ is written once and gives the same diagnostic for both.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -252,9 +253,15 @@ class SpecBuilder:
         values = tuple(value) if isinstance(value, (list, tuple, range)) else (value,)
         self.options.append(Option(flag, values, self.src.location(offset)))
 
+    @functools.cached_property
+    def _file_types(self) -> tuple[set[str], dict[str, str]]:
+        """The file's struct names and its other names of arithmetic types (``decl real x[n]``,
+        the file's ``typedef double real``), read once for all of the spec's decls."""
+        texts = [self.src.text, *(t for _, t in local_headers(self.src.path, self.src.text))]
+        return struct_names("\n".join(texts)), arithmetic_typedefs(self.src)
+
     def decl(self, decl: Decl, offset: int) -> None:
-        structs = struct_names("\n".join([self.src.text, *(t for _, t in local_headers(self.src.path, self.src.text))]))
-        aliases = arithmetic_typedefs(self.src)  # decl real x[n], the file's typedef double real
+        structs, aliases = self._file_types
         decl = replace(decl, ctype=" ".join(aliases.get(word, word) for word in decl.ctype.split()))
         for word in [] if decl.ctype.replace("const ", "") in structs else decl.ctype.split():
             if word not in ELEMENT_TYPES:
