@@ -377,6 +377,24 @@ def test_the_loops_of_a_region_are_checked_together_as_the_tuned_file_runs_them(
     ) in capsys.readouterr().err
 
 
+@pytest.mark.slow
+def test_tune_json_reports_each_region_run_together_at_each_size(in_tmp):
+    write(in_tmp / "t.c", (ORIO / "time_steps.c").read_text())
+    proc = orcu("tune", "t.c", "--backend", "emulate", "--budget", "2", "--json", cwd=in_tmp)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    sizes = [dict(s) for s in input_space(load(ORIO / "time_steps.c")).configs()]
+    runs = summary["together"]
+    assert [(r["line"], r["inputs"]) for r in runs] == [(10, s) for s in sizes]
+    # the host function's whole time holds its kernels' and the transfers
+    assert all(0 < r["kernel_ms"] <= r["total_ms"] for r in runs)
+    # one loop outside any host loop is its own run: nothing more to report
+    write(in_tmp / "one.c", (EXAMPLES / "axpy.c").read_text())
+    proc = orcu("tune", "one.c", "--backend", "emulate", "--budget", "1", "--json", cwd=in_tmp)
+    assert proc.returncode == 0, proc.stderr
+    assert "together" not in json.loads(proc.stdout)
+
+
 def test_a_sum_not_reset_in_each_iteration_is_still_carried(in_tmp):
     write(in_tmp / "t.c", (ORIO / "loop_under_if.c").read_text().replace("        ysum = 0.0;\n", ""))
     proc = orcu("check", "t.c", cwd=in_tmp)

@@ -35,23 +35,33 @@ def run_together(program: Program, runner: Runner, r: int, choices: Mapping[int,
     return runner.whole_region(program, r, choices[first].params, dict(choices[first].inputs), whole, codes)
 
 
-def together(program: Program, runner, best: list[list[Choice]]) -> list[str]:
+def together(program: Program, runner, best: list[list[Choice]]) -> tuple[list[str], list[dict[str, Any]]]:
     """Each loop was checked alone; a region that runs several (or one in a host loop) runs
     them together in the tuned file, its arrays kept on the device across them: run it so,
-    at every tuned input size, against the region as written. What failed, said."""
-    problems = []
+    at every tuned input size, against the region as written. (What failed, said; each such
+    region's run: its line, input sizes, kernel and total ms, as ``tune --json`` reports it.)"""
+    problems, measured = [], []
     for r, host in enumerate(program.hosts):
         if not host.repeated:
             continue
+        line = program.src.location(program.regions[r].start).line
         for j in range(len(best[host.nests[0]])):
             result = run_together(program, runner, r, {k: best[k][j] for k in host.nests})
             if result.status != "ok":
-                line = program.src.location(program.regions[r].start).line
                 problems.append(
                     f"the loops of the Loop region at line {line} each passed alone, but not together as the "
                     f"tuned file runs them ({result.status}: {result.message})"
                 )
-    return problems
+                continue
+            measured.append(
+                {
+                    "line": line,
+                    "inputs": dict(best[host.nests[0]][j].inputs),
+                    "kernel_ms": statistics.median(result.kernel_ms) if result.kernel_ms else None,
+                    "total_ms": statistics.median(result.total_ms) if result.total_ms else None,
+                }
+            )
+    return problems, measured
 
 
 def summary(

@@ -98,7 +98,7 @@ def run(request: TuneRequest) -> Tuning:
     program = setting.program
     measure = ranking_measure(program, request.measure, setting.backend)
     goal = ranking_objective(program, request.objective, setting.backend)
-    tunings, best, errors = _search(request, setting, measure, goal)
+    tunings, best, errors, together_runs = _search(request, setting, measure, goal)
     not_run = [
         f"{t.name} {settings_text(t.inputs)}".strip() for t in tunings if t.checked is False and t.best is not None
     ]
@@ -111,6 +111,8 @@ def run(request: TuneRequest) -> Tuning:
     result = summary(
         program, tunings, setting.output if best is not None else None, setting.backend, setting.device_text
     )
+    if together_runs:
+        result["together"] = together_runs
     if program.fragment and best is not None:
         result["fragment"] = fragment_path(setting.output)
     written = _write(request, setting, best, bool(not_run)) if best is not None else []
@@ -158,9 +160,9 @@ def _limits(request: TuneRequest, spec) -> tuple[int | None, float | None]:
     return (min(budgets) if budgets else None), (min(limits) if limits else None)
 
 
-def _search(request: TuneRequest, setting: _Setting, measure: str, goal) -> tuple[list, Any, list[str]]:
+def _search(request: TuneRequest, setting: _Setting, measure: str, goal) -> tuple[list, Any, list[str], list[dict]]:
     """Search every region, check the model's winners where nothing ran them, and run the regions
-    together: (the region tunings, the choices to write or None, the errors)."""
+    together: (the region tunings, the choices to write or None, the errors, the runs together)."""
     program, backend, home = setting.program, setting.backend, setting.home
     budget, time_limit = _limits(request, program.spec)
     executor = executor_for(request.path, home, backend, request.gpus, request.cluster)
@@ -205,13 +207,15 @@ def _search(request: TuneRequest, setting: _Setting, measure: str, goal) -> tupl
             check_predictions(program, tunings, runners[-1], db, setting.context, emulated, progress=say)
         run_spec_command(program, "postbuild_command", request.trust_spec)
         best = choices(program, tunings)
-        problems = together(program, runner, best) if best is not None and backend_of(backend).runs else []
+        problems, measured = (
+            together(program, runner, best) if best is not None and backend_of(backend).runs else ([], [])
+        )
     finally:  # interrupted too: each finished evaluation is in the database already
         db.close()
         for r in runners:
             r.close()
     errors = [f"orcu: error: {problem}; no output written" for problem in problems]
-    return tunings, (None if problems else best), errors
+    return tunings, (None if problems else best), errors, measured
 
 
 def _write(request: TuneRequest, setting: _Setting, best, unchecked: bool) -> list[str]:
