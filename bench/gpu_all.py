@@ -1,6 +1,7 @@
 """Everything orcu does that needs a GPU, in one command, in steps of under ten minutes each.
 
     bench/gpu_all.sh [--step NAME]... [--again] [--dry-run] [--out DIR] [--budget N] [--examples F...] [--cases C...]
+                     [--scops S...]
 
 (bench/gpu_all.sh installs orcu first, from the wheels in .whl/ where the machine has no
 index; this module is what it runs.) The steps, in order, each writing its results under
@@ -15,6 +16,9 @@ bench/results/gpu/ as it finishes, so that a run cut off still leaves what it di
              bandwidth, DIA SpMV against cuSPARSE CSR, DGEMV and its transpose against
              cuBLAS, SGEMM and DGEMM against cuBLAS, the TSG's mapping against Orio's on gemm
              and gemv (vendor.json, each case as it finishes)
+  polybench  orcu's tuned code beside PPCG's on the 23 PolyBench scops at LARGE, kernels alone
+             and with transfers (bench/polybench_gpu.py; polybench.json, each scop as it
+             finishes; --scops names some)
   calibrate  orcu's performance model against every variant measured above: Spearman per
              kernel and input size, the model's pick against the measured best, the constants
              refitted and written where the model reads them (calibration.json,
@@ -47,13 +51,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import bench_model
+import polybench_gpu
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "annotated_examples"
 RESULTS = Path(__file__).resolve().parent / "results" / "gpu"
 VENDOR_SOURCE = Path(__file__).resolve().parent / "gpu" / "vendor.cu"
 CALIBRATION = ROOT / "templates" / "model_calibration.json"
-STEPS = ("tests", "tune", "vendor", "calibrate", "plots")
+STEPS = ("tests", "tune", "vendor", "polybench", "calibrate", "plots")
 
 # The vendor comparisons: (name, orcu's example, its input sizes, the vendor case and sizes, what is
 # compared, the goal). Sizes are those of the ended issues' goals; gemm is tuned where the CPU's
@@ -173,12 +178,13 @@ class Run:
         examples: list[str] | None,
         cases: list[str] | None = None,
         home: Path | None = None,
+        scops: list[str] | None = None,
     ):
         self.out, self.dry = out.resolve(), dry  # absolute: orcu runs in a scratch folder, with ORCU_HOME under out
         self.home = (home or self.out / "home").resolve()
         self.budget = budget or (2 if dry else 12)
         self.backend = "emulate" if dry else "cuda"
-        self.examples, self.cases = examples, cases
+        self.examples, self.cases, self.scops = examples, cases, scops
         self.out.mkdir(parents=True, exist_ok=True)
         self.scratch = Path(tempfile.mkdtemp(prefix="orcu-gpu-all-"))
         self.env = dict(os.environ, ORCU_HOME=str(self.home))
@@ -208,7 +214,9 @@ class Run:
             cwd=self.scratch,
         )
 
-    def tune(self, path: Path, inputs: dict | None, budget: int, output: Path) -> tuple[int, dict | None, str]:
+    def tune(
+        self, path: Path, inputs: dict | None, budget: int, output: Path, extra: tuple[str, ...] = ()
+    ) -> tuple[int, dict | None, str]:
         """orcu tune on the run's backend, ranked by the kernels' measured time (also in emulation,
         so that the dry run walks the same path); the exit status, the JSON summary and stderr."""
         command = [
@@ -223,6 +231,7 @@ class Run:
             "--json",
             "-o",
             str(output),
+            *extra,
         ]
         for name, value in (inputs or {}).items():
             command += ["--input", f"{name}={value}"]
@@ -589,10 +598,20 @@ def step_plots(run: Run) -> bool:
     return bool(made)
 
 
+STEPS_FILES = (
+    "steps.json",
+    "tests.json",
+    "tune.json",
+    "vendor.json",
+    "polybench.json",
+    "calibration.json",
+    "plots.json",
+)
 STEP_FUNCTIONS = {
     "tests": step_tests,
     "tune": step_tune,
     "vendor": step_vendor,
+    "polybench": polybench_gpu.step,
     "calibrate": step_calibrate,
     "plots": step_plots,
 }
@@ -613,6 +632,7 @@ def main(argv: list[str] | None = None) -> int:
         help="only these annotated examples in tune (file names, or paths from the repository's root)",
     )
     parser.add_argument("--cases", nargs="+", help="only these vendor cases (daxpy, sgemm, orio_dgemv, ...)")
+    parser.add_argument("--scops", nargs="+", help="only these PolyBench scops in polybench (gemm.c, lu.c, ...)")
     parser.add_argument(
         "--home",
         type=Path,
@@ -623,10 +643,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dry_run and shutil.which("nvidia-smi") is None:
         print("gpu_all: no GPU visible (nvidia-smi not found); --dry-run walks the steps in emulation", file=sys.stderr)
         return 2
-    run = Run(args.out, args.dry_run, args.budget, args.examples, args.cases, args.home)
+    run = Run(args.out, args.dry_run, args.budget, args.examples, args.cases, args.home, args.scops)
     state = {} if args.again else run.load("steps.json", {})
     if args.again:
-        for name in ("steps.json", "tests.json", "tune.json", "vendor.json", "calibration.json", "plots.json"):
+        for name in STEPS_FILES:
             (run.out / name).unlink(missing_ok=True)
     todo = args.step or [s for s in STEPS if s not in state]
     if not todo:

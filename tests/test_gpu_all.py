@@ -14,7 +14,8 @@ SCRIPT = ROOT / "bench" / "gpu_all.py"
 
 def gpu_all(out, *arguments, examples=("vecscale.c", "two_regions.c"), cwd=None):
     return subprocess.run(
-        [sys.executable, str(SCRIPT), "--dry-run", "--out", str(out), "--examples", *examples, *arguments],
+        [sys.executable, str(SCRIPT), "--dry-run", "--out", str(out), "--examples", *examples, "--scops", "atax.c"]
+        + list(arguments),
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -31,7 +32,7 @@ def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "step tests" not in proc.stdout and "step tune" in proc.stdout
     steps = json.loads((out / "steps.json").read_text())
-    assert list(steps) == ["tests", "tune", "vendor", "calibrate", "plots"]
+    assert list(steps) == ["tests", "tune", "vendor", "polybench", "calibrate", "plots"]
     assert all(step["clean"] for step in steps.values())
 
     tests = json.loads((out / "tests.json").read_text())
@@ -68,6 +69,12 @@ def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
     assert goals["TSG sgemm >= 10x Orio's mapping"]["measured"] > 0
     # without cuBLAS's headers here the vendor program is not built; with them it must be
     assert vendor["vendor_program"] == "built" or "cublas_v2.h: No such file" in vendor["vendor_program"]
+
+    polybench = json.loads((out / "polybench.json").read_text())
+    # PPCG's code of atax built under each option (not run: no GPU); orcu's tuned, its two loops run together
+    assert polybench["ppcg"]["atax.c"] == {option: {"built": True} for option in ("default", "tile16", "tile32")}
+    atax = polybench["orcu"]["atax.c"]
+    assert atax["exit"] == 0 and len(atax["loops"]) == 2 and 0 < atax["kernels_ms"] <= atax["whole_ms"]
 
     calibration = json.loads((out / "calibration.json").read_text())
     regions = {example["region"] for example in calibration["examples"]}
