@@ -32,7 +32,10 @@ from bench_ppcg import KERNELS, OPTIONS, _scop_file, _sizes
 
 PPCG = Path(__file__).resolve().parent / "ppcg"
 POLYBENCH = PPCG / "polybench"
-REPEATS = 3
+CALLS = 3  # of the kernel function per run (ORCU_BENCH_CALLS)
+# PPCG's floyd-warshall launches a kernel n(2n - 1) times (15.7 million at LARGE, about 40 s a
+# call): one call of its default option only, the options differing in the block's size alone
+ONE_CALL = {"floyd.c": ("default",)}
 # the C reference's cost at LARGE, in seconds of one CPU core (gcc -O3, PolyBench's own program
 # on the CI-class machine, rounded): a tune runs it once per batch of each loop and once more for
 # the loops together, so the scops that cost most go last, where a run cut off leaves them
@@ -79,9 +82,9 @@ static void orcu_bench_kernels_stop(void)
 
 
 def instrumented(host: str) -> str:
-    """PPCG's host file with its kernels timed by events and main's timed call run REPEATS
-    times, the context made and the modules loaded before the first (CUDA_MODULE_LOADING=EAGER
-    at run time)."""
+    """PPCG's host file with its kernels timed by events and main's timed call run CALLS times
+    (ORCU_BENCH_CALLS), the context made and the modules loaded before the first
+    (CUDA_MODULE_LOADING=EAGER at run time)."""
     lines = host.splitlines()
     launches = [k for k, line in enumerate(lines) if "<<<" in line]
     if not launches:
@@ -113,7 +116,9 @@ def instrumented(host: str) -> str:
     indent = timed.group(1)
     text = (
         text[: timed.start()]
-        + f"{indent}cudaFree(0);\n{indent}for (int orcu_bench_call = 0; orcu_bench_call < {REPEATS}; orcu_bench_call++) {{\n"
+        + f'{indent}cudaFree(0);\n{indent}const char *orcu_bench_calls = getenv("ORCU_BENCH_CALLS");\n'
+        + f"{indent}for (int orcu_bench_call = 0; orcu_bench_call < (orcu_bench_calls ? atoi(orcu_bench_calls) : {CALLS}); "
+        + "orcu_bench_call++) {\n"
         + text[timed.start() : timed.end()]
         + f"\n{indent}}}"
         + text[timed.end() :]
@@ -155,11 +160,18 @@ def build_ppcg(name: str, option: str, scratch: Path, arch: str) -> Path | str:
     return exe if proc.returncode == 0 else proc.stderr.strip()[-1500:]
 
 
-def run_ppcg(exe: Path, env: dict) -> dict:
-    """One run of PPCG's program: each call's whole time and kernels' time (ms), the best of each."""
-    proc = subprocess.run(
-        [str(exe)], capture_output=True, text=True, timeout=120, env={**env, "CUDA_MODULE_LOADING": "EAGER"}
-    )
+def run_ppcg(exe: Path, env: dict, calls: int = CALLS) -> dict:
+    """One run of PPCG's program: the best of its calls' whole time and kernels' time (ms)."""
+    try:
+        proc = subprocess.run(
+            [str(exe)],
+            capture_output=True,
+            text=True,
+            timeout=60 + 60 * calls,
+            env={**env, "CUDA_MODULE_LOADING": "EAGER", "ORCU_BENCH_CALLS": str(calls)},
+        )
+    except subprocess.TimeoutExpired as e:
+        return {"error": f"over {e.timeout:.0f} s"}
     if proc.returncode != 0:
         return {"error": (proc.stderr or proc.stdout).strip()[-800:]}
     whole = [1000 * float(x) for x in proc.stdout.split()]
@@ -171,26 +183,29 @@ def run_ppcg(exe: Path, env: dict) -> dict:
     }
 
 
-def ppcg_side(run, names: list[str]) -> dict:
-    """Every kernel under every option built side by side, then run one at a time."""
+def ppcg_side(run, done: dict, names: list[str]) -> None:
+    """Every kernel under every option built side by side, then run one at a time, each
+    kernel's row saved as it finishes (``done["ppcg"]``)."""
     arch = "sm_90" if run.dry else "native"
-    jobs = [(n, o) for n in names for o in OPTIONS]
+    jobs = [(n, o) for n in names if n not in done["ppcg"] for o in ONE_CALL.get(n, OPTIONS)]
     with ThreadPoolExecutor(max_workers=16) as pool:
         built = dict(zip(jobs, pool.map(lambda j: build_ppcg(j[0], j[1], run.scratch / "ppcg", arch), jobs)))
-    out: dict[str, dict] = {}
-    for (name, option), exe in built.items():
-        row = out.setdefault(name, {})
-        if not isinstance(exe, Path):
-            row[option] = {"error": exe}
-        elif run.dry:
-            row[option] = {"built": True}
-        else:
-            row[option] = run_ppcg(exe, run.env)
-    for row in out.values():
+    for name in dict.fromkeys(n for n, _ in jobs):
+        row: dict = {}
+        for option in ONE_CALL.get(name, OPTIONS):
+            exe = built[name, option]
+            if not isinstance(exe, Path):
+                row[option] = {"error": exe}
+            elif run.dry:
+                row[option] = {"built": True}
+            else:
+                row[option] = run_ppcg(exe, run.env, 1 if name in ONE_CALL else CALLS)
         timed = [(v["kernels_ms"], o) for o, v in row.items() if v.get("kernels_ms")]
         if timed:
             row["best"] = min(timed)[1]
-    return out
+        done["ppcg"][name] = row
+        run.save("polybench.json", done)
+        print(f"polybench: PPCG's {name}: {row}", flush=True)
 
 
 def large(name: str) -> tuple[Path, dict[str, int], int]:
@@ -264,12 +279,7 @@ def ratios(done: dict) -> dict:
 def step(run, budget_per_loop: int = 6) -> bool:
     done = run.load("polybench.json", {"facts": run.facts, "dataset": "LARGE", "ppcg": {}, "orcu": {}})
     names = sorted(run.scops or KERNELS, key=lambda n: (REFERENCE_S.get(n, 0), n))
-    if not done["ppcg"]:
-        start = time.perf_counter()
-        done["ppcg"] = ppcg_side(run, names)
-        done["ppcg_seconds"] = round(time.perf_counter() - start, 1)
-        run.save("polybench.json", done)
-        print(f"polybench: PPCG's code built and run in {done['ppcg_seconds']} s", flush=True)
+    ppcg_side(run, done, names)
     for name in names:
         if name in done["orcu"]:
             continue
