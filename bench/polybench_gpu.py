@@ -1,21 +1,20 @@
 """orcu's tuned code beside PPCG's on the 23 PolyBench scops, on one GPU (issue 61).
 
-bench/gpu_all.py's ``polybench`` step. PPCG's side: its CUDA of PolyBench/C 4.2.1 kept in
-bench/ppcg/OPTION/ (bench_ppcg.py --emit, on a CPU machine), built with PolyBench's utilities
-and headers (bench/ppcg/polybench/) at the LARGE dataset, every option (default, 16 and 32
-square tiles) and each run three times in one process: the kernel function as PolyBench's
-timer measures it (device allocations, transfers, kernels; the CUDA context made and every
-module loaded before the timer starts) and its kernels alone (CUDA events from after the
-last copy to the device to before the first copy back). PPCG's figure is its best option.
-orcu's side: each scop of tests/polybench_scops/ at the same sizes, tuned on the GPU at a
-small budget (the TSG's phased search, every variant checked against the C code as
-written), its kernels' time with the data on the device and the whole host function's with
-its transfers, as the tuned file runs the region (``tune --json``'s ``together``, else the
-one loop's own). Each scop's row is saved as it finishes (``polybench.json``), so that a run
-cut off goes on where it stopped; the scops whose C reference costs most go last.
+bench/gpu_all.py's ``polybench`` step. Both sides are timed as the same program: PolyBench/C
+4.2.1's own main at the LARGE dataset (its init_array, its timer around the kernel function:
+device allocations, transfers and kernels), with the kernel function PPCG wrote (its CUDA of
+every scop, kept in bench/ppcg/OPTION/ by bench_ppcg.py --emit on a CPU machine; each of its
+options: default, 16 and 32 square tiles, the best being PPCG's figure) or the one orcu's
+tuned file defines (the scop of tests/polybench_scops/, tuned on the GPU at the MEDIUM
+dataset, every variant checked against the C code as written; its choices then run at
+LARGE). Each program calls the kernel function CALLS times and keeps the best; the kernels
+alone are timed by the same CUDA events on both sides (bench/gpu/launch_timing.h: before the
+first launch of a call and after each launch), the CUDA context made and every module loaded
+before the timer starts. The first call's results (PolyBench's dump) are compared between the
+two sides: orcu's program at LARGE must agree with PPCG's to ``AGREE``.
 
-The inputs differ: PolyBench's init_array on PPCG's side, orcu's random values on its own
-(no kernel here branches on its data, so the times do not depend on them).
+Each scop's row is saved as it finishes (``polybench.json``), so that a run cut off goes on
+where it stopped (the dumps stay in OUT/dumps/).
 """
 
 from __future__ import annotations
@@ -32,112 +31,92 @@ from bench_ppcg import KERNELS, OPTIONS, _scop_file, _sizes
 
 PPCG = Path(__file__).resolve().parent / "ppcg"
 POLYBENCH = PPCG / "polybench"
+TIMING = Path(__file__).resolve().parent / "gpu" / "launch_timing.h"
 CALLS = 3  # of the kernel function per run (ORCU_BENCH_CALLS)
-# PPCG's floyd-warshall launches a kernel n(2n - 1) times (15.7 million at LARGE, about 40 s a
-# call): one call of its default option only, the options differing in the block's size alone
+# PPCG's floyd-warshall launches a kernel n(2n - 1) times (15.7 million at LARGE, 55 s a call on
+# the H200): one call, and PPCG's default option only, its options differing in the block's size alone
 ONE_CALL = {"floyd.c": ("default",)}
-# the C reference's cost at LARGE, in seconds of one CPU core (gcc -O3, PolyBench's own program
-# on the CI-class machine, rounded): a tune runs it once per batch of each loop and once more for
-# the loops together, so the scops that cost most go last, where a run cut off leaves them
-REFERENCE_S = {
-    "lu.c": 60,
-    "floyd.c": 30,
-    "seidel2d.c": 28,
-    "3mm.c": 14,
-    "syr2k.c": 13,
-    "gramschmidt.c": 13,
-    "symm.c": 11,
-    "correlation.c": 9,
-    "covariance.c": 9,
-    "heat3d.c": 7,
-    "trmm.c": 7,
-    "2mm.c": 7,
-    "jacobi2d.c": 6,
-    "fdtd2d.c": 4,
-    "syrk.c": 2,
-    "gemm.c": 2,
-    "doitgen.c": 1.5,
-}
-
-# Timing hooks for PPCG's host file: CUDA events around its kernels, printed per call.
-_HOOKS = """
-static cudaEvent_t orcu_bench_start, orcu_bench_stop;
-static void orcu_bench_kernels_start(void)
-{
-  cudaEventCreate(&orcu_bench_start);
-  cudaEventCreate(&orcu_bench_stop);
-  cudaEventRecord(orcu_bench_start);
-}
-static void orcu_bench_kernels_stop(void)
-{
-  float ms = 0;
-  cudaEventRecord(orcu_bench_stop);
-  cudaEventSynchronize(orcu_bench_stop);
-  cudaEventElapsedTime(&ms, orcu_bench_start, orcu_bench_stop);
-  fprintf(stderr, "orcu-bench kernels_ms %.6f\\n", ms);
-  cudaEventDestroy(orcu_bench_start);
-  cudaEventDestroy(orcu_bench_stop);
-}
-"""
+TUNE_DATASET = "MEDIUM"  # where orcu's tune checks every variant against the C code (cheap there)
+AGREE = 1e-6  # the largest difference of the two sides' results, over the largest magnitude of PPCG's
+# the scops whose tune costs most go last, where a run cut off leaves them (seconds, first H200 run)
+COST_S = {"lu.c": 60, "floyd.c": 30, "seidel2d.c": 28, "doitgen.c": 20, "gemver.c": 15, "3mm.c": 14}
 
 
-def instrumented(host: str) -> str:
-    """PPCG's host file with its kernels timed by events and main's timed call run CALLS times
-    (ORCU_BENCH_CALLS), the context made and the modules loaded before the first
-    (CUDA_MODULE_LOADING=EAGER at run time)."""
-    lines = host.splitlines()
-    launches = [k for k, line in enumerate(lines) if "<<<" in line]
-    if not launches:
+def _parameters(text: str, function: str) -> tuple[int, int]:
+    """Where the parameters of ``function``'s definition start and end in C ``text``."""
+    match = re.search(rf"void\s+{function}\s*\(", text)
+    if match is None:
+        raise ValueError(f"no definition of {function}")
+    depth, k = 1, match.end()
+    while depth:
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        k += 1
+    return match.end(), k - 1
+
+
+def timed_main(text: str) -> str:
+    """PolyBench's main with its timed call made ORCU_BENCH_CALLS times (CALLS unless set), the
+    kernels' events reported after each, and the first call's results dumped (PolyBench's
+    print_array) where ORCU_BENCH_DUMP is set, in place of the dump after the last."""
+    timed = re.search(r"( *)/\* Start timer\. \*/.*?polybench_print_instruments;", text, re.S)
+    dce = re.search(r"[ \t]*polybench_prevent_dce\((.*?)\);\n", text, re.S)
+    if timed is None or dce is None or dce.start() < timed.end():
+        raise ValueError("no timed call followed by a dump in main")
+    pad = timed.group(1)
+    loop = (
+        f"{pad}orcu_bench_warm();\n"
+        f'{pad}const char *orcu_bench_calls = getenv("ORCU_BENCH_CALLS");\n'
+        f"{pad}for (int orcu_bench_call = 0; orcu_bench_call < (orcu_bench_calls ? atoi(orcu_bench_calls) : {CALLS}); "
+        "orcu_bench_call++) {\n"
+        f"{timed.group(0)}\n"
+        f"{pad}orcu_bench_report();\n"
+        f'{pad}if (orcu_bench_call == 0 && getenv("ORCU_BENCH_DUMP"))\n'
+        f"{pad}  {dce.group(1)};\n"
+        f"{pad}}}\n"
+    )
+    return text[: timed.start()] + loop + text[timed.end() : dce.start()] + text[dce.end() :]
+
+
+def ppcg_host(host: str) -> str:
+    """PPCG's host file timed as orcu's is: the events around every launch, main's calls."""
+    text = re.sub(
+        r"^(\s*)(\w+ <<<[^;]*>>> \([^;]*\);)",
+        r"\1{ orcu_bench_begin(0); \2 orcu_bench_end(0); }",
+        host,
+        flags=re.M,
+    )
+    if "orcu_bench_begin" not in text:
         raise ValueError("no kernel launch in PPCG's host file")
-    first, last = launches[0], launches[-1]
-    before = [k for k in range(first) if "cudaMemcpyHostToDevice" in lines[k] or "cudaMalloc(" in lines[k]]
-    after = [k for k in range(last, len(lines)) if "cudaMemcpyDeviceToHost" in lines[k] or "cudaFree(" in lines[k]]
-    if not before or not after:
-        raise ValueError("no allocation before PPCG's first launch or no copy back after its last")
-    # after the last copy to the device (or allocation) before the first launch; before the first
-    # copy back (or free) after the last launch
-    copies = [k for k in before if "cudaMemcpyHostToDevice" in lines[k]]
-    start = (copies or before)[-1]
-    stop = after[0]
-    if re.match(r"\s*if \(.*\)\s*$", lines[stop - 1]):  # the copy is the body of an if without braces
-        stop -= 1
-    lines.insert(stop, "    orcu_bench_kernels_stop();")
-    lines.insert(start + 1, "    orcu_bench_kernels_start();")
-    text = "\n".join(lines) + "\n"
-    text = text.replace("#include <assert.h>\n", "#include <assert.h>\n#include <cuda_runtime.h>\n", 1)
     # PolyBench's utilities are C, the host file C++
     text = text.replace("#include <polybench.h>", 'extern "C" {\n#include <polybench.h>\n}', 1)
-    text = re.sub(r'(#include "[\w-]+_kernel\.hu"\n)', lambda m: m.group(1) + _HOOKS, text, count=1)
-    timed = re.search(
-        r"( *)/\* Start timer\. \*/\n\s*polybench_start_instruments;(.*?)polybench_print_instruments;", text, re.S
-    )
-    if timed is None:
-        raise ValueError("no timed call in main")
-    indent = timed.group(1)
-    text = (
-        text[: timed.start()]
-        + f'{indent}cudaFree(0);\n{indent}const char *orcu_bench_calls = getenv("ORCU_BENCH_CALLS");\n'
-        + f"{indent}for (int orcu_bench_call = 0; orcu_bench_call < (orcu_bench_calls ? atoi(orcu_bench_calls) : {CALLS}); "
-        + "orcu_bench_call++) {\n"
-        + text[timed.start() : timed.end()]
-        + f"\n{indent}}}"
-        + text[timed.end() :]
-    )
-    return text
+    return '#include "launch_timing.h"\n' + timed_main(text)
 
 
-def build_ppcg(name: str, option: str, scratch: Path, arch: str) -> Path | str:
-    """PPCG's code of kernel ``name`` under ``option`` built (its executable), or why not."""
-    source = Path(KERNELS[name])
-    stem = source.stem  # PPCG's files are named by PolyBench's
-    folder = scratch / option / stem
-    folder.mkdir(parents=True, exist_ok=True)
-    kept = PPCG / option
-    host = folder / f"{stem}_host.cu"
-    host.write_text(instrumented((kept / f"{stem}_host.cu").read_text()))
-    for suffix in ("_kernel.cu", "_kernel.hu"):
-        shutil.copy(kept / f"{stem}{suffix}", folder / f"{stem}{suffix}")
-    exe = folder / stem
+def orcu_driver(source: str, function: str, prototype: str) -> str:
+    """PolyBench's program (C) calling orcu's tuned ``function`` (``prototype``: its parameters
+    as PolyBench declares them) in place of its own, which stays, unused, under another name."""
+    begin, end = _parameters(source, function)
+    name = source.rindex(function, 0, begin)
+    text = source[:name] + f"{function}_as_written" + source[name + len(function) :]
+    main = text.index("int main(")
+    declarations = (
+        f"void {function}({prototype});  /* orcu's tuned file defines it */\n"
+        "void orcu_bench_warm(void);\nvoid orcu_bench_report(void);\n\n"
+    )
+    return "#include <stdlib.h>\n" + timed_main(text[:main] + declarations + text[main:])
+
+
+def _header(name: str, folder: Path) -> None:
+    """The kernel's PolyBench header in ``folder``, its dump printing every digit that tells two
+    results apart (PolyBench prints two decimals)."""
+    header = POLYBENCH / Path(KERNELS[name]).with_suffix(".h")
+    text = header.read_text().replace('"%0.2lf "', '"%.12g "').replace('"%0.2f "', '"%.8g "')
+    (folder / header.name).write_text(text)
+
+
+def build(folder: Path, sources: list[Path], arch: str) -> Path | str:
+    """A PolyBench program of ``sources`` at LARGE (its executable), or why not."""
+    exe = folder / "program"
     command = [
         shutil.which("nvcc") or "nvcc",
         "-O3",
@@ -145,12 +124,12 @@ def build_ppcg(name: str, option: str, scratch: Path, arch: str) -> Path | str:
         "-w",
         "-DLARGE_DATASET",
         "-DPOLYBENCH_TIME",
+        "-DPOLYBENCH_DUMP_ARRAYS",
+        "-I",
+        str(folder),
         "-I",
         str(POLYBENCH / "utilities"),
-        "-I",
-        str(POLYBENCH / source.parent),
-        str(host),
-        str(folder / f"{stem}_kernel.cu"),
+        *map(str, sources),
         str(POLYBENCH / "utilities" / "polybench.c"),
         "-o",
         str(exe),
@@ -160,36 +139,96 @@ def build_ppcg(name: str, option: str, scratch: Path, arch: str) -> Path | str:
     return exe if proc.returncode == 0 else proc.stderr.strip()[-1500:]
 
 
-def run_ppcg(exe: Path, env: dict, calls: int = CALLS) -> dict:
-    """One run of PPCG's program: the best of its calls' whole time and kernels' time (ms)."""
+def build_ppcg(name: str, option: str, scratch: Path, arch: str) -> Path | str:
+    """PPCG's program of kernel ``name`` under ``option``, or why not."""
+    stem = Path(KERNELS[name]).stem  # PPCG's files are named by PolyBench's
+    folder = scratch / "ppcg" / option / stem
+    folder.mkdir(parents=True, exist_ok=True)
+    kept = PPCG / option
+    (folder / "host.cu").write_text(ppcg_host((kept / f"{stem}_host.cu").read_text()))
+    for suffix in ("_kernel.cu", "_kernel.hu"):
+        shutil.copy(kept / f"{stem}{suffix}", folder / f"{stem}{suffix}")
+    shutil.copy(TIMING, folder)
+    _header(name, folder)
+    return build(folder, [folder / "host.cu", folder / f"{stem}_kernel.cu"], arch)
+
+
+def build_orcu(name: str, tuned: Path, scratch: Path, arch: str) -> Path | str:
+    """PolyBench's program of kernel ``name`` calling the kernel function of orcu's ``tuned`` file."""
+    folder = scratch / "orcu" / Path(KERNELS[name]).stem
+    folder.mkdir(parents=True, exist_ok=True)
+    source = (POLYBENCH / KERNELS[name]).read_text()
+    function = re.search(r"void\s+(kernel_\w+)\s*\(", tuned.read_text()).group(1)
+    begin, end = _parameters(source, function)
+    (folder / "driver.c").write_text(orcu_driver(source, function, source[begin:end]))
+    (folder / "tuned.cu").write_text('#include "launch_timing.h"\n' + tuned.read_text())
+    header = tuned.with_suffix(".h")
+    if header.exists():
+        shutil.copy(header, folder / header.name)
+    shutil.copy(TIMING, folder)
+    _header(name, folder)
+    return build(folder, [folder / "tuned.cu", folder / "driver.c"], arch)
+
+
+def run_program(exe: Path, env: dict, calls: int, dump: Path | None) -> dict:
+    """One run: the best of its calls' whole time and kernels' time (ms), its launches a call;
+    the first call's results written to ``dump``."""
+    extra = {"CUDA_MODULE_LOADING": "EAGER", "ORCU_BENCH_CALLS": str(calls)}
+    if dump is not None:
+        extra["ORCU_BENCH_DUMP"] = "1"
     try:
-        proc = subprocess.run(
-            [str(exe)],
-            capture_output=True,
-            text=True,
-            timeout=60 + 60 * calls,
-            env={**env, "CUDA_MODULE_LOADING": "EAGER", "ORCU_BENCH_CALLS": str(calls)},
-        )
+        proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60 + 60 * calls, env={**env, **extra})
     except subprocess.TimeoutExpired as e:
         return {"error": f"over {e.timeout:.0f} s"}
     if proc.returncode != 0:
         return {"error": (proc.stderr or proc.stdout).strip()[-800:]}
     whole = [1000 * float(x) for x in proc.stdout.split()]
-    kernels = [float(x) for x in re.findall(r"orcu-bench kernels_ms (\S+)", proc.stderr)]
+    kernels = re.findall(r"orcu-bench kernels_ms (\S+) launches (\d+)", proc.stderr)
+    if dump is not None:
+        dump.write_text(proc.stderr)
     return {
         "whole_ms": min(whole) if whole else None,
-        "kernels_ms": min(kernels) if kernels else None,
+        "kernels_ms": min(float(ms) for ms, _ in kernels) if kernels else None,
+        "launches": int(kernels[0][1]) if kernels else None,
         "calls": len(whole),
     }
 
 
+def dumped(text: str) -> dict[str, list[float]]:
+    """The arrays of PolyBench's dump, by name."""
+    return {
+        name: [float(x) for x in values.split()]
+        for name, values in re.findall(r"begin dump: (\w+)(.*?)end   dump: \1", text, re.S)
+    }
+
+
+def difference(ours: dict[str, list[float]], theirs: dict[str, list[float]]) -> float:
+    """The largest difference between the two sides' arrays over the largest magnitude of
+    PPCG's (inf where an array is missing, differs in length, or one side has NaN the other has not)."""
+    if not theirs or ours.keys() != theirs.keys():
+        return math.inf
+    worst = 0.0
+    for name, values in theirs.items():
+        mine = ours[name]
+        if len(mine) != len(values):
+            return math.inf
+        scale = max((abs(v) for v in values if math.isfinite(v)), default=0.0) or 1.0
+        for a, b in zip(mine, values):
+            if math.isnan(a) or math.isnan(b):
+                if math.isnan(a) != math.isnan(b):
+                    return math.inf
+                continue
+            worst = max(worst, abs(a - b) / scale)
+    return worst
+
+
 def ppcg_side(run, done: dict, names: list[str]) -> None:
     """Every kernel under every option built side by side, then run one at a time, each
-    kernel's row saved as it finishes (``done["ppcg"]``)."""
+    kernel's row saved as it finishes (``done["ppcg"]``); the default option's results dumped."""
     arch = "sm_90" if run.dry else "native"
     jobs = [(n, o) for n in names if n not in done["ppcg"] for o in ONE_CALL.get(n, OPTIONS)]
     with ThreadPoolExecutor(max_workers=16) as pool:
-        built = dict(zip(jobs, pool.map(lambda j: build_ppcg(j[0], j[1], run.scratch / "ppcg", arch), jobs)))
+        built = dict(zip(jobs, pool.map(lambda j: build_ppcg(j[0], j[1], run.scratch, arch), jobs)))
     for name in dict.fromkeys(n for n, _ in jobs):
         row: dict = {}
         for option in ONE_CALL.get(name, OPTIONS):
@@ -199,7 +238,8 @@ def ppcg_side(run, done: dict, names: list[str]) -> None:
             elif run.dry:
                 row[option] = {"built": True}
             else:
-                row[option] = run_ppcg(exe, run.env, 1 if name in ONE_CALL else CALLS)
+                dump = _dump(run, "ppcg", name) if option == "default" else None
+                row[option] = run_program(exe, run.env, 1 if name in ONE_CALL else CALLS, dump)
         timed = [(v["kernels_ms"], o) for o, v in row.items() if v.get("kernels_ms")]
         if timed:
             row["best"] = min(timed)[1]
@@ -208,60 +248,67 @@ def ppcg_side(run, done: dict, names: list[str]) -> None:
         print(f"polybench: PPCG's {name}: {row}", flush=True)
 
 
-def large(name: str) -> tuple[Path, dict[str, int], int]:
-    """orcu's scop file of kernel ``name``, PolyBench's LARGE sizes of its input parameters and
-    its number of loops tuned apart (each gets its share of a tune's budget)."""
+def _dump(run, side: str, name: str) -> Path:
+    folder = run.out / "dumps"
+    folder.mkdir(exist_ok=True)
+    return folder / f"{side}_{Path(name).stem}.txt"
+
+
+def tune_inputs(name: str, dataset: str) -> tuple[Path, dict[str, int], int]:
+    """orcu's scop file of kernel ``name``, PolyBench's sizes of ``dataset`` for its input
+    parameters, and its number of loops tuned apart (each gets its share of a tune's budget)."""
     from orcu.planning.program import load
 
     path = _scop_file(name)
     program = load(path)
-    sizes = _sizes(POLYBENCH, KERNELS[name], "LARGE")
+    sizes = _sizes(POLYBENCH, KERNELS[name], dataset)
     return path, {p.name: sizes[p.name] for p in program.spec.input_params if p.name in sizes}, len(program.nests)
 
 
 def orcu_side(run, name: str, budget_per_loop: int) -> dict:
-    """orcu tuned on the run's backend at LARGE: each loop's best, and the region as the tuned file runs it."""
-    path, sizes, loops = large(name)
-    if run.dry:  # the emulation runs the same path at the spec's own sizes
+    """orcu tuned on the run's backend at TUNE_DATASET (the emulation: at the spec's sizes), its
+    tuned file run as PolyBench's program at LARGE and its results compared with PPCG's."""
+    path, sizes, loops = tune_inputs(name, TUNE_DATASET)
+    if run.dry:
         sizes = {}
     start = time.perf_counter()
-    code, summary, stderr = run.tune(
-        path, sizes, budget_per_loop * loops, run.scratch / f"{Path(name).stem}.tuned.cu", extra=("--search", "TSG")
-    )
-    row: dict = {"exit": code, "seconds": round(time.perf_counter() - start, 1), "inputs": sizes}
+    tuned = run.scratch / "tuned" / f"{Path(name).stem}.tuned.cu"
+    tuned.parent.mkdir(exist_ok=True)
+    code, summary, stderr = run.tune(path, sizes, budget_per_loop * loops, tuned, extra=("--search", "TSG"))
+    row: dict = {"tune_exit": code, "tune_s": round(time.perf_counter() - start, 1), "tuned_at": sizes}
     if code != 0 or not summary:
         row["stderr"] = stderr
         return row
-    regions = summary["regions"]
     row["loops"] = [
-        {
-            "name": r["name"],
-            "statuses": r["statuses"],
-            "params": r["best"]["params"] if r["best"] else None,
-            "kernel_ms": r["best"]["kernel_ms"] if r["best"] else None,
-            "total_ms": r["best"]["total_ms"] if r["best"] else None,
-        }
-        for r in regions
+        {"name": r["name"], "statuses": r["statuses"], "params": r["best"]["params"] if r["best"] else None}
+        for r in summary["regions"]
     ]
-    together = summary.get("together")
-    if together:
-        row["kernels_ms"] = sum(t["kernel_ms"] for t in together)
-        row["whole_ms"] = sum(t["total_ms"] for t in together)
-    elif len(regions) == 1 and regions[0]["best"]:
-        row["kernels_ms"], row["whole_ms"] = regions[0]["best"]["kernel_ms"], regions[0]["best"]["total_ms"]
+    exe = build_orcu(name, tuned, run.scratch, "sm_90" if run.dry else "native")
+    if not isinstance(exe, Path):
+        row["error"] = exe
+        return row
+    row["built"] = True
+    if run.dry:
+        return row
+    dump = _dump(run, "orcu", name)
+    row.update(run_program(exe, run.env, 1 if name in ONE_CALL else CALLS, dump))
+    theirs = _dump(run, "ppcg", name)
+    if dump.exists() and theirs.exists():
+        row["difference"] = difference(dumped(dump.read_text()), dumped(theirs.read_text()))
+        row["agrees"] = row["difference"] <= AGREE
     return row
 
 
 def ratios(done: dict) -> dict:
     """PPCG's best time over orcu's per scop (> 1: orcu faster), kernels alone and whole, and
-    their geometric means over the scops measured on both sides."""
+    their geometric means over the scops measured on both sides whose results agree."""
     rows = {}
     for name, ours in done["orcu"].items():
         theirs = done["ppcg"].get(name, {})
         best = theirs.get(theirs.get("best", ""), {})
         row = {}
         for what in ("kernels_ms", "whole_ms"):
-            if ours.get(what) and best.get(what):
+            if ours.get("agrees") and ours.get(what) and best.get(what):
                 row[what.replace("_ms", "")] = round(best[what] / ours[what], 3)
         rows[name] = row
     means = {}
@@ -278,7 +325,7 @@ def ratios(done: dict) -> dict:
 
 def step(run, budget_per_loop: int = 6) -> bool:
     done = run.load("polybench.json", {"facts": run.facts, "dataset": "LARGE", "ppcg": {}, "orcu": {}})
-    names = sorted(run.scops or KERNELS, key=lambda n: (REFERENCE_S.get(n, 0), n))
+    names = sorted(run.scops or KERNELS, key=lambda n: (COST_S.get(n, 0), n))
     ppcg_side(run, done, names)
     for name in names:
         if name in done["orcu"]:
@@ -287,7 +334,12 @@ def step(run, budget_per_loop: int = 6) -> bool:
         done.update(ratios(done))
         run.save("polybench.json", done)
         row = done["orcu"][name]
-        print(f"polybench {name}: exit {row['exit']}, {row['seconds']} s, {done['per_scop'][name]}", flush=True)
-    return all(r["exit"] == 0 for r in done["orcu"].values()) and all(
+        print(
+            f"polybench {name}: tune exit {row['tune_exit']}, {row['tune_s']} s, {done['per_scop'][name]}", flush=True
+        )
+    wrong = [n for n, r in done["orcu"].items() if r["tune_exit"] != 0 or "error" in r or r.get("agrees") is False]
+    done["not_clean"] = wrong
+    run.save("polybench.json", done)
+    return not wrong and all(
         "error" not in v for row in done["ppcg"].values() for v in row.values() if isinstance(v, dict)
     )
