@@ -192,6 +192,29 @@ def test_a_statement_isl_places_at_a_loops_first_value_with_loops_of_its_own_to_
     check(code)
 
 
+@pytest.mark.parametrize(
+    "last",
+    ["y[0] += acc;", "y[1] = acc;", "y[0] = y[0] * 3u + acc;"],
+)
+def test_a_statement_after_a_nest_that_reads_it_is_not_hoisted_out_of_the_band_isl_places_it_in(last):
+    """isl put `y[0] += acc` in the band of the j and i loops at (j, i) = (1, n): after row
+    j = 1 of the nest that reads y[j - 1]; taken as before the j loop (its first value), it ran
+    before its element's read (a case the random search found)."""
+    code = f"""    acc = 0u;
+    for (i = 1; i < n - 1; i++) {{
+      acc += x[i];
+      x[i] = x[i - 1] * 3u + 1u;
+    }}
+    for (i = 1; i < n - 1; i++) {{
+      for (j = 1; j < n - 1; j++)
+        x[j] = y[j - 1] * 5u;
+      for (j = 2; j < n - 2; j++)
+        A[i][j] += x[j] + x[j];
+    }}
+    {last}"""
+    check(code)
+
+
 def test_a_row_written_under_a_condition_keeps_its_one_copy():
     """x[j] is written only where i > 2: in the other iterations the reads see an earlier
     iteration's row, so x is not private to the loop on i."""

@@ -169,9 +169,14 @@ class _Emitter:
                 raise _Unfit(f"the bounds of the loop on '{var}' read '{sorted(reads - around)[0]}', not outside it")
         fixed = [n for n in names if n not in looped]
         # a statement with loops still to come has instances that a deeper member orders among
-        # those of the loop's value it sits at: only a value off the loop's range keeps it apart
+        # those of the loop's value it sits at, and a deeper member of this band orders even a
+        # statement in no loop there (isl's (1, n) for `y[0] += acc` after a j loop's first row,
+        # i up to n - 2): only a value off the loop's range keeps it apart
         open_ = {
-            n for n in fixed if any(lp.var not in {v for v, _ in outer.get(n, ())} for lp in model.by_name[n].loops)
+            n
+            for n in fixed
+            if len(t.members) > 1
+            or any(lp.var not in {v for v, _ in outer.get(n, ())} for lp in model.by_name[n].loops)
         }
         before, after = _outside(loop, member, fixed, looped, _names_in(t.child), open_)
         kernel = not in_kernel and coincident
