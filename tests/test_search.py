@@ -371,6 +371,28 @@ def test_tsg_tries_every_recipe_at_default_sizes_then_sizes_the_best_one():
     assert more[:20] == asked and len(more) == 30 and {(c["d"], c["e"]) for c in more[20:]} == {(2, False)}
 
 
+def test_tsg_measures_the_recipes_the_model_predicts_fastest_when_its_budget_cannot_cover_them_all():
+    names, values = ["d", "e", "t"], ((0, 1, 2, 3), (False, True), (32, 64, 128))
+    configs = [dict(zip(names, c)) for c in itertools.product(*values)]
+    space = SearchSpace.from_configs(names, values, configs)
+    space.roles = {"d": "decision", "e": "decision", "t": "size"}
+    # the model's times: d = 3 with e the fastest, then d = 1; d = 0 it cannot tell (None)
+    space.predicted = lambda c: None if c["d"] == 0 else {3: 1.0, 1: 2.0, 2: 5.0}[c["d"]] - 0.5 * c["e"]
+
+    def run(budget):
+        strategy = make("TSG", space, seed=0)
+        asked = []
+        drive(strategy, lambda pts: asked.extend(pts) or [1.0 for _ in pts], budget)
+        return [(c["d"], c["e"]) for c in map(space.config, asked)]
+
+    assert run(3) == [(3, True), (3, False), (1, True)]
+    # the recipes the model cannot tell come last
+    assert run(7) == [(3, True), (3, False), (1, True), (1, False), (2, True), (2, False), (0, False)]
+    # a budget that covers every recipe: the space's own order, the model not asked
+    space.predicted = lambda c: pytest.fail("the model was asked")
+    assert run(None)[:8] == [(d, e) for d in range(4) for e in (False, True)]
+
+
 def test_the_covering_array_holds_every_pair_the_valid_points_hold():
     """Four parameters (3 x 3 x 2 x 2 = 36 points), the points where a + b > 3 invalid: every pair
     of values that some valid point holds is in the covering, and no pair that none holds."""

@@ -14,15 +14,16 @@ import math
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from orcu.codegen.region import transform_values
+from orcu.codegen.region import generate, transform_values
 from orcu.device import Device, occupancy
 from orcu.driver.database import Context, Database, _hash
 from orcu.driver.preflight import region_limits
 from orcu.driver.writeback import region_parameters
+from orcu.errors import OrcuError
 from orcu.execution.buildflags import build_flags
 from orcu.execution.metrics import Ranking, work
 from orcu.execution.model import of_variant
@@ -137,7 +138,21 @@ def region_space(program: Program, region: int, inputs: dict[str, Any], device: 
             space.waves = lambda config: last_wave(
                 nest, transform_values(program, nest, config, inputs), inputs, device.multiprocessors
             )
+            space.predicted = lambda config: predicted_ms(program, region, config, inputs, device)
     return space
+
+
+def predicted_ms(
+    program: Program, region: int, config: Mapping[str, Any], inputs: dict[str, Any], device: Device
+) -> float | None:
+    """The time orcu's model predicts for one configuration of ``region`` from its code's static
+    traffic, before any build (None where a bound or a subscript is not a number at ``inputs``)."""
+    try:
+        code = generate(program, program.nests[region], config, inputs)
+    except OrcuError:  # a configuration the generator refuses is measured as a failure
+        return None
+    prediction = of_variant(program, region, code.traffic(device.multiprocessors), inputs, device)
+    return None if prediction is None else prediction.ms
 
 
 def strategy_name(program: Program, requested: str | None, budget: int | None, size: int) -> str:

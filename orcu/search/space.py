@@ -34,6 +34,10 @@ class SearchSpace:
     # The fraction of the last wave of blocks a configuration fills on the device (1: full),
     # where the region's loop bounds are known at the input size; None elsewhere.
     waves: Callable[[Mapping[str, Any]], float] | None = None
+    # The time orcu's performance model predicts for a configuration (ms; None where it cannot
+    # tell), where the region is the TSG's: what the TSG strategy measures first when its budget
+    # does not cover every recipe.
+    predicted: Callable[[Mapping[str, Any]], float | None] | None = None
 
     def __post_init__(self) -> None:
         self.index = {p: k for k, p in enumerate(self.points)}
