@@ -1,7 +1,7 @@
 """Everything orcu does that needs a GPU, in one command, in steps of under ten minutes each.
 
     bench/gpu_all.sh [--step NAME]... [--again] [--dry-run] [--out DIR] [--budget N] [--examples F...] [--cases C...]
-                     [--scops S...]
+                     [--scops S...] [--ppcg-best FILE]
 
 (bench/gpu_all.sh installs orcu first, from the wheels in .whl/ where the machine has no
 index; this module is what it runs.) The steps, in order, each writing its results under
@@ -18,7 +18,8 @@ bench/results/gpu/ as it finishes, so that a run cut off still leaves what it di
              and gemv (vendor.json, each case as it finishes)
   polybench  orcu's tuned code beside PPCG's on the 23 PolyBench scops at LARGE, kernels alone
              and with transfers (bench/polybench_gpu.py; polybench.json, each scop as it
-             finishes; --scops names some)
+             finishes; --scops names some, --ppcg-best keeps PPCG's best options of an
+             earlier run)
   calibrate  orcu's performance model against every variant measured above: Spearman per
              kernel and input size, the model's pick against the measured best, the constants
              refitted and written where the model reads them (calibration.json,
@@ -179,12 +180,13 @@ class Run:
         cases: list[str] | None = None,
         home: Path | None = None,
         scops: list[str] | None = None,
+        ppcg_best: Path | None = None,
     ):
         self.out, self.dry = out.resolve(), dry  # absolute: orcu runs in a scratch folder, with ORCU_HOME under out
         self.home = (home or self.out / "home").resolve()
         self.budget = budget or (2 if dry else 12)
         self.backend = "emulate" if dry else "cuda"
-        self.examples, self.cases, self.scops = examples, cases, scops
+        self.examples, self.cases, self.scops, self.ppcg_best = examples, cases, scops, ppcg_best
         self.out.mkdir(parents=True, exist_ok=True)
         self.scratch = Path(tempfile.mkdtemp(prefix="orcu-gpu-all-"))
         self.env = dict(os.environ, ORCU_HOME=str(self.home))
@@ -634,6 +636,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", nargs="+", help="only these vendor cases (daxpy, sgemm, orio_dgemv, ...)")
     parser.add_argument("--scops", nargs="+", help="only these PolyBench scops in polybench (gemm.c, lu.c, ...)")
     parser.add_argument(
+        "--ppcg-best",
+        type=Path,
+        help="polybench times only each scop's best PPCG option in this earlier polybench.json (same device)",
+    )
+    parser.add_argument(
         "--home",
         type=Path,
         help="orcu's results database folder (default OUT/home): runs side by side with their own "
@@ -643,7 +650,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.dry_run and shutil.which("nvidia-smi") is None:
         print("gpu_all: no GPU visible (nvidia-smi not found); --dry-run walks the steps in emulation", file=sys.stderr)
         return 2
-    run = Run(args.out, args.dry_run, args.budget, args.examples, args.cases, args.home, args.scops)
+    run = Run(args.out, args.dry_run, args.budget, args.examples, args.cases, args.home, args.scops, args.ppcg_best)
     state = {} if args.again else run.load("steps.json", {})
     if args.again:
         for name in STEPS_FILES:

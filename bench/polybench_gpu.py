@@ -19,6 +19,7 @@ where it stopped (the dumps stay in OUT/dumps/).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import shutil
@@ -222,23 +223,31 @@ def difference(ours: dict[str, list[float]], theirs: dict[str, list[float]]) -> 
     return worst
 
 
-def ppcg_side(run, done: dict, names: list[str]) -> None:
-    """Every kernel under every option built side by side, then run one at a time, each
-    kernel's row saved as it finishes (``done["ppcg"]``); the default option's results dumped."""
+def options_of(name: str, best: dict[str, str]) -> tuple[str, ...]:
+    """PPCG's options a run times for kernel ``name``: the one ``best`` names for it (an earlier
+    run's best on the device), else all of them (floyd-warshall's default alone)."""
+    if name in ONE_CALL:
+        return ONE_CALL[name]
+    return (best[name],) if name in best else tuple(OPTIONS)
+
+
+def ppcg_side(run, done: dict, names: list[str], best: dict[str, str]) -> None:
+    """Every kernel under its options built side by side, then run one at a time, each
+    kernel's row saved as it finishes (``done["ppcg"]``); the first option's results dumped."""
     arch = "sm_90" if run.dry else "native"
-    jobs = [(n, o) for n in names if n not in done["ppcg"] for o in ONE_CALL.get(n, OPTIONS)]
+    jobs = [(n, o) for n in names if n not in done["ppcg"] for o in options_of(n, best)]
     with ThreadPoolExecutor(max_workers=16) as pool:
         built = dict(zip(jobs, pool.map(lambda j: build_ppcg(j[0], j[1], run.scratch, arch), jobs)))
     for name in dict.fromkeys(n for n, _ in jobs):
         row: dict = {}
-        for option in ONE_CALL.get(name, OPTIONS):
+        for k, option in enumerate(options_of(name, best)):
             exe = built[name, option]
             if not isinstance(exe, Path):
                 row[option] = {"error": exe}
             elif run.dry:
                 row[option] = {"built": True}
             else:
-                dump = _dump(run, "ppcg", name) if option == "default" else None
+                dump = _dump(run, "ppcg", name) if k == 0 else None
                 row[option] = run_program(exe, run.env, 1 if name in ONE_CALL else CALLS, dump)
         timed = [(v["kernels_ms"], o) for o, v in row.items() if v.get("kernels_ms")]
         if timed:
@@ -326,7 +335,11 @@ def ratios(done: dict) -> dict:
 def step(run, budget_per_loop: int = 6) -> bool:
     done = run.load("polybench.json", {"facts": run.facts, "dataset": "LARGE", "ppcg": {}, "orcu": {}})
     names = sorted(run.scops or KERNELS, key=lambda n: (COST_S.get(n, 0), n))
-    ppcg_side(run, done, names)
+    best = {}
+    if run.ppcg_best is not None:  # an earlier run's best options on the device: those alone
+        done["ppcg_options_from"] = str(run.ppcg_best)
+        best = {n: row["best"] for n, row in json.loads(run.ppcg_best.read_text())["ppcg"].items() if "best" in row}
+    ppcg_side(run, done, names, best)
     for name in names:
         if name in done["orcu"]:
             continue

@@ -4,6 +4,7 @@ them (gpu_all's polybench step); here the programs' C is built with gcc and run 
 with the timing functions as stubs."""
 
 import importlib.util
+import json
 import math
 import re
 import shutil
@@ -140,3 +141,25 @@ def test_the_comparison_tells_equal_results_from_wrong_ones():
     assert polybench_gpu.difference({"C": [1.0, math.nan, -4.0], "D": [0.5]}, theirs) == math.inf
     nans = {"C": [math.nan, 1.0]}
     assert polybench_gpu.difference(nans, nans) == 0.0
+
+
+def test_an_earlier_runs_best_options_narrow_ppcgs_side_to_them():
+    best = {"gemm.c": "tile16", "floyd.c": "tile32"}
+    assert polybench_gpu.options_of("gemm.c", best) == ("tile16",)
+    assert polybench_gpu.options_of("atax.c", best) == ("default", "tile16", "tile32")  # none recorded: all
+    assert polybench_gpu.options_of("floyd.c", best) == ("default",)  # one call of its default, whatever was best
+
+
+@pytest.mark.slow
+def test_the_dry_run_builds_only_the_recorded_best_option(tmp_path):
+    recorded = ROOT / "bench" / "results" / "gpu" / "h200" / "polybench.json"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "gpu_all.py"), "--dry-run", "--out", str(tmp_path), "--step", "polybench"]
+        + ["--scops", "gesummv.c", "--ppcg-best", str(recorded)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    done = json.loads((tmp_path / "polybench.json").read_text())
+    assert done["ppcg"] == {"gesummv.c": {"tile32": {"built": True}}}  # the H200's best for gesummv
+    assert done["ppcg_options_from"] == str(recorded) and done["orcu"]["gesummv.c"]["built"]
