@@ -75,6 +75,7 @@ def test_the_dry_run_walks_every_step_and_records_each(tmp_path):
     assert polybench["ppcg"]["atax.c"] == {option: {"built": True} for option in ("default", "tile16", "tile32")}
     atax = polybench["orcu"]["atax.c"]
     assert atax["tune_exit"] == 0 and len(atax["loops"]) == 2 and atax["built"] and polybench["not_clean"] == []
+    assert atax["emulated_agrees"]  # its program at MINI in the emulation computes PolyBench's results
 
     calibration = json.loads((out / "calibration.json").read_text())
     regions = {example["region"] for example in calibration["examples"]}

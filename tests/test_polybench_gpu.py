@@ -6,6 +6,7 @@ with the timing functions as stubs."""
 import importlib.util
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -163,3 +164,72 @@ def test_the_dry_run_builds_only_the_recorded_best_option(tmp_path):
     done = json.loads((tmp_path / "polybench.json").read_text())
     assert done["ppcg"] == {"gesummv.c": {"tile32": {"built": True}}}  # the H200's best for gesummv
     assert done["ppcg_options_from"] == str(recorded) and done["orcu"]["gesummv.c"]["built"]
+
+
+def _emitted(tmp_path: Path, name: str) -> Path:
+    """orcu's CUDA of the scop of kernel ``name`` (tests/polybench_scops/) at its first configuration."""
+    scop = polybench_gpu._scop_file(name)
+    shutil.copy(scop, tmp_path / scop.name)
+    tuned = tmp_path / (scop.stem + ".tuned.cu")
+    subprocess.run(
+        [sys.executable, "-m", "orcu", "emit", scop.name, "-o", tuned.name],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        env={**os.environ, "ORCU_HOME": str(tmp_path / "home")},
+    )
+    return tuned
+
+
+@gcc
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["gemm.c", "correlation.c", "jacobi2d.c", "floyd.c"])
+def test_orcus_kernel_function_in_polybenchs_program_computes_polybenchs_results(tmp_path, name):
+    tuned = _emitted(tmp_path, name)
+    assert polybench_gpu.emulated_check(name, tuned, tmp_path / "scratch") == {
+        "emulated_difference": 0.0,
+        "emulated_agrees": True,
+    }
+
+
+@gcc
+@pytest.mark.slow
+def test_a_tuned_function_that_computes_otherwise_disagrees_with_polybench(tmp_path):
+    tuned = _emitted(tmp_path, "gemm.c")
+    text = tuned.read_text()
+    kernel = text.index("__global__")  # its first statement scaling C, in the kernel only
+    at = text.index("C[i][j] *= beta;", kernel)
+    tuned.write_text(text[:at] + "C[i][j] *= beta + 1e-3;" + text[at + len("C[i][j] *= beta;") :])
+    found = polybench_gpu.emulated_check("gemm.c", tuned, tmp_path / "scratch")
+    assert found["emulated_agrees"] is False and 1e-5 < found["emulated_difference"] < 1e-2
+
+
+@gcc
+@pytest.mark.slow
+def test_gramschmidt_is_not_compared_on_polybenchs_data_but_agrees_on_data_of_full_rank(tmp_path):
+    """PolyBench's gramschmidt has more columns than rows and a rank-deficient init: past the rank
+    its results are rounding noise, so orcu's program (sums in another order) is timed, not
+    compared. On data of full rank with more rows than columns the two agree to rounding."""
+    tuned = _emitted(tmp_path, "gramschmidt.c")
+    found = polybench_gpu.emulated_check("gramschmidt.c", tuned, tmp_path / "scratch")
+    assert found["emulated_agrees"] is None and found["emulated_difference"] > 1e-3
+    folder = tmp_path / "scratch" / "emulated" / "gramschmidt"
+    init = "      A[i][j] = (((DATA_TYPE) ((i*j) % m) / m )*100) + 10;"
+    full_rank = "      A[i][j] = (DATA_TYPE)((i * 7919 + j * 104729 + i * j * 31) % 1000) / 1000.0 + (i == j ? 5 : 0);"
+    flags = ["-O1", "-w", "-DM=40", "-DN=30", "-DPOLYBENCH_TIME", "-DPOLYBENCH_DUMP_ARRAYS", "-I", str(folder)]
+    flags += ["-I", str(POLYBENCH / "utilities")]
+    utilities = str(POLYBENCH / "utilities" / "polybench.c")
+    dumps = []
+    for program, sources in (("orcu", ["driver.c", "tuned.o"]), ("shipped", ["shipped.c"])):
+        source = folder / sources[0]
+        assert source.read_text().count(init) == 1
+        source.write_text(source.read_text().replace(init, full_rank))
+        objects = []
+        for c in (sources[0], "timing.c", utilities):
+            objects.append(str(folder / f"{Path(c).stem}.{program}.o"))
+            subprocess.run(["gcc", *flags, "-c", c, "-o", objects[-1]], cwd=folder, check=True)
+        exe = str(folder / f"{program}_full_rank")
+        subprocess.run(["g++", *objects, *sources[1:], "-o", exe, "-lm", "-lpthread"], cwd=folder, check=True)
+        dumps.append(polybench_gpu.dumped(_run(Path(exe), 1, dump=True).stderr))
+    assert {name: len(values) for name, values in dumps[1].items()} == {"R": 900, "Q": 1200}
+    assert polybench_gpu.difference(*dumps) < 1e-12
