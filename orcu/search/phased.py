@@ -37,7 +37,7 @@ class TSG(Strategy):
         firsts = [min(points, key=off) for points in recipes.values()]
         if space.predicted is not None and self.budget is not None and self.budget < len(firsts):
             # a budget short of the recipes: those the model predicts fastest are measured (the
-            # recipes in the space's order put 1 x 1 tiles first: gemm's 6 of 64 on the H200 were
+            # recipes in the space's order put 1 x 1 tiles first: gemm's 6 of 127 on the H200 were
             # its shared tiles without register tiles or tensor cores)
             firsts.sort(key=lambda p: _or_inf(space.predicted(space.config(p))))
         costs = yield firsts
