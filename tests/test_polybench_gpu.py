@@ -58,7 +58,6 @@ def test_every_launch_of_ppcgs_host_files_is_timed_and_main_calls_it_in_a_loop(n
 
 def _program(tmp_path: Path, name: str, text: str, extra: str = "") -> Path:
     """PolyBench's program of kernel ``name`` from C ``text`` at the MINI dataset, built by gcc."""
-    header = POLYBENCH / Path(KERNELS[name]).with_suffix(".h")
     (tmp_path / "program.c").write_text(text)
     (tmp_path / "stubs.c").write_text(STUBS + extra)
     polybench_gpu._header(name, tmp_path)
@@ -71,7 +70,7 @@ def _program(tmp_path: Path, name: str, text: str, extra: str = "") -> Path:
         check=True,
         capture_output=True,
         text=True,
-        cwd=header.parent,
+        cwd=tmp_path,
     )
     return exe
 
