@@ -2,6 +2,7 @@
 example, Orio's mapping and the TSG's schedules, checked against what the emulation counts on
 the generated kernels' real index arithmetic; the model's ranking; tune's use of it."""
 
+import dataclasses
 import json
 import re
 import sqlite3
@@ -198,6 +199,61 @@ def test_a_devices_fit_scales_its_predictions_and_no_other(in_tmp, monkeypatch):
     assert predicted("sgemm.c", None, inputs, fixed, in_tmp) == pytest.approx(2 * (before - launch) + 0.01)
     monkeypatch.setattr(model, "fitted_calibrations", lambda: {"another GPU": {"scale": 2.0, "launch_ms": 0.01}})
     assert predicted("sgemm.c", None, inputs, fixed, in_tmp) == before
+
+
+STEPPED = """void stepped(int T, int n, %(t)s *a, %(t)s *b) {
+    int t, s, i;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [64]; }
+    def input_params { param T[] = [1]; param n[] = [%(n)d]; }
+    def input_vars { decl dynamic %(t)s a[n] = random; decl dynamic %(t)s b[n] = 0; }
+    ) @*/
+    /*@ begin Loop(
+    %(around)s {
+        transform CUDA(threadCount=TC, blockCount=8)
+        for (i = 1; i <= n - 2; i++)
+            b[i] = 0.25 * (a[i - 1] + 2 * a[i] + a[i + 1]);
+    }
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "ctype, n, around, steps",
+    [
+        ("double", 4096, "for (t = 0; t < T; t++)", {1: 1, 7: 7, 500: 500}),
+        ("float", 100000, "for (t = 0; t < T; t++) for (s = 0; s < 2; s++)", {1: 2, 3: 6}),
+        ("double", 1000, "for (t = 1; t <= T; t++) for (s = 0; s < t; s++)", {1: 1, 4: 10, 30: 465}),
+    ],
+)
+def test_the_model_predicts_every_launch_of_a_kernel_in_host_loops(in_tmp, monkeypatch, ctype, n, around, steps):
+    """A kernel launched at each step of a time loop takes the steps' times: the model predicted one
+    launch (PolyBench's jacobi-1d at 500 steps measured 600 times its prediction on the H200)."""
+    from orcu.execution import model
+
+    monkeypatch.setattr(model, "fitted_calibrations", lambda: {H100.name: {"scale": 0.5, "launch_ms": 0.004}})
+    write(in_tmp / "s.c", STEPPED % {"t": ctype, "n": n, "around": around})
+    program = load(str(in_tmp / "s.c"))
+    code = generate(program, program.nests[0], {"TC": 64}, {"T": 1, "n": n})
+    traffic = code.traffic(H100.multiprocessors)
+    once = None
+    for T, launched in steps.items():
+        p = of_variant(program, 0, traffic, {"T": T, "n": n}, H100)
+        assert p.launches == launched and p.as_dict().get("launches", 1) == launched
+        slowest = max(p.terms.values())
+        assert p.slowest_ms == pytest.approx(launched * slowest) and p.ms == pytest.approx(
+            0.5 * launched * slowest + launched * 0.004
+        )
+        once = once or p.ms / launched
+        assert p.ms == pytest.approx(launched * once)
+    # figures the emulation counted over a whole run hold every launch's traffic already
+    counted = dataclasses.replace(traffic, whole_run=True)
+    T, launched = max(steps.items())
+    whole = of_variant(program, 0, counted, {"T": T, "n": n}, H100)
+    assert whole.ms == pytest.approx(0.5 * max(whole.terms.values()) + launched * 0.004)
 
 
 def test_tune_in_the_emulation_ranks_by_the_model_and_says_so(in_tmp, monkeypatch):

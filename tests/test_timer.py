@@ -19,6 +19,7 @@ from orcu.execution.query import query
 from orcu.execution.result import Result
 from orcu.execution.toolchain import compile_program
 from orcu.planning.program import load
+from orcu.tsg.sizes import launches
 
 
 def tuning(kernel_ms: float, measure: str = "kernel") -> RegionTuning:
@@ -183,3 +184,44 @@ def test_timed_calls_launch_each_kernel_as_often_as_asked_where_it_can_run_again
     steered = CLAMP % (("if (a[i] > 1.0) a[i] = 1.0;",) * 2)
     once = _emulated_run(in_tmp, steered, {"n": 100}, {"TC": 32}, ORCU_LAUNCHES="3")
     assert once["status"] == "ok" and once["launches"] == 1
+
+
+STEPS = """void steps(int T, int n, %(t)s *a, %(t)s *b) {
+    int t, s, i;
+    /*@ begin PerfTuning (
+    def performance_params { param TC[] = [32]; }
+    def input_params { param T[] = [%(T)d]; param n[] = [40]; }
+    def input_vars { decl dynamic %(t)s a[n] = random; decl dynamic %(t)s b[n] = 0; }
+    ) @*/
+    /*@ begin Loop(
+    %(around)s {
+        transform CUDA(threadCount=TC, blockCount=2)
+        for (i = 1; i <= n - 2; i++)
+            b[i] = 0.5 * (a[i - 1] + a[i + 1]);
+        a[1] = b[1];
+    }
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "ctype, steps, around, launched",
+    [
+        ("double", 3, "for (t = 0; t < T; t++)", 3),
+        # past the events the harness holds (MAX_EVENTS / 2 launches): their pairs are summed as it goes
+        ("float", 300, "for (t = 0; t < T; t++)", 300),
+        ("double", 70, "for (t = 0; t < T; t++) for (s = 0; s < 3; s++)", 210),
+        ("float", 20, "for (t = 0; t < T; t++) for (s = t; s < T; s++)", 210),  # a triangle of launches
+    ],
+)
+def test_every_launch_of_a_time_loop_is_timed_and_the_model_counts_them(in_tmp, ctype, steps, around, launched):
+    """The kernel time of a region that launches its kernel at every host step is every launch's:
+    the harness held 256 events and dropped the launches past 128 (a time loop of 500 steps was
+    timed as its first 128), and the model predicted one launch for all of them."""
+    text = STEPS % {"t": ctype, "T": steps, "around": around}
+    report = _emulated_run(in_tmp, text, {"T": steps, "n": 40}, {"TC": 32})
+    assert report["status"] == "ok" and report["launches_a_call"] == launched and min(report["kernel_ms"]) > 0
+    assert launches(load("t.c").nests[0], {"T": steps, "n": 40}) == launched

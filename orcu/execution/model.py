@@ -16,6 +16,9 @@ over the multiprocessors the grid keeps busy; the slowest sets the prediction:
 - latency: each warp's global requests one after another, a few in flight (its independent
   accesses), all resident warps at once, wave after wave.
 
+A kernel inside host loops is launched at each of their steps: the prediction is its launches'
+in one run of the region, the time the harness's kernel measure sums.
+
 Deterministic, pure arithmetic: milliseconds per variant. The free constants (achievable
 share of the bandwidth, launch overhead) are CALIBRATION's; where GPU runs of a device were
 fitted (bench/gpu_all.py's calibrate step writes templates/model_calibration.json), the
@@ -36,6 +39,7 @@ from orcu.execution.harness import memory_needs
 from orcu.execution.toolchain import KernelResources
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.tsg.figures import SECTOR, WARP, Traffic
+from orcu.tsg.sizes import launches
 
 # Lanes of one multiprocessor that run an operation a cycle, by compute capability: float, double.
 ARITHMETIC = {"70": (64, 32), "75": (64, 2), "80": (64, 32), "86": (128, 2), "89": (128, 2), "90": (128, 64)}
@@ -87,6 +91,8 @@ class Prediction:
     terms: dict[str, float]  # ms each resource needs
     occupancy: float  # the share of a multiprocessor's threads the blocks keep busy
     waves: int
+    launches: int = 1  # of the kernel in one run of its region (the host loops around it)
+    slowest_ms: float = 0.0  # the slowest term over those launches, before the calibration's scale
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -95,6 +101,8 @@ class Prediction:
             "terms": {k: round(v, 6) for k, v in self.terms.items()},
             "occupancy": round(self.occupancy, 3),
             "waves": self.waves,
+            "slowest_ms": round(self.slowest_ms, 6),
+            **({"launches": self.launches} if self.launches != 1 else {}),
         }
 
     def line(self) -> str:
@@ -102,6 +110,7 @@ class Prediction:
             f"model: {self.ms:.4g} ms predicted on the GPU, bound by {self.bound}; ms by resource: "
             + ", ".join(f"{k} {v:.3g}" for k, v in self.terms.items())
             + f"; {self.waves} wave{'s' if self.waves > 1 else ''} of blocks at {100 * self.occupancy:.0f}% occupancy"
+            + (f"; {self.launches} launches a run of the region, each its own terms" if self.launches != 1 else "")
         )
 
 
@@ -123,10 +132,14 @@ def predict(
     registers: int | None = None,
     shared_bytes: int = 0,
     calibration: Calibration = CALIBRATION,
+    launches: int = 1,
 ) -> Prediction:
-    """The launch's predicted time. ``element_bytes``: the widest floating-point element (its peak
-    rate); ``footprint``: bytes of the arrays the kernel touches; ``registers`` and
-    ``shared_bytes``: ptxas's figures a thread and a block, where known."""
+    """The predicted time of the kernel's ``launches`` in one run of its region (a time loop's
+    steps: the harness's kernel time sums them). ``element_bytes``: the widest floating-point
+    element (its peak rate); ``footprint``: bytes of the arrays the kernel touches; ``registers``
+    and ``shared_bytes``: ptxas's figures a thread and a block, where known. Figures counted over
+    a whole run (``traffic.whole_run``, the emulation's) are its launches' together, and pay the
+    launch cost once a launch all the same."""
     clock = (device.clock_khz or 1_500_000) * 1e3
     sms = device.multiprocessors
     threads = max(1, traffic.threads)
@@ -160,7 +173,9 @@ def predict(
     }
     terms = {k: 1e3 * v for k, v in terms.items()}
     bound = max(terms, key=terms.get)
-    return Prediction(calibration.scale * terms[bound] + calibration.launch_us * 1e-3, bound, terms, busy, waves)
+    slowest = (1 if traffic.whole_run else launches) * terms[bound]
+    ms = calibration.scale * slowest + launches * calibration.launch_us * 1e-3
+    return Prediction(ms, bound, terms, busy, waves, launches, slowest)
 
 
 def predicted_ms(figures: Mapping[str, Any] | None) -> float | None:
@@ -182,7 +197,8 @@ def of_variant(
     ptxas: KernelResources | None = None,
 ) -> Prediction | None:
     """The prediction for one generated variant of ``region`` at ``inputs`` from its figures
-    (and ptxas's, where known); None without them (its subscripts or bounds are not numbers there)."""
+    (and ptxas's, where known), over the launches one run of its region makes; None without
+    figures (its subscripts or bounds are not numbers there)."""
     program = program.of_nest(region)
     if traffic is None:
         return None
@@ -208,4 +224,5 @@ def of_variant(
         ptxas.registers if ptxas else None,
         ptxas.shared_bytes if ptxas else 0,
         calibration=calibration_for(device),
+        launches=launches(nest, inputs) or 1,
     )

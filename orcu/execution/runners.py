@@ -619,8 +619,11 @@ class Runner:
         """The Result of an executor's outcome of a run (orcu/execution/executors.py run_harness)."""
         status, run_s = outcome["status"], outcome.get("run_s", 0.0)
         err = outcome.get("stderr", "")
-        # where it ran, beside several; the kernel launches each timed pair of events held
-        extra: dict[str, Any] = {k: outcome[k] for k in ("gpu", "worker", "launches") if k in outcome}
+        # where it ran, beside several; the kernel launches each timed pair of events held, and
+        # the launches of one call (a time loop's steps: what the model's prediction sums)
+        extra: dict[str, Any] = {
+            k: outcome[k] for k in ("gpu", "worker", "launches", "launches_a_call") if k in outcome
+        }
         if outcome.get("reference_failed"):
             raise ReferenceFailed(
                 f"the C code as written was killed by {outcome['signal']} at {settings_text(inputs)}, before any "

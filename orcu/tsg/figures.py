@@ -41,6 +41,7 @@ class Traffic:
     bytes_by_array: tuple[tuple[str, int], ...] = ()  # global bytes requested, by array
     tile: int = 1  # iterations of a register tile a thread runs together
     tensor_operations: int = 0  # those of ``operations`` the tensor cores run (mma.sync)
+    whole_run: bool = False  # counted over a run of the region (every launch), not one launch
 
     @property
     def bytes_per_output(self) -> float:
@@ -128,4 +129,4 @@ def counted_traffic(counted: Mapping[str, int]) -> Traffic:
     )
     # one figure of as many one-way requests as the reads' wavefronts (each request its worst bank's words)
     reads = (("shared tiles (counted)", counted["shared_wavefronts"], 1, 1),) if counted["shared_requests"] else ()
-    return Traffic(figures, (), (), 0, counted["blocks"], counted["threads"], reads)
+    return Traffic(figures, (), (), 0, counted["blocks"], counted["threads"], reads, whole_run=True)

@@ -30,6 +30,50 @@ def trip_count(loop: Loop, env: Mapping[str, Any]) -> int | None:
     return trips(value(poly_of(loop.lower), env), value(poly_of(loop.upper), env), loop.step)
 
 
+# Host-loop iterations enumerated at most, counting the launches of a kernel whose host loops'
+# bounds read each other's iterators (a triangle of launches)
+_MOST_ENUMERATED = 100_000
+
+
+def launches(nest: LoopNest, env: Mapping[str, Any]) -> int | None:
+    """The kernel launches of ``nest`` in one run of its region at ``env``: the iterations of the
+    host loops around it (``nest.context``, outermost first); None where their bounds are not
+    numbers there. A loop orcu cannot read the bounds of is not in the context, so the count is
+    then a lower bound."""
+    loops = nest.context
+    budget = [_MOST_ENUMERATED]
+
+    def count(k: int, at: Mapping[str, Any]) -> int | None:
+        if k == len(loops):
+            return 1
+        lp = loops[k]
+        low, high = value(poly_of(lp.lower), at), value(poly_of(lp.upper), at)
+        n = trips(low, high, lp.step)
+        if n is None:
+            return None
+        inner = {name for q in loops[k + 1 :] for b in (q.lower, q.upper) for name in _names(b)}
+        if lp.var not in inner:  # the loops inside run the same iterations at each of its own
+            rest = count(k + 1, at)
+            return None if rest is None else n * rest
+        budget[0] -= n
+        if budget[0] < 0:
+            return None
+        total = 0
+        for i in range(n):
+            rest = count(k + 1, {**at, lp.var: low + i * lp.step})
+            if rest is None:
+                return None
+            total += rest
+        return total
+
+    return count(0, dict(env))
+
+
+def _names(node) -> set[str]:
+    p = poly_of(node)
+    return set(p.names) if p is not None else set()
+
+
 def trips(low: int | None, high: int | None, step: int) -> int | None:
     """The iterations from ``low`` up to ``high`` (exclusive) by ``step``; None where a bound is unknown."""
     return None if low is None or high is None else max(0, -(-(high - low) // step))
