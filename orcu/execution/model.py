@@ -14,15 +14,17 @@ over the multiprocessors the grid keeps busy; the slowest sets the prediction:
 - issue: the warp instructions of those loads, stores and operations, four a cycle a multiprocessor
   (a tensor-core instruction 256 multiply-adds);
 - latency: each warp's global requests one after another, a few in flight (its independent
-  accesses), all resident warps at once, wave after wave.
+  accesses, over the steps of a thread's loop that nvcc unrolls), all resident warps at once,
+  wave after wave; reads of a constant-memory copy are its cache's, an issue slot each.
 
 A kernel inside host loops is launched at each of their steps: the prediction is its launches'
 in one run of the region, the time the harness's kernel measure sums.
 
 Deterministic, pure arithmetic: milliseconds per variant. The free constants (achievable
 share of the bandwidth, launch overhead) are CALIBRATION's; where GPU runs of a device were
-fitted (bench/gpu_all.py's calibrate step writes templates/model_calibration.json), the
-slowest term is scaled and the launch cost replaced by that device's fit.
+fitted (bench/bench_model.py --refit over every committed measurement, or bench/gpu_all.py's
+calibrate step over one run, writes templates/model_calibration.json), the slowest term is
+scaled and the launch cost replaced by that device's fit.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from orcu.device import Device, occupancy
 from orcu.execution.harness import memory_needs
 from orcu.execution.toolchain import KernelResources
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
-from orcu.tsg.figures import SECTOR, WARP, Traffic
+from orcu.tsg.figures import SECTOR, WARP, Figure, Traffic
+from orcu.tsg.phase2 import CONSTANT_BYTES
 from orcu.tsg.sizes import launches
 
 # Lanes of one multiprocessor that run an operation a cycle, by compute capability: float, double.
@@ -61,6 +64,7 @@ class Calibration:
     latency_ns: float = 600.0  # a global request's round trip
     launch_us: float = 3.0  # a launch's fixed cost, as CUDA events see it
     in_flight: int = 8  # most requests one warp keeps in flight
+    unrolled: int = 4  # steps of a thread's loop whose loads nvcc's unrolling issues together
     scale: float = 1.0  # measured over predicted time of the slowest term, as fitted on a device
 
 
@@ -155,8 +159,12 @@ def predict(
     bandwidth = device.bandwidth_gbs * 1e9 * calibration.bandwidth
     warps = blocks * -(-threads // WARP)
     resident = min(warps, sms * per_sm * -(-threads // WARP))
-    mlp = min(calibration.in_flight, traffic.parallel)
     requests, sectors, wavefronts = traffic.distinct
+    # a thread that runs a loop has the loads of several of its steps in flight: nvcc unrolls it
+    steps = requests / max(1, warps) / traffic.parallel
+    mlp = min(calibration.in_flight, traffic.parallel * max(1.0, min(calibration.unrolled, steps)))
+    # the constant cache's reads take an issue slot each, and no request of global memory's
+    constant = sum(r for _, r in traffic.constant_reads)
     tensor = traffic.tensor_operations
     scalar = traffic.operations - tensor
     tensor_bytes = 8 if element_bytes >= 8 else 4
@@ -167,7 +175,7 @@ def predict(
         "shared": wavefronts / rate,
         # a multiply-add a lane a cycle
         "compute": scalar / (2 * lanes * rate) + tensor / (2 * tensor_lanes * rate),
-        "issue": (requests + wavefronts + scalar / (2 * WARP) + tensor / MMA_OPERATIONS[tensor_bytes])
+        "issue": (requests + wavefronts + constant + scalar / (2 * WARP) + tensor / MMA_OPERATIONS[tensor_bytes])
         / (SCHEDULERS * rate),
         "latency": requests / max(1, resident) * calibration.latency_ns * 1e-9 / mlp,
     }
@@ -186,6 +194,26 @@ def predicted_ms(figures: Mapping[str, Any] | None) -> float | None:
 def footprint(traffic: Traffic, sizes: Mapping[str, int]) -> int:
     """Bytes of DRAM the launch moves at least: each array's requested bytes, up to its size."""
     return sum(min(b, sizes.get(array, b)) for array, b in traffic.bytes_by_array)
+
+
+def _constant_copies(traffic: Traffic, sizes: Mapping[str, int]) -> Traffic:
+    """The figures with the reads of an array copied to constant memory that is larger than the
+    copy may be (CONSTANT_BYTES) made the global reads they are then (one sector a request: every
+    lane reads the same element); those of the others stay with the constant cache."""
+    large = {a for a, _ in traffic.constant_reads if sizes.get(a, CONSTANT_BYTES + 1) > CONSTANT_BYTES}
+    if not large:
+        return traffic
+    return replace(
+        traffic,
+        globals_=traffic.globals_
+        + tuple(
+            Figure(f"{a} (global: too large for constant memory)", 1, r, a)
+            for a, r in traffic.constant_reads
+            if a in large
+        ),
+        bytes_by_array=traffic.bytes_by_array + tuple((a, sizes[a]) for a in sorted(large) if a in sizes),
+        constant_reads=tuple((a, r) for a, r in traffic.constant_reads if a not in large),
+    )
 
 
 def of_variant(
@@ -212,6 +240,7 @@ def of_variant(
         ),
         default=4,
     )
+    traffic = _constant_copies(traffic, dict(arrays))
     # figures the emulation counted name no arrays: then the nest's arrays, whole
     touched = (
         footprint(traffic, dict(arrays)) if traffic.bytes_by_array else sum(b for a, b in arrays if a in nest.variables)

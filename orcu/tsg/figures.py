@@ -42,6 +42,9 @@ class Traffic:
     tile: int = 1  # iterations of a register tile a thread runs together
     tensor_operations: int = 0  # those of ``operations`` the tensor cores run (mma.sync)
     whole_run: bool = False  # counted over a run of the region (every launch), not one launch
+    # (array, warp requests) of the reads of arrays copied to constant memory (TSG phase II), which
+    # its cache serves, every lane the same element; from global memory where the array is larger
+    constant_reads: tuple[tuple[str, int], ...] = ()
 
     @property
     def bytes_per_output(self) -> float:
@@ -94,6 +97,7 @@ class Traffic:
             **({"tensor_operations": self.tensor_operations} if self.tensor_operations else {}),
             "global": [{"access": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.globals_],
             "fills": [{"tile": f.access, "sectors": f.sectors, "requests": f.requests} for f in self.fills],
+            **({"constant": dict(self.constant_reads)} if self.constant_reads else {}),
             "bank_ways": dict(self.banks),
             "shared_wavefronts": self.wavefronts,
         }
@@ -111,6 +115,10 @@ class Traffic:
         out += [
             f"  {tile}: {'no bank conflicts' if ways == 1 else f'up to {ways} requests of a warp in one bank'}"
             for tile, ways in self.banks
+        ]
+        out += [
+            f"  {array} (constant memory, its cache): one element a warp request, {requests} requests"
+            for array, requests in self.constant_reads
         ]
         return out
 

@@ -140,10 +140,10 @@ def traffic(
         split=split,
         tensor=tensor,
     )
-    found = _accesses(nest, launch, env, set(values["shared"]), ways, kept)
+    found = _accesses(nest, launch, env, set(values["shared"]), ways, kept, set(values["constant"]))
     if found is None:
         return None
-    globals_, shared_reads, operations, tensor_operations = found
+    globals_, shared_reads, operations, tensor_operations, constant_reads = found
     fills = []
     for t in placed.tiles(values):
         fill = _fill(nest, t, values, shape, trips, tiles, threads, env, grid, body)
@@ -152,7 +152,7 @@ def traffic(
         fills.append(Figure(f"{t.array}_shared", fill[0], blocks * fill[1], t.array))
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
     banks = tuple((f"{n}_shared", ways[n]) for n in values["shared"])
-    return _traffic(launch, globals_, fills, banks, shared_reads, operations, tensor_operations)
+    return _traffic(launch, globals_, fills, banks, shared_reads, operations, tensor_operations, constant_reads)
 
 
 def _edges(
@@ -340,7 +340,7 @@ def orio_traffic(
     found = _accesses(nest, launch, env, set(), {}, kept)
     if found is None:
         return None
-    globals_, _, operations, _ = found
+    globals_, _, operations, _, _ = found
     return _traffic(launch, globals_ + _reduction(reductions, blocks * len(chunks), threads), [], (), (), operations)
 
 
@@ -366,7 +366,9 @@ def _reduction(reductions: Sequence[str], blocks: int, threads: int) -> list[Fig
     return figures
 
 
-def _traffic(launch: _Launch, globals_, fills, banks, shared_reads, operations, tensor_operations=0) -> Traffic:
+def _traffic(
+    launch: _Launch, globals_, fills, banks, shared_reads, operations, tensor_operations=0, constant_reads=()
+) -> Traffic:
     by_array: dict[str, int] = {}
     for f in globals_ + fills:
         by_array[f.array] = by_array.get(f.array, 0) + f.bytes
@@ -382,6 +384,7 @@ def _traffic(launch: _Launch, globals_, fills, banks, shared_reads, operations, 
         tuple(by_array.items()),
         math.prod(t for _, t in launch.tiles),
         tensor_operations,
+        constant_reads=tuple(constant_reads),
     )
 
 
@@ -392,15 +395,18 @@ def _accesses(
     shared: set[str],
     ways: Mapping[str, int],
     kept: Mapping[str, str],
+    constant: frozenset[str] | set[str] = frozenset(),
 ):
     """(the global figures of each access, (tile, requests, ways, repeats) of each shared read, the
-    arithmetic operations, those of them on the tensor cores) of the kernel's body; None where a
+    arithmetic operations, those of them on the tensor cores, (array, warp requests) of the reads
+    of ``constant``'s arrays, their copies in constant memory) of the kernel's body; None where a
     loop or a subscript is not a known number at ``env``."""
     arrays = shapes(nest)
     grid = {lp.var for lp in launch.grid}
     found: dict[str, Figure] = {}
     reads: dict[str, tuple[str, int, int, int]] = {}
     held: dict[str, str] = {}  # register elements counted already (a load and a store around their loop): the loop
+    constant_reads: dict[str, int] = {}
     operations = tensor_operations = 0
     row_var = launch.row[0] if launch.row else None
     split_var = launch.split[0] if launch.split else None
@@ -431,6 +437,11 @@ def _accesses(
                 share = dict(launch.tensor[1]).get(access.text, 1.0) if on_tensor else 1.0
                 _shared_read(reads, access, launch, runs[-1], size, repeats, ways, share)
                 continue
+            if access.array in constant:  # one element for the whole warp (TSG phase II): a request a warp
+                constant_reads[access.array] = (
+                    constant_reads.get(access.array, 0) + launch.per_loop * runs[-1] // repeats
+                )
+                continue
             if held.get(access.text) in inside:
                 continue
             # turns of the thread's loops that issue it; 2 where it is loaded and stored once around a loop
@@ -460,7 +471,7 @@ def _accesses(
             found[access.text] = Figure(
                 access.text, len(sectors), requests + (earlier.requests if earlier else 0), access.array, repeats
             )
-    return list(found.values()), list(reads.values()), operations, tensor_operations
+    return list(found.values()), list(reads.values()), operations, tensor_operations, list(constant_reads.items())
 
 
 def _row_lanes(launch: _Launch, inner: list[Loop], here: Mapping[str, int], in_row: bool) -> list[dict[str, int]]:
