@@ -541,17 +541,28 @@ def step_calibrate(run: Run) -> bool:
     found = bench_model.evaluations(run.database, backend=run.backend) if run.database.exists() else {}
     figures = bench_model.analyse(found)
     run.save("calibration.json", {**run.facts, **figures})
-    fit = figures["fit"]
-    if fit and fit["error_factor"] < fit["error_factor_before"] and not run.dry:
-        fitted = json.loads(CALIBRATION.read_text()) if CALIBRATION.exists() else {}
+    if run.dry or not found:
+        return bool(found)
+    # the device's fit over this run's measurements and every committed one, predicted by the model
+    # as it is now (bench_model.py --refit); this run's alone where its device has no profile
+    committed = {d.resolve() for d in (ROOT / "bench" / "results" / "gpu").rglob("results.sqlite")}
+    every, _ = bench_model.recomputed(sorted(committed | {run.database.resolve()}))
+    groups = every.get(run.facts["device"], found)
+    points = [p for group in groups.values() for p in group]
+    scale, launch = bench_model.fit(points)
+    fitted = json.loads(CALIBRATION.read_text()) if CALIBRATION.exists() else {}
+    old = fitted.get(run.facts["device"])
+    if old is None or bench_model.error_with(points, scale, launch) < bench_model.error_with(
+        points, old["scale"], old["launch_ms"]
+    ):
         fitted[run.facts["device"]] = {
-            "scale": fit["scale"],
-            "launch_ms": fit["launch_ms"],
-            "fitted": run.facts["date"],
-            "variants": sum(map(len, found.values())),
+            "scale": round(scale, 4),
+            "launch_ms": round(launch, 5),
+            "fitted": f"{run.facts['date']}: this run's and every committed measurement",
+            "variants": len(points),
         }
         CALIBRATION.write_text(json.dumps(fitted, indent=2, sort_keys=True) + "\n")
-    return bool(found)
+    return True
 
 
 def step_plots(run: Run) -> bool:

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/dgemm.c.
+ * orcu_dgemm_1 (line 22): TI=4, TJ=16, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=1, shared_A_1=False, shared_B_1=True, sharedDepth_1=16, vectorize_1=False, tensorCores_1=False, minBlocks_1=16
+ *     input n=37; time 0.01291 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_dgemm_1 (line 22): TI=4, TJ=16, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=False, tensorCores_1=True
- *     input n=37; time 0.01175 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_dgemm_1 (line 22): TI=4, TJ=16, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=False, tensorCores_1=True
- *     input n=64; time 0.009448 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=64; time 0.01021 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #endif
 // <<< orcu generated code: end
@@ -198,7 +199,269 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 template <typename orcu_index>
-__global__ void __launch_bounds__(64) orcu_dgemm_1_kernel(
+__global__ void __launch_bounds__(64, 16) orcu_dgemm_1_v1_kernel(
+    const double *__restrict__ A,
+    const double *__restrict__ B,
+    double *__restrict__ C,
+    int n,
+    double alpha,
+    double beta)
+{
+    orcu_index j, k;
+    ORCU_SHARED_TILE(double, B_buffers, [2][16][16], 1);  // free of bank conflicts
+    // 'i' (the loop at ex/dgemm.c:23): tiles of 8 iterations over blockIdx.y, a whole grid apart; each thread 2 of them, 4 apart (threadIdx.y)
+    for (orcu_index i0 = (orcu_index)blockIdx.y * 8; i0 < n; i0 += (orcu_index)gridDim.y * 8) {
+        // 'j' (the loop at ex/dgemm.c:24): tiles of 16 iterations over blockIdx.x, a whole grid apart; each thread 1 of them, 16 apart (threadIdx.x)
+        for (orcu_index j0 = (orcu_index)blockIdx.x * 16; j0 < n; j0 += (orcu_index)gridDim.x * 16) {
+            const orcu_index i_0 = i0 + (orcu_index)threadIdx.y;
+            const orcu_index i_1 = i0 + ((orcu_index)threadIdx.y + 4);
+            j = j0 + (orcu_index)threadIdx.x;
+            double sum_0, sum_1;
+            sum_0 = 0.0;
+            sum_1 = 0.0;
+            if (sizeof(orcu_index) == 4) {
+                // 'k' (the loop at ex/dgemm.c:26) in strips of 16: B copied to shared memory per strip, in two buffers: the next strip's copy in flight while the threads read this one
+                orcu_index k0 = 0;
+                {  // the first strip
+                    auto B_shared = B_buffers[0];
+                    // B[(k0 + orcu_a0)][(j0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
+                    if ((n) % 2 == 0 && (size_t)&B[(k0) * (n) + (j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 128; e += 64) {
+                            const orcu_index orcu_a0 = e / 8;
+                            const orcu_index orcu_a1 = (e % 8) * 2;
+                            if (((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1 && (j0 + orcu_a1 + 1) >= 0 && (j0 + orcu_a1 + 1) <= n - 1))
+                                orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1], *(const double2 *)&B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)]);
+                            else  // the tile's edge
+                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
+                                    if ((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1 + orcu_l) >= 0 && (j0 + orcu_a1 + orcu_l) <= n - 1)
+                                        orcu_copy_async(ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1 + orcu_l], B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1 + orcu_l)]);
+                                    else
+                                        ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1 + orcu_l] = (double)0;
+                                }
+                        }
+                    } else {
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 256; e += 64) {
+                            const orcu_index orcu_a0 = e / 16;
+                            const orcu_index orcu_a1 = e % 16;
+                            if ((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1)
+                                orcu_copy_async(ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1], B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)]);
+                            else
+                                ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = (double)0;
+                        }
+                    }
+                    orcu_copies_wait();
+                    __syncthreads();  // the tiles are whole before any thread reads them
+                }
+                for (int orcu_buffer = 0; k0 < n; k0 += 16, orcu_buffer ^= 1) {
+                    if (k0 + 16 < n) {  // the next strip, into the other buffer
+                        const orcu_index k0_next = k0 + 16;
+                        auto B_shared = B_buffers[orcu_buffer ^ 1];
+                        // B[(k0_next + orcu_a0)][(j0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
+                        if ((n) % 2 == 0 && (size_t)&B[(k0_next) * (n) + (j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
+                            for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 128; e += 64) {
+                                const orcu_index orcu_a0 = e / 8;
+                                const orcu_index orcu_a1 = (e % 8) * 2;
+                                if (((k0_next + orcu_a0) >= 0 && (k0_next + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1 && (j0 + orcu_a1 + 1) >= 0 && (j0 + orcu_a1 + 1) <= n - 1))
+                                    orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1], *(const double2 *)&B[(k0_next + orcu_a0) * (n) + (j0 + orcu_a1)]);
+                                else  // the tile's edge
+                                    for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
+                                        if ((k0_next + orcu_a0) >= 0 && (k0_next + orcu_a0) <= n - 1 && (j0 + orcu_a1 + orcu_l) >= 0 && (j0 + orcu_a1 + orcu_l) <= n - 1)
+                                            orcu_copy_async(ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1 + orcu_l], B[(k0_next + orcu_a0) * (n) + (j0 + orcu_a1 + orcu_l)]);
+                                        else
+                                            ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1 + orcu_l] = (double)0;
+                                    }
+                            }
+                        } else {
+                            for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 256; e += 64) {
+                                const orcu_index orcu_a0 = e / 16;
+                                const orcu_index orcu_a1 = e % 16;
+                                if ((k0_next + orcu_a0) >= 0 && (k0_next + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1)
+                                    orcu_copy_async(ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1], B[(k0_next + orcu_a0) * (n) + (j0 + orcu_a1)]);
+                                else
+                                    ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = (double)0;
+                            }
+                        }
+                    }
+                    auto B_shared = B_buffers[orcu_buffer];
+                    if (k0 + 16 <= n) {
+                        #pragma unroll
+                        for (k = k0; k < k0 + 16; k++) {
+                            if (i_0 < n && j < n) {
+                                sum_0 += A[i_0 * n + k] * B_shared[k - k0][j - j0];
+                            }
+                            if (i_1 < n && j < n) {
+                                sum_1 += A[i_1 * n + k] * B_shared[k - k0][j - j0];
+                            }
+                        }
+                    } else {
+                        for (k = k0; k < n; k++) {
+                            if (i_0 < n && j < n) {
+                                sum_0 += A[i_0 * n + k] * B_shared[k - k0][j - j0];
+                            }
+                            if (i_1 < n && j < n) {
+                                sum_1 += A[i_1 * n + k] * B_shared[k - k0][j - j0];
+                            }
+                        }
+                    }
+                    orcu_copies_wait();
+                    __syncthreads();  // the next strip is whole, and every thread has read this one
+                }
+            } else {  // 64-bit indices: one buffer
+                auto B_shared = B_buffers[0];
+                // 'k' (the loop at ex/dgemm.c:26) in strips of 16: B copied to shared memory per strip
+                for (orcu_index k0 = 0; k0 < n; k0 += 16) {
+                    // B[(k0 + orcu_a0)][(j0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
+                    if ((n) % 2 == 0 && (size_t)&B[(k0) * (n) + (j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 128; e += 64) {
+                            const orcu_index orcu_a0 = e / 8;
+                            const orcu_index orcu_a1 = (e % 8) * 2;
+                            if (((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1 && (j0 + orcu_a1 + 1) >= 0 && (j0 + orcu_a1 + 1) <= n - 1))
+                                *(double2 *)&ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = *(const double2 *)&B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)];
+                            else  // the tile's edge
+                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
+                                    ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1 + orcu_l] = ((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1 + orcu_l) >= 0 && (j0 + orcu_a1 + orcu_l) <= n - 1) ? B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1 + orcu_l)] : (double)0;
+                                }
+                        }
+                    } else {
+                        for (orcu_index e = (orcu_index)threadIdx.y * 16 + threadIdx.x; e < 256; e += 64) {
+                            const orcu_index orcu_a0 = e / 16;
+                            const orcu_index orcu_a1 = e % 16;
+                            ORCU_TILE_DATA(B_shared)[orcu_a0][orcu_a1] = ((k0 + orcu_a0) >= 0 && (k0 + orcu_a0) <= n - 1 && (j0 + orcu_a1) >= 0 && (j0 + orcu_a1) <= n - 1) ? B[(k0 + orcu_a0) * (n) + (j0 + orcu_a1)] : (double)0;
+                        }
+                    }
+                    __syncthreads();  // the tiles are whole before any thread reads them
+                    if (k0 + 16 <= n) {
+                        #pragma unroll
+                        for (k = k0; k < k0 + 16; k++) {
+                            if (i_0 < n && j < n) {
+                                sum_0 += A[i_0 * n + k] * B_shared[k - k0][j - j0];
+                            }
+                            if (i_1 < n && j < n) {
+                                sum_1 += A[i_1 * n + k] * B_shared[k - k0][j - j0];
+                            }
+                        }
+                    } else {
+                        for (k = k0; k < n; k++) {
+                            if (i_0 < n && j < n) {
+                                sum_0 += A[i_0 * n + k] * B_shared[k - k0][j - j0];
+                            }
+                            if (i_1 < n && j < n) {
+                                sum_1 += A[i_1 * n + k] * B_shared[k - k0][j - j0];
+                            }
+                        }
+                    }
+                    __syncthreads();  // every thread has read the strip before the next one fills it
+                }
+            }
+            if (i_0 < n && j < n) {
+                C[i_0 * n + j] = alpha * sum_0 + beta * C[i_0 * n + j];
+            }
+            if (i_1 < n && j < n) {
+                C[i_1 * n + j] = alpha * sum_1 + beta * C[i_1 * n + j];
+            }
+        }
+    }
+}
+
+#ifdef ORCU_ALLOW_ALIASING
+// The loop at ex/dgemm.c:23 as written, on the host: what orcu_dgemm_1_v1 runs when the arrays it
+// is given overlap.
+static void orcu_dgemm_1_v1_on_host(
+    int n,
+    const double *A,
+    const double *B,
+    double *C,
+    double alpha,
+    double beta)
+{
+    int i;
+    int j;
+    int k;
+    double sum;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            sum = 0.0;
+            for (k = 0; k < n; k++) {
+                sum += A[i * n + k] * B[k * n + j];
+            }
+            C[i * n + j] = alpha * sum + beta * C[i * n + j];
+        }
+    }
+}
+#endif
+
+// What orcu_dgemm_1_v1 keeps from one call to the next: allocating costs more than copying
+// small arrays. orcu_release_dgemm_1_v1() frees it.
+static orcu_buffer orcu_dgemm_1_v1_buffers[3];
+
+// Frees what orcu_dgemm_1_v1 keeps between calls (nothing is lost: the next call allocates again).
+void orcu_release_dgemm_1_v1(void)
+{
+    orcu_release_buffers(orcu_dgemm_1_v1_buffers, 3);
+}
+
+// Runs the loop at ex/dgemm.c:23 on the GPU (minBlocks=16, vectorize=False, mapping='x=j y=i', tile={'i': 4, 'j': 16}, registerTile={'i': 2, 'j': 1}, shared=['B'], sharedDepth=16, tensorCores=False);
+// returns when its results are in host memory.
+static void orcu_dgemm_1_v1(
+    int n,
+    const double *A,
+    const double *B,
+    double *C,
+    double alpha,
+    double beta)
+{
+    // Each grid loop's most iterations (times its step) over the loops around it: blocks enough to cover them.
+    const long long orcu_span_i = (long long)n;
+    const long long orcu_span_j = (long long)n;
+    if (orcu_span_i <= 0 || orcu_span_j <= 0)
+        return;  // no iteration: nothing to compute or move
+    // The elements each array's accesses reach: [first, end).
+    const long long orcu_A_first = 0LL, orcu_A_end = (long long)n * n;
+    const long long orcu_B_first = 0LL, orcu_B_end = (long long)n * n;
+    const long long orcu_C_first = 0LL, orcu_C_end = (long long)n * n;
+    // The iterations run at once, each on its own elements: no array may overlap one that is written.
+    if (orcu_overlap(A + orcu_A_first, A + orcu_A_end, C + orcu_C_first, C + orcu_C_end)
+        || orcu_overlap(B + orcu_B_first, B + orcu_B_end, C + orcu_C_first, C + orcu_C_end)) {
+#ifdef ORCU_ALLOW_ALIASING
+        orcu_dgemm_1_v1_on_host(n, A, B, C, alpha, beta);
+        return;
+#endif
+        orcu_aliased("orcu_dgemm_1_v1");
+    }
+    const dim3 orcu_block(16, 4);
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 16LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 8LL, 65535LL));
+    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
+    // has more elements than that.
+    const bool orcu_wide = (long long)n + (long long)orcu_grid.y * 8 > INT_MAX || (long long)n + (long long)orcu_grid.x * 16 > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX || orcu_C_end > INT_MAX;
+    decltype(&orcu_dgemm_1_v1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_dgemm_1_v1_kernel<long long> : orcu_dgemm_1_v1_kernel<int>;
+
+    // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
+    double *const d_A = (double *)orcu_device_buffer(&orcu_dgemm_1_v1_buffers[0], sizeof(double) * orcu_count(0, orcu_A_end));
+    double *const d_B = (double *)orcu_device_buffer(&orcu_dgemm_1_v1_buffers[1], sizeof(double) * orcu_count(0, orcu_B_end));
+    double *const d_C = (double *)orcu_device_buffer(&orcu_dgemm_1_v1_buffers[2], sizeof(double) * orcu_count(0, orcu_C_end));
+
+    ORCU_CHECK(cudaMemcpy(d_A + orcu_A_first, A + orcu_A_first, sizeof(double) * orcu_count(orcu_A_first, orcu_A_end), cudaMemcpyHostToDevice));
+    ORCU_CHECK(cudaMemcpy(d_B + orcu_B_first, B + orcu_B_first, sizeof(double) * orcu_count(orcu_B_first, orcu_B_end), cudaMemcpyHostToDevice));
+    ORCU_CHECK(cudaMemcpy(d_C + orcu_C_first, C + orcu_C_first, sizeof(double) * orcu_count(orcu_C_first, orcu_C_end), cudaMemcpyHostToDevice));
+
+    ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_A, d_B, d_C, n, alpha, beta);
+    ORCU_CHECK(cudaGetLastError());
+    ORCU_CHECK(cudaMemcpy(C + orcu_C_first, d_C + orcu_C_first, sizeof(double) * orcu_count(orcu_C_first, orcu_C_end), cudaMemcpyDeviceToHost));
+}
+
+// Kernel of the loop at ex/dgemm.c:23 in dgemm():
+//     for (i = 0; i < n; i++)
+//         for (j = 0; j < n; j++) {
+//             sum = 0.0;
+//             for (k = 0; k < n; k++)
+//                 sum += A[i*n + k] * B[k*n + j];
+//             C[i*n + j] = alpha * sum + beta * C[i*n + j];
+//         }
+// The TSG's mapping 'x=j y=i': 16 x 4 threads a block; the loops on the
+// grid run a whole grid apart, so any grid covers any trip count.
+// orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
+template <typename orcu_index>
+__global__ void __launch_bounds__(64) orcu_dgemm_1_v2_kernel(
     const double *__restrict__ A,
     const double *__restrict__ B,
     double *__restrict__ C,
@@ -486,9 +749,9 @@ __global__ void __launch_bounds__(64) orcu_dgemm_1_kernel(
 }
 
 #ifdef ORCU_ALLOW_ALIASING
-// The loop at ex/dgemm.c:23 as written, on the host: what orcu_dgemm_1 runs when the arrays it
+// The loop at ex/dgemm.c:23 as written, on the host: what orcu_dgemm_1_v2 runs when the arrays it
 // is given overlap.
-static void orcu_dgemm_1_on_host(
+static void orcu_dgemm_1_v2_on_host(
     int n,
     const double *A,
     const double *B,
@@ -512,19 +775,19 @@ static void orcu_dgemm_1_on_host(
 }
 #endif
 
-// What orcu_dgemm_1 keeps from one call to the next: allocating costs more than copying
-// small arrays. orcu_release_dgemm_1() frees it.
-static orcu_buffer orcu_dgemm_1_buffers[3];
+// What orcu_dgemm_1_v2 keeps from one call to the next: allocating costs more than copying
+// small arrays. orcu_release_dgemm_1_v2() frees it.
+static orcu_buffer orcu_dgemm_1_v2_buffers[3];
 
-// Frees what orcu_dgemm_1 keeps between calls (nothing is lost: the next call allocates again).
-void orcu_release_dgemm_1(void)
+// Frees what orcu_dgemm_1_v2 keeps between calls (nothing is lost: the next call allocates again).
+void orcu_release_dgemm_1_v2(void)
 {
-    orcu_release_buffers(orcu_dgemm_1_buffers, 3);
+    orcu_release_buffers(orcu_dgemm_1_v2_buffers, 3);
 }
 
 // Runs the loop at ex/dgemm.c:23 on the GPU (vectorize=False, mapping='x=j y=i', tile={'i': 4, 'j': 16}, registerTile={'i': 2, 'j': 4}, shared=['A', 'B'], sharedDepth=32, tensorCores=True);
 // returns when its results are in host memory.
-static void orcu_dgemm_1(
+static void orcu_dgemm_1_v2(
     int n,
     const double *A,
     const double *B,
@@ -545,22 +808,22 @@ static void orcu_dgemm_1(
     if (orcu_overlap(A + orcu_A_first, A + orcu_A_end, C + orcu_C_first, C + orcu_C_end)
         || orcu_overlap(B + orcu_B_first, B + orcu_B_end, C + orcu_C_first, C + orcu_C_end)) {
 #ifdef ORCU_ALLOW_ALIASING
-        orcu_dgemm_1_on_host(n, A, B, C, alpha, beta);
+        orcu_dgemm_1_v2_on_host(n, A, B, C, alpha, beta);
         return;
 #endif
-        orcu_aliased("orcu_dgemm_1");
+        orcu_aliased("orcu_dgemm_1_v2");
     }
     const dim3 orcu_block(16, 4);
     const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 64LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 8LL, 65535LL));
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
     const bool orcu_wide = (long long)n + (long long)orcu_grid.y * 8 > INT_MAX || (long long)n + (long long)orcu_grid.x * 64 > INT_MAX || orcu_A_end > INT_MAX || orcu_B_end > INT_MAX || orcu_C_end > INT_MAX;
-    decltype(&orcu_dgemm_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_dgemm_1_kernel<long long> : orcu_dgemm_1_kernel<int>;
+    decltype(&orcu_dgemm_1_v2_kernel<int>) const orcu_kernel = orcu_wide ? orcu_dgemm_1_v2_kernel<long long> : orcu_dgemm_1_v2_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *const d_A = (double *)orcu_device_buffer(&orcu_dgemm_1_buffers[0], sizeof(double) * orcu_count(0, orcu_A_end));
-    double *const d_B = (double *)orcu_device_buffer(&orcu_dgemm_1_buffers[1], sizeof(double) * orcu_count(0, orcu_B_end));
-    double *const d_C = (double *)orcu_device_buffer(&orcu_dgemm_1_buffers[2], sizeof(double) * orcu_count(0, orcu_C_end));
+    double *const d_A = (double *)orcu_device_buffer(&orcu_dgemm_1_v2_buffers[0], sizeof(double) * orcu_count(0, orcu_A_end));
+    double *const d_B = (double *)orcu_device_buffer(&orcu_dgemm_1_v2_buffers[1], sizeof(double) * orcu_count(0, orcu_B_end));
+    double *const d_C = (double *)orcu_device_buffer(&orcu_dgemm_1_v2_buffers[2], sizeof(double) * orcu_count(0, orcu_C_end));
 
     ORCU_CHECK(cudaMemcpy(d_A + orcu_A_first, A + orcu_A_first, sizeof(double) * orcu_count(orcu_A_first, orcu_A_end), cudaMemcpyHostToDevice));
     ORCU_CHECK(cudaMemcpy(d_B + orcu_B_first, B + orcu_B_first, sizeof(double) * orcu_count(orcu_B_first, orcu_B_end), cudaMemcpyHostToDevice));
@@ -569,6 +832,43 @@ static void orcu_dgemm_1(
     ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_A, d_B, d_C, n, alpha, beta);
     ORCU_CHECK(cudaGetLastError());
     ORCU_CHECK(cudaMemcpy(C + orcu_C_first, d_C + orcu_C_first, sizeof(double) * orcu_count(orcu_C_first, orcu_C_end), cudaMemcpyDeviceToHost));
+}
+
+// Runs the loop at ex/dgemm.c:22 with the configuration tuned for the input size at hand,
+// or for the nearest tuned size (relative distance) when this size was not tuned.
+static void orcu_dgemm_1(int n, const double *A, const double *B, double *C, double alpha, double beta)
+{
+    if (n == 37) {
+        orcu_dgemm_1_v1(n, A, B, C, alpha, beta);
+        return;
+    }
+    if (n == 64) {
+        orcu_dgemm_1_v2(n, A, B, C, alpha, beta);
+        return;
+    }
+    const double orcu_distance[2] = {
+        fabs(((double)n - 37) / 37),
+        fabs(((double)n - 64) / 64),
+    };
+    int orcu_nearest = 0;
+    for (int k = 1; k < 2; k++)
+        if (orcu_distance[k] < orcu_distance[orcu_nearest])
+            orcu_nearest = k;
+    switch (orcu_nearest) {
+    case 0:
+        orcu_dgemm_1_v1(n, A, B, C, alpha, beta);
+        break;
+    case 1:
+        orcu_dgemm_1_v2(n, A, B, C, alpha, beta);
+        break;
+    }
+}
+
+// Frees what the configurations of orcu_dgemm_1 keep between calls.
+void orcu_release_dgemm_1(void)
+{
+    orcu_release_dgemm_1_v1();
+    orcu_release_dgemm_1_v2();
 }
 
 #endif  // ORCU_ORIGINAL

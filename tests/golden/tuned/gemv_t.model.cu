@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/gemv_t.c.
- * orcu_gemv_t_1 (line 19): TC=256, mapping_1='x=j', registers_j_1=2, shared_x_1=True, constant_x_1=False, sharedDepth_1=32, vectorize_1=False
- *     input n=41, m=37; time 0.01309 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_gemv_t_1 (line 19): TC=256, mapping_1='x=j', registers_j_1=2, shared_x_1=True, constant_x_1=False, sharedDepth_1=32, vectorize_1=False
- *     input n=41, m=64; time 0.01309 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_gemv_t_1 (line 19): TC=64, mapping_1='x=j', registers_j_1=1, shared_x_1=False, constant_x_1=True, sharedDepth_1=16, vectorize_1=False
+ *     input n=41, m=37; time 0.009289 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_gemv_t_1 (line 19): TC=64, mapping_1='x=j', registers_j_1=1, shared_x_1=False, constant_x_1=True, sharedDepth_1=16, vectorize_1=False
+ *     input n=41, m=64; time 0.009289 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -50,35 +50,6 @@ static void orcu_check(cudaError_t err, const char *call, const char *file, int 
 // shared-memory load (the emulation logs it as one access of the vector's size).
 #ifndef ORCU_TILE_VECTOR
 #define ORCU_TILE_VECTOR(vector, name, index) (*(const vector *)&(name)index)
-#endif
-
-// A tile's next strip copied from global to shared memory while the thread goes on: cp.async
-// on sm_80 and later (no register holds the element on its way), a plain copy before. Each
-// thread waits for its own copies (orcu_copies_wait), then a barrier makes the strip whole.
-#ifndef ORCU_COPY_ASYNC
-#define ORCU_COPY_ASYNC
-#if defined(__CUDACC__) && !defined(ORCU_EMULATION)
-#include <cuda_pipeline.h>
-#endif
-template <typename T>
-__device__ __forceinline__ void orcu_copy_async(T &shared, const T &global)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)  // the sizes cp.async copies
-        __pipeline_memcpy_async((void *)&shared, (const void *)&global, sizeof(T));
-    else
-        shared = global;
-#else
-    shared = global;
-#endif
-}
-__device__ __forceinline__ void orcu_copies_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-#endif
-}
 #endif
 
 // Elements in [first, end); 0 when empty.
@@ -163,155 +134,35 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
 //     for (i = 0; i < n; i++)
 //         for (j = 0; j < m; j++)
 //             y[j] += A[i*m + j] * x[i];
-// The TSG's mapping 'x=j': 256 x 1 threads a block; the loops on the
+// The TSG's mapping 'x=j': 64 x 1 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
+#ifndef ORCU_CONSTANT_DOUBLE_X
+#define ORCU_CONSTANT_DOUBLE_X
+// x (double) for the kernels whose threads all read it alike: in constant memory when it has at
+// most 2048 elements (the kernel's x_in_constant), else read from global memory.
+__constant__ double orcu_constant_double_x[2048];
+#endif
 template <typename orcu_index>
-__global__ void __launch_bounds__(256) orcu_gemv_t_1_kernel(
+__global__ void __launch_bounds__(64) orcu_gemv_t_1_kernel(
     double *__restrict__ y,
     const double *__restrict__ A,
     const double *__restrict__ x,
     int n,
-    int m)
+    int m,
+    bool x_in_constant)
 {
-    orcu_index i;
-    ORCU_SHARED_TILE(double, x_buffers, [2][32], 1);  // free of bank conflicts
-    // 'j' (the loop at ex/gemv_t.c:21): tiles of 512 iterations over blockIdx.x, a whole grid apart; each thread 2 of them, 256 apart (threadIdx.x)
-    for (orcu_index j0 = (orcu_index)blockIdx.x * 512; j0 < m; j0 += (orcu_index)gridDim.x * 512) {
-        const orcu_index j_0 = j0 + (orcu_index)threadIdx.x;
-        const orcu_index j_1 = j0 + ((orcu_index)threadIdx.x + 256);
-        double y_i_acc_0 = j_0 < m ? y[j_0] : (double)0;  // y[j_0] stays in a register over the loop on i
-        double y_i_acc_1 = j_1 < m ? y[j_1] : (double)0;  // y[j_1] stays in a register over the loop on i
-        if (sizeof(orcu_index) == 4) {
-            // 'i' (the loop at ex/gemv_t.c:20) in strips of 32: x copied to shared memory per strip, in two buffers: the next strip's copy in flight while the threads read this one
-            orcu_index i0 = 0;
-            {  // the first strip
-                auto x_shared = x_buffers[0];
-                // x[(i0 + orcu_a0)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                if ((size_t)&x[(i0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                    for (orcu_index e = (orcu_index)threadIdx.y * 256 + threadIdx.x; e < 16; e += 256) {
-                        const orcu_index orcu_a0 = (e) * 2;
-                        if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1 && (i0 + orcu_a0 + 1) >= 0 && (i0 + orcu_a0 + 1) <= n - 1))
-                            orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(x_shared)[orcu_a0], *(const double2 *)&x[(i0 + orcu_a0)]);
-                        else  // the tile's edge
-                            for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                if ((i0 + orcu_a0 + orcu_l) >= 0 && (i0 + orcu_a0 + orcu_l) <= n - 1)
-                                    orcu_copy_async(ORCU_TILE_DATA(x_shared)[orcu_a0 + orcu_l], x[(i0 + orcu_a0 + orcu_l)]);
-                                else
-                                    ORCU_TILE_DATA(x_shared)[orcu_a0 + orcu_l] = (double)0;
-                            }
-                    }
-                } else {
-                    for (orcu_index e = (orcu_index)threadIdx.y * 256 + threadIdx.x; e < 32; e += 256) {
-                        const orcu_index orcu_a0 = e;
-                        if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1)
-                            orcu_copy_async(ORCU_TILE_DATA(x_shared)[orcu_a0], x[(i0 + orcu_a0)]);
-                        else
-                            ORCU_TILE_DATA(x_shared)[orcu_a0] = (double)0;
-                    }
-                }
-                orcu_copies_wait();
-                __syncthreads();  // the tiles are whole before any thread reads them
-            }
-            for (int orcu_buffer = 0; i0 < n; i0 += 32, orcu_buffer ^= 1) {
-                if (i0 + 32 < n) {  // the next strip, into the other buffer
-                    const orcu_index i0_next = i0 + 32;
-                    auto x_shared = x_buffers[orcu_buffer ^ 1];
-                    // x[(i0_next + orcu_a0)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                    if ((size_t)&x[(i0_next)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 256 + threadIdx.x; e < 16; e += 256) {
-                            const orcu_index orcu_a0 = (e) * 2;
-                            if (((i0_next + orcu_a0) >= 0 && (i0_next + orcu_a0) <= n - 1 && (i0_next + orcu_a0 + 1) >= 0 && (i0_next + orcu_a0 + 1) <= n - 1))
-                                orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(x_shared)[orcu_a0], *(const double2 *)&x[(i0_next + orcu_a0)]);
-                            else  // the tile's edge
-                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                    if ((i0_next + orcu_a0 + orcu_l) >= 0 && (i0_next + orcu_a0 + orcu_l) <= n - 1)
-                                        orcu_copy_async(ORCU_TILE_DATA(x_shared)[orcu_a0 + orcu_l], x[(i0_next + orcu_a0 + orcu_l)]);
-                                    else
-                                        ORCU_TILE_DATA(x_shared)[orcu_a0 + orcu_l] = (double)0;
-                                }
-                        }
-                    } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 256 + threadIdx.x; e < 32; e += 256) {
-                            const orcu_index orcu_a0 = e;
-                            if ((i0_next + orcu_a0) >= 0 && (i0_next + orcu_a0) <= n - 1)
-                                orcu_copy_async(ORCU_TILE_DATA(x_shared)[orcu_a0], x[(i0_next + orcu_a0)]);
-                            else
-                                ORCU_TILE_DATA(x_shared)[orcu_a0] = (double)0;
-                        }
-                    }
-                }
-                auto x_shared = x_buffers[orcu_buffer];
-                if (i0 + 32 <= n) {
-                    #pragma unroll
-                    for (i = i0; i < i0 + 32; i++) {
-                        if (j_0 < m) {
-                            y_i_acc_0 += A[i * m + j_0] * x_shared[i - i0];
-                        }
-                        if (j_1 < m) {
-                            y_i_acc_1 += A[i * m + j_1] * x_shared[i - i0];
-                        }
-                    }
-                } else {
-                    for (i = i0; i < n; i++) {
-                        if (j_0 < m) {
-                            y_i_acc_0 += A[i * m + j_0] * x_shared[i - i0];
-                        }
-                        if (j_1 < m) {
-                            y_i_acc_1 += A[i * m + j_1] * x_shared[i - i0];
-                        }
-                    }
-                }
-                orcu_copies_wait();
-                __syncthreads();  // the next strip is whole, and every thread has read this one
-            }
-        } else {  // 64-bit indices: one buffer
-            auto x_shared = x_buffers[0];
-            // 'i' (the loop at ex/gemv_t.c:20) in strips of 32: x copied to shared memory per strip
-            for (orcu_index i0 = 0; i0 < n; i0 += 32) {
-                // x[(i0 + orcu_a0)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                if ((size_t)&x[(i0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                    for (orcu_index e = (orcu_index)threadIdx.y * 256 + threadIdx.x; e < 16; e += 256) {
-                        const orcu_index orcu_a0 = (e) * 2;
-                        if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1 && (i0 + orcu_a0 + 1) >= 0 && (i0 + orcu_a0 + 1) <= n - 1))
-                            *(double2 *)&ORCU_TILE_DATA(x_shared)[orcu_a0] = *(const double2 *)&x[(i0 + orcu_a0)];
-                        else  // the tile's edge
-                            for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                ORCU_TILE_DATA(x_shared)[orcu_a0 + orcu_l] = ((i0 + orcu_a0 + orcu_l) >= 0 && (i0 + orcu_a0 + orcu_l) <= n - 1) ? x[(i0 + orcu_a0 + orcu_l)] : (double)0;
-                            }
-                    }
-                } else {
-                    for (orcu_index e = (orcu_index)threadIdx.y * 256 + threadIdx.x; e < 32; e += 256) {
-                        const orcu_index orcu_a0 = e;
-                        ORCU_TILE_DATA(x_shared)[orcu_a0] = ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= n - 1) ? x[(i0 + orcu_a0)] : (double)0;
-                    }
-                }
-                __syncthreads();  // the tiles are whole before any thread reads them
-                if (i0 + 32 <= n) {
-                    #pragma unroll
-                    for (i = i0; i < i0 + 32; i++) {
-                        if (j_0 < m) {
-                            y_i_acc_0 += A[i * m + j_0] * x_shared[i - i0];
-                        }
-                        if (j_1 < m) {
-                            y_i_acc_1 += A[i * m + j_1] * x_shared[i - i0];
-                        }
-                    }
-                } else {
-                    for (i = i0; i < n; i++) {
-                        if (j_0 < m) {
-                            y_i_acc_0 += A[i * m + j_0] * x_shared[i - i0];
-                        }
-                        if (j_1 < m) {
-                            y_i_acc_1 += A[i * m + j_1] * x_shared[i - i0];
-                        }
-                    }
-                }
-                __syncthreads();  // every thread has read the strip before the next one fills it
+    orcu_index i, j;
+    // 'j' (the loop at ex/gemv_t.c:21): tiles of 64 iterations over blockIdx.x, a whole grid apart; each thread 1 of them, 64 apart (threadIdx.x)
+    for (orcu_index j0 = (orcu_index)blockIdx.x * 64; j0 < m; j0 += (orcu_index)gridDim.x * 64) {
+        j = j0 + (orcu_index)threadIdx.x;
+        double y_i_acc = j < m ? y[j] : (double)0;  // y[j] stays in a register over the loop on i
+        for (i = 0; i < n; i++) {
+            if (j < m) {
+                y_i_acc += A[i * m + j] * (x_in_constant ? orcu_constant_double_x[i] : x[i]);
             }
         }
-        if (j_0 < m) y[j_0] = y_i_acc_0;
-        if (j_1 < m) y[j_1] = y_i_acc_1;
+        if (j < m) y[j] = y_i_acc;
     }
 }
 
@@ -340,7 +191,7 @@ void orcu_release_gemv_t_1(void)
     orcu_release_buffers(orcu_gemv_t_1_buffers, 3);
 }
 
-// Runs the loop at ex/gemv_t.c:20 on the GPU (threadCount=256, vectorize=False, mapping='x=j', registerTile={'j': 2}, shared=['x'], sharedDepth=32, constant=[]);
+// Runs the loop at ex/gemv_t.c:20 on the GPU (threadCount=64, vectorize=False, mapping='x=j', registerTile={'j': 1}, shared=[], sharedDepth=16, constant=['x']);
 // returns when its results are in host memory.
 static void orcu_gemv_t_1(int n, int m, double *y, const double *A, const double *x)
 {
@@ -361,11 +212,11 @@ static void orcu_gemv_t_1(int n, int m, double *y, const double *A, const double
 #endif
         orcu_aliased("orcu_gemv_t_1");
     }
-    const dim3 orcu_block(256, 1);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 512LL, 2147483647LL), 1);
+    const dim3 orcu_block(64, 1);
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 64LL, 2147483647LL), 1);
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)m + (long long)orcu_grid.x * 512 > INT_MAX || orcu_y_end > INT_MAX || orcu_A_end > INT_MAX || orcu_x_end > INT_MAX;
+    const bool orcu_wide = (long long)m + (long long)orcu_grid.x * 64 > INT_MAX || orcu_y_end > INT_MAX || orcu_A_end > INT_MAX || orcu_x_end > INT_MAX;
     decltype(&orcu_gemv_t_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_gemv_t_1_kernel<long long> : orcu_gemv_t_1_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
@@ -377,7 +228,11 @@ static void orcu_gemv_t_1(int n, int m, double *y, const double *A, const double
     ORCU_CHECK(cudaMemcpy(d_A + orcu_A_first, A + orcu_A_first, sizeof(double) * orcu_count(orcu_A_first, orcu_A_end), cudaMemcpyHostToDevice));
     ORCU_CHECK(cudaMemcpy(d_x + orcu_x_first, x + orcu_x_first, sizeof(double) * orcu_count(orcu_x_first, orcu_x_end), cudaMemcpyHostToDevice));
 
-    ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_y, d_A, d_x, n, m);
+    // x in constant memory when its elements [0, end) fit, copied from its device copy.
+    const bool x_in_constant = orcu_x_end <= 2048;
+    if (x_in_constant)
+        ORCU_CHECK(cudaMemcpyToSymbolAsync(orcu_constant_double_x, d_x, sizeof(double) * orcu_x_end, 0, cudaMemcpyDeviceToDevice, 0));
+    ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_y, d_A, d_x, n, m, x_in_constant);
     ORCU_CHECK(cudaGetLastError());
     ORCU_CHECK(cudaMemcpy(y + orcu_y_first, d_y + orcu_y_first, sizeof(double) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyDeviceToHost));
 }

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/multi_axpy.c.
- * orcu_multi_axpy_1 (line 22): TC=512, BC=528, UIF=4
- *     input n=50000, nv=4; time 0.006678 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_multi_axpy_1 (line 22): TC=512, BC=528, UIF=3
- *     input n=50000, nv=6; time 0.006905 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_multi_axpy_1 (line 22): TC=128, BC=1056, UIF=1
+ *     input n=50000, nv=4; time 0.0067 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_multi_axpy_1 (line 22): TC=128, BC=1056, UIF=1
+ *     input n=50000, nv=6; time 0.006988 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #endif
 // <<< orcu generated code: end
@@ -101,7 +100,7 @@ static inline void orcu_aliased(const char *function)
 // Each thread runs iterations of 'i' a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 template <typename orcu_index>
-__global__ void __launch_bounds__(512) orcu_multi_axpy_1_v1_kernel(
+__global__ void __launch_bounds__(128) orcu_multi_axpy_1_kernel(
     long long orcu_lo,
     long long orcu_hi,
     double *__restrict__ y,
@@ -114,7 +113,6 @@ __global__ void __launch_bounds__(512) orcu_multi_axpy_1_v1_kernel(
     const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x;
     for (i = (orcu_index)orcu_lo + ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); i < (orcu_index)orcu_hi; i += orcu_stride) {
         double y_k_acc = y[i];  // y[i] stays in a register over the loop on k
-        #pragma unroll 4
         for (k = 0; k < nv; k++) {
             y_k_acc += a[k] * X[i + k * n];
         }
@@ -123,9 +121,9 @@ __global__ void __launch_bounds__(512) orcu_multi_axpy_1_v1_kernel(
 }
 
 #ifdef ORCU_ALLOW_ALIASING
-// The loop at ex/multi_axpy.c:23 as written, on the host: what orcu_multi_axpy_1_v1 runs when the arrays it
+// The loop at ex/multi_axpy.c:23 as written, on the host: what orcu_multi_axpy_1 runs when the arrays it
 // is given overlap.
-static void orcu_multi_axpy_1_v1_on_host(int n, int nv, double *y, const double *a, const double *X)
+static void orcu_multi_axpy_1_on_host(int n, int nv, double *y, const double *a, const double *X)
 {
     int i;
     int k;
@@ -137,186 +135,55 @@ static void orcu_multi_axpy_1_v1_on_host(int n, int nv, double *y, const double 
 }
 #endif
 
-// What orcu_multi_axpy_1_v1 keeps from one call to the next: allocating costs more than copying
-// small arrays. orcu_release_multi_axpy_1_v1() frees it.
-static orcu_buffer orcu_multi_axpy_1_v1_buffers[3];
+// What orcu_multi_axpy_1 keeps from one call to the next: allocating costs more than copying
+// small arrays. orcu_release_multi_axpy_1() frees it.
+static orcu_buffer orcu_multi_axpy_1_buffers[3];
 
-// Frees what orcu_multi_axpy_1_v1 keeps between calls (nothing is lost: the next call allocates again).
-void orcu_release_multi_axpy_1_v1(void)
-{
-    orcu_release_buffers(orcu_multi_axpy_1_v1_buffers, 3);
-}
-
-// Runs the loop at ex/multi_axpy.c:23 on the GPU (threadCount=512, blockCount=528, unrollInner=4);
-// returns when its results are in host memory.
-static void orcu_multi_axpy_1_v1(int n, int nv, double *y, const double *a, const double *X)
-{
-    const long long orcu_lo = 0LL, orcu_hi = (long long)n;
-    if (orcu_hi <= orcu_lo)
-        return;  // no iteration: nothing to compute or move
-    // The elements each array's accesses reach: [first, end).
-    const long long orcu_y_first = 0LL, orcu_y_end = (long long)n;
-    const long long orcu_a_first = 0LL, orcu_a_end = (long long)nv;
-    const long long orcu_X_first = 0LL, orcu_X_end = (long long)n * nv;
-    // The iterations run at once, each on its own elements: no array may overlap one that is written.
-    if (orcu_overlap(y + orcu_y_first, y + orcu_y_end, a + orcu_a_first, a + orcu_a_end)
-        || orcu_overlap(y + orcu_y_first, y + orcu_y_end, X + orcu_X_first, X + orcu_X_end)) {
-#ifdef ORCU_ALLOW_ALIASING
-        orcu_multi_axpy_1_v1_on_host(n, nv, y, a, X);
-        return;
-#endif
-        orcu_aliased("orcu_multi_axpy_1_v1");
-    }
-    const int orcu_threads = 512;
-    const int orcu_blocks = 528;
-    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
-    // has more elements than that.
-    const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_y_end > INT_MAX || orcu_a_end > INT_MAX || orcu_X_end > INT_MAX;
-    decltype(&orcu_multi_axpy_1_v1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_multi_axpy_1_v1_kernel<long long> : orcu_multi_axpy_1_v1_kernel<int>;
-
-    // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *const d_y = (double *)orcu_device_buffer(&orcu_multi_axpy_1_v1_buffers[0], sizeof(double) * orcu_count(0, orcu_y_end));
-    double *const d_a = (double *)orcu_device_buffer(&orcu_multi_axpy_1_v1_buffers[1], sizeof(double) * orcu_count(0, orcu_a_end));
-    double *const d_X = (double *)orcu_device_buffer(&orcu_multi_axpy_1_v1_buffers[2], sizeof(double) * orcu_count(0, orcu_X_end));
-
-    ORCU_CHECK(cudaMemcpy(d_y + orcu_y_first, y + orcu_y_first, sizeof(double) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyHostToDevice));
-    ORCU_CHECK(cudaMemcpy(d_a + orcu_a_first, a + orcu_a_first, sizeof(double) * orcu_count(orcu_a_first, orcu_a_end), cudaMemcpyHostToDevice));
-    ORCU_CHECK(cudaMemcpy(d_X + orcu_X_first, X + orcu_X_first, sizeof(double) * orcu_count(orcu_X_first, orcu_X_end), cudaMemcpyHostToDevice));
-
-    ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, d_y, d_a, d_X, n, nv);
-    ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaMemcpy(y + orcu_y_first, d_y + orcu_y_first, sizeof(double) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyDeviceToHost));
-}
-
-// Kernel of the loop at ex/multi_axpy.c:23 in multi_axpy():
-//     for (i = 0; i <= n-1; i++)
-//         for (k = 0; k <= nv-1; k++)
-//             y[i] += a[k] * X[i + k*n];
-// Each thread runs iterations of 'i' a whole grid apart, so any grid covers any trip count.
-// orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
-template <typename orcu_index>
-__global__ void __launch_bounds__(512) orcu_multi_axpy_1_v2_kernel(
-    long long orcu_lo,
-    long long orcu_hi,
-    double *__restrict__ y,
-    const double *__restrict__ a,
-    const double *__restrict__ X,
-    int n,
-    int nv)
-{
-    orcu_index i, k;
-    const orcu_index orcu_stride = (orcu_index)gridDim.x * blockDim.x;
-    for (i = (orcu_index)orcu_lo + ((orcu_index)blockIdx.x * blockDim.x + threadIdx.x); i < (orcu_index)orcu_hi; i += orcu_stride) {
-        double y_k_acc = y[i];  // y[i] stays in a register over the loop on k
-        #pragma unroll 3
-        for (k = 0; k < nv; k++) {
-            y_k_acc += a[k] * X[i + k * n];
-        }
-        y[i] = y_k_acc;
-    }
-}
-
-#ifdef ORCU_ALLOW_ALIASING
-// The loop at ex/multi_axpy.c:23 as written, on the host: what orcu_multi_axpy_1_v2 runs when the arrays it
-// is given overlap.
-static void orcu_multi_axpy_1_v2_on_host(int n, int nv, double *y, const double *a, const double *X)
-{
-    int i;
-    int k;
-    for (i = 0; i < n; i++) {
-        for (k = 0; k < nv; k++) {
-            y[i] += a[k] * X[i + k * n];
-        }
-    }
-}
-#endif
-
-// What orcu_multi_axpy_1_v2 keeps from one call to the next: allocating costs more than copying
-// small arrays. orcu_release_multi_axpy_1_v2() frees it.
-static orcu_buffer orcu_multi_axpy_1_v2_buffers[3];
-
-// Frees what orcu_multi_axpy_1_v2 keeps between calls (nothing is lost: the next call allocates again).
-void orcu_release_multi_axpy_1_v2(void)
-{
-    orcu_release_buffers(orcu_multi_axpy_1_v2_buffers, 3);
-}
-
-// Runs the loop at ex/multi_axpy.c:23 on the GPU (threadCount=512, blockCount=528, unrollInner=3);
-// returns when its results are in host memory.
-static void orcu_multi_axpy_1_v2(int n, int nv, double *y, const double *a, const double *X)
-{
-    const long long orcu_lo = 0LL, orcu_hi = (long long)n;
-    if (orcu_hi <= orcu_lo)
-        return;  // no iteration: nothing to compute or move
-    // The elements each array's accesses reach: [first, end).
-    const long long orcu_y_first = 0LL, orcu_y_end = (long long)n;
-    const long long orcu_a_first = 0LL, orcu_a_end = (long long)nv;
-    const long long orcu_X_first = 0LL, orcu_X_end = (long long)n * nv;
-    // The iterations run at once, each on its own elements: no array may overlap one that is written.
-    if (orcu_overlap(y + orcu_y_first, y + orcu_y_end, a + orcu_a_first, a + orcu_a_end)
-        || orcu_overlap(y + orcu_y_first, y + orcu_y_end, X + orcu_X_first, X + orcu_X_end)) {
-#ifdef ORCU_ALLOW_ALIASING
-        orcu_multi_axpy_1_v2_on_host(n, nv, y, a, X);
-        return;
-#endif
-        orcu_aliased("orcu_multi_axpy_1_v2");
-    }
-    const int orcu_threads = 512;
-    const int orcu_blocks = 528;
-    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
-    // has more elements than that.
-    const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_y_end > INT_MAX || orcu_a_end > INT_MAX || orcu_X_end > INT_MAX;
-    decltype(&orcu_multi_axpy_1_v2_kernel<int>) const orcu_kernel = orcu_wide ? orcu_multi_axpy_1_v2_kernel<long long> : orcu_multi_axpy_1_v2_kernel<int>;
-
-    // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *const d_y = (double *)orcu_device_buffer(&orcu_multi_axpy_1_v2_buffers[0], sizeof(double) * orcu_count(0, orcu_y_end));
-    double *const d_a = (double *)orcu_device_buffer(&orcu_multi_axpy_1_v2_buffers[1], sizeof(double) * orcu_count(0, orcu_a_end));
-    double *const d_X = (double *)orcu_device_buffer(&orcu_multi_axpy_1_v2_buffers[2], sizeof(double) * orcu_count(0, orcu_X_end));
-
-    ORCU_CHECK(cudaMemcpy(d_y + orcu_y_first, y + orcu_y_first, sizeof(double) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyHostToDevice));
-    ORCU_CHECK(cudaMemcpy(d_a + orcu_a_first, a + orcu_a_first, sizeof(double) * orcu_count(orcu_a_first, orcu_a_end), cudaMemcpyHostToDevice));
-    ORCU_CHECK(cudaMemcpy(d_X + orcu_X_first, X + orcu_X_first, sizeof(double) * orcu_count(orcu_X_first, orcu_X_end), cudaMemcpyHostToDevice));
-
-    ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, d_y, d_a, d_X, n, nv);
-    ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaMemcpy(y + orcu_y_first, d_y + orcu_y_first, sizeof(double) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyDeviceToHost));
-}
-
-// Runs the loop at ex/multi_axpy.c:22 with the configuration tuned for the input size at hand,
-// or for the nearest tuned size (relative distance) when this size was not tuned.
-static void orcu_multi_axpy_1(int n, int nv, double *y, const double *a, const double *X)
-{
-    if (n == 50000 && nv == 4) {
-        orcu_multi_axpy_1_v1(n, nv, y, a, X);
-        return;
-    }
-    if (n == 50000 && nv == 6) {
-        orcu_multi_axpy_1_v2(n, nv, y, a, X);
-        return;
-    }
-    const double orcu_distance[2] = {
-        fabs(((double)n - 50000) / 50000) + fabs(((double)nv - 4) / 4),
-        fabs(((double)n - 50000) / 50000) + fabs(((double)nv - 6) / 6),
-    };
-    int orcu_nearest = 0;
-    for (int k = 1; k < 2; k++)
-        if (orcu_distance[k] < orcu_distance[orcu_nearest])
-            orcu_nearest = k;
-    switch (orcu_nearest) {
-    case 0:
-        orcu_multi_axpy_1_v1(n, nv, y, a, X);
-        break;
-    case 1:
-        orcu_multi_axpy_1_v2(n, nv, y, a, X);
-        break;
-    }
-}
-
-// Frees what the configurations of orcu_multi_axpy_1 keep between calls.
+// Frees what orcu_multi_axpy_1 keeps between calls (nothing is lost: the next call allocates again).
 void orcu_release_multi_axpy_1(void)
 {
-    orcu_release_multi_axpy_1_v1();
-    orcu_release_multi_axpy_1_v2();
+    orcu_release_buffers(orcu_multi_axpy_1_buffers, 3);
+}
+
+// Runs the loop at ex/multi_axpy.c:23 on the GPU (threadCount=128, blockCount=1056, unrollInner=1);
+// returns when its results are in host memory.
+static void orcu_multi_axpy_1(int n, int nv, double *y, const double *a, const double *X)
+{
+    const long long orcu_lo = 0LL, orcu_hi = (long long)n;
+    if (orcu_hi <= orcu_lo)
+        return;  // no iteration: nothing to compute or move
+    // The elements each array's accesses reach: [first, end).
+    const long long orcu_y_first = 0LL, orcu_y_end = (long long)n;
+    const long long orcu_a_first = 0LL, orcu_a_end = (long long)nv;
+    const long long orcu_X_first = 0LL, orcu_X_end = (long long)n * nv;
+    // The iterations run at once, each on its own elements: no array may overlap one that is written.
+    if (orcu_overlap(y + orcu_y_first, y + orcu_y_end, a + orcu_a_first, a + orcu_a_end)
+        || orcu_overlap(y + orcu_y_first, y + orcu_y_end, X + orcu_X_first, X + orcu_X_end)) {
+#ifdef ORCU_ALLOW_ALIASING
+        orcu_multi_axpy_1_on_host(n, nv, y, a, X);
+        return;
+#endif
+        orcu_aliased("orcu_multi_axpy_1");
+    }
+    const int orcu_threads = 128;
+    const int orcu_blocks = 1056;
+    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
+    // has more elements than that.
+    const bool orcu_wide = orcu_hi + (long long)orcu_blocks * orcu_threads > INT_MAX || orcu_y_end > INT_MAX || orcu_a_end > INT_MAX || orcu_X_end > INT_MAX;
+    decltype(&orcu_multi_axpy_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_multi_axpy_1_kernel<long long> : orcu_multi_axpy_1_kernel<int>;
+
+    // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
+    double *const d_y = (double *)orcu_device_buffer(&orcu_multi_axpy_1_buffers[0], sizeof(double) * orcu_count(0, orcu_y_end));
+    double *const d_a = (double *)orcu_device_buffer(&orcu_multi_axpy_1_buffers[1], sizeof(double) * orcu_count(0, orcu_a_end));
+    double *const d_X = (double *)orcu_device_buffer(&orcu_multi_axpy_1_buffers[2], sizeof(double) * orcu_count(0, orcu_X_end));
+
+    ORCU_CHECK(cudaMemcpy(d_y + orcu_y_first, y + orcu_y_first, sizeof(double) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyHostToDevice));
+    ORCU_CHECK(cudaMemcpy(d_a + orcu_a_first, a + orcu_a_first, sizeof(double) * orcu_count(orcu_a_first, orcu_a_end), cudaMemcpyHostToDevice));
+    ORCU_CHECK(cudaMemcpy(d_X + orcu_X_first, X + orcu_X_first, sizeof(double) * orcu_count(orcu_X_first, orcu_X_end), cudaMemcpyHostToDevice));
+
+    ORCU_LAUNCH(orcu_kernel, orcu_blocks, orcu_threads, 0, 0, orcu_lo, orcu_hi, d_y, d_a, d_X, n, nv);
+    ORCU_CHECK(cudaGetLastError());
+    ORCU_CHECK(cudaMemcpy(y + orcu_y_first, d_y + orcu_y_first, sizeof(double) * orcu_count(orcu_y_first, orcu_y_end), cudaMemcpyDeviceToHost));
 }
 
 #endif  // ORCU_ORIGINAL
