@@ -4,6 +4,7 @@ import csv
 import json
 import multiprocessing
 import os
+import shutil
 import signal
 import sqlite3
 import statistics
@@ -12,7 +13,7 @@ import sys
 import time
 
 import pytest
-from conftest import EXAMPLES, write
+from conftest import EXAMPLES, ROOT, write
 from test_tune import AXPY
 
 from orcu.driver.cli import main
@@ -222,7 +223,26 @@ def test_report_exports_csv_and_kernel_tuner_cache(in_tmp, monkeypatch, capsys):
     space, cost = read_cache(in_tmp / "kt.json")
     assert len(space) == 4 and all(0 < c < float("inf") for c in cost.values())
     assert main(["report"]) == 0
-    assert "t.c: orcu_f_1 (line 8), n=1000" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "t.c: orcu_f_1 (line 8), n=1000" in out
+    assert "\n  model " not in out  # the emulation measures no GPU time to hold a prediction against
+
+
+def test_report_holds_the_models_prediction_against_a_gpus_measurement(in_tmp, monkeypatch, capsys):
+    """The H200's PolyBench tunes (bench/results/gpu/h200): the winner's prediction as made then, and
+    how far off the model was over the region's measured variants."""
+    (in_tmp / "home").mkdir()
+    shutil.copy(ROOT / "bench" / "results" / "gpu" / "h200" / "results.sqlite", in_tmp / "home")
+    monkeypatch.setenv("ORCU_HOME", str(in_tmp / "home"))
+    assert main(["report"]) == 0
+    out = capsys.readouterr().out
+    atax = out[out.index("orcu_kernel_atax_2") :]
+    words = " ".join(atax[: atax.index("evaluated")].split("  model      ")[1].split())  # the lines unwrapped
+    assert words == (
+        "0.8201 ms predicted, 3.28 times the kernel time measured; its 6 measured variants' "
+        "predictions typically 1.93 times off"
+    )
+    assert out.count("\n  model ") == out.count(", on the GPU\n")  # every winner measured on the GPU
 
 
 def test_report_without_a_database(in_tmp, monkeypatch, capsys):

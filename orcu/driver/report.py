@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import statistics
 import sys
 from collections import Counter
@@ -351,6 +352,10 @@ def results_text(rows, chosen_by_group, measure: str | None = None, width: int =
             achieved = achieved_text(best, ranked_by)
             if achieved:
                 rows_of.append(("achieved", achieved))
+            if not backend_of(backend).emulated:
+                model = model_text(best, group)
+                if model:
+                    rows_of.append(("model", model))
         rows_of.append(
             (
                 "evaluated",
@@ -439,6 +444,20 @@ def rates(row: dict[str, Any], measure: str) -> dict[str, float]:
     if row["status"] not in RANKED or not samples:
         return {}
     return at_time(row.get("metrics") or {}, statistics.median(samples))
+
+
+def model_text(best: dict[str, Any], group: list[dict[str, Any]]) -> str:
+    """The performance model's prediction of the GPU-measured winner against its kernel time, and
+    how far off its predictions of the group's measured variants typically are."""
+    pairs = [(r["model_ms"][0], _median(r["kernel_ms"])) for r in group if r["model_ms"] and r["kernel_ms"]]
+    if not best["model_ms"] or not best["kernel_ms"]:
+        return ""
+    predicted, measured = best["model_ms"][0], _median(best["kernel_ms"])
+    text = f"{predicted:.4g} ms predicted, {predicted / measured:.2f} times the kernel time measured"
+    if len(pairs) > 1:
+        typical = math.exp(math.sqrt(sum(math.log(p / m) ** 2 for p, m in pairs) / len(pairs)))
+        text += f"; its {len(pairs)} measured variants' predictions typically {typical:.2f} times off"
+    return text
 
 
 def achieved_text(row: dict[str, Any], measure: str) -> str:
