@@ -175,8 +175,10 @@ def test_nvcc_compiles_every_type_blocks_add_and_ptxas_spills_nothing(in_tmp, t)
 
 def test_the_model_ranks_the_split_first_where_the_columns_alone_leave_the_device_idle():
     """8192 columns are 256 blocks of 32 threads, each walking 8192 rows one load at a time: the
-    model's latency term; split over blocks along y the DRAM sets the time. With 262144 columns
-    the grid fills the device either way, and both predict the DRAM's time."""
+    model's latency term; split over blocks along y the DRAM sets the time (the H100 measured
+    3.56 against 0.28 ms; the model, with nvcc's unrolled steps in flight, predicts the columns
+    alone three times the split). With 262144 columns the grid fills the device either way, and
+    both predict the DRAM's time."""
     program = load(EXAMPLES / "gemv_t.c", device=H100)
 
     def best(inputs):
@@ -188,6 +190,6 @@ def test_the_model_ranks_the_split_first_where_the_columns_alone_leave_the_devic
         return found["x=j"], found["x=j y=i(split)"]
 
     plain, split = best({"n": 8192, "m": 8192})
-    assert (plain.bound, split.bound) == ("latency", "dram") and split.ms < plain.ms / 4
+    assert (plain.bound, split.bound) == ("latency", "dram") and split.ms < plain.ms / 3
     plain, split = best({"n": 8192, "m": 262144})
     assert plain.bound == split.bound == "dram" and plain.ms == split.ms
