@@ -27,7 +27,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from orcu.analysis.affine import poly_of
 from orcu.errors import SpecError
 from orcu.execution.harness import memory_needs
 from orcu.execution.model import peak_rates
@@ -35,7 +34,7 @@ from orcu.execution.result import RANKED, Result
 from orcu.frontend.ir import statements
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.objectives import ENERGY, TIME, Objective
-from orcu.tsg.sizes import trips, value
+from orcu.tsg.sizes import iterations
 from orcu.tsg.traffic import statement_operations
 
 ENUMERATED = 1_000_000  # outer iterations counted one by one, past which a triangle's work is not counted
@@ -59,7 +58,7 @@ def work(program, region: int, inputs: Mapping[str, Any]) -> Work:
     for st, loops in statements(nest.body):
         reads |= {a.array for a in st.accesses if not a.write}
         writes |= {a.array for a in st.accesses if a.write}
-        count = None if flops is None else _iterations(loops, env, [ENUMERATED])
+        count = None if flops is None else iterations(loops, env, [ENUMERATED])
         flops = None if count is None else flops + statement_operations(st.node) * count
     sizes = dict(memory_needs(program, region, inputs)[2])
     moved = sum(sizes[a] for a in reads if a in sizes) + sum(sizes[a] for a in writes if a in sizes)
@@ -72,40 +71,6 @@ def work(program, region: int, inputs: Mapping[str, Any]) -> Work:
         default=4,
     )
     return Work(flops, moved, widest)
-
-
-def _iterations(loops, env: dict[str, int], budget: list[int]) -> int | None:
-    """Iterations of the innermost of ``loops`` (outermost first) at ``env``: an outer loop whose
-    variable an inner bound reads (a triangle) is counted value by value, up to ``budget``."""
-    bounds = [(lp.var, lp.step, poly_of(lp.lower), poly_of(lp.upper)) for lp in loops]  # parsed once, read per value
-    inner_names = [
-        {n for _, _, *polys in bounds[k + 1 :] for p in polys if p is not None for n in p.names}
-        for k in range(len(bounds))
-    ]
-    return _count(bounds, inner_names, 0, env, budget)
-
-
-def _count(bounds: list, inner_names: list[set], k: int, env: dict[str, int], budget: list[int]) -> int | None:
-    if k == len(bounds):
-        return 1
-    var, step, lower, upper = bounds[k]
-    low = value(lower, env)
-    trip = trips(low, value(upper, env), step)
-    if trip is None:
-        return None
-    if var not in inner_names[k]:
-        rest = _count(bounds, inner_names, k + 1, env, budget)
-        return None if rest is None else trip * rest
-    budget[0] -= trip
-    if budget[0] < 0:
-        return None
-    total = 0
-    for j in range(trip):
-        rest = _count(bounds, inner_names, k + 1, {**env, var: low + j * step}, budget)
-        if rest is None:
-            return None
-        total += rest
-    return total
 
 
 def roofline_ms(w: Work, device) -> float | None:

@@ -40,38 +40,41 @@ def launches(nest: LoopNest, env: Mapping[str, Any]) -> int | None:
     host loops around it (``nest.context``, outermost first); None where their bounds are not
     numbers there. A loop orcu cannot read the bounds of is not in the context, so the count is
     then a lower bound."""
-    loops = nest.context
-    budget = [_MOST_ENUMERATED]
+    return iterations(nest.context, env, [_MOST_ENUMERATED])
 
-    def count(k: int, at: Mapping[str, Any]) -> int | None:
-        if k == len(loops):
-            return 1
-        lp = loops[k]
-        low, high = value(poly_of(lp.lower), at), value(poly_of(lp.upper), at)
-        n = trips(low, high, lp.step)
-        if n is None:
+
+def iterations(loops, env: Mapping[str, Any], budget: list[int]) -> int | None:
+    """Iterations of the innermost of ``loops`` (outermost first) at ``env``: an outer loop whose
+    variable an inner bound reads (a triangle) is counted value by value, up to ``budget``."""
+    bounds = [(lp.var, lp.step, poly_of(lp.lower), poly_of(lp.upper)) for lp in loops]  # parsed once, read per value
+    inner_names = [
+        {n for _, _, *polys in bounds[k + 1 :] for p in polys if p is not None for n in p.names}
+        for k in range(len(bounds))
+    ]
+    return _count(bounds, inner_names, 0, env, budget)
+
+
+def _count(bounds: list, inner_names: list[set], k: int, env: Mapping[str, Any], budget: list[int]) -> int | None:
+    if k == len(bounds):
+        return 1
+    var, step, lower, upper = bounds[k]
+    low = value(lower, env)
+    trip = trips(low, value(upper, env), step)
+    if trip is None:
+        return None
+    if var not in inner_names[k]:
+        rest = _count(bounds, inner_names, k + 1, env, budget)
+        return None if rest is None else trip * rest
+    budget[0] -= trip
+    if budget[0] < 0:
+        return None
+    total = 0
+    for j in range(trip):
+        rest = _count(bounds, inner_names, k + 1, {**env, var: low + j * step}, budget)
+        if rest is None:
             return None
-        inner = {name for q in loops[k + 1 :] for b in (q.lower, q.upper) for name in _names(b)}
-        if lp.var not in inner:  # the loops inside run the same iterations at each of its own
-            rest = count(k + 1, at)
-            return None if rest is None else n * rest
-        budget[0] -= n
-        if budget[0] < 0:
-            return None
-        total = 0
-        for i in range(n):
-            rest = count(k + 1, {**at, lp.var: low + i * lp.step})
-            if rest is None:
-                return None
-            total += rest
-        return total
-
-    return count(0, dict(env))
-
-
-def _names(node) -> set[str]:
-    p = poly_of(node)
-    return set(p.names) if p is not None else set()
+        total += rest
+    return total
 
 
 def trips(low: int | None, high: int | None, step: int) -> int | None:

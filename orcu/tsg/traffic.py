@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -398,18 +399,16 @@ def _accesses(
     constant: frozenset[str] | set[str] = frozenset(),
 ):
     """(the global figures of each access, (tile, requests, ways, repeats) of each shared read, the
-    arithmetic operations, those of them on the tensor cores, (array, warp requests) of the reads
-    of ``constant``'s arrays, their copies in constant memory) of the kernel's body; None where a
-    loop or a subscript is not a known number at ``env``."""
+    arithmetic operations, those on the tensor cores, (array, warp requests) of the reads of the
+    ``constant`` arrays' copies) of the kernel's body; None where a number is not known at ``env``."""
     arrays = shapes(nest)
     grid = {lp.var for lp in launch.grid}
     found: dict[str, Figure] = {}
     reads: dict[str, tuple[str, int, int, int]] = {}
     held: dict[str, str] = {}  # register elements counted already (a load and a store around their loop): the loop
-    constant_reads: dict[str, int] = {}
+    constant_reads: Counter[str] = Counter()
     operations = tensor_operations = 0
-    row_var = launch.row[0] if launch.row else None
-    split_var = launch.split[0] if launch.split else None
+    row_var, split_var = (launch.row[0] if launch.row else None), (launch.split[0] if launch.split else None)
     for st, loops in statements(launch.body):
         inner = [lp for lp in loops if lp.var not in grid]
         counted = _runs(inner, env, launch, grid)
@@ -438,9 +437,7 @@ def _accesses(
                 _shared_read(reads, access, launch, runs[-1], size, repeats, ways, share)
                 continue
             if access.array in constant:  # one element for the whole warp (TSG phase II): a request a warp
-                constant_reads[access.array] = (
-                    constant_reads.get(access.array, 0) + launch.per_loop * runs[-1] // repeats
-                )
+                constant_reads[access.array] += launch.per_loop * runs[-1] // repeats
                 continue
             if held.get(access.text) in inside:
                 continue
