@@ -38,6 +38,33 @@ def test_a_winner_faster_than_a_launch_is_warned_of_on_the_gpu_only():
     assert _after_notes([tuning(SMALL_KERNEL_MS / 4, "total")], "cuda") == []  # transfers included: not a kernel's time
 
 
+def test_a_time_loops_winner_is_judged_by_its_launches():
+    """A kernel launched 500 times a call takes milliseconds in all, each launch a few microseconds:
+    the launches' cost decides between its variants as much as for one short launch."""
+
+    def stepped(ms: float, measure: str, launches: int) -> RegionTuning:
+        t = RegionTuning(0, "orcu_steps_1", 5, {"T": 500}, ("TC",))
+        if measure == "model":
+            figures = {"model": {"predicted_ms": ms, **({"launches": launches} if launches > 1 else {})}}
+            t.results.append(Result("ok", {"TC": 64}, {"T": 500}, figures=figures, measure="model"))
+        else:
+            measured = {"launches_a_call": launches}
+            t.results.append(Result("ok", {"TC": 64}, {"T": 500}, [ms] * 3, [ms] * 3, measured=measured))
+        return t
+
+    def warnings(tuning, backend):
+        return [line for line in _after_notes([tuning], backend) if "warning" in line]
+
+    (warning,) = warnings(stepped(3.0, "model", 500), "emulate")
+    assert warning.startswith(
+        "orcu: warning: orcu_steps_1 T=500: the model predicts the winner's kernels at 6.0 us a launch, "
+    )
+    assert warnings(stepped(3.0, "model", 1), "emulate") == []
+    (warning,) = warnings(stepped(0.5, "kernel", 100), "cuda")
+    assert warning.startswith("orcu: warning: orcu_steps_1 T=500: the winner's kernels run in 5.0 us a launch: ")
+    assert warnings(stepped(2.5, "kernel", 100), "cuda") == []  # 25 us a launch
+
+
 def test_a_region_whose_winners_are_small_at_several_sizes_is_warned_of_once():
     """spmv_dia's five sizes gave five warnings after the README's first command."""
 

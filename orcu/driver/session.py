@@ -248,33 +248,52 @@ SMALL_KERNEL_MS = 0.02
 
 def _small_winners(tunings, backend: str) -> list[str]:
     """One warning a region whose winners are too fast to tell variants apart, naming its sizes:
-    predicted by the model, or timed on a GPU (kernels alone)."""
+    predicted by the model, or timed on a GPU (kernels alone); a launch's time where the region
+    launches its kernel several times a call."""
     from orcu.planning.space import settings_text
 
     model: dict[str, list] = {}
     timed: dict[str, list] = {}
+    repeated = set()  # regions whose kernel runs several times a call (a time loop): its launches are judged
     for t in tunings:
         best = t.best
-        if best is None or best.time_ms is None or best.time_ms >= SMALL_KERNEL_MS:
+        if best is None or best.time_ms is None:
             continue
+        launches = _launches(best)
+        if best.time_ms / launches >= SMALL_KERNEL_MS:
+            continue
+        if launches > 1:
+            repeated.add(t.name)
         if best.measure == "model":
-            model.setdefault(t.name, []).append((settings_text(t.inputs), best.time_ms))
+            model.setdefault(t.name, []).append((settings_text(t.inputs), best.time_ms / launches))
         elif best.measure == "kernel" and backend_of(backend).on_gpu:
-            timed.setdefault(t.name, []).append((settings_text(t.inputs), best.time_ms))
+            timed.setdefault(t.name, []).append((settings_text(t.inputs), best.time_ms / launches))
     out = []
     for name, found in model.items():
         out.append(
-            f"orcu: warning: {_at_sizes(name, found)}: the model predicts the winner's kernels at {_micro(found)}, "
+            f"orcu: warning: {_at_sizes(name, found)}: the model predicts the winner's kernels at {_micro(found)}"
+            + (" a launch" if name in repeated else "")
+            + ", "
             f"a few launches' cost: {_these(found)} its predictions differ by less than their own error, so its "
             "ranking says little; tune at the sizes production runs (input_params), or on a GPU"
         )
     for name, found in timed.items():
         out.append(
-            f"orcu: warning: {_at_sizes(name, found)}: the winner's kernels run in {_micro(found)}: {_these(found)} "
+            f"orcu: warning: {_at_sizes(name, found)}: the winner's kernels run in {_micro(found)}"
+            + (" a launch" if name in repeated else "")
+            + f": {_these(found)} "
             "a launch's cost and the timer's noise are as large as the differences between variants, and "
             "the choice may not hold at the sizes production runs; tune at those sizes (input_params)"
         )
     return out
+
+
+def _launches(result) -> int:
+    """The kernel launches of one call of the region: as the GPU's harness counted them, else as
+    the model predicted them (the host loops around the kernel)."""
+    counted = (result.measured or {}).get("launches_a_call")
+    predicted = ((result.figures or {}).get("model") or {}).get("launches", 1)
+    return max(1, counted or predicted)
 
 
 def _at_sizes(name: str, found: list[tuple[str, float]]) -> str:
