@@ -86,7 +86,8 @@ def evaluations(database: Path, backend: str = "cuda") -> dict[tuple[str, str], 
         model = (json.loads(figures) or {}).get("model") if figures else None
         samples = json.loads(kernel_ms)
         if model and samples:
-            slowest = model.get("slowest_ms") or max(model["terms"].values())  # one launch's, before the launches
+            # over its launches; an evaluation from before they were counted keeps one launch's terms
+            slowest = model.get("slowest_ms") or max(model["terms"].values())
             out.setdefault((region, inputs), []).append(
                 (model["predicted_ms"], statistics.median(samples), slowest, model.get("launches", 1))
             )
@@ -129,61 +130,54 @@ def recomputed(databases: list[Path]) -> tuple[dict[str, dict[tuple[str, str], l
     programs: dict = {}
     out: dict[str, dict[tuple[str, str], list[Point]]] = {}
     skipped: Counter = Counter()
-    constants = model.fitted_calibrations
-    model.fitted_calibrations = dict  # type: ignore[assignment]  # the constants alone, to be fitted
-    try:
-        for database in databases:
-            with sqlite3.connect(database) as db:
-                db.row_factory = sqlite3.Row
-                rows = db.execute("SELECT * FROM evaluations WHERE status = 'ok' AND backend = 'cuda'").fetchall()
-            for row in rows:
-                file, region, params, inputs, kernel_ms, figures, device_name = (
-                    row[c] for c in ("file", "region", "params", "inputs", "kernel_ms", "figures", "device")
+    for database in databases:
+        with sqlite3.connect(database) as db:
+            db.row_factory = sqlite3.Row
+            rows = db.execute("SELECT * FROM evaluations WHERE status = 'ok' AND backend = 'cuda'").fetchall()
+        for row in rows:
+            file, region, params, inputs, kernel_ms, figures, device_name = (
+                row[c] for c in ("file", "region", "params", "inputs", "kernel_ms", "figures", "device")
+            )
+            # a column since issue 41; a Row's "in" looks among its values
+            measured = row["measured"] if "measured" in row.keys() else "null"  # noqa: SIM118
+            device = devices.get(device_name.split(" (sm_")[0])
+            path = _committed_path(file)
+            if device is None or path is None:
+                skipped["its file or device is not this checkout's"] += 1
+                continue
+            try:
+                if (path, device.name) not in programs:
+                    programs[path, device.name] = load(path, device=device)
+                program = programs[path, device.name]
+                k = next((j for j, n in enumerate(program.nests) if f"orcu_{n.name}" == region), None)
+                if k is None:
+                    skipped["its region is no longer in the file"] += 1
+                    continue
+                config, sizes = json.loads(params), json.loads(inputs)
+                for p in program.of_nest(k).spec.performance_params:
+                    config.setdefault(p.name, p.values[0])
+                code = generate(program.of_nest(k), program.nests[k], config, sizes)
+                ptxas = (json.loads(figures) or {}).get("ptxas")
+                resources = (
+                    KernelResources(*(ptxas[f] for f in ("registers", "shared_bytes", "stack_bytes", "spill_bytes")))
+                    if ptxas
+                    else None
                 )
-                # a column since issue 41; a Row's "in" looks among its values
-                measured = row["measured"] if "measured" in row.keys() else "null"  # noqa: SIM118
-                device = devices.get(device_name.split(" (sm_")[0])
-                path = _committed_path(file)
-                if device is None or path is None:
-                    skipped["its file or device is not this checkout's"] += 1
-                    continue
-                try:
-                    if (path, device.name) not in programs:
-                        programs[path, device.name] = load(path, device=device)
-                    program = programs[path, device.name]
-                    k = next((j for j, n in enumerate(program.nests) if f"orcu_{n.name}" == region), None)
-                    if k is None:
-                        skipped["its region is no longer in the file"] += 1
-                        continue
-                    config, sizes = json.loads(params), json.loads(inputs)
-                    for p in program.of_nest(k).spec.performance_params:
-                        config.setdefault(p.name, p.values[0])
-                    code = generate(program.of_nest(k), program.nests[k], config, sizes)
-                    ptxas = (json.loads(figures) or {}).get("ptxas")
-                    resources = (
-                        KernelResources(
-                            *(ptxas[f] for f in ("registers", "shared_bytes", "stack_bytes", "spill_bytes"))
-                        )
-                        if ptxas
-                        else None
-                    )
-                    prediction = model.of_variant(
-                        program, k, code.traffic(device.multiprocessors), sizes, device, resources
-                    )
-                except OrcuError:
-                    skipped["its configuration is no longer in the space"] += 1
-                    continue
-                if prediction is None:
-                    skipped["no static figures"] += 1
-                    continue
-                timed = (json.loads(measured) or {}).get("launches_a_call") or min(prediction.launches, TIMED_BEFORE)
-                slowest = prediction.slowest_ms * timed / prediction.launches
-                predicted = model.CALIBRATION.scale * slowest + timed * model.CALIBRATION.launch_us * 1e-3
-                out.setdefault(device.name, {}).setdefault((region, inputs), []).append(
-                    (predicted, statistics.median(json.loads(kernel_ms)), slowest, timed)
+                prediction = model.of_variant(
+                    program, k, code.traffic(device.multiprocessors), sizes, device, resources, model.CALIBRATION
                 )
-    finally:
-        model.fitted_calibrations = constants  # type: ignore[assignment]
+            except OrcuError:
+                skipped["its configuration is no longer in the space"] += 1
+                continue
+            if prediction is None:
+                skipped["no static figures"] += 1
+                continue
+            timed = (json.loads(measured) or {}).get("launches_a_call") or min(prediction.launches, TIMED_BEFORE)
+            slowest = prediction.slowest_ms * timed / prediction.launches
+            predicted = model.CALIBRATION.scale * slowest + timed * model.CALIBRATION.launch_us * 1e-3
+            out.setdefault(device.name, {}).setdefault((region, inputs), []).append(
+                (predicted, statistics.median(json.loads(kernel_ms)), slowest, timed)
+            )
     return out, dict(skipped)
 
 
@@ -224,6 +218,20 @@ def error_factor(pairs: list[tuple[float, float]]) -> float:
 def error_with(points: list[Point], scale: float, launch: float) -> float:
     """The error factor of measured ~ scale x slowest term + launches x launch on ``points``."""
     return error_factor([(scale * term + n * launch, measured) for _, measured, term, n in points])
+
+
+def better_fit(points: list[Point], scale: float, launch: float, old: dict | None, note: str) -> dict | None:
+    """The entry of templates/model_calibration.json for a device whose measurements are
+    ``points``: this fit's, where it predicts them better than the ``old`` entry (or there is
+    none); else None."""
+    if old is not None and error_with(points, scale, launch) >= error_with(points, old["scale"], old["launch_ms"]):
+        return None
+    return {"scale": round(scale, 4), "launch_ms": round(launch, 5), "fitted": note, "variants": len(points)}
+
+
+def committed_databases() -> list[Path]:
+    """The results databases of the GPU runs committed under bench/results/gpu/."""
+    return sorted(d.resolve() for d in (RESULTS / "gpu").rglob("results.sqlite"))
 
 
 def analyse(found: dict) -> dict:
@@ -349,14 +357,10 @@ def refit(databases: list[Path], record: bool) -> int:
         if old is not None:
             figures["fit"]["error_factor_shipped"] = round(error_with(everything, old["scale"], old["launch_ms"]), 3)
         report["devices"][device] = figures
-        fit = figures["fit"]
-        if record and fit["error_factor"] < fit.get("error_factor_shipped", math.inf):
-            shipped[device] = {
-                "scale": fit["scale"],
-                "launch_ms": fit["launch_ms"],
-                "fitted": f"{date.today().isoformat()}: every committed measurement (bench_model.py --refit)",
-                "variants": len(everything),
-            }
+        note = f"{date.today().isoformat()}: every committed measurement (bench_model.py --refit)"
+        entry = better_fit(everything, figures["fit"]["scale"], figures["fit"]["launch_ms"], old, note)
+        if record and entry is not None:
+            shipped[device] = entry
     print(json.dumps(report, indent=2))
     if record:
         CALIBRATION_FILE.write_text(json.dumps(shipped, indent=2, sort_keys=True) + "\n")
@@ -379,7 +383,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.refit is not None:
-        databases = [d.resolve() for d in args.refit] or sorted((RESULTS / "gpu").rglob("results.sqlite"))
+        databases = [d.resolve() for d in args.refit] or committed_databases()
         return refit(databases, args.record)
     if args.database is None and not gpu_visible():
         print("bench_model: no GPU visible and no --database: nothing to calibrate against", file=sys.stderr)

@@ -545,22 +545,14 @@ def step_calibrate(run: Run) -> bool:
         return bool(found)
     # the device's fit over this run's measurements and every committed one, predicted by the model
     # as it is now (bench_model.py --refit); this run's alone where its device has no profile
-    committed = {d.resolve() for d in (ROOT / "bench" / "results" / "gpu").rglob("results.sqlite")}
-    every, _ = bench_model.recomputed(sorted(committed | {run.database.resolve()}))
+    every, _ = bench_model.recomputed(sorted(set(bench_model.committed_databases()) | {run.database.resolve()}))
     groups = every.get(run.facts["device"], found)
     points = [p for group in groups.values() for p in group]
-    scale, launch = bench_model.fit(points)
     fitted = json.loads(CALIBRATION.read_text()) if CALIBRATION.exists() else {}
-    old = fitted.get(run.facts["device"])
-    if old is None or bench_model.error_with(points, scale, launch) < bench_model.error_with(
-        points, old["scale"], old["launch_ms"]
-    ):
-        fitted[run.facts["device"]] = {
-            "scale": round(scale, 4),
-            "launch_ms": round(launch, 5),
-            "fitted": f"{run.facts['date']}: this run's and every committed measurement",
-            "variants": len(points),
-        }
+    note = f"{run.facts['date']}: this run's and every committed measurement"
+    entry = bench_model.better_fit(points, *bench_model.fit(points), fitted.get(run.facts["device"]), note)
+    if entry is not None:
+        fitted[run.facts["device"]] = entry
         CALIBRATION.write_text(json.dumps(fitted, indent=2, sort_keys=True) + "\n")
     return True
 

@@ -11,7 +11,7 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "bench"))
 import bench_model  # noqa: E402
 
-COMMITTED = sorted((ROOT / "bench" / "results" / "gpu").rglob("results.sqlite"))
+COMMITTED = bench_model.committed_databases()
 SHIPPED = json.loads((ROOT / "templates" / "model_calibration.json").read_text())
 
 

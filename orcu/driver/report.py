@@ -449,9 +449,9 @@ def rates(row: dict[str, Any], measure: str) -> dict[str, float]:
 def model_text(best: dict[str, Any], group: list[dict[str, Any]]) -> str:
     """The performance model's prediction of the GPU-measured winner against its kernel time, and
     how far off its predictions of the group's measured variants typically are."""
-    pairs = [(r["model_ms"][0], _median(r["kernel_ms"])) for r in group if r["model_ms"] and r["kernel_ms"]]
     if not best["model_ms"] or not best["kernel_ms"]:
         return ""
+    pairs = [(r["model_ms"][0], _median(r["kernel_ms"])) for r in group if r["model_ms"] and r["kernel_ms"]]
     predicted, measured = best["model_ms"][0], _median(best["kernel_ms"])
     text = f"{predicted:.4g} ms predicted, {predicted / measured:.2f} times the kernel time measured"
     if len(pairs) > 1:

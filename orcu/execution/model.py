@@ -22,9 +22,9 @@ in one run of the region, the time the harness's kernel measure sums.
 
 Deterministic, pure arithmetic: milliseconds per variant. The free constants (achievable
 share of the bandwidth, launch overhead) are CALIBRATION's; where GPU runs of a device were
-fitted (bench/bench_model.py --refit over every committed measurement, or bench/gpu_all.py's
-calibrate step over one run, writes templates/model_calibration.json), the slowest term is
-scaled and the launch cost replaced by that device's fit.
+fitted over every committed measurement (bench/bench_model.py --refit, or bench/gpu_all.py's
+calibrate step with its own run's too, writes templates/model_calibration.json), the slowest
+term is scaled and the launch cost replaced by that device's fit.
 """
 
 from __future__ import annotations
@@ -223,10 +223,12 @@ def of_variant(
     inputs: Mapping[str, Any],
     device: Device,
     ptxas: KernelResources | None = None,
+    calibration: Calibration | None = None,
 ) -> Prediction | None:
     """The prediction for one generated variant of ``region`` at ``inputs`` from its figures
-    (and ptxas's, where known), over the launches one run of its region makes; None without
-    figures (its subscripts or bounds are not numbers there)."""
+    (and ptxas's, where known), over the launches one run of its region makes, at ``calibration``
+    (default: the device's fit, else the constants); None without figures (its subscripts or
+    bounds are not numbers there)."""
     program = program.of_nest(region)
     if traffic is None:
         return None
@@ -252,6 +254,6 @@ def of_variant(
         touched,
         ptxas.registers if ptxas else None,
         ptxas.shared_bytes if ptxas else 0,
-        calibration=calibration_for(device),
+        calibration=calibration or calibration_for(device),
         launches=launches(nest, inputs) or 1,
     )
