@@ -4,6 +4,7 @@ the generated kernels' real index arithmetic; the model's ranking; tune's use of
 
 import dataclasses
 import json
+import math
 import re
 import sqlite3
 import subprocess
@@ -138,16 +139,22 @@ def test_the_static_figures_bound_the_emulations_counts_at_any_size(in_tmp, name
     write(in_tmp / "t.c", text)
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
-    space = performance_space(program, inputs, tuple(c for nest in program.nests for c in region_limits(nest, None)))
-    widest = {
-        p.name: p.values[-1]
+    space = performance_space(program, inputs, tuple(c for nest in program.nests for c in region_limits(nest, H100)))
+    placing = [
+        p.name
         for p in program.spec.performance_params
         if p.name.startswith(("registers_", "shared_", "vectorize_")) and not p.name.startswith("sharedDepth")
-    }
-    scalar = {
-        k: v for k, v in widest.items() if not k.startswith("vectorize_")
-    }  # vectors whose tile reads conflict: pruned
-    fixed = next(f for f in (widest, scalar, {}) if space.first_matching(f) is not None)
+    ]
+
+    def width(config: dict) -> tuple:  # shared copies, then register tiles, then vectors: the most the device holds
+        return (
+            sum(config[n] is True for n in placing if n.startswith("shared_")),
+            math.prod(config[n] for n in placing if n.startswith("registers_")),
+            sum(config[n] is True for n in placing if n.startswith("vectorize_")),
+        )
+
+    widest = max(space.configs(), key=width)
+    fixed = {n: widest[n] for n in placing}
     for static, (r, s, w) in figures(in_tmp, text, inputs, fixed):
         requests, sectors, wavefronts = static  # syr2k's triangle of grid loops too: the box and its warps inside
         assert 0.95 * r <= requests and s <= sectors + r and w <= wavefronts, (requests, sectors, wavefronts, r, s, w)

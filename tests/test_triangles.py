@@ -5,11 +5,13 @@ tile guarded by the bounds at its own copy of it. Lower and upper triangles, str
 offset, of several element types; every variant of the space is checked in the emulation."""
 
 import json
+import re
 
 import pytest
-from conftest import run_orcu
+from conftest import H100, covering_configs, run_orcu
 
 from orcu.codegen.region import generate
+from orcu.execution.runners import Runner
 from orcu.planning.program import load
 from orcu.planning.space import performance_space
 
@@ -43,15 +45,23 @@ TRIANGLES = {  # (lower, upper) of j
 }
 
 
-@pytest.mark.parametrize("t, n", [("double", 30), ("float", 45), ("int", 23)])
-@pytest.mark.parametrize("triangle", sorted(TRIANGLES))
-def test_every_register_tile_of_a_triangle_is_right(tmp_path, triangle, t, n):
+@pytest.mark.parametrize(
+    "triangle, t, n",
+    [
+        ("lower", "double", 30),
+        ("lower", "int", 23),
+        ("strictly lower", "float", 45),
+        ("upper", "int", 23),
+        ("strictly upper, offset", "double", 30),
+    ],
+)
+def test_every_register_and_shared_tile_of_a_triangle_is_right(tmp_path, triangle, t, n):
     lower, upper = TRIANGLES[triangle]
     (tmp_path / "t.c").write_text(TEMPLATE.format(t=t, n=n, lower=lower, upper=upper))
     check = run_orcu("check", "t.c", "--json", cwd=tmp_path)
     assert check.returncode == 0, check.stderr
     names = {p["name"] for p in json.loads(check.stdout)["performance_params"]}
-    assert {"registers_i_1", "registers_j_1"} <= names
+    assert {"registers_i_1", "registers_j_1", "shared_A_1"} <= names  # A's tiles: of rows i, of rows j
     proc = run_orcu("tune", "t.c", "--backend", "emulate", "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     [region] = json.loads(proc.stdout)["regions"]
@@ -114,3 +124,103 @@ def test_a_local_declared_under_an_if_in_a_triangle_gets_a_register_per_row(tmp_
     assert proc.returncode == 0, proc.stderr[-3000:]
     [region] = json.loads(proc.stdout)["regions"]
     assert set(region["statuses"]) == {"ok"} and region["statuses"]["ok"] >= 4, region["statuses"]
+
+
+PRODUCTS = {  # the arrays' declarations, the k loop's statement, j's bounds: an array read by accesses that move unlike
+    "syr2k, upper": (
+        "{t} A[n][m], {t} B[n][m]",
+        "C[i][j] += A[j][k] * alpha * B[i][k] + B[j][k] * alpha * A[i][k];",
+        "i",
+        "n",
+    ),
+    "covariance, lower, scaled after": (
+        "{t} A[m][n], {t} B[m][n]",
+        "C[i][j] += A[k][i] * A[k][j] - B[k][j];",
+        "0",
+        "i + 1",
+    ),
+    "a group without a box": (
+        "{t} A[2 * n][m], {t} B[n][m]",
+        "C[i][j] += (A[i][k] + A[i + n][k]) * A[j][k] + B[j][k];",
+        "0",
+        "i",
+    ),
+}
+
+PRODUCT = """void f(int n, int m, {t} alpha, {t} C[n][n], {arrays})
+{{
+    int i, j, k;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param n[] = [{n}]; param m[] = [{m}]; }}
+    def input_vars {{ decl dynamic {t} alpha = random; decl dynamic {t} C[n][n] = random; {decls} }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < n; i++)
+        for (j = {lower}; j < {upper}; j++) {{
+            {before}
+            for (k = 0; k < m; k++)
+                {product}
+            {after}
+        }}
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "name, t, n, m",
+    [
+        ("syr2k, upper", "double", 29, 19),
+        ("covariance, lower, scaled after", "float", 37, 20),
+        ("a group without a box", "double", 21, 35),
+    ],
+)
+def test_an_arrays_accesses_that_move_unlike_get_a_shared_tile_each(in_tmp, name, t, n, m):
+    """syrk's A[i][k] and A[j][k] (the block's rows of i, and its rows of j) are two tiles of A,
+    each filled over the box every thread of the block reads (a triangle's j <= i at the block's
+    extreme i, not the thread's own); a group whose accesses are no constant distance apart
+    (A[i][k], A[i + n][k]) reads global memory beside the other's tile. Every shared variant of
+    the covering array is right in the emulation."""
+    arrays, product, lower, upper = PRODUCTS[name]
+    scale = "C[i][j] = C[i][j] * alpha;"
+    after = "scaled after" in name
+    decls = " ".join(f"decl dynamic {t} {a.removeprefix('{t} ')} = random;" for a in arrays.split(", "))
+    source = PRODUCT.format(
+        t=t,
+        n=n,
+        m=m,
+        arrays=arrays.format(t=t),
+        decls=decls.format(t=t),
+        lower=lower,
+        upper=upper,
+        before="" if after else scale,
+        after=scale if after else "",
+        product=product,
+    )
+    (in_tmp / "t.c").write_text(source)
+    program = load("t.c")
+    inputs = {"n": n, "m": m}
+    config = {**performance_space(program, inputs).first_matching({"shared_A_1": True, "shared_B_1": True})}
+    config.update(registers_i_1=2, registers_j_1=2)
+    kernel = generate(program, program.nests[0], config, inputs).text
+    kernel = kernel[kernel.index("__global__") :]
+    tiles = set(re.findall(r"ORCU_SHARED_TILE\(\w+, (\w+),", kernel))  # two buffers each
+    assert tiles == {
+        "syr2k, upper": {"A_buffers", "A_buffers2", "B_buffers", "B_buffers2"},
+        "covariance, lower, scaled after": {"A_buffers", "A_buffers2", "B_buffers"},
+        "a group without a box": {"A_buffers", "B_buffers"},
+    }[name]
+    if name == "a group without a box":  # A[j][k] from its tile, A[i][k] and A[i + n][k] from global memory
+        assert re.search(r"A\[\(?i_0 \+ n\)?\]\[k\]", kernel) and "A_shared[j_0 - j0][k - k0]" in kernel
+    # a fill's bounds name no thread's own row: every row some thread of the block reads is copied
+    fills = [line for line in kernel.splitlines() if "orcu_a0) >=" in line]
+    assert fills and not re.search(r"[ij]_[01]\b|<= [ij]\b|>= [ij]\b", "\n".join(fills))
+    keep = lambda c: c["shared_A_1"] and c["shared_B_1"]  # noqa: E731
+    configs = covering_configs(program, 0, inputs, keep=keep)
+    assert len(configs) >= 8
+    runner = Runner("emulate", H100, in_tmp / "build", jobs=2, measure="kernel")
+    results = list(runner.evaluate(program, 0, [(c, inputs) for c in configs]))
+    assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results]

@@ -234,7 +234,7 @@ class MappedKernel:
             if body_.tensor is not None:
                 self.needs.add(body_.tensor.instruction.helper)
                 self.rounding = max(self.rounding, body_.tensor.instruction.rounding)
-            self._traffic(placed, {t.array: body_.ways(t) for t in body_.shared}, registers)
+            self._traffic(placed, {t.key: body_.ways(t) for t in body_.shared}, registers)
             return self._launch(grid, body_.lines(), (tx, ty), body_.counts, split_loop)
         if placed is not None:
             self._traffic(placed, {}, registers)

@@ -28,7 +28,7 @@ class SharedFills:
     tiles: dict[str, int]
     counts: dict[str, int]
     start: dict[str, str]  # each tiled loop's first iteration in the block or strip (a fill's origin)
-    tile_names: dict[str, str]
+    tile_names: dict[str, str]  # each tile's C name, by its key (SharedTile.key)
     element_types: Mapping[str, str]
     element_bytes: Mapping[str, int]
     _ways: dict[str, int]
@@ -93,7 +93,7 @@ class SharedFills:
                 for k, d in enumerate(t.dims)
             ]
 
-        raw = f"ORCU_TILE_DATA({self.tile_names[t.array]})"
+        raw = f"ORCU_TILE_DATA({self.tile_names[t.key]})"
 
         def copy(target: str, source: str) -> str:
             return f"orcu_copy_async({target}, {source});" if asynchronous else f"{target} = {source};"
@@ -143,12 +143,12 @@ class SharedFills:
 
     def ways(self, t: SharedTile) -> int:
         """The most requests of one warp that fall in one bank over the tile's reads (SharedTile.ways)."""
-        if t.array not in self._ways:
+        if t.key not in self._ways:
             tiles = {lp.var: self.tiles[lp.var] for lp in self.grid}
-            self._ways[t.array] = t.ways(
+            self._ways[t.key] = t.ways(
                 self.shape, self.counts, tiles, self.axes, self.x, self.width, self.element_bytes[t.array]
             )
-        return self._ways[t.array]
+        return self._ways[t.key]
 
     def _base(self, dim) -> str:
         p = dim.rest
@@ -204,10 +204,19 @@ class SharedFills:
 
 
 def _end(p: Poly, ranges: Mapping[str, tuple[Poly, Poly]], end: int) -> Poly:
-    """The least (``end`` 0) or greatest (1) value of ``p`` over the iterators' ``ranges``."""
-    for v, bounds in ranges.items():
-        if v in p.names:
-            p = p.substitute(v, bounds[end])
+    """The least (``end`` 0) or greatest (1) value of ``p`` over the iterators' ``ranges``,
+    free of them: a range that names another iterator (a triangle's ``j <= i``) takes that
+    one's end in turn, so that the box is the same for every thread of the block (the thread's
+    own ``i`` in a fill's bounds would leave out rows its neighbours read). An iterator with a
+    negative coefficient takes its other end."""
+    for _ in range(len(ranges)):
+        found = [v for v in ranges if v in p.names]
+        if not found:
+            break
+        for v in found:
+            coef, rest = p.split(v) or (Poly.const(1), p)
+            side = end if (coef.sign() or 1) > 0 else 1 - end
+            p = rest + coef * ranges[v][side]
     return p
 
 

@@ -85,7 +85,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         self.depth = values["sharedDepth"]
         self.shared = placed.tiles(values)
         self.start = {lp.var: fresh(f"{lp.var}0") for lp in grid}
-        self.tile_names = {t.array: fresh(f"{t.array}_shared") for t in self.shared}
+        self.tile_names = {t.key: fresh(t.label) for t in self.shared}
         self.strips = {v for t in self.shared for v in t.strips}
         self._in_strip: set[str] = set()  # inner loops of a pair of strips, while their strip's iterations are printed
         self.start.update({v: fresh(f"{v}0") for v in self.strips})
@@ -97,7 +97,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         # through a view of the strip's buffer under the tile's name) where they fit
         self.double = values["doubleBuffer"] and split is None and double_buffered(self.shared, counts, element_bytes)
         self.buffer_names = {
-            t.array: fresh(f"{t.array}_buffers") for t in self.shared if self.double and t.loop and not t.outer
+            t.key: fresh(t.named("buffers")) for t in self.shared if self.double and t.loop and not t.outer
         }
         self.x, self.shaped = placed.x, shaped
         self.tiled = {lp.var for lp in grid if self.tiles[lp.var] > 1}  # grid loops with a register tile
@@ -114,7 +114,10 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         self._named = 0  # vector registers named so far
         self._parsed: dict[str, Any] = {}  # access texts' expressions
         self._ways: dict[str, int] = {}
-        self.global_arrays = {a for a in element_types} - {t.array for t in self.shared}
+        # the accesses read from a tile, by text: their tile's key (an array's accesses that move
+        # unlike the others may have none, read from global memory as any other array's)
+        self.tile_reads = {sh.access.text: t.key for t in self.shared for sh in t.accesses}
+        self.arrays = set(element_types)
         # Where every iteration of the tile may run a statement that reads only what no grid
         # loop moves (_guarded): not with a break (iterations run a loop unalike), nor with a grid
         # loop whose bounds follow another (a triangle: a block may hold no iteration the loops run)
@@ -136,8 +139,8 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
 
     def ways(self, t: SharedTile) -> int:
         """SharedFills.ways, or with the tensor cores, the warps' reads of an operand's tile."""
-        if self.tensor is not None and t.array in self.tensor.arrays and t.array not in self._ways:
-            self._ways[t.array] = self._fragment_ways(t)
+        if self.tensor is not None and t.array in self.tensor.arrays and t.key not in self._ways:
+            self._ways[t.key] = self._fragment_ways(t)
         return super().ways(t)
 
     def lines(self) -> list[str]:
@@ -146,8 +149,8 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         for t in self.shared:
             ways = self.ways(t)
             dims = "".join(f"[{n}]" for n in t.shape(self.counts))
-            name = self.buffer_names.get(t.array, self.tile_names[t.array])
-            if t.array in self.buffer_names:
+            name = self.buffer_names.get(t.key, self.tile_names[t.key])
+            if t.key in self.buffer_names:
                 dims = "[2]" + dims
             out.append(
                 f"{pad}ORCU_SHARED_TILE({self.element_types[t.array]}, {name}, {dims}, {ways});  "
@@ -277,7 +280,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
             inner_lower, inner_upper = printer.expression(inner.lower), printer.expression(inner.upper)
             out.append(
                 f"{pad}// '{v}' and '{w}' (the loops at {self.where}:{loop.loc.line} and {inner.loc.line}) in strips of "
-                f"{self.depth} x {self.depth}: {', '.join(t.array for t in tiles)} copied to shared memory per pair of "
+                f"{self.depth} x {self.depth}: {_arrays(tiles)} copied to shared memory per pair of "
                 "strips, the copy reused by both loops"
             )
             out.append(f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{")
@@ -361,7 +364,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
         return [
             f"{pad}// '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
-            f"{', '.join(t.array for t in tiles)} copied to shared memory per strip",
+            f"{_arrays(tiles)} copied to shared memory per strip",
             f"{pad}for (orcu_index {k0} = {lower}; {k0} < {upper}; {k0} += {self.depth}) {{",
             *self._fill(tiles, depth + 1),
             *self._strip(loop, k0, active, depth + 1),
@@ -382,14 +385,14 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
 
         def views(which: str, level: int) -> list[str]:
             return [
-                f"{printer.INDENT * level}auto {self.tile_names[t.array]} = {self.buffer_names[t.array]}[{which}];"
+                f"{printer.INDENT * level}auto {self.tile_names[t.key]} = {self.buffer_names[t.key]}[{which}];"
                 for t in tiles
             ]
 
         out = [
             f"{pad}if (sizeof(orcu_index) == 4) {{",
             f"{pad}    // '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
-            f"{', '.join(t.array for t in tiles)} copied to shared memory per strip, in two buffers: the next strip's copy "
+            f"{_arrays(tiles)} copied to shared memory per strip, in two buffers: the next strip's copy "
             "in flight while the threads read this one",
             f"{pad}    orcu_index {k0} = {lower};",
             f"{pad}    {{  // the first strip",
@@ -487,9 +490,9 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
                     name = self._vector_name(array)
                     out.append(f"{pad}{vector} {name};  // every iteration assigns it")
                     stores += self._vector_store(text, array, vector, group, name, depth)
-                elif array in self.tile_names:
-                    ref = self._refs(first, active)[text]
-                    load = f"ORCU_TILE_VECTOR({vector}, {self.tile_names[array]}, {ref[len(self.tile_names[array]) :]})"
+                elif text in self.tile_reads:
+                    ref, tile = self._refs(first, active)[text], self.tile_names[self.tile_reads[text]]
+                    load = f"ORCU_TILE_VECTOR({vector}, {tile}, {ref[len(tile) :]})"
                     if load not in loaded:
                         loaded[load] = self._vector_name(array)
                         out.append(f"{pad}const {vector} {loaded[load]} = {load};")
@@ -534,7 +537,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
             return True
         if any(s not in self.placed.accumulators for s in node.scalar_writes):
             return True  # a scalar all the tile's iterations share (the thread's share of a reduction): every update counts
-        outside = [a for a in node.accesses if a.array in self.global_arrays and a.text not in refs]
+        outside = [a for a in node.accesses if a.array in self.arrays and a.text not in refs]
         if not outside:
             return False
         return (
@@ -560,7 +563,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
                     if offsets[k]:
                         terms.append(str(offsets[k]))
                     index.append(" + ".join(terms) or "0")
-                refs[sh.access.text] = self.tile_names[t.array] + "".join(f"[{i}]" for i in (index or ["0"]))
+                refs[sh.access.text] = self.tile_names[t.key] + "".join(f"[{i}]" for i in (index or ["0"]))
         for r in active:
             refs.setdefault(r.ref, r.name + it.suffix)
         refs.update(self._constant_refs)
@@ -582,6 +585,11 @@ _STRAIGHT = (
     c_ast.PtrDecl,
     c_ast.IdentifierType,
 )
+
+
+def _arrays(tiles: list[SharedTile]) -> str:
+    """The arrays of ``tiles``, for a comment (an array of several tiles once)."""
+    return ", ".join(dict.fromkeys(t.array for t in tiles))
 
 
 def _nodes(node: c_ast.Node):

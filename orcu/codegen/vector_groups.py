@@ -64,7 +64,7 @@ class VectorGroups:
         for a in node.accesses:
             if a.text in held or a.text in out:
                 continue
-            tile = next((t for t in self.shared if t.array == a.array), None)
+            tile = next((t for t in self.shared if any(sh.access.text == a.text for sh in t.accesses)), None)
             if tile is not None:
                 k = next(k for k, sh in enumerate(tile.accesses) if sh.access.text == a.text)
                 if tile.vector_read(k, self.x, self.width, self.counts):

@@ -13,7 +13,9 @@ every array that is not one with the reason:
   block in coalesced order, then read from the copy. The copy sits at the level of the
   deepest sequential loop its subscripts use (strip-mined by ``sharedDepth``), or once per
   block tile when they use none; a tile read with thread x moving along a row that is not
-  the contiguous one is padded by one element so that the reads hit distinct banks. A read
+  the contiguous one is padded by one element so that the reads hit distinct banks. An
+  array whose accesses move unlike along the block's loops (syrk's A[i][k] and A[j][k]) has a
+  tile per group of alike accesses, all copied when the array is shared. A read
   under an ``if`` whose test only narrows iterators (``if (i >= 1) ... a[i - 1][j]``) may be
   in a tile, its fill kept inside the narrowed box; under any other condition it may not. With
   ``doubleBuffer``, the tiles of a strip get two buffers where they fit (double_buffered):
@@ -35,7 +37,7 @@ loops. Where a schedule has none, the reason is the recipe's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from math import prod
 
@@ -82,18 +84,26 @@ class Placement:
     tensor: Product | None = None  # the multiply-add the tensor cores can run (tsg/tensor_cores.py)
     no_tensor: str = ""  # why there is none
 
-    def tile(self, array: str) -> SharedTile | None:
-        return next((t for t in self.shared if t.array == array), None)
+    def tile(self, key: str) -> SharedTile | None:
+        """The tile of that key (SharedTile.key: an array's name for its first)."""
+        return next((t for t in self.shared if t.key == key), None)
+
+    def parts(self, array: str) -> list[SharedTile]:
+        """The array's tiles: one per group of its accesses that move alike (SharedTile.part)."""
+        return [t for t in self.shared if t.array == array]
 
     def tiles(self, values: Mapping) -> list[SharedTile]:
-        """The shared tiles of a configuration (``values["shared"]``, each one the placement
-        has), the tensor cores' operands with their rows laid out for the warps' reads."""
+        """The shared tiles of a configuration (``values["shared"]``: all the parts of each
+        array the placement has tiles of), the tensor cores' operands with their rows laid out
+        for the warps' reads."""
         operands = self.tensor.arrays if self.tensor is not None and values.get("tensorCores") else ()
         return [
-            replace(t, tensor_rows=True) if t.array in operands else t
-            for n in values["shared"]
-            if (t := self.tile(n)) is not None
+            replace(t, tensor_rows=True) if t.array in operands else t for n in values["shared"] for t in self.parts(n)
         ]
+
+    def tiled_reads(self, values: Mapping) -> dict[str, SharedTile]:
+        """The accesses a configuration reads from its shared tiles, by text: each one's tile."""
+        return {sh.access.text: t for t in self.tiles(values) for sh in t.accesses}
 
     def problem(
         self,
@@ -126,10 +136,10 @@ class Placement:
                 return f"registerTile: '{v}' is not a grid loop of the mapping '{self.schedule}'"
         rejected = dict(self.rejected)
         for name in values["shared"]:
-            if self.tile(name) is None:
+            if not self.parts(name):
                 why = rejected.get(name, "it is not read in the loops the threads run")
                 return f"shared: '{name}' cannot be copied to shared memory with the mapping '{self.schedule}': {why}"
-        strips = [self.tile(n) for n in values["shared"] if self.tile(n).loop]
+        strips = [t for n in values["shared"] for t in self.parts(n) if t.loop]
         if not strips and values["sharedDepth"] != SHARED_DEPTH:
             return f"sharedDepth={values['sharedDepth']}: no shared tile is a strip of a loop (the same code as sharedDepth={SHARED_DEPTH})"
         counts = self.counts(values, schedule, shape)
@@ -171,10 +181,9 @@ class Placement:
         )
         if width == 1:
             return 1, frozenset()
+        tiled = self.tiled_reads(values)
         return width, frozenset(
-            t
-            for t in self.along_x
-            if shaped[t].access.array not in values["shared"] and starts_aligned(shaped[t], self.x, lower, width)
+            t for t in self.along_x if t not in tiled and starts_aligned(shaped[t], self.x, lower, width)
         )
 
     def counts(self, values: Mapping, schedule: Schedule, shape: tuple[int, int]) -> dict[str, int]:
@@ -206,8 +215,9 @@ class Placement:
                 if t.loop
                 else "once per block tile"
             )
+            which = f" ({', '.join(sh.access.text for sh in t.accesses)})" if len(self.parts(t.array)) > 1 else ""
             lines.append(
-                f"  shared: '{t.array}' copied {where}, read {t.reuse:.3g}x per element copied"
+                f"  shared: '{t.array}'{which} copied {where}, read {t.reuse:.3g}x per element copied"
                 + (" (rows padded by one element: thread x reads down a column)" if t.padded else "")
             )
         for name, why in self.rejected:
@@ -285,7 +295,8 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences, reduced: bo
     blocked = _blocked(nest, grid, body, scalars)
     if blocked:
         return Placement(schedule.name, blocked, (), (), (), (), read_only)
-    shared, rejected = [], []
+    shared: list[SharedTile] = []
+    rejected: list[tuple[str, str]] = []
     x = schedule.dims[0].loop
     conditional, unbounded = conditional_reads(nest), conditional_reads(nest, bounded=True)
     structs = {name for name in arrays if _of_structs(nest, name)}
@@ -294,27 +305,16 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences, reduced: bo
         if name in structs:
             rejected.append((name, "its elements are structs, each thread reading the fields it uses"))
             continue
-        tile = shared_tile(name, arrays[name], written, grid, body, scalars, x, unbounded, deps)
-        if (
-            split
-            and not isinstance(tile, str)
-            and (tile.loop == split.loop or any(split.loop in dict(d.coefs) for d in tile.dims))
-        ):
-            tile = f"it is read along '{split.loop}', which the threads along y split: each reads its own elements"
-        if isinstance(tile, str):
-            rejected.append((name, tile))
+        tiles = shared_tile(name, arrays[name], written, grid, body, scalars, x, unbounded, deps)
+        if split and not isinstance(tiles, str) and any(_along(t, split.loop) for t in tiles):
+            tiles = f"it is read along '{split.loop}', which the threads along y split: each reads its own elements"
+        if isinstance(tiles, str):
+            rejected.append((name, tiles))
         else:
-            shared.append(tile)
-    # A loop is strip-mined one way for all tiles: a pair where no tile strips either of its loops
-    # alone, else each pair's tile on its inner loop alone (which may leave it no reuse to copy for)
-    single = {v for t in shared if not t.outer for v in t.strips}
-    alone = {
-        t.array: shared_tile(t.array, arrays[t.array], written, grid, body, scalars, x, unbounded)
-        for t in shared
-        if t.outer and {t.outer, t.loop} & single
-    }
-    rejected += [(name, why) for name, why in alone.items() if isinstance(why, str)]
-    shared = [s for t in shared if not isinstance(s := alone.get(t.array, t), str)]
+            shared += tiles
+    shared = _strips_one_way(
+        shared, lambda name: shared_tile(name, arrays[name], written, grid, body, scalars, x, unbounded), rejected
+    )
     constant, not_constant = _constants(nest, read_only, structs, arrays, grid, body, scalars, split)
     step = next(lp.step for lp in grid if lp.var == x)  # a grid loop on x: block tiles apply
     along = [
@@ -342,6 +342,28 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences, reduced: bo
     )
 
 
+def _strips_one_way(shared: list[SharedTile], alone: Callable, rejected: list[tuple[str, str]]) -> list[SharedTile]:
+    """The tiles with each loop strip-mined one way for all: a pair where no tile strips either
+    of its loops alone, else each pair's array tiled on its inner loop alone (``alone(array)``:
+    its tiles so, or why none, added to ``rejected``: it may leave no reuse to copy for)."""
+    single = {v for t in shared if not t.outer for v in t.strips}
+    again = {t.array: alone(t.array) for t in shared if t.outer and {t.outer, t.loop} & single}
+    rejected += [(name, why) for name, why in again.items() if isinstance(why, str)]
+    out: list[SharedTile] = []
+    for t in shared:
+        tiles = again.get(t.array)
+        if tiles is None:
+            out.append(t)
+        elif not isinstance(tiles, str) and t.part == 0:
+            out += tiles
+    return out
+
+
+def _along(t: SharedTile, loop: str) -> bool:
+    """Whether the tile is copied per strip of the loop, or its box moves along it."""
+    return t.loop == loop or any(loop in dict(d.coefs) for d in t.dims)
+
+
 def _tensor(
     nest: LoopNest,
     grid: list[Loop],
@@ -359,9 +381,9 @@ def _tensor(
     if isinstance(found, str):
         return found
     for name in found.arrays:
-        tile = next((t for t in shared if t.array == name), None)
-        if tile is None or tile.loop != found.loop or tile.outer:
-            return f"'{name}' has no shared tile copied per strip of the loop on '{found.loop}'"
+        tiles = [t for t in shared if t.array == name]
+        if len(tiles) != 1 or tiles[0].loop != found.loop or tiles[0].outer:
+            return f"'{name}' has no one shared tile copied per strip of the loop on '{found.loop}'"
     return found
 
 

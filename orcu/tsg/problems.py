@@ -77,12 +77,11 @@ def _conflicted_vectors(nest, placed, values, schedule, shape, sizes) -> str | N
     counts = placed.counts(values, schedule, shape)
     axes = {d.loop: d.axis for d in schedule.grid}
     tiles = {lp.var: values["registerTile"].get(lp.var, 1) for lp in grid}
-    for name in values["shared"]:
-        t = placed.tile(name)
-        ways = t.ways(shape, counts, tiles, axes, placed.x, width, sizes[name])
-        if ways > 1 and t.ways(shape, counts, tiles, axes, placed.x, 1, sizes[name]) == 1:
+    for t in placed.tiles(values):
+        ways = t.ways(shape, counts, tiles, axes, placed.x, width, sizes[t.array])
+        if ways > 1 and t.ways(shape, counts, tiles, axes, placed.x, 1, sizes[t.array]) == 1:
             return (
-                f"vectorize: the reads of '{name}''s shared tile would put up to {ways} requests of a warp in one bank "
+                f"vectorize: the reads of '{t.array}''s shared tile would put up to {ways} requests of a warp in one bank "
                 "(a thread's iterations along x a vector apart); the same configuration without vectorize reads it "
                 "free of conflicts"
             )

@@ -5,7 +5,10 @@ arrays; this module finds each one's box and judges its reads).
 A tile covers the box the block's accesses read along each dimension of the array (the tiled
 loops' coefficients, alike in every access, and the accesses' constant distances), once per
 block tile or per strip of the deepest sequential loop its subscripts use; its bank
-conflicts are those of a warp's reads (SharedTile.ways), its fill's are none (its order)."""
+conflicts are those of a warp's reads (SharedTile.ways), its fill's are none (its order).
+Accesses of one array that move unlike along the tiled loops (syrk's A[i][k], rows of the
+block's i, and A[j][k], rows of its j) are tiles of their own, its parts (SharedTile.part),
+copied together when the array is shared; a group with no box or no reuse reads global memory."""
 
 from __future__ import annotations
 
@@ -59,6 +62,23 @@ class SharedTile:
     # an operand of the tensor cores: rows of 16k + 4 doubles, so that the 8 x 4 and 4 x 8 elements a
     # warp reads for one instruction fall in distinct banks (a multiple of 16 puts them in 4)
     tensor_rows: bool = False
+    # one of several tiles of the array, each of the accesses that move alike along the tiled
+    # loops (syrk's A[i][k] and A[j][k]: a block's rows of i, and its rows of j); 0: the first
+    part: int = 0
+
+    @property
+    def key(self) -> str:
+        """The tile's name among the block's tiles (its array's, with its part past the first)."""
+        return f"{self.array}#{self.part + 1}" if self.part else self.array
+
+    @property
+    def label(self) -> str:
+        """The tile as figures and the kernel name it."""
+        return self.named("shared")
+
+    def named(self, what: str) -> str:
+        """A name of the tile's storage: its array's, ``what`` it is, and its part past the first."""
+        return f"{self.array}_{what}" + (f"{self.part + 1}" if self.part else "")
 
     @property
     def strips(self) -> tuple[str, ...]:
@@ -183,10 +203,10 @@ def double_buffered(tiles: list[SharedTile], counts: Mapping[str, int], element_
     with those doubled, and each buffer is a whole number of 16-byte vectors (the second stays
     aligned for them)."""
     strips = [t for t in tiles if t.loop and not t.outer]
-    sizes = {t.array: prod(t.shape(counts)) * element_bytes[t.array] for t in tiles}
-    if not strips or any(sizes[t.array] % VECTOR_BYTES for t in strips):
+    sizes = {t.key: prod(t.shape(counts)) * element_bytes[t.array] for t in tiles}
+    if not strips or any(sizes[t.key] % VECTOR_BYTES for t in strips):
         return False
-    return sum(sizes.values()) + sum(sizes[t.array] for t in strips) <= STATIC_SHARED
+    return sum(sizes.values()) + sum(sizes[t.key] for t in strips) <= STATIC_SHARED
 
 
 def uniform(loop: Loop, grid: set[str], scalars: list[str]) -> bool:
@@ -200,13 +220,14 @@ def uniform(loop: Loop, grid: set[str], scalars: list[str]) -> bool:
 
 def _tile_dims(accesses: list[Shaped], tiled) -> tuple[list[TileDim], list[list[int]]] | str:
     """The tile's box along each dimension of the array (the coefficients of the tiled loops,
-    alike in every access, and the accesses' constant distances), with each access's offset
-    in it; or why the accesses make no box."""
+    alike in every access of the group, and the accesses' constant distances), with each
+    access's offset in it; or why the accesses make no box."""
     dims: list[TileDim] = []
     offsets: list[list[int]] = [[] for _ in accesses]
     for k in range(len(accesses[0].dims)):
-        coefs, rests = None, []
-        for sh in accesses:
+        coefs: tuple[tuple[str, int], ...] = ()
+        rests = []
+        for sh in accesses:  # one group (_groups): the tiled loops' coefficients are the same in each
             p, own = sh.dims[k], []
             for var in sorted(tiled):
                 coef, p = p.split(var) or (None, p)
@@ -214,10 +235,7 @@ def _tile_dims(accesses: list[Shaped], tiled) -> tuple[list[TileDim], list[list[
                     return f"'{var}' moves its subscripts with a coefficient that is not a positive constant"
                 if coef.constant:
                     own.append((var, coef.constant))
-            if coefs is None:
-                coefs = tuple(own)
-            elif tuple(own) != coefs:
-                return "its accesses move along the tile's loops differently"
+            coefs = tuple(own)
             rests.append(p)
         deltas = [(r - rests[0]).constant for r in rests]
         if any(d is None for d in deltas):
@@ -239,8 +257,9 @@ def shared_tile(
     x: str,
     conditional: set[str],
     deps: Dependences | None = None,
-) -> SharedTile | str:
-    """The array's shared tile, or why it has none; with ``deps`` (the nest's dependences), a
+) -> tuple[SharedTile, ...] | str:
+    """The array's shared tiles, one per group of its accesses that move alike along the tiled
+    loops and have reuse (the others read global memory), or why it has none; with ``deps`` (the nest's dependences), a
     pair of strips where its subscripts use the strip's loop and the one around it, a loop whose
     body is the strip's loop alone, that may be swapped with it."""
     if name in written:
@@ -283,6 +302,37 @@ def shared_tile(
             return f"the loop on '{lp.var}' steps by {lp.step}"
     if used & set(scalars):
         return f"its subscripts read '{sorted(used & set(scalars))[0]}', which the threads write"
+    made: list[SharedTile] = []
+    why = ""
+    for group in _groups(accesses, tiled):
+        tile = _tile(name, group, tiled, strip, outer, x, len(made))
+        if isinstance(tile, str):
+            why = why or tile
+        else:
+            made.append(tile)
+    return tuple(made) or why
+
+
+def _groups(accesses: list[Shaped], tiled: Mapping[str, Loop]) -> list[list[Shaped]]:
+    """The accesses in groups that move alike along the tiled loops (each dimension's
+    coefficients of them the same), in the order of their first access: each group a tile."""
+    groups: dict[tuple, list[Shaped]] = {}
+    for sh in accesses:
+        sign = tuple(tuple((v, (p.split(v) or (None,))[0]) for v in sorted(tiled)) for p in sh.dims)
+        groups.setdefault(sign, []).append(sh)
+    return list(groups.values())
+
+
+def _tile(
+    name: str,
+    accesses: list[Shaped],
+    tiled: Mapping[str, Loop],
+    strip: Loop | None,
+    outer: Loop | None,
+    x: str,
+    part: int,
+) -> SharedTile | str:
+    """The tile of one group of the array's accesses, or why it has none."""
     boxed = _tile_dims(accesses, tiled)
     if isinstance(boxed, str):
         return boxed
@@ -303,4 +353,5 @@ def shared_tile(
         padded,
         reads / footprint,
         outer.var if outer else None,
+        part=part,
     )

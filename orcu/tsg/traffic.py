@@ -141,18 +141,17 @@ def traffic(
         split=split,
         tensor=tensor,
     )
-    found = _accesses(nest, launch, env, set(values["shared"]), ways, kept, set(values["constant"]))
+    tiled = {text: (t.label, ways[t.key]) for text, t in placed.tiled_reads(values).items()}
+    found = _accesses(nest, launch, env, tiled, kept, set(values["constant"]))
     if found is None:
         return None
     globals_, shared_reads, operations, tensor_operations, constant_reads = found
-    fills = []
-    for t in placed.tiles(values):
-        fill = _fill(nest, t, values, shape, trips, tiles, threads, env, grid, body)
-        if fill is None:
-            return None
-        fills.append(Figure(f"{t.array}_shared", fill[0], blocks * fill[1], t.array))
+    copies = [_fill(nest, t, values, shape, trips, tiles, threads, env, grid, body) for t in placed.tiles(values)]
+    if None in copies:
+        return None
+    fills = [Figure(t.label, f[0], blocks * f[1], t.array) for t, f in zip(placed.tiles(values), copies) if f]
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
-    banks = tuple((f"{n}_shared", ways[n]) for n in values["shared"])
+    banks = tuple((t.label, ways[t.key]) for t in placed.tiles(values))
     return _traffic(launch, globals_, fills, banks, shared_reads, operations, tensor_operations, constant_reads)
 
 
@@ -207,9 +206,9 @@ def _vector_reads(placed: Placement, values: Mapping[str, Any], schedule, shape,
     counts = placed.counts(values, schedule, shape)
     return {
         sh.access.text
-        for name in values["shared"]
-        for k, sh in enumerate(placed.tile(name).accesses)
-        if placed.tile(name).vector_read(k, x, width, counts)
+        for t in placed.tiles(values)
+        for k, sh in enumerate(t.accesses)
+        if t.vector_read(k, x, width, counts)
     }
 
 
@@ -338,7 +337,7 @@ def orio_traffic(
         vector=vector,
         ranges=((outer.var, lower, trip, outer.step),),
     )
-    found = _accesses(nest, launch, env, set(), {}, kept)
+    found = _accesses(nest, launch, env, {}, kept)
     if found is None:
         return None
     globals_, _, operations, _, _ = found
@@ -393,13 +392,12 @@ def _accesses(
     nest: LoopNest,
     launch: _Launch,
     env: Mapping[str, Any],
-    shared: set[str],
-    ways: Mapping[str, int],
+    shared: Mapping[str, tuple[str, int]],
     kept: Mapping[str, str],
     constant: frozenset[str] | set[str] = frozenset(),
 ):
-    """(the global figures of each access, (tile, requests, ways, repeats) of each shared read, the
-    arithmetic operations, those on the tensor cores, (array, warp requests) of the reads of the
+    """(the global figures of each access, (tile, requests, ways, repeats) of each read of a
+    ``shared`` tile (by the access's text: the tile's name and bank ways), the arithmetic operations, those on the tensor cores, (array, warp requests) of the reads of the
     ``constant`` arrays' copies) of the kernel's body; None where a number is not known at ``env``."""
     arrays = shapes(nest)
     grid = {lp.var for lp in launch.grid}
@@ -432,9 +430,9 @@ def _accesses(
             used = set().union(*(d.names for d in sh.dims)) if sh.dims else set(grid)
             repeats = math.prod(t for v, t in launch.tiles if v not in used)
             size = ELEMENT_BYTES.get(canonical_type(nest.variables[access.array].ctype.base), 8)
-            if access.array in shared:
+            if access.text in shared:
                 share = dict(launch.tensor[1]).get(access.text, 1.0) if on_tensor else 1.0
-                _shared_read(reads, access, launch, runs[-1], size, repeats, ways, share)
+                _shared_read(reads, access, launch, runs[-1], size, repeats, shared[access.text], share)
                 continue
             if access.array in constant:  # one element for the whole warp (TSG phase II): a request a warp
                 constant_reads[access.array] += launch.per_loop * runs[-1] // repeats
@@ -526,16 +524,24 @@ def _runs(inner: list[Loop], env: Mapping[str, Any], launch: _Launch, grid: set[
 
 
 def _shared_read(
-    reads: dict, access, launch: _Launch, turns: int, size: int, repeats: int, ways, share: float = 1.0
+    reads: dict,
+    access,
+    launch: _Launch,
+    turns: int,
+    size: int,
+    repeats: int,
+    tile: tuple[str, int],
+    share: float = 1.0,
 ) -> None:
-    """Count one read of a shared tile: (tile, requests, ways, repeats) by the access's text;
-    ``share``: the part of the scalar reads the kernel issues (the tensor cores' operands)."""
-    name = f"{access.array}_shared"
+    """Count one read of a shared ``tile`` (its name, its bank ways): (tile, requests, ways,
+    repeats) by the access's text; ``share``: the part of the scalar reads the kernel issues
+    (the tensor cores' operands)."""
+    name, ways = tile
     count, width = round(launch.per_loop * turns * share), 1
     if access.text in launch.vectors:  # one load a group, shared by the groups that read it (codegen)
         count, width, repeats = count // launch.width // repeats, launch.width, 1
     phases = -(-min(WARP, launch.threads) * max(4, size * width) // 128)
-    before = reads.get(access.text, (name, 0, ways.get(access.array, 1) * phases, repeats))
+    before = reads.get(access.text, (name, 0, ways * phases, repeats))
     reads[access.text] = (name, before[1] + count, before[2], repeats)
 
 
