@@ -208,17 +208,89 @@ def test_an_arrays_accesses_that_move_unlike_get_a_shared_tile_each(in_tmp, name
     kernel = generate(program, program.nests[0], config, inputs).text
     kernel = kernel[kernel.index("__global__") :]
     tiles = set(re.findall(r"ORCU_SHARED_TILE\(\w+, (\w+),", kernel))  # two buffers each
-    assert tiles == {
-        "syr2k, upper": {"A_buffers", "A_buffers2", "B_buffers", "B_buffers2"},
-        "covariance, lower, scaled after": {"A_buffers", "A_buffers2", "B_buffers"},
-        "a group without a box": {"A_buffers", "B_buffers"},
-    }[name]
+    assert (
+        tiles
+        == {
+            "syr2k, upper": {"A_buffers", "A_buffers2", "B_buffers", "B_buffers2"},
+            "covariance, lower, scaled after": {"A_buffers", "A_buffers2", "B_buffers"},
+            "a group without a box": {"A_buffers", "B_buffers"},
+        }[name]
+    )
     if name == "a group without a box":  # A[j][k] from its tile, A[i][k] and A[i + n][k] from global memory
         assert re.search(r"A\[\(?i_0 \+ n\)?\]\[k\]", kernel) and "A_shared[j_0 - j0][k - k0]" in kernel
     # a fill's bounds name no thread's own row: every row some thread of the block reads is copied
     fills = [line for line in kernel.splitlines() if "orcu_a0) >=" in line]
     assert fills and not re.search(r"[ij]_[01]\b|<= [ij]\b|>= [ij]\b", "\n".join(fills))
     keep = lambda c: c["shared_A_1"] and c["shared_B_1"]  # noqa: E731
+    configs = covering_configs(program, 0, inputs, keep=keep)
+    assert len(configs) >= 8
+    runner = Runner("emulate", H100, in_tmp / "build", jobs=2, measure="kernel")
+    results = list(runner.evaluate(program, 0, [(c, inputs) for c in configs]))
+    assert {r.status for r in results} == {"ok"}, [(r.params, r.status, r.message[:300]) for r in results]
+
+
+TRMM = """void f(int m, int n, {t} alpha, {t} B[m][n], const {t} A[m][m], const {t} W[m][n])
+{{
+    int i, j, k;
+    /*@ begin PerfTuning (
+    def performance_params {{ }}
+    def input_params {{ param m[] = [{m}]; param n[] = [{n}]; }}
+    def input_vars {{ decl dynamic {t} alpha = random; decl dynamic {t} B[m][n] = random;
+                     decl dynamic {t} A[m][m] = random; decl dynamic {t} W[m][n] = random; }}
+    ) @*/
+    /*@ begin Loop(transform CUDA(mapping='auto')
+    for (i = 0; i < m; i++)
+        for (j = 0; j < n; j++) {{
+            {before}
+            for (k = {lower}; k < {upper}; k++)
+                B[i][j] += A[k][i] * W[k][j];
+            {after}
+        }}
+    ) @*/
+    /*@ end @*/
+    /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "lower, upper, t, m, n, scaled_first",
+    [
+        ("i + 1", "m", "double", 37, 21, False),  # trmm's: the rows below
+        ("0", "i", "float", 29, 34, True),  # the rows above
+        ("i", "m", "double", 20, 19, True),
+    ],
+)
+def test_a_strip_loop_whose_bounds_follow_the_grid_runs_over_the_blocks_union(
+    in_tmp, lower, upper, t, m, n, scaled_first
+):
+    """trmm's ``k`` from ``i + 1``: the threads of a block run k from the bound at the block's
+    extreme row, so every thread reaches the strips' barriers and A and W get shared tiles; each
+    iteration's statements are guarded by its own bounds, the tiles read by every thread at every
+    step. Every shared variant of the covering array is right in the emulation."""
+    scale = "B[i][j] = alpha * B[i][j];"
+    source = TRMM.format(
+        t=t,
+        m=m,
+        n=n,
+        lower=lower,
+        upper=upper,
+        before=scale if scaled_first else "",
+        after="" if scaled_first else scale,
+    )
+    (in_tmp / "t.c").write_text(source)
+    program = load("t.c")
+    inputs = {"m": m, "n": n}
+    config = performance_space(program, inputs).first_matching(
+        {"mapping_1": "x=j y=i", "shared_A_1": True, "shared_W_1": True, "registers_i_1": 2}
+    )
+    kernel = generate(program, program.nests[0], config, inputs).text
+    kernel = kernel[kernel.index("__global__") :]
+    start = {"i + 1": "i0 + 1", "0": "0", "i": "i0"}[lower]
+    assert f"for (orcu_index k0 = {start}; k0 < " in kernel  # the block's least lower bound
+    own = {"i + 1": "k >= i_0 + 1", "0": "k < i_0", "i": "k >= i_0"}[lower]
+    assert own in kernel and "const " + t + " orcu_read0 = " in kernel
+    keep = lambda c: c["shared_A_1"] or c["shared_W_1"]  # noqa: E731
     configs = covering_configs(program, 0, inputs, keep=keep)
     assert len(configs) >= 8
     runner = Runner("emulate", H100, in_tmp / "build", jobs=2, measure="kernel")

@@ -18,7 +18,10 @@ the tensor cores' layout, four iterations a step (codegen/tensor_steps.py). A sh
 filled by the whole block in coalesced order (the tile's
 last dimension is the array's contiguous one), between barriers, once per block tile or
 once per strip of ``sharedDepth`` iterations of its sequential loop; elements past the
-array's accessed box are zeros that no kept iteration reads (codegen/shared_fills.py). With ``doubleBuffer``, a strip's
+array's accessed box are zeros that no kept iteration reads (codegen/shared_fills.py). A
+strip's loop whose bounds follow the grid loops runs from the block's least lower bound to its
+greatest upper one, each iteration's statements guarded by its own bounds and its tile reads
+made by every thread at every step, as a warp makes them. With ``doubleBuffer``, a strip's
 tiles have two buffers: the next strip is copied (cp.async where the GPU has it) into one
 while the threads read the other, one barrier a strip.
 """
@@ -126,6 +129,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         )
         # what differs between the iterations of the tile: the grid loops and the private scalars
         self._moving = set(self.tiles) | set(self.placed.accumulators)
+        self._narrowing: list[Loop] = []  # the widened loops around what is printed (_widened), outermost first
 
     # -- the tile's iterations ----------------------------------------------------------
     def _iterations(self) -> list[Iteration]:
@@ -229,13 +233,13 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
                 out += self._statements(node, depth, active)
             elif self.split_loop is not None and node.var == self.split_loop.var:
                 out += self._split(node, depth, active)
-            elif self._alike(node):
+            elif self._alike(node) or self._widened(node):
                 out += self._jammed_loop(node, depth, active)
             else:  # bounds that differ between iterations: the loop runs once per iteration
                 if len(self.iterations) > 1:
                     node = _registers_assigned(node, self.placed.accumulators)
                 for it in self.iterations:
-                    out.append(f"{pad}if ({it.guard}) {{")
+                    out.append(f"{pad}if ({self._guard(it)}) {{")
                     out += printer.nodes(
                         (node,), depth + 1, it.renames, self.unroll, self.registers, self._refs(it, active)
                     )
@@ -244,6 +248,29 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
 
     def _alike(self, loop: Loop) -> bool:
         return not bound_names(loop) & (self._moving | {"?"})
+
+    def _widened(self, loop: Loop) -> bool:
+        """Whether the loop is a shared tile's strip whose bounds follow the grid loops
+        (shared_tiles.widens): the block runs the union of its threads' ranges (_bounds), each
+        iteration of the tile's statements guarded by its own (_guard)."""
+        return loop.var in self.strips and any(loop.var in t.strips and self._holds(loop, t) for t in self.shared)
+
+    def _bounds(self, loop: Loop) -> tuple[str, str]:
+        """The loop's lower and upper bound as the block runs it: a widened loop's at the block's
+        extreme values of the grid loops (the least lower bound, the greatest upper one)."""
+        if self._alike(loop):
+            return printer.expression(loop.lower), printer.expression(loop.upper)
+        return self._tile_bound(loop.lower, -1), self._tile_bound(loop.upper, 1)
+
+    def _guard(self, it: Iteration) -> str:
+        """The condition under which an iteration of the tile runs a statement: its grid loops'
+        bounds, and each widened loop around it within this iteration's own bounds."""
+        conds = [it.guard]
+        for loop in self._narrowing:  # the bounds that follow the grid loops (the others the block's own)
+            for op, bound in ((">=", loop.lower), ("<", loop.upper)):
+                if _names(bound) & set(self.tiles):
+                    conds.append(f"{loop.var} {op} {printer.expression(bound, it.renames)}")
+        return " && ".join(conds)
 
     def _jammed_loop(self, loop: Loop, depth: int, active: tuple) -> list[str]:
         pad = printer.INDENT * depth
@@ -268,7 +295,10 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
                     f"// {ref} stays in a register over the loop on {r.loop}"
                 )
         tiles = [t for t in self.shared if t.strips[:1] == (loop.var,) and self._holds(loop, t)]
-        lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
+        lower, upper = self._bounds(loop)
+        narrowed = not self._alike(loop)
+        if narrowed:
+            self._narrowing.append(loop)
         if loop.var in self._in_strip:  # the inner loop of a pair of strips: its strip's iterations
             out += self._strip_runs(
                 loop, self.start[loop.var], self._jam(loop.body, depth + 2, active + tuple(kept)), depth
@@ -306,6 +336,8 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
             out.append(f"{pad}{printer.loop_header(loop, {})} {{")
             out += self._jam(loop.body, depth + 1, active + tuple(kept))
             out.append(f"{pad}}}")
+        if narrowed:
+            self._narrowing.pop()
         for r in kept:
             if self._vector_register(r):
                 vector = VECTORS[(r.ctype, self.width)]
@@ -361,7 +393,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
     def _one_buffer(self, loop: Loop, tiles: list[SharedTile], active: tuple, depth: int) -> list[str]:
         """``loop`` in strips, ``tiles`` copied per strip between two barriers."""
         pad, v, k0 = printer.INDENT * depth, loop.var, self.start[loop.var]
-        lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
+        lower, upper = self._bounds(loop)
         return [
             f"{pad}// '{v}' (the loop at {self.where}:{loop.loc.line}) in strips of {self.depth}: "
             f"{_arrays(tiles)} copied to shared memory per strip",
@@ -380,7 +412,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         with one buffer (_one_buffer, in buffer 0): there the next strip's addresses, live across
         a strip's iterations, made ptxas spill registers."""
         pad, v, k0 = printer.INDENT * depth, loop.var, self.start[loop.var]
-        lower, upper = printer.expression(loop.lower), printer.expression(loop.upper)
+        lower, upper = self._bounds(loop)
         b, following = self.fresh("orcu_buffer"), self.fresh(f"{v}0_next")
 
         def views(which: str, level: int) -> list[str]:
@@ -442,7 +474,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         (printed two levels deeper; ``last``, where given, in the last strip). A whole strip has a
         constant trip count, which nvcc unrolls fully (the shared reads become constant offsets,
         the register tile's products independent); the last one may be shorter."""
-        pad, v, upper = printer.INDENT * depth, loop.var, printer.expression(loop.upper)
+        pad, v, upper = printer.INDENT * depth, loop.var, self._bounds(loop)[1]
         increment = f"{v}++" if step == 1 else f"{v} += {step}"
         return [
             f"{pad}if ({start} + {self.depth} <= {upper}) {{",
@@ -469,7 +501,13 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
             # a local declared in the nest (under an if too): each iteration assigns its own
             # register, so that a guard around the statement does not end the register's scope
             node = replace(node, node=_assigned(node.node, self.placed.accumulators))
-        vectors = self._vector_accesses(node, active)
+        # in a widened loop an iteration's vector of global memory could read past its own range
+        # (element by element there); a shared tile's holds the block's box
+        vectors = {
+            text: how
+            for text, how in self._vector_accesses(node, active).items()
+            if not self._narrowing or text in self.tile_reads
+        }
         if not vectors:
             return [line for it in self.iterations for line in self._statement(node, it, depth, active)]
         pad = printer.INDENT * depth
@@ -521,7 +559,30 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         if not self._guarded(node, refs):
             return printer.nodes((node,), depth, it.renames, refs=refs)
         pad = printer.INDENT * depth
-        return [f"{pad}if ({it.guard}) {{", *printer.nodes((node,), depth + 1, it.renames, refs=refs), f"{pad}}}"]
+        guarded = [
+            f"{pad}if ({self._guard(it)}) {{",
+            *printer.nodes((node,), depth + 1, it.renames, refs=refs),
+            f"{pad}}}",
+        ]
+        read = [a for a in node.accesses if a.text in self.tile_reads and a.text not in (vectors or {})]
+        if not self._narrowing or not read:
+            return guarded
+        # In a widened loop the threads' guards differ from one step to the next: the tile's
+        # elements are read by every thread at every step (all inside the block's box), as a
+        # warp reads them, its lanes in step, and only what the iteration keeps is guarded.
+        out = [f"{pad}{{"]
+        for n, text in enumerate(dict.fromkeys(a.text for a in read)):
+            out.append(
+                f"{pad}{printer.INDENT}const {self.element_types[self.shaped[text].access.array]} orcu_read{n} = {refs[text]};"
+            )
+            refs[text] = f"orcu_read{n}"
+        pad2 = pad + printer.INDENT
+        return out + [
+            f"{pad2}if ({self._guard(it)}) {{",
+            *printer.nodes((node,), depth + 2, it.renames, refs=refs),
+            f"{pad2}}}",
+            f"{pad}}}",
+        ]
 
     def _guarded(self, node: Stmt, refs: Mapping[str, str]) -> bool:
         """Whether an iteration runs ``node`` only where it is one the loops run. Not where it
@@ -532,8 +593,8 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         and the loops around a jammed statement run alike for every iteration). A weight read
         by every iteration of the tile (conv2d's mask[p * k + q]) is then loaded once for the
         tile, not once per iteration under its guard. A statement that writes a scalar the
-        iterations share is always guarded."""
-        if any(op in node.text for op in ("/", "%")) or not self._alike_runs:
+        iterations share is always guarded, and so is every statement in a widened loop."""
+        if any(op in node.text for op in ("/", "%")) or not self._alike_runs or self._narrowing:
             return True
         if any(s not in self.placed.accumulators for s in node.scalar_writes):
             return True  # a scalar all the tile's iterations share (the thread's share of a reduction): every update counts
@@ -585,6 +646,11 @@ _STRAIGHT = (
     c_ast.PtrDecl,
     c_ast.IdentifierType,
 )
+
+
+def _names(bound: c_ast.Node) -> set[str]:
+    p = poly_of(bound)
+    return p.names if p is not None else {"?"}
 
 
 def _arrays(tiles: list[SharedTile]) -> str:

@@ -32,7 +32,8 @@ every array that is not one with the reason:
 
 Block tiles need loops every thread of a block runs alike (barriers are reached by all):
 grid loops with bounds free of one another, sequential loops with bounds free of the grid
-loops. Where a schedule has none, the reason is the recipe's.
+loops, or a shared tile's strip whose bounds follow them (trmm's ``k`` from ``i + 1``), which
+the block runs over the union of its threads' ranges, each iteration guarded by its own. Where a schedule has none, the reason is the recipe's.
 """
 
 from __future__ import annotations

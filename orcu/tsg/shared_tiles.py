@@ -218,6 +218,21 @@ def uniform(loop: Loop, grid: set[str], scalars: list[str]) -> bool:
     return True
 
 
+def widens(loop: Loop, grid: list[Loop], scalars: list[str]) -> bool:
+    """Whether a strip's loop whose bounds follow the grid loops (trmm's ``k`` from ``i + 1``,
+    constant coefficients, no private scalar) runs over the union of its block's ranges, from
+    the bound at the block's extreme value of each grid loop, each thread's iterations guarded
+    by its own bounds (codegen/tiled.py): every thread then reaches the strips' barriers."""
+    grid_vars = {lp.var for lp in grid}
+    for bound in (loop.lower, loop.upper):
+        p = poly_of(bound)
+        if p is None or p.names & set(scalars):
+            return False
+        if any(p.split(v) is None or p.split(v)[0].constant is None for v in p.names & grid_vars):
+            return False
+    return True
+
+
 def _tile_dims(accesses: list[Shaped], tiled) -> tuple[list[TileDim], list[list[int]]] | str:
     """The tile's box along each dimension of the array (the coefficients of the tiled loops,
     alike in every access of the group, and the accesses' constant distances), with each
@@ -279,13 +294,13 @@ def shared_tile(
     strip = next((lp for lp in reversed(common) if lp.var in used), None)
     path = common[: common.index(strip) + 1] if strip else []
     for lp in path:
-        if not uniform(lp, grid_vars, scalars):
+        if not uniform(lp, grid_vars, scalars) and not (lp is strip and widens(lp, grid, scalars)):
             return f"the loop on '{lp.var}' does not run alike in every thread of a block (its bounds), so no barrier fits it"
     if strip is not None and strip.step != 1:
         return f"the loop on '{strip.var}' steps by {strip.step}"
     if strip is not None and strip.descending:  # strips run up; the loop's order may matter
         return f"the loop on '{strip.var}' counts down"
-    outer = path[-2] if deps is not None and len(path) > 1 else None
+    outer = path[-2] if deps is not None and len(path) > 1 and uniform(strip, grid_vars, scalars) else None
     if outer is not None and not (
         outer.var in used
         and len(outer.body) == 1
