@@ -28,7 +28,7 @@ SIZES = {
     "mvt.c": (256, 256, 2, 2, 512),
     "sgemm.c": (768, 768, 2, 2, 1536),
     "sgemm_tf32.c": (1536, 1536, 2, 2, 3072),  # sgemm.c's, the float product on the TF32 tensor cores too
-    "syr2k.c": (64, 64, 2, 2, 128),  # register tiles over its triangle
+    "syr2k.c": (512, 512, 2, 2, 1024),  # register tiles over its triangle, A and B in two shared tiles each
     "axpy.c": (768, 756, 2, 2, 1512),
     "dot.c": (96, 96, 3, 3, 288),
     "multi_axpy.c": (48, 36, 2, 2, 72),
