@@ -117,10 +117,9 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         self._named = 0  # vector registers named so far
         self._parsed: dict[str, Any] = {}  # access texts' expressions
         self._ways: dict[str, int] = {}
-        # the accesses read from a tile, by text: their tile's key (an array's accesses that move
-        # unlike the others may have none, read from global memory as any other array's)
-        self.tile_reads = {sh.access.text: t.key for t in self.shared for sh in t.accesses}
-        self.arrays = set(element_types)
+        # the accesses read from a tile, by text: their tile (an array's accesses that move unlike
+        # the others may have none, read from global memory as any other array's)
+        self.tile_reads = {sh.access.text: t for t in self.shared for sh in t.accesses}
         # Where every iteration of the tile may run a statement that reads only what no grid
         # loop moves (_guarded): not with a break (iterations run a loop unalike), nor with a grid
         # loop whose bounds follow another (a triangle: a block may hold no iteration the loops run)
@@ -529,7 +528,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
                     out.append(f"{pad}{vector} {name};  // every iteration assigns it")
                     stores += self._vector_store(text, array, vector, group, name, depth)
                 elif text in self.tile_reads:
-                    ref, tile = self._refs(first, active)[text], self.tile_names[self.tile_reads[text]]
+                    ref, tile = self._refs(first, active)[text], self.tile_names[self.tile_reads[text].key]
                     load = f"ORCU_TILE_VECTOR({vector}, {tile}, {ref[len(tile) :]})"
                     if load not in loaded:
                         loaded[load] = self._vector_name(array)
@@ -558,31 +557,25 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         refs = {**self._refs(it, active), **(vectors or {})}
         if not self._guarded(node, refs):
             return printer.nodes((node,), depth, it.renames, refs=refs)
-        pad = printer.INDENT * depth
-        guarded = [
-            f"{pad}if ({self._guard(it)}) {{",
-            *printer.nodes((node,), depth + 1, it.renames, refs=refs),
-            f"{pad}}}",
-        ]
-        read = [a for a in node.accesses if a.text in self.tile_reads and a.text not in (vectors or {})]
-        if not self._narrowing or not read:
-            return guarded
         # In a widened loop the threads' guards differ from one step to the next: the tile's
         # elements are read by every thread at every step (all inside the block's box), as a
         # warp reads them, its lanes in step, and only what the iteration keeps is guarded.
-        out = [f"{pad}{{"]
-        for n, text in enumerate(dict.fromkeys(a.text for a in read)):
+        read = [a.text for a in node.accesses if a.text in self.tile_reads and a.text not in (vectors or {})]
+        read = list(dict.fromkeys(read)) if self._narrowing else []
+        within = depth + 1 if read else depth  # the guard's depth: inside the block of the reads
+        pad, inner = printer.INDENT * depth, printer.INDENT * within
+        out = [f"{pad}{{"] if read else []
+        for n, text in enumerate(read):
             out.append(
-                f"{pad}{printer.INDENT}const {self.element_types[self.shaped[text].access.array]} orcu_read{n} = {refs[text]};"
+                f"{inner}const {self.element_types[self.shaped[text].access.array]} orcu_read{n} = {refs[text]};"
             )
             refs[text] = f"orcu_read{n}"
-        pad2 = pad + printer.INDENT
-        return out + [
-            f"{pad2}if ({self._guard(it)}) {{",
-            *printer.nodes((node,), depth + 2, it.renames, refs=refs),
-            f"{pad2}}}",
-            f"{pad}}}",
+        out += [
+            f"{inner}if ({self._guard(it)}) {{",
+            *printer.nodes((node,), within + 1, it.renames, refs=refs),
+            f"{inner}}}",
         ]
+        return out + ([f"{pad}}}"] if read else [])
 
     def _guarded(self, node: Stmt, refs: Mapping[str, str]) -> bool:
         """Whether an iteration runs ``node`` only where it is one the loops run. Not where it
@@ -598,7 +591,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
             return True
         if any(s not in self.placed.accumulators for s in node.scalar_writes):
             return True  # a scalar all the tile's iterations share (the thread's share of a reduction): every update counts
-        outside = [a for a in node.accesses if a.array in self.arrays and a.text not in refs]
+        outside = [a for a in node.accesses if a.array in self.element_types and a.text not in refs]
         if not outside:
             return False
         return (

@@ -26,7 +26,7 @@ class VectorGroups:
     width: int  # iterations of x a thread moves as one vector (1: none)
     vector_texts: frozenset[str]  # the accesses that x moves one element a step (Placement.vectors)
     tiled: set[str]
-    shared: list[SharedTile]
+    tile_reads: dict[str, SharedTile]  # the accesses read from a shared tile, by text: their tile
     counts: dict[str, int]
     shaped: Mapping[str, Shaped]
     iterations: list[Iteration]
@@ -64,7 +64,7 @@ class VectorGroups:
         for a in node.accesses:
             if a.text in held or a.text in out:
                 continue
-            tile = next((t for t in self.shared if any(sh.access.text == a.text for sh in t.accesses)), None)
+            tile = self.tile_reads.get(a.text)
             if tile is not None:
                 k = next(k for k, sh in enumerate(tile.accesses) if sh.access.text == a.text)
                 if tile.vector_read(k, self.x, self.width, self.counts):

@@ -51,7 +51,7 @@ from orcu.frontend.ir import Loop, LoopNest, c_text, loops_of, statements
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.schedule import Schedule
 from orcu.tsg.phase1 import kernel_body
-from orcu.tsg.shared_tiles import SharedTile, shared_tile, uniform
+from orcu.tsg.shared_tiles import SharedTile, follows, shared_tile, uniform
 from orcu.tsg.tensor_cores import K, Product, product, warp_layout
 from orcu.tsg.vectors import (
     _has_vectors,
@@ -445,12 +445,7 @@ def _blocked(nest: LoopNest, grid: list[Loop], body: tuple, scalars: list[str]) 
         # a triangle (j < i + 1, i an outer grid loop) takes each tile's extreme value of i
         inner, outer = {g.var for g in grid[k:]}, {g.var for g in grid[:k]}
         for bound in (lp.lower, lp.upper):
-            p = poly_of(bound)
-            if (
-                p is None
-                or p.names & (inner | set(scalars))
-                or any(p.split(v) is None or p.split(v)[0].constant is None for v in p.names & outer)
-            ):
+            if not follows(bound, outer, inner | set(scalars)):
                 return f"the bounds of '{lp.var}' are not the same for every thread of a block"
     for lp in loops_of(body):
         if lp.jumps:

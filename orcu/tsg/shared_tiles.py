@@ -218,19 +218,25 @@ def uniform(loop: Loop, grid: set[str], scalars: list[str]) -> bool:
     return True
 
 
+def follows(bound, grid: set[str], free: set[str]) -> bool:
+    """Whether a loop bound is affine, names none of ``free``, and names each of the ``grid``
+    loops with a constant coefficient: a block tile runs it at those loops' extreme values in
+    the tile (codegen/tile_iterations.tile_bound), each iteration guarded by its own."""
+    p = poly_of(bound)
+    return (
+        p is not None
+        and not p.names & free
+        and all(p.split(v) is not None and p.split(v)[0].constant is not None for v in p.names & grid)
+    )
+
+
 def widens(loop: Loop, grid: list[Loop], scalars: list[str]) -> bool:
     """Whether a strip's loop whose bounds follow the grid loops (trmm's ``k`` from ``i + 1``,
-    constant coefficients, no private scalar) runs over the union of its block's ranges, from
-    the bound at the block's extreme value of each grid loop, each thread's iterations guarded
-    by its own bounds (codegen/tiled.py): every thread then reaches the strips' barriers."""
+    no private scalar) runs over the union of its block's ranges, from the bound at the block's
+    extreme value of each grid loop, each thread's iterations guarded by its own bounds
+    (codegen/tiled.py): every thread then reaches the strips' barriers."""
     grid_vars = {lp.var for lp in grid}
-    for bound in (loop.lower, loop.upper):
-        p = poly_of(bound)
-        if p is None or p.names & set(scalars):
-            return False
-        if any(p.split(v) is None or p.split(v)[0].constant is None for v in p.names & grid_vars):
-            return False
-    return True
+    return all(follows(bound, grid_vars, set(scalars)) for bound in (loop.lower, loop.upper))
 
 
 def _tile_dims(accesses: list[Shaped], tiled) -> tuple[list[TileDim], list[list[int]]] | str:

@@ -146,12 +146,13 @@ def traffic(
     if found is None:
         return None
     globals_, shared_reads, operations, tensor_operations, constant_reads = found
-    copies = [_fill(nest, t, values, shape, trips, tiles, threads, env, grid, body) for t in placed.tiles(values)]
+    shared = placed.tiles(values)
+    copies = [_fill(nest, t, values, shape, trips, tiles, threads, env, grid, body) for t in shared]
     if None in copies:
         return None
-    fills = [Figure(t.label, f[0], blocks * f[1], t.array) for t, f in zip(placed.tiles(values), copies) if f]
+    fills = [Figure(t.label, f[0], blocks * f[1], t.array) for t, f in zip(shared, copies) if f]
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
-    banks = tuple((t.label, ways[t.key]) for t in placed.tiles(values))
+    banks = tuple((t.label, ways[t.key]) for t in shared)
     return _traffic(launch, globals_, fills, banks, shared_reads, operations, tensor_operations, constant_reads)
 
 
