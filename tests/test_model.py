@@ -89,6 +89,8 @@ EXACT = [
     ("gemv_t.c", "x=j y=i(split)", {"n": 48, "m": 64}, {"TC": 64}),
     ("gemv_t.c", "x=j y=i(split)", {"n": 1000, "m": 64}, {"TC": 128}),
     ("gemv_t.c", "x=j y=i(split)", {"n": 96, "m": 256}, {"TC": 128, "registers_j_1": 4, "vectorize_1": True}),
+    # ... x[i] from constant memory (each row of threads its own element): no global request on either side
+    ("gemv_t.c", "x=j y=i(split)", {"n": 1000, "m": 64}, {"TC": 128, "constant_x_1": True}),
 ]
 
 
@@ -316,6 +318,34 @@ def test_reads_of_a_constant_copy_are_the_constant_caches_where_the_array_fits(i
         assert in_constant.terms["issue"] == pytest.approx(in_global.terms["issue"])  # a read a warp all the same
     else:  # x_in_constant is false at run time: the reads are global memory's, as without the copy
         assert in_constant.ms == pytest.approx(in_global.ms) and in_constant.terms == pytest.approx(in_global.terms)
+
+
+@pytest.mark.parametrize("ctype, width", [("double", 32), ("float", 16), ("double", 8), ("int", 4)])
+def test_a_split_reads_constant_memory_once_for_each_row_of_threads_in_a_warp(in_tmp, ctype, width):
+    """Split over the rows of threads, x[i] is one element a row: a warp of rows of ``width``
+    threads reads 32 / width of them, each a request of the constant cache; the variants agree
+    with the C code in the emulation at sizes off the block."""
+    text = COLUMNS.format(t=ctype, n=77, m=45).replace(
+        "mapping='auto', threadCount=TC", f"mapping='x=j y=i(split)', threadCount=TC, tile={{'j': {width}}}"
+    )
+    write(in_tmp / "c.c", text)
+    program = load(str(in_tmp / "c.c"))
+    inputs = {"n": 77, "m": 45}
+    space = performance_space(program, inputs)
+
+    def config(constant: bool):
+        return space.first_matching({"TC": 128, "registers_j_1": 1, "constant_x_1": constant})
+
+    def figures(constant: bool):
+        return generate(program, program.nests[0], config(constant), inputs).traffic(H100.multiprocessors)
+
+    plain, copied = figures(False), figures(True)
+    read = next(f for f in plain.globals_ if f.access == "x[i]")
+    assert copied.constant_reads == (("x", read.requests * (32 // width)),)
+    assert [f for f in copied.globals_ if f.access != "x[i]"] == [f for f in plain.globals_ if f.access != "x[i]"]
+    runner = Runner("emulate", H100, in_tmp / "build", jobs=2)
+    items = [(config(c), size) for c in (False, True) for size in (inputs, {"n": 300, "m": 33})]
+    assert [(r.status, r.message) for r in runner.evaluate(program, 0, items)] == [("ok", "")] * 4
 
 
 @pytest.mark.parametrize(

@@ -130,7 +130,8 @@ def test_every_split_variant_is_right_at_edge_sizes(in_tmp, t):
         for inputs in ({"n": 1, "m": 1}, {"n": 97, "m": 61}, {"n": 1000, "m": 3}, {"n": 2, "m": 257})
         for config in region_configs(program, 0, inputs, H100)
     ]
-    assert len(items) == 4 * 2 * 7  # sizes, threadCount, register tiles 1, 2, 4, 8 of which vectors for 2, 4, 8
+    # sizes, threadCount, register tiles 1, 2, 4, 8 of which vectors for 2, 4, 8, x in constant memory or not
+    assert len(items) == 4 * 2 * 7 * 2
     results = list(Runner("emulate", H100, in_tmp / "build", jobs=2).evaluate(program, 0, items))
     assert [(r.status, r.message) for r in results] == [("ok", "")] * len(items)
 

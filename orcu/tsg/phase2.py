@@ -316,7 +316,7 @@ def placement(nest: LoopNest, schedule: Schedule, deps: Dependences, reduced: bo
     shared = _strips_one_way(
         shared, lambda name: shared_tile(name, arrays[name], written, grid, body, scalars, x, unbounded), rejected
     )
-    constant, not_constant = _constants(nest, read_only, structs, arrays, grid, body, scalars, split)
+    constant, not_constant = _constants(nest, read_only, structs, arrays, grid, body, scalars)
     step = next(lp.step for lp in grid if lp.var == x)  # a grid loop on x: block tiles apply
     along = [
         sh.access.text
@@ -388,19 +388,15 @@ def _tensor(
     return found
 
 
-def _constants(nest: LoopNest, read_only, structs, arrays, grid, body, scalars, split):
-    """(the read-only arrays that may live in constant memory, (each other one, why not))."""
+def _constants(nest: LoopNest, read_only, structs, arrays, grid, body, scalars):
+    """(the read-only arrays that may live in constant memory, (each other one, why not)). Under a
+    split loop each row of threads reads its own element: a warp's lanes share a row where the
+    block holds a warp along x (block_shape), and the cache serves a row's element once."""
     constant, not_constant = [], []
     for name in read_only:
         why = (
             "its elements are structs" if name in structs else _constant(nest, name, arrays[name], grid, body, scalars)
         )
-        if (
-            why is None
-            and split
-            and any(sh.dims is None or any(split.loop in d.names for d in sh.dims) for sh in arrays[name])
-        ):
-            why = f"it is read along '{split.loop}', which the threads along y split: they read different elements"
         if why is None:
             constant.append(name)
         else:

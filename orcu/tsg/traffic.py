@@ -222,7 +222,7 @@ def _first_warp(grid, schedule, shape, lowers: Mapping[str, int], x: Loop | None
             lp.var: lowers[lp.var] + axis[schedule.dim(lp.var).axis] * lp.step * (width if lp is x else 1)
             for lp in grid
         }
-        lanes.append({**at, "threadIdx.x": axis["x"]})
+        lanes.append({**at, "threadIdx.x": axis["x"], "threadIdx.y": axis["y"]})
     return lanes
 
 
@@ -347,11 +347,11 @@ def orio_traffic(
 
 def _reduction(reductions: Sequence[str], blocks: int, threads: int) -> list[Figure]:
     """The grid stage of scalar reductions (prelude's orcu_arrived_last and orcu_fold): each
-    block's first thread stores its partial result and counts its arrival (an atomic: a read
-    and a write), the last block's threads read every block's partial result."""
+    block's first thread stores its partial result and counts its arrival (an atomic: one request),
+    the last block resets the counter and its threads read every block's partial result."""
     if not reductions:
         return []
-    figures = [Figure("the blocks' arrival counter", 1, 2 * blocks + 1)]
+    figures = [Figure("the blocks' arrival counter", 1, blocks + 1)]
     for k, ctype in enumerate(reductions):
         size = ELEMENT_BYTES.get(ctype, 8)
         folds: dict[int, int] = {}  # the fold's warp requests by their sectors
@@ -420,7 +420,7 @@ def _accesses(
         on_tensor = launch.tensor is not None and any(lp.var == launch.tensor[0] for lp in inner)
         if on_tensor:
             tensor_operations += statement_operations(st.node) * launch.outputs * executed
-        lanes = _row_lanes(launch, inner, here, in_row)
+        lanes = _row_lanes(launch, inner, here, in_row, in_split)
         inside = {lp.var for lp in inner}
         shaped = [next(s for s in arrays[a.array] if s.access is a) for a in st.accesses]
         folded = {s.access.text for s in shaped if in_row and _folded(s, row_var)}
@@ -435,19 +435,19 @@ def _accesses(
                 share = dict(launch.tensor[1]).get(access.text, 1.0) if on_tensor else 1.0
                 _shared_read(reads, access, launch, runs[-1], size, repeats, shared[access.text], share)
                 continue
-            if access.array in constant:  # one element for the whole warp (TSG phase II): a request a warp
-                constant_reads[access.array] += launch.per_loop * runs[-1] // repeats
+            if access.array in constant:  # the cache serves a warp's request one distinct element at a time
+                constant_reads[access.array] += launch.per_loop * runs[-1] // repeats * _distinct(nest, sh, here, lanes)
                 continue
             if held.get(access.text) in inside:
                 continue
-            # turns of the thread's loops that issue it; 2 where it is loaded and stored once around a loop
+            # turns of the thread's loops that issue it; 2 where loaded and stored around a loop, 1 an atomicAdd
             turns, factor, lanes_here = runs[-1], 1, lanes
             if access.text in folded:  # a share of the row's reduction: in a register, combined once per row
                 lanes_here = [lane for lane in lanes if lane["threadIdx.x"] == 0]
             around = _kept_over(access.text, folded, summed, kept, inside, launch)
             if around is not None:  # the turns of the loops outside the one it is kept over
                 held[access.text] = around
-                turns, factor = runs[[lp.var for lp in inner].index(around)], 2
+                turns, factor = runs[[lp.var for lp in inner].index(around)], 1 if access.text in summed else 2
             strides = _strides(nest, sh, here)
             if sh.dims is None or strides is None:
                 return None
@@ -470,9 +470,15 @@ def _accesses(
     return list(found.values()), list(reads.values()), operations, tensor_operations, list(constant_reads.items())
 
 
-def _row_lanes(launch: _Launch, inner: list[Loop], here: Mapping[str, int], in_row: bool) -> list[dict[str, int]]:
+def _row_lanes(
+    launch: _Launch, inner: list[Loop], here: Mapping[str, int], in_row: bool, in_split: bool = False
+) -> list[dict[str, int]]:
     """The first warp's lanes at a statement: outside a row's loop its threads agree on every
-    address, and the row's first thread stands for them; inside, each lane its own iteration."""
+    address, and the row's first thread stands for them; inside, each lane its own iteration.
+    In a split loop each row of threads runs its own iteration (the rows a whole grid's apart)."""
+    if in_split and launch.split:
+        split, step = launch.split[0], next(lp.step for lp in inner if lp.var == launch.split[0])
+        return [{**lane, split: here[split] + lane["threadIdx.y"] * step} for lane in launch.lanes]
     row_var = launch.row[0] if launch.row else None
     if row_var is None:
         return list(launch.lanes)
@@ -615,6 +621,15 @@ def _strides(nest: LoopNest, sh, env: Mapping[str, Any]) -> list[int] | None:
         extents = [value(poly_of(n) if (n := parse_expression(d)) is not None else None, env) for d in dims[1:]]
         strides = None if None in extents else [math.prod(extents[k:]) for k in range(len(dims))]
     return None if strides is None or None in strides else strides
+
+
+def _distinct(nest: LoopNest, sh, here: Mapping[str, Any], lanes: Sequence[Mapping[str, int]]) -> int:
+    """The distinct elements a warp's lanes read at one access (1 where a subscript is not known)."""
+    strides = _strides(nest, sh, here)
+    if sh.dims is None or strides is None:
+        return 1
+    addresses = {_element(sh, strides, {**here, **lane}) for lane in lanes}
+    return 1 if None in addresses else len(addresses)
 
 
 def _element(sh, strides: list[int], env: Mapping[str, Any]) -> int | None:

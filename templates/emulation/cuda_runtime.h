@@ -564,13 +564,21 @@ static inline void __threadfence() {}  /* blocks run one after another: their wr
 static inline unsigned __float_as_uint(float x) { unsigned bits; memcpy(&bits, &x, sizeof bits); return bits; }
 static inline float __uint_as_float(unsigned bits) { float x; memcpy(&x, &bits, sizeof x); return x; }
 
-/* Fibers switch only at barriers and warp operations, so an atomic is a plain update. */
-template <typename T> static inline T atomicAdd(T *p, T v) { T old = *p; *p = old + v; return old; }
-template <typename T> static inline T atomicSub(T *p, T v) { T old = *p; *p = old - v; return old; }
-template <typename T> static inline T atomicMin(T *p, T v) { T old = *p; *p = v < old ? v : old; return old; }
-template <typename T> static inline T atomicMax(T *p, T v) { T old = *p; *p = v > old ? v : old; return old; }
-template <typename T> static inline T atomicExch(T *p, T v) { T old = *p; *p = v; return old; }
-template <typename T> static inline T atomicCAS(T *p, T compare, T v) { T old = *p; if (old == compare) *p = v; return old; }
+/* Fibers switch only at barriers and warp operations, so an atomic is a plain update. On a GPU it
+ * is one request (the update is made in L2), so a counted build logs it once, as a store, and
+ * not its read and write (not inlined: the return address names the call site). */
+#ifdef ORCU_EMULATION_SECTORS
+#define ORCU_EMU_ATOMIC(p) orcu_emu::log_global(__builtin_return_address(0), p, (int)sizeof *p, true)
+#else
+#define ORCU_EMU_ATOMIC(p) (void)0
+#endif
+#define ORCU_EMU_ATOMIC_FN template <typename T> __attribute__((noinline, no_sanitize_thread)) static T
+ORCU_EMU_ATOMIC_FN atomicAdd(T *p, T v) { ORCU_EMU_ATOMIC(p); T old = *p; *p = old + v; return old; }
+ORCU_EMU_ATOMIC_FN atomicSub(T *p, T v) { ORCU_EMU_ATOMIC(p); T old = *p; *p = old - v; return old; }
+ORCU_EMU_ATOMIC_FN atomicMin(T *p, T v) { ORCU_EMU_ATOMIC(p); T old = *p; *p = v < old ? v : old; return old; }
+ORCU_EMU_ATOMIC_FN atomicMax(T *p, T v) { ORCU_EMU_ATOMIC(p); T old = *p; *p = v > old ? v : old; return old; }
+ORCU_EMU_ATOMIC_FN atomicExch(T *p, T v) { ORCU_EMU_ATOMIC(p); T old = *p; *p = v; return old; }
+ORCU_EMU_ATOMIC_FN atomicCAS(T *p, T compare, T v) { ORCU_EMU_ATOMIC(p); T old = *p; if (old == compare) *p = v; return old; }
 
 static inline int min(int a, int b) { return a < b ? a : b; }
 static inline int max(int a, int b) { return a > b ? a : b; }

@@ -1,7 +1,7 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/norm2.c.
  * orcu_dnrm2_1 (line 27): TC=1024, BC=264
- *     input n=999; time 0.005993 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=999; time 0.00599 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_dnrm2_1 (line 27): TC=1024, BC=132
  *     input n=4000037; time 0.01751 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).

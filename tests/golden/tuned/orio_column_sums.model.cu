@@ -1,7 +1,7 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/orio/column_sums.c.
- * orcu_colsum_1 (line 10): TC=32, mapping_1='x=j', registers_j_1=1, shared_r_1=False, constant_r_1=True, sharedDepth_1=16, vectorize_1=False
- *     input m=150, n=300; time 0.01768 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_colsum_1 (line 10): TC=64, mapping_1='x=j y=i(split)', registers_j_1=4, shared_r_1=False, constant_r_1=True, sharedDepth_1=16, vectorize_1=True
+ *     input m=150, n=300; time 0.006288 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -128,11 +128,47 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
     return (unsigned)(blocks < 1 ? 1 : blocks > most ? most : blocks);
 }
 
+// Blocks along y for a sum split over them: enough that the grid holds 2048 threads for every
+// multiprocessor (as many as one of compute capability 7.0 to 9.0 runs at once; 8.6 and 8.9 run
+// 1536: a wave and a third there), given `across` blocks along x; at most one per `per_block`
+// iterations of the span, at least one.
+static inline unsigned orcu_blocks_split(long long span, long long per_block, unsigned across, int threads)
+{
+    const long long fill = (2048LL / threads) * orcu_multiprocessors();
+    const long long wanted = (fill + across - 1) / across;
+    const long long most = span >= 0 ? (span + per_block - 1) / per_block : wanted;
+    const long long blocks = wanted < most ? wanted : most;
+    return (unsigned)(blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks);
+}
+
+// A thread's place in its block, and a block's in the grid, counted as warps count them.
+__device__ inline unsigned orcu_thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+__device__ inline unsigned orcu_block_rank() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+
+// Reduction operators: combine two partial results.
+struct orcu_sum { template <typename T> __device__ static T combine(T a, T b) { return a + b; } };
+
+
+// Folds v over one column of the block: the threads along y that share threadIdx.x, through
+// `buffer` (blockDim.x * blockDim.y elements of shared memory); the column's thread with
+// threadIdx.y == 0 gets the result. Every thread of the block calls it (it waits twice).
+template <typename T, typename Op>
+__device__ T orcu_column_reduce(T v, T *buffer)
+{
+    buffer[threadIdx.y * blockDim.x + threadIdx.x] = v;
+    __syncthreads();
+    if (threadIdx.y == 0)
+        for (unsigned k = 1; k < blockDim.y; k++)
+            v = Op::combine(v, buffer[k * blockDim.x + threadIdx.x]);
+    __syncthreads();  // the buffer is free for the next fold
+    return v;
+}
+
 // Kernel of the loop at ex/orio/column_sums.c:11 in colsum():
 //     for (i = 0; i <= m - 1; i++)
 //         for (j = 0; j <= n - 1; j++)
 //             s[j] += r[i] * A[i*n + j];
-// The TSG's mapping 'x=j': 32 x 1 threads a block; the loops on the
+// The TSG's mapping 'x=j y=i(split)': 32 x 2 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 #ifndef ORCU_CONSTANT_DOUBLE_R
@@ -142,7 +178,7 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
 __constant__ double orcu_constant_double_r[2048];
 #endif
 template <typename orcu_index>
-__global__ void __launch_bounds__(32) orcu_colsum_1_kernel(
+__global__ void __launch_bounds__(64) orcu_colsum_1_kernel(
     double *__restrict__ s,
     const double *__restrict__ r,
     const double *__restrict__ A,
@@ -150,17 +186,42 @@ __global__ void __launch_bounds__(32) orcu_colsum_1_kernel(
     int n,
     bool r_in_constant)
 {
-    orcu_index i, j;
-    // 'j' (the loop at ex/orio/column_sums.c:12): tiles of 32 iterations over blockIdx.x, a whole grid apart; each thread 1 of them, 32 apart (threadIdx.x)
-    for (orcu_index j0 = (orcu_index)blockIdx.x * 32; j0 < n; j0 += (orcu_index)gridDim.x * 32) {
-        j = j0 + (orcu_index)threadIdx.x;
-        double s_i_acc = j < n ? s[j] : (double)0;  // s[j] stays in a register over the loop on i
-        for (i = 0; i < m; i++) {
-            if (j < n) {
-                s_i_acc += (r_in_constant ? orcu_constant_double_r[i] : r[i]) * A[i * n + j];
-            }
+    orcu_index i;
+    __shared__ double orcu_fold_double[64];  // the shares the threads along y fold
+    // 'j' (the loop at ex/orio/column_sums.c:12): tiles of 128 iterations over blockIdx.x, a whole grid apart; each thread 4 of them, in groups of 2 consecutive ones (one vector), the groups 64 apart (threadIdx.x)
+    for (orcu_index j0 = (orcu_index)blockIdx.x * 128; j0 < n; j0 += (orcu_index)gridDim.x * 128) {
+        const orcu_index j_0 = j0 + (orcu_index)(threadIdx.x * 2);
+        const orcu_index j_1 = j0 + (orcu_index)(threadIdx.x * 2 + 1);
+        const orcu_index j_2 = j0 + (orcu_index)((threadIdx.x + 32) * 2);
+        const orcu_index j_3 = j0 + (orcu_index)((threadIdx.x + 32) * 2 + 1);
+        // 'i' (the loop at ex/orio/column_sums.c:11): over threadIdx.y and blockIdx.y, a whole grid apart, each thread a share of s[j]
+        double s_sum_0 = 0.0;
+        double s_sum_1 = 0.0;
+        double s_sum_2 = 0.0;
+        double s_sum_3 = 0.0;
+        for (i = ((orcu_index)blockIdx.y * blockDim.y + threadIdx.y); i < m; i += (orcu_index)gridDim.y * blockDim.y) {
+            double2 A_v1;
+            if (j_1 < n && (size_t)&A[i * n + j_0] % 16 == 0) A_v1 = *(const double2 *)&A[i * n + j_0];
+            else { A_v1.x = j_0 < n ? A[i * n + j_0] : (double)0; A_v1.y = j_1 < n ? A[i * n + j_1] : (double)0; }
+            s_sum_0 += (r_in_constant ? orcu_constant_double_r[i] : r[i]) * A_v1.x;
+            s_sum_1 += (r_in_constant ? orcu_constant_double_r[i] : r[i]) * A_v1.y;
+            double2 A_v2;
+            if (j_3 < n && (size_t)&A[i * n + j_2] % 16 == 0) A_v2 = *(const double2 *)&A[i * n + j_2];
+            else { A_v2.x = j_2 < n ? A[i * n + j_2] : (double)0; A_v2.y = j_3 < n ? A[i * n + j_3] : (double)0; }
+            s_sum_2 += (r_in_constant ? orcu_constant_double_r[i] : r[i]) * A_v2.x;
+            s_sum_3 += (r_in_constant ? orcu_constant_double_r[i] : r[i]) * A_v2.y;
         }
-        if (j < n) s[j] = s_i_acc;
+        // the column's shares folded (in its thread y 0), the block's sum added to the blocks' along y
+        s_sum_0 = orcu_column_reduce<double, orcu_sum>(s_sum_0, orcu_fold_double);
+        s_sum_1 = orcu_column_reduce<double, orcu_sum>(s_sum_1, orcu_fold_double);
+        s_sum_2 = orcu_column_reduce<double, orcu_sum>(s_sum_2, orcu_fold_double);
+        s_sum_3 = orcu_column_reduce<double, orcu_sum>(s_sum_3, orcu_fold_double);
+        if (threadIdx.y == 0) {
+            if (j_0 < n) atomicAdd(&s[j_0], s_sum_0);
+            if (j_1 < n) atomicAdd(&s[j_1], s_sum_1);
+            if (j_2 < n) atomicAdd(&s[j_2], s_sum_2);
+            if (j_3 < n) atomicAdd(&s[j_3], s_sum_3);
+        }
     }
 }
 
@@ -189,13 +250,14 @@ void orcu_release_colsum_1(void)
     orcu_release_buffers(orcu_colsum_1_buffers, 3);
 }
 
-// Runs the loop at ex/orio/column_sums.c:11 on the GPU (threadCount=32, vectorize=False, mapping='x=j', registerTile={'j': 1}, shared=[], sharedDepth=16, constant=['r']);
+// Runs the loop at ex/orio/column_sums.c:11 on the GPU (threadCount=64, vectorize=True, mapping='x=j y=i(split)', registerTile={'j': 4}, shared=[], sharedDepth=16, constant=['r']);
 // returns when its results are in host memory.
 static void orcu_colsum_1(int m, int n, double *s, const double *r, const double *A)
 {
     // Each grid loop's most iterations (times its step) over the loops around it: blocks enough to cover them.
     const long long orcu_span_j = (long long)n;
-    if (orcu_span_j <= 0)
+    const long long orcu_span_i = (long long)m;
+    if (orcu_span_j <= 0 || orcu_span_i <= 0)
         return;  // no iteration: nothing to compute or move
     // The elements each array's accesses reach: [first, end).
     const long long orcu_s_first = 0LL, orcu_s_end = (long long)n;
@@ -210,11 +272,11 @@ static void orcu_colsum_1(int m, int n, double *s, const double *r, const double
 #endif
         orcu_aliased("orcu_colsum_1");
     }
-    const dim3 orcu_block(32, 1);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), 1);
+    const dim3 orcu_block(32, 2);
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 128LL, 2147483647LL), orcu_blocks_split(orcu_span_i, 2LL, orcu_blocks_along(orcu_span_j, 128LL, 2147483647LL), 64));
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)n + (long long)orcu_grid.x * 32 > INT_MAX || orcu_s_end > INT_MAX || orcu_r_end > INT_MAX || orcu_A_end > INT_MAX;
+    const bool orcu_wide = (long long)n + (long long)orcu_grid.x * 128 > INT_MAX || (long long)m + (long long)orcu_grid.y * 2 > INT_MAX || orcu_s_end > INT_MAX || orcu_r_end > INT_MAX || orcu_A_end > INT_MAX;
     decltype(&orcu_colsum_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_colsum_1_kernel<long long> : orcu_colsum_1_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
