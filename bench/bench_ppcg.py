@@ -1,7 +1,8 @@
 """Whole scops: orcu's schedule beside PPCG's, kernel by kernel, on PolyBench/C 4.2.1.
 
 Run: python3 bench/bench_ppcg.py POLYBENCH_DIR [--ppcg PATH] [--dataset LARGE] [--record]
-(--record appends to bench/results/ppcg.json); with --emit DIR it only keeps PPCG's CUDA of
+(--record appends to bench/results/ppcg.json; --table prints its newest figures of each scop as
+bench/README's table); with --emit DIR it only keeps PPCG's CUDA of
 every kernel under each of OPTIONS, for a GPU machine to time beside orcu's (bench/ppcg/).
 PPCG is optional (it is built from source, about 15 minutes); without it only orcu's side is
 recorded. For each kernel: PPCG's kernels (grid and block sizes, arrays in shared memory,
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import platform
 import re
 import shutil
@@ -236,6 +238,9 @@ def _as_orcu(theirs: dict, params) -> dict:
     for key, p in by_name.items():
         if key.startswith("shared_"):
             out[p.name] = key[len("shared_") :] in theirs["shared"]
+    if "sharedDepth" in by_name and not any(out[p.name] for key, p in by_name.items() if key.startswith("shared_")):
+        # no strip without a shared tile: orcu's space holds such a kernel at the default depth only
+        out.pop(by_name["sharedDepth"].name, None)
     return out
 
 
@@ -381,6 +386,13 @@ def emit(ppcg: str, polybench: Path, dataset: str, out: Path, limit: float, name
     kept.write_text(json.dumps(manifest, indent=1) + "\n")
 
 
+def _commit() -> str:
+    """The checkout's commit, with "+" where its tracked files differ from it."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=ROOT).returncode != 0
+    return head.stdout.strip() + ("+" if dirty else "") if head.returncode == 0 else "unknown"
+
+
 def _recorded() -> tuple[dict[str, dict], str | None]:
     """PPCG's side of each kernel from the newest record of bench/results/ppcg.json that holds
     it (PPCG's output is the same for the same version and PolyBench), and that PPCG's version."""
@@ -395,9 +407,54 @@ def _recorded() -> tuple[dict[str, dict], str | None]:
     return found, version
 
 
+def table(history: list[dict]) -> str:
+    """The static traffic of each scop's kernels from the newest record of ``history`` holding
+    them, as a Markdown table (MB requested and the model's predicted ms, each side), then the
+    model's geometric mean of PPCG's choices' time over orcu's pick's and the picks that request
+    more bytes than PPCG's choices."""
+    newest: dict[str, tuple[dict, dict]] = {}
+    for record in history:
+        for row in record["rows"]:
+            if row.get("traffic"):
+                newest[row["kernel"]] = (record, row)
+    lines = [
+        "| scop | orcu kernels / PPCG's | kernel | orcu's pick (MB; ms) | PPCG's choices (MB; ms) | recorded |",
+        "|---|---|---|---|---|---|",
+    ]
+    ratios, more = [], []
+    for name in KERNELS:
+        if name not in newest:
+            continue
+        record, row = newest[name]
+        counts = f"{len(row['orcu'].get('kernels', []))} / {len(row.get('ppcg', {}).get('kernels', []))}"
+        when = record["date"] + (f", {record['commit']}" if "commit" in record else "")
+        for t in row["traffic"]:
+            ours = f"{t['orcu_bytes'] / 1e6:.2f}; {t['orcu_predicted_ms']}"
+            theirs = "not in orcu's space"
+            if "ppcg_bytes" in t:
+                theirs = f"{t['ppcg_bytes'] / 1e6:.2f}; {t['ppcg_predicted_ms']}"
+                ratios.append(t["ppcg_predicted_ms"] / t["orcu_predicted_ms"])
+                if t["orcu_bytes"] > t["ppcg_bytes"]:
+                    more.append(t["kernel"])
+            lines.append(f"| {name.removesuffix('.c')} | {counts} | {t['kernel']} | {ours} | {theirs} | {when} |")
+    mean = math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else float("nan")
+    lines += [
+        "",
+        f"{len(ratios)} kernels with both sides: PPCG's choices predicted at a geometric mean of {mean:.2f}x"
+        f" orcu's pick's time (least {min(ratios, default=float('nan')):.2f}x); picks requesting more bytes"
+        f" than PPCG's choices: {', '.join(more) or 'none'}.",
+    ]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("polybench", type=Path, help="PolyBench/C 4.2.1's directory")
+    parser.add_argument("polybench", type=Path, nargs="?", help="PolyBench/C 4.2.1's directory")
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="only print bench/results/ppcg.json's newest figures as bench/README's table",
+    )
     parser.add_argument("--ppcg", help="PPCG's executable (built by its own instructions)")
     parser.add_argument(
         "--dataset", default="LARGE", help="PolyBench's dataset (sizes) for PPCG and the traffic figures"
@@ -417,6 +474,11 @@ def main() -> None:
     )
     parser.add_argument("--kernels", nargs="+", default=[], metavar="FILE", help="only these (2mm.c ...)")
     args = parser.parse_args()
+    if args.table:
+        print(table(json.loads((ROOT / "bench" / "results" / "ppcg.json").read_text())))
+        return
+    if args.polybench is None:
+        parser.error("give PolyBench/C 4.2.1's directory")
     if args.emit:
         if not args.ppcg:
             parser.error("--emit runs PPCG: give --ppcg")
@@ -453,6 +515,7 @@ def main() -> None:
         history.append(
             {
                 "date": str(date.today()),
+                "commit": _commit(),
                 "machine": f"{platform.machine()}, CPython {platform.python_version()}",
                 "dataset": args.dataset,
                 "ppcg": _version(args.ppcg) if args.ppcg else version,

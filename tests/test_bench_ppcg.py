@@ -4,6 +4,7 @@ machine) and its pairing of orcu's kernels with PPCG's."""
 import importlib.util
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -48,6 +49,41 @@ def test_fdtds_fused_sweeps_are_paired_with_ppcgs_two_kernels(option):
     assert bench_ppcg._match(kernels, set(), ["ey", "hz"], {"ey", "hz", "ex", "_fict_"}) == hz
 
 
+@pytest.mark.parametrize(
+    "option, tile, stem, shared",
+    [
+        ("default", 32, "covariance", True),
+        ("tile16", 16, "covariance", True),
+        ("default", 32, "correlation", False),
+        ("tile16", 16, "correlation", True),
+        ("tile32", 32, "correlation", False),
+    ],
+)
+def test_ppcgs_strip_is_written_in_orcus_space_only_under_a_shared_tile(option, tile, stem, shared):
+    """PPCG's product tiles its k loop either way; orcu's space has a strip depth only where a
+    shared tile is on (correlation's PPCG copies corr, not data, at 32: its choices are then at
+    the default depth), else PPCG's choices are a configuration the space does not hold."""
+    kernels = kept(option, stem)
+    theirs = next(k for k in kernels if len(k["tile"]) == 3)
+    params = [
+        SimpleNamespace(name="mapping_2", values=("x=j y=i", "x=i y=j")),
+        SimpleNamespace(name="registers_i_2", values=(1, 2, 4, 8)),
+        SimpleNamespace(name="registers_j_2", values=(1, 2, 4, 8)),
+        SimpleNamespace(name="shared_data_2", values=(False, True)),
+        SimpleNamespace(name="sharedDepth_2", values=(16, 32)),
+    ]
+    assert ("data" in theirs["shared"]) is shared
+    x, y = theirs["block_dims"]  # x along j
+    registers = {"registers_j_2": tile // x, "registers_i_2": tile // y}
+    depth = {"sharedDepth_2": tile} if shared else {}
+    assert bench_ppcg._as_orcu(theirs, params) == {
+        "mapping_2": "x=j y=i",
+        **registers,
+        "shared_data_2": shared,
+        **depth,
+    }
+
+
 @pytest.mark.parametrize("option, tile", [("default", 32), ("tile16", 16), ("tile32", 32)])
 def test_each_kernels_tile_is_read_from_its_own_group_of_sizes(option, tile):
     """--dump-sizes lists one union of tiles per number of dimensions: covariance's 3-D product
@@ -83,3 +119,43 @@ def test_ppcgs_recorded_side_covers_every_kernel_with_its_version():
     )
     row = next(row for row in holding["rows"] if row["kernel"] == "fdtd2d.c")
     assert found["fdtd2d.c"] == row["ppcg"] and len(found["fdtd2d.c"]["kernels"]) == 3
+
+
+def test_the_table_takes_each_scops_newest_record_and_means_the_models_ratios():
+    """gemm's later record replaces its earlier one; mvt's transposed product, orcu's pick on
+    more bytes, is named; a kernel PPCG's choices cannot be written for has no ratio."""
+
+    def row(kernel, *traffic):
+        figures = [
+            {"kernel": k, "orcu_bytes": ob, "orcu_predicted_ms": oms}
+            | ({"ppcg_bytes": pb, "ppcg_predicted_ms": pms} if pb else {})
+            for k, ob, oms, pb, pms in traffic
+        ]
+        return {
+            "kernel": kernel,
+            "orcu": {"kernels": [{}] * len(traffic)},
+            "ppcg": {"kernels": [{}]},
+            "traffic": figures,
+        }
+
+    history = [
+        {"date": "2026-12-01", "rows": [row("gemm.c", ("kernel_gemm_1", 9e8, 0.5, 9e9, 2.0))]},
+        {
+            "date": "2026-12-02",
+            "commit": "abc1234",
+            "rows": [
+                row("gemm.c", ("kernel_gemm_1", 4e8, 0.1, 1e10, 1.6)),
+                row("mvt.c", ("kernel_mvt_1", 3.3e7, 0.02, 3.2e7, 0.16), ("kernel_mvt_2", 6e7, 0.02, None, None)),
+            ],
+        },
+    ]
+    lines = bench_ppcg.table(history).splitlines()
+    assert lines[2:5] == [
+        "| mvt | 2 / 1 | kernel_mvt_1 | 33.00; 0.02 | 32.00; 0.16 | 2026-12-02, abc1234 |",
+        "| mvt | 2 / 1 | kernel_mvt_2 | 60.00; 0.02 | not in orcu's space | 2026-12-02, abc1234 |",
+        "| gemm | 1 / 1 | kernel_gemm_1 | 400.00; 0.1 | 10000.00; 1.6 | 2026-12-02, abc1234 |",
+    ]
+    assert lines[-1] == (
+        "2 kernels with both sides: PPCG's choices predicted at a geometric mean of 11.31x orcu's pick's time"
+        " (least 8.00x); picks requesting more bytes than PPCG's choices: kernel_mvt_1."
+    )

@@ -205,8 +205,8 @@ def test_an_arrays_accesses_that_move_unlike_get_a_shared_tile_each(in_tmp, name
     inputs = {"n": n, "m": m}
     config = {**performance_space(program, inputs).first_matching({"shared_A_1": True, "shared_B_1": True})}
     config.update(registers_i_1=2, registers_j_1=2)
-    kernel = generate(program, program.nests[0], config, inputs).text
-    kernel = kernel[kernel.index("__global__") :]
+    code = generate(program, program.nests[0], config, inputs)
+    kernel = code.text[code.text.index("__global__") :]
     tiles = set(re.findall(r"ORCU_SHARED_TILE\(\w+, (\w+),", kernel))  # two buffers each
     assert (
         tiles
@@ -218,6 +218,15 @@ def test_an_arrays_accesses_that_move_unlike_get_a_shared_tile_each(in_tmp, name
     )
     if name == "a group without a box":  # A[j][k] from its tile, A[i][k] and A[i + n][k] from global memory
         assert re.search(r"A\[\(?i_0 \+ n\)?\]\[k\]", kernel) and "A_shared[j_0 - j0][k - k0]" in kernel
+    # the model counts each tile's fill from the first block's corner of the box (j's at the least i):
+    # a block's rows of the tile (padded to 17 columns where declared so) over 32 threads, a fill per
+    # strip of k, in every block (2 blocks of 32 x 8 threads, 3 for covariance's 37 rows)
+    requests = {
+        "syr2k, upper": {"A_shared": 136, "A_shared2": 32, "B_shared": 32, "B_shared2": 136},
+        "covariance, lower, scaled after": {"A_shared": 48, "A_shared2": 192, "B_shared": 192},
+        "a group without a box": {"A_shared": 204, "B_shared": 204},
+    }
+    assert {f.access: f.requests for f in code.traffic(H100.multiprocessors).fills} == requests[name]
     # a fill's bounds name no thread's own row: every row some thread of the block reads is copied
     fills = [line for line in kernel.splitlines() if "orcu_a0) >=" in line]
     assert fills and not re.search(r"[ij]_[01]\b|<= [ij]\b|>= [ij]\b", "\n".join(fills))

@@ -147,7 +147,7 @@ def traffic(
         return None
     globals_, shared_reads, operations, tensor_operations, constant_reads = found
     shared = placed.tiles(values)
-    copies = [_fill(nest, t, values, shape, trips, tiles, threads, env, grid, body) for t in shared]
+    copies = [_fill(nest, t, values, shape, trips, tiles, threads, env, lowers, body) for t in shared]
     if None in copies:
         return None
     fills = [Figure(t.label, f[0], blocks * f[1], t.array) for t, f in zip(shared, copies) if f]
@@ -639,13 +639,14 @@ def _element(sh, strides: list[int], env: Mapping[str, Any]) -> int | None:
 
 
 def _fill(
-    nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads, env, grid, body
+    nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads, env, lowers, body
 ) -> tuple[int, int] | None:
     """(sectors of one warp request of the tile's fill, the requests a block issues for it):
-    consecutive threads on consecutive elements of the tile as declared, padding idle."""
+    consecutive threads on consecutive elements of the tile as declared, padding idle; the first
+    block's at the grid loops' ``lowers`` (the box's corner where a bound follows another's)."""
     counts = {v: threads[v] * tiles[v] for v in trips}
     counts.update({v: values["sharedDepth"] for v in tile.strips})
-    starts = {lp.var: value(poly_of(lp.lower), env) for lp in grid}
+    starts = dict(lowers)
     fills = 1
     if tile.strips:  # once per strip of its loops, in each iteration of the loops around them
         around = _ancestors(body, tile.strips[0])
