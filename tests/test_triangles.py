@@ -263,20 +263,22 @@ TRMM = """void f(int m, int n, {t} alpha, {t} B[m][n], const {t} A[m][m], const 
 
 
 @pytest.mark.parametrize(
-    "lower, upper, t, m, n, scaled_first",
+    "lower, upper, t, m, n, scaled_first, strips",
     [
-        ("i + 1", "m", "double", 37, 21, False),  # trmm's: the rows below
-        ("0", "i", "float", 29, 34, True),  # the rows above
-        ("i", "m", "double", 20, 19, True),
+        ("i + 1", "m", "double", 37, 21, False, 3 + 2 + 1),  # trmm's: the rows below
+        ("0", "i", "float", 29, 34, True, (1 + 2) * 2),  # the rows above; two blocks along j
+        ("i", "m", "double", 20, 19, True, 2 + 1),
     ],
 )
 def test_a_strip_loop_whose_bounds_follow_the_grid_runs_over_the_blocks_union(
-    in_tmp, lower, upper, t, m, n, scaled_first
+    in_tmp, lower, upper, t, m, n, scaled_first, strips
 ):
     """trmm's ``k`` from ``i + 1``: the threads of a block run k from the bound at the block's
     extreme row, so every thread reaches the strips' barriers and A and W get shared tiles; each
     iteration's statements are guarded by its own bounds, the tiles read by every thread at every
-    step. Every shared variant of the covering array is right in the emulation."""
+    step. The model counts each block's own strips (16 rows of i a block, 16 iterations of k a
+    strip: 3, 2 and 1 strips in trmm's three blocks), a fill of A 8 requests, of W 16. Every shared
+    variant of the covering array is right in the emulation."""
     scale = "B[i][j] = alpha * B[i][j];"
     source = TRMM.format(
         t=t,
@@ -299,6 +301,8 @@ def test_a_strip_loop_whose_bounds_follow_the_grid_runs_over_the_blocks_union(
     assert f"for (orcu_index k0 = {start}; k0 < " in kernel  # the block's least lower bound
     own = {"i + 1": "k >= i_0 + 1", "0": "k < i_0", "i": "k >= i_0"}[lower]
     assert own in kernel and "const " + t + " orcu_read0 = " in kernel
+    fills = generate(program, program.nests[0], config, inputs).traffic(H100.multiprocessors).fills
+    assert {f.access: f.requests for f in fills} == {"A_shared": 8 * strips, "W_shared": 16 * strips}
     keep = lambda c: c["shared_A_1"] or c["shared_W_1"]  # noqa: E731
     configs = covering_configs(program, 0, inputs, keep=keep)
     assert len(configs) >= 8

@@ -6,7 +6,7 @@ input size (no run). orcu/execution/model.py predicts a GPU time from them.
   first warp of the first block, every loop a thread runs at its first iteration: 4 for a
   coalesced float, 32 where each lane reads its own sector), and how many requests the
   whole grid issues (a row of threads' folded reduction: one load and one store a row);
-- each shared tile: the sectors of one request of its fill, the fills, the bank conflicts
+- each shared tile: the sectors of one request of its fill, the fills (tsg/fills.py), the bank conflicts
   of its reads (the figure its declaration carries) and the reads' requests;
 - the grid stage of scalar reductions (partial results, the arrival counter, the fold);
 - the arithmetic operations, the blocks of the launch, the bytes moved from global memory
@@ -31,16 +31,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from orcu.analysis.affine import Poly, poly_of
+from orcu.analysis.affine import poly_of
 from orcu.analysis.subscripts import shapes
-from orcu.frontend.cparse import parse_expression
 from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
 from orcu.frontend.types import ELEMENT_BYTES, canonical_type
 from orcu.spec.schedule import Schedule, block_shape
 from orcu.tsg.figures import SECTOR, WARP, Figure, Traffic
+from orcu.tsg.fills import element_strides, fill
 from orcu.tsg.phase1 import kernel_body
 from orcu.tsg.phase2 import Placement, element_sizes
-from orcu.tsg.shared_tiles import SharedTile
 from orcu.tsg.sizes import split_blocks, trip_count, value
 from orcu.tsg.tensor_cores import K, warp_layout
 from orcu.tsg.vectors import by_text, moves_as_vector
@@ -147,10 +146,10 @@ def traffic(
         return None
     globals_, shared_reads, operations, tensor_operations, constant_reads = found
     shared = placed.tiles(values)
-    copies = [_fill(nest, t, values, shape, trips, tiles, threads, env, lowers, body) for t in shared]
+    copies = [fill(nest, t, values, shape, tiles, threads, env, grid, box, body) for t in shared]
     if None in copies:
         return None
-    fills = [Figure(t.label, f[0], blocks * f[1], t.array) for t, f in zip(shared, copies) if f]
+    fills = [Figure(t.label, f[0], round(blocks * f[1]), t.array) for t, f in zip(shared, copies) if f]
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
     banks = tuple((t.label, ways[t.key]) for t in shared)
     return _traffic(launch, globals_, fills, banks, shared_reads, operations, tensor_operations, constant_reads)
@@ -448,7 +447,7 @@ def _accesses(
             if around is not None:  # the turns of the loops outside the one it is kept over
                 held[access.text] = around
                 turns, factor = runs[[lp.var for lp in inner].index(around)], 1 if access.text in summed else 2
-            strides = _strides(nest, sh, here)
+            strides = element_strides(nest, sh, here)
             if sh.dims is None or strides is None:
                 return None
             addresses = [_element(sh, strides, {**here, **lane}) for lane in lanes_here]
@@ -612,20 +611,9 @@ def statement_operations(node) -> int:
     return count
 
 
-def _strides(nest: LoopNest, sh, env: Mapping[str, Any]) -> list[int] | None:
-    """Elements between consecutive indexes of each dimension of an access, at ``env``."""
-    if sh.strides is not None:
-        strides = [value(p, env) for p in sh.strides]
-    else:  # declared dimensions: A[i][j]
-        dims = nest.variables[sh.access.array].ctype.dims
-        extents = [value(poly_of(n) if (n := parse_expression(d)) is not None else None, env) for d in dims[1:]]
-        strides = None if None in extents else [math.prod(extents[k:]) for k in range(len(dims))]
-    return None if strides is None or None in strides else strides
-
-
 def _distinct(nest: LoopNest, sh, here: Mapping[str, Any], lanes: Sequence[Mapping[str, int]]) -> int:
     """The distinct elements a warp's lanes read at one access (1 where a subscript is not known)."""
-    strides = _strides(nest, sh, here)
+    strides = element_strides(nest, sh, here)
     if sh.dims is None or strides is None:
         return 1
     addresses = {_element(sh, strides, {**here, **lane}) for lane in lanes}
@@ -636,65 +624,3 @@ def _element(sh, strides: list[int], env: Mapping[str, Any]) -> int | None:
     """The element an access reads, counted from the array's start, at ``env``."""
     index = [value(d, env) for d in sh.dims]
     return None if None in index else sum(i * s for i, s in zip(index, strides))
-
-
-def _fill(
-    nest: LoopNest, tile: SharedTile, values, shape, trips, tiles, threads, env, lowers, body
-) -> tuple[int, int] | None:
-    """(sectors of one warp request of the tile's fill, the requests a block issues for it):
-    consecutive threads on consecutive elements of the tile as declared, padding idle; the first
-    block's at the grid loops' ``lowers`` (the box's corner where a bound follows another's)."""
-    counts = {v: threads[v] * tiles[v] for v in trips}
-    counts.update({v: values["sharedDepth"] for v in tile.strips})
-    starts = dict(lowers)
-    fills = 1
-    if tile.strips:  # once per strip of its loops, in each iteration of the loops around them
-        around = _ancestors(body, tile.strips[0])
-        strips = [next(q for q in loops_of(body) if q.var == v) for v in tile.strips]
-        for n, loop in enumerate(around + strips):
-            trip = trip_count(loop, {**env, **starts})
-            if trip is None:
-                return None
-            fills *= trip if n < len(around) else -(-trip // values["sharedDepth"])
-            starts[loop.var] = value(poly_of(loop.lower), {**env, **starts})
-    base = [value(d.rest + Poly.of({(v,): c for v, c in d.coefs}), {**env, **starts}) for d in tile.dims]
-    strides = _strides(nest, tile.accesses[0], env)
-    if None in base or strides is None:
-        return None
-    declared = tile.shape(counts)
-    kept = [k for k, d in enumerate(tile.dims) if d.coefs or d.high > d.low]
-    width = tile.dims[kept[-1]].extent(counts) if kept else 1
-    size = ELEMENT_BYTES.get(canonical_type(nest.variables[tile.array].ctype.base), 8)
-    lanes = tile.vector_lanes(counts, size)  # 16 bytes a thread where every row starts on 16 bytes (codegen/tiled.py)
-    first = sum(i * st for i, st in zip(base, strides))
-    if lanes > 1 and (first % lanes or any(strides[k] % lanes for k in kept[:-1])):
-        lanes = 1
-    steps = list(declared[:-1]) + [declared[-1] // lanes]
-    addresses = []
-    for e in range(min(WARP, shape[0] * shape[1], math.prod(steps))):
-        cell = [e // math.prod(steps[n + 1 :]) % steps[n] for n in range(len(kept))]
-        if kept:
-            cell[-1] *= lanes
-        if kept and cell[-1] >= width:
-            continue  # the padding's lane idles
-        index = list(base)
-        for n, k in enumerate(kept):
-            index[k] += cell[n]
-        address = sum(i * st for i, st in zip(index, strides)) * size
-        addresses += [address, address + lanes * size - 1]
-    requests = -(-math.prod(steps) // WARP)  # the block's threads take consecutive items, a warp's 32 a request
-    return len({a // SECTOR for a in addresses}), requests * fills
-
-
-def _ancestors(body: tuple, var: str) -> list[Loop]:
-    """The loops around the loop on ``var`` in ``body``, outermost first."""
-
-    def walk(nodes, path):
-        for n in nodes:
-            if isinstance(n, Loop):
-                found = path if n.var == var else walk(n.body, path + [n])
-                if found is not None:
-                    return found
-        return None
-
-    return walk(body, []) or []
