@@ -100,6 +100,28 @@ def test_the_static_figures_are_the_emulations_counts_where_warps_are_whole(in_t
         assert static == counted
 
 
+# Sizes whose loops' ends cut the last block's warps (rows on a sector, no shared tile: a fill
+# reads its whole tile): the warps and tile iterations past the end issue nothing, and a split
+# loop's rows each run their own turns, so the requests are the emulation's.
+CUT = [
+    ("sgemm.c", None, {"n": 40}, {"TC": 64, "registers_i_1": 1, "registers_j_1": 4}),
+    ("sgemm.c", None, {"n": 40}, {"TC": 64, "registers_i_1": 2, "registers_j_1": 2}),
+    ("sgemm.c", None, {"n": 72}, {"TC": 64, "registers_i_1": 2, "registers_j_1": 4, "vectorize_1": True}),
+    ("dgemm.c", None, {"n": 44}, {"registers_i_1": 4, "registers_j_1": 2, "shared_A_1": False, "shared_B_1": False}),
+    ("gemv.c", None, {"n": 88, "m": 64}, {"TC": 64}),
+    ("gemv.c", "x=i", {"n": 200, "m": 64}, {"TC": 128}),
+    ("gemv_t.c", "x=j y=i(split)", {"n": 1001, "m": 72}, {"TC": 128}),
+    ("gemv_t.c", "x=j y=i(split)", {"n": 333, "m": 24}, {"TC": 64}),
+    ("gesummv.c", None, {"n": 100}, {"TC": 64}),
+]
+
+
+@pytest.mark.parametrize("name, mapping, inputs, fixed", CUT)
+def test_the_static_requests_are_the_emulations_where_the_loops_ends_cut_warps(in_tmp, name, mapping, inputs, fixed):
+    for static, counted in figures(in_tmp, example(name, mapping), inputs, fixed):
+        assert static[0] == counted[0] and static[1] >= counted[1]
+
+
 MAPPED = [
     "2mm.c",
     "atax.c",

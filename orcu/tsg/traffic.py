@@ -13,10 +13,11 @@ input size (no run). orcu/execution/model.py predicts a GPU time from them.
   per iteration of the grid loops (an output element).
 
 Where warps are whole and rows start on a sector these are the counts the emulation makes
-on the generated code (tests/test_model.py). Elsewhere they bound them: requests count
-every lane of a warp and every iteration of a register tile as active, past a loop's end
-too, and the first warp's alignment stands for every warp's (a row off a sector boundary
-costs one sector more per request); a loop whose bounds follow the grid (a triangle) runs
+on the generated code (tests/test_model.py). Elsewhere they bound them: the requests are
+those of the warps and register-tile iterations with a lane inside the grid loops' ends
+(tsg/warps.py; a split loop's rows each their own turns), but a request counts the sectors
+of every lane of its warp, and the first warp's alignment stands for every warp's (a row
+off a sector boundary costs one sector more per request); a loop whose bounds follow the grid (a triangle) runs
 as often as the longest lane of a warp, averaged over warps spread along the grid, and grid
 loops whose bounds follow each other cover their box, of which the warps with a lane inside
 the bounds (sampled) issue requests.
@@ -43,6 +44,7 @@ from orcu.tsg.phase2 import Placement, element_sizes
 from orcu.tsg.sizes import split_blocks, trip_count, value
 from orcu.tsg.tensor_cores import K, warp_layout
 from orcu.tsg.vectors import by_text, moves_as_vector
+from orcu.tsg.warps import Axis, issuing
 
 
 @dataclass(frozen=True)
@@ -59,9 +61,12 @@ class _Launch:
     threads: int
     outputs: int
     row: tuple[str, int] | None = None  # a loop over the threads along x (its iterator, the row's width)
+    # the warp requests of a shared tile's read at one iteration: every warp and register-tile iteration
+    # of the blocks, the threads past the loops' ends too (they read tiles, codegen/tiled.py); 0: per_loop
+    every: int = 0
     # a loop split over the threads and blocks along y: its iterator, the grid's threads along y, the
-    # share of the warps in a block's first row (they add the block's sums)
-    split: tuple[str, int, float] | None = None
+    # share of the warps in a block's first row (they add the block's sums), the rows a warp spans
+    split: tuple[str, int, float, int] | None = None
     vector: int = 1  # iterations a thread takes at once, each access one vector (Orio's vectorize)
     tiles: tuple[tuple[str, int], ...] = ()  # each grid loop's register tile
     ranges: tuple[tuple[str, int, int, int], ...] = ()  # each grid loop's (iterator, first value, trip count, step)
@@ -100,15 +105,10 @@ def traffic(
     if box is None:
         return None
     lowers, trips = {v: lo for v, (lo, _) in box.items()}, {v: t for v, (_, t) in box.items()}
-    blocks = math.prod(-(-trips[v] // (threads[v] * tiles[v])) for v in trips)
-    warps = -(-(shape[0] * shape[1]) // WARP)
-    split = None
-    if schedule.split:
-        found = _split(schedule, body, env, shape, blocks, warps, multiprocessors)
-        if found is None:
-            return None
-        split, along = found
-        blocks *= along
+    sized = _blocks(schedule, body, env, shape, {v: threads[v] * tiles[v] for v in trips}, trips, multiprocessors)
+    if sized is None:
+        return None
+    (along, blocks, split), warps = sized, -(-(shape[0] * shape[1]) // WARP)
     x = next((lp for lp in grid if lp.var == placed.x), None)
     width, vectors = placed.vectors(values, element_sizes(nest), poly_of(x.lower) if x else None, by_text(nest))
     edges = 0
@@ -123,15 +123,20 @@ def traffic(
     tensor = _tensor(placed, values, schedule, shape, tiles)
     if isinstance(tensor, str):
         return None
+    every = round(blocks * warps * math.prod(tiles.values()) * warp_share)
+    per_loop = every
+    if tensor is None and all(trip_count(lp, env) is not None for lp in grid):  # a rectangle: the warps its ends leave
+        per_loop = issuing(shape, _axes(schedule, along, trips, tiles, width if x else 1, x))
     launch = _Launch(
         tuple(grid),
         body,
         tuple(lanes),
-        round(blocks * warps * math.prod(tiles.values()) * warp_share),
+        per_loop,
         blocks,
         shape[0] * shape[1],
         round(math.prod(trips.values()) * lane_share),
         row,
+        every=every,
         tiles=tuple(tiles.items()),
         ranges=tuple((lp.var, lowers[lp.var], trips[lp.var], lp.step) for lp in grid),
         width=width,
@@ -153,6 +158,17 @@ def traffic(
     globals_ += _reduction(reductions, blocks, shape[0] * shape[1])
     banks = tuple((t.label, ways[t.key]) for t in shared)
     return _traffic(launch, globals_, fills, banks, shared_reads, operations, tensor_operations, constant_reads)
+
+
+def _axes(schedule: Schedule, along: Mapping[str, int], trips, tiles, width: int, x: Loop | None) -> dict[str, Axis]:
+    """Each axis of the launch as tsg/warps.py counts its warps: its grid loop's blocks, trip
+    count, register tile and vector width; a split's blocks along y, every thread running."""
+    axes = {"x": Axis(1, None), "y": Axis(1, None)}
+    for d in schedule.grid:
+        axes[d.axis] = Axis(along[d.loop], trips[d.loop], tiles[d.loop], width if x and d.loop == x.var else 1)
+    if schedule.split:
+        axes[schedule.split.axis] = Axis(along[schedule.split.loop], None)
+    return axes
 
 
 def _edges(
@@ -188,9 +204,26 @@ def _tensor(
     return product.loop, ((product.left[-1], left), (product.right, right))
 
 
+def _blocks(
+    schedule: Schedule, body, env, shape, spans: Mapping[str, int], trips: Mapping[str, int], multiprocessors: int
+):
+    """(the blocks along each grid loop, and a split loop's along y; the launch's blocks;
+    _Launch.split), ``spans`` the iterations of each grid loop a block covers; None where the
+    split loop's trip count is not known."""
+    along = {v: -(-trips[v] // spans[v]) for v in trips}
+    blocks = math.prod(along.values())
+    if not schedule.split:
+        return along, blocks, None
+    found = _split(schedule, body, env, shape, blocks, -(-(shape[0] * shape[1]) // WARP), multiprocessors)
+    if found is None:
+        return None
+    split, along[schedule.split.loop] = found
+    return along, blocks * along[schedule.split.loop], split
+
+
 def _split(
     schedule, body, env, shape, blocks: int, warps: int, multiprocessors: int
-) -> tuple[tuple[str, int, float], int] | None:
+) -> tuple[tuple[str, int, float, int], int] | None:
     """_Launch.split of a loop split over the threads and blocks along y, and the blocks along y
     (None: its trip count is not known at these inputs)."""
     loop = next(lp for lp in loops_of(body) if lp.var == schedule.split.loop)
@@ -198,7 +231,7 @@ def _split(
     if trip is None:
         return None
     along = split_blocks(trip, shape[1], blocks, shape[0] * shape[1], multiprocessors)
-    return (loop.var, along * shape[1], -(-shape[0] // WARP) / warps), along
+    return (loop.var, along * shape[1], -(-shape[0] // WARP) / warps, max(1, WARP // shape[0])), along
 
 
 def _vector_reads(placed: Placement, values: Mapping[str, Any], schedule, shape, x: str, width: int) -> set[str]:
@@ -435,7 +468,8 @@ def _accesses(
                 _shared_read(reads, access, launch, runs[-1], size, repeats, shared[access.text], share)
                 continue
             if access.array in constant:  # the cache serves a warp's request one distinct element at a time
-                constant_reads[access.array] += launch.per_loop * runs[-1] // repeats * _distinct(nest, sh, here, lanes)
+                issued = int(launch.per_loop * runs[-1] // repeats)
+                constant_reads[access.array] += issued * _distinct(nest, sh, here, lanes)
                 continue
             if held.get(access.text) in inside:
                 continue
@@ -454,12 +488,12 @@ def _accesses(
             if None in addresses:
                 return None
             width = launch.vector
-            requests = factor * launch.per_loop * turns
+            requests = round(factor * launch.per_loop * turns)
             if access.text in summed:  # atomicAdd, an element at a time, by the warps of each block's first row
                 requests = round(requests * launch.split[2])
             elif _as_vector(st, sh, launch, written, factor == 2 and access.text not in folded, addresses, strides):
                 width = launch.width
-                requests = factor * (launch.per_loop * turns // width + launch.edges * turns) // repeats
+                requests = round(factor * (launch.per_loop * turns // width + launch.edges * turns) // repeats)
                 repeats = 1
             sectors = {(a * size + b) // SECTOR for a in addresses for b in (0, width * size - 1)}
             earlier = found.get(access.text)
@@ -506,7 +540,7 @@ def _runs(inner: list[Loop], env: Mapping[str, Any], launch: _Launch, grid: set[
     where a trip count is not a known number."""
     row_var = launch.row[0] if launch.row else None
     split_var = launch.split[0] if launch.split else None
-    runs = [1]
+    runs: list[float] = [1]
     executed = 1
     here = dict(env)
     for lp in inner:  # each loop at its first iteration; its trip count from there
@@ -521,12 +555,19 @@ def _runs(inner: list[Loop], env: Mapping[str, Any], launch: _Launch, grid: set[
         executed *= trip
         if lp.var == row_var:
             runs.append(runs[-1] * -(-trip // launch.row[1]))
-        elif lp.var == split_var:
-            runs.append(runs[-1] * -(-trip // launch.split[1]))
+        elif lp.var == split_var:  # its rows a grid apart: a warp runs it as often as its first row
+            runs.append(runs[-1] * _split_turns(trip, launch.split[1], launch.split[3]))
         else:
             runs.append(runs[-1] * trip)
         here[lp.var] = start
     return runs, executed, here
+
+
+def _split_turns(trip: int, rows: int, spans: int) -> float:
+    """Turns of a split loop of ``trip`` iterations a warp runs, averaged over the grid's ``rows``
+    along y, a warp spanning ``spans`` of them: the rows below the remainder run one turn more."""
+    whole, rest = divmod(trip, rows)
+    return whole + -(-rest // spans) / -(-rows // spans)
 
 
 def _shared_read(
@@ -543,7 +584,7 @@ def _shared_read(
     repeats) by the access's text; ``share``: the part of the scalar reads the kernel issues
     (the tensor cores' operands)."""
     name, ways = tile
-    count, width = round(launch.per_loop * turns * share), 1
+    count, width = round((launch.every or launch.per_loop) * turns * share), 1
     if access.text in launch.vectors:  # one load a group, shared by the groups that read it (codegen)
         count, width, repeats = count // launch.width // repeats, launch.width, 1
     phases = -(-min(WARP, launch.threads) * max(4, size * width) // 128)

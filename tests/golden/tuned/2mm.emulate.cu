@@ -1,13 +1,13 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/2mm.c.
  * orcu_mm2_1 (line 26): TC=64, mapping_1='x=j y=i', registers_i_1=1, registers_j_1=4, shared_A_1=False, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
- *     input ni=33, nj=35, nk=37, nl=39; time 0.0196 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input ni=33, nj=35, nk=37, nl=39; time 0.01766 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_mm2_1 (line 26): TC=64, mapping_1='x=j y=i', registers_i_1=1, registers_j_1=4, shared_A_1=False, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
- *     input ni=48, nj=35, nk=37, nl=39; time 0.0196 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_mm2_2 (line 41): TC=64, mapping_2='x=j y=i', registers_i_2=4, registers_j_2=1, shared_C_2=False, shared_tmp_2=False, sharedDepth_2=16, vectorize_2=False, tensorCores_2=False
- *     input ni=33, nj=35, nk=37, nl=39; time 0.02068 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_mm2_2 (line 41): TC=64, mapping_2='x=j y=i', registers_i_2=4, registers_j_2=1, shared_C_2=False, shared_tmp_2=False, sharedDepth_2=16, vectorize_2=False, tensorCores_2=False
- *     input ni=48, nj=35, nk=37, nl=39; time 0.02068 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input ni=48, nj=35, nk=37, nl=39; time 0.01772 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_mm2_2 (line 41): TC=64, mapping_2='x=j y=i', registers_i_2=1, registers_j_2=8, shared_C_2=False, shared_tmp_2=True, sharedDepth_2=32, vectorize_2=True, tensorCores_2=False
+ *     input ni=33, nj=35, nk=37, nl=39; time 0.01196 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_mm2_2 (line 41): TC=64, mapping_2='x=j y=i', registers_i_2=1, registers_j_2=8, shared_C_2=False, shared_tmp_2=True, sharedDepth_2=32, vectorize_2=True, tensorCores_2=False
+ *     input ni=48, nj=35, nk=37, nl=39; time 0.01214 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -54,6 +54,35 @@ static void orcu_check(cudaError_t err, const char *call, const char *file, int 
 // shared-memory load (the emulation logs it as one access of the vector's size).
 #ifndef ORCU_TILE_VECTOR
 #define ORCU_TILE_VECTOR(vector, name, index) (*(const vector *)&(name)index)
+#endif
+
+// A tile's next strip copied from global to shared memory while the thread goes on: cp.async
+// on sm_80 and later (no register holds the element on its way), a plain copy before. Each
+// thread waits for its own copies (orcu_copies_wait), then a barrier makes the strip whole.
+#ifndef ORCU_COPY_ASYNC
+#define ORCU_COPY_ASYNC
+#if defined(__CUDACC__) && !defined(ORCU_EMULATION)
+#include <cuda_pipeline.h>
+#endif
+template <typename T>
+__device__ __forceinline__ void orcu_copy_async(T &shared, const T &global)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)  // the sizes cp.async copies
+        __pipeline_memcpy_async((void *)&shared, (const void *)&global, sizeof(T));
+    else
+        shared = global;
+#else
+    shared = global;
+#endif
+}
+__device__ __forceinline__ void orcu_copies_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+#endif
+}
 #endif
 
 // Elements in [first, end); 0 when empty.
@@ -404,50 +433,275 @@ __global__ void __launch_bounds__(64) orcu_mm2_2_kernel(
     double beta,
     int nj)
 {
-    orcu_index j, k;
-    // 'i' (the loop at ex/2mm.c:42): tiles of 8 iterations over blockIdx.y, a whole grid apart; each thread 4 of them, 2 apart (threadIdx.y)
-    for (orcu_index i0 = (orcu_index)blockIdx.y * 8; i0 < ni; i0 += (orcu_index)gridDim.y * 8) {
-        // 'j' (the loop at ex/2mm.c:43): tiles of 32 iterations over blockIdx.x, a whole grid apart; each thread 1 of them, 32 apart (threadIdx.x)
-        for (orcu_index j0 = (orcu_index)blockIdx.x * 32; j0 < nl; j0 += (orcu_index)gridDim.x * 32) {
-            const orcu_index i_0 = i0 + (orcu_index)threadIdx.y;
-            const orcu_index i_1 = i0 + ((orcu_index)threadIdx.y + 2);
-            const orcu_index i_2 = i0 + ((orcu_index)threadIdx.y + 4);
-            const orcu_index i_3 = i0 + ((orcu_index)threadIdx.y + 6);
-            j = j0 + (orcu_index)threadIdx.x;
-            if (i_0 < ni && j < nl) {
-                D[i_0 * nl + j] *= beta;
-            }
-            if (i_1 < ni && j < nl) {
-                D[i_1 * nl + j] *= beta;
-            }
-            if (i_2 < ni && j < nl) {
-                D[i_2 * nl + j] *= beta;
-            }
-            if (i_3 < ni && j < nl) {
-                D[i_3 * nl + j] *= beta;
-            }
-            double D_k_acc_0 = i_0 < ni && j < nl ? D[i_0 * nl + j] : (double)0;  // D[i_0 * nl + j] stays in a register over the loop on k
-            double D_k_acc_1 = i_1 < ni && j < nl ? D[i_1 * nl + j] : (double)0;  // D[i_1 * nl + j] stays in a register over the loop on k
-            double D_k_acc_2 = i_2 < ni && j < nl ? D[i_2 * nl + j] : (double)0;  // D[i_2 * nl + j] stays in a register over the loop on k
-            double D_k_acc_3 = i_3 < ni && j < nl ? D[i_3 * nl + j] : (double)0;  // D[i_3 * nl + j] stays in a register over the loop on k
-            for (k = 0; k < nj; k++) {
-                if (i_0 < ni && j < nl) {
-                    D_k_acc_0 += tmp[i_0 * nj + k] * C[k * nl + j];
+    orcu_index i, k;
+    ORCU_SHARED_TILE(double, tmp_buffers, [2][2][32], 1);  // free of bank conflicts
+    // 'i' (the loop at ex/2mm.c:42): tiles of 2 iterations over blockIdx.y, a whole grid apart; each thread 1 of them, 2 apart (threadIdx.y)
+    for (orcu_index i0 = (orcu_index)blockIdx.y * 2; i0 < ni; i0 += (orcu_index)gridDim.y * 2) {
+        // 'j' (the loop at ex/2mm.c:43): tiles of 256 iterations over blockIdx.x, a whole grid apart; each thread 8 of them, in groups of 2 consecutive ones (one vector), the groups 64 apart (threadIdx.x)
+        for (orcu_index j0 = (orcu_index)blockIdx.x * 256; j0 < nl; j0 += (orcu_index)gridDim.x * 256) {
+            i = i0 + (orcu_index)threadIdx.y;
+            const orcu_index j_0 = j0 + (orcu_index)(threadIdx.x * 2);
+            const orcu_index j_1 = j0 + (orcu_index)(threadIdx.x * 2 + 1);
+            const orcu_index j_2 = j0 + (orcu_index)((threadIdx.x + 32) * 2);
+            const orcu_index j_3 = j0 + (orcu_index)((threadIdx.x + 32) * 2 + 1);
+            const orcu_index j_4 = j0 + (orcu_index)((threadIdx.x + 64) * 2);
+            const orcu_index j_5 = j0 + (orcu_index)((threadIdx.x + 64) * 2 + 1);
+            const orcu_index j_6 = j0 + (orcu_index)((threadIdx.x + 96) * 2);
+            const orcu_index j_7 = j0 + (orcu_index)((threadIdx.x + 96) * 2 + 1);
+            const bool D_v1_whole = i < ni && j_1 < nl && (size_t)&D[i * nl + j_0] % 16 == 0;
+            double2 D_v1;
+            if (D_v1_whole) D_v1 = *(const double2 *)&D[i * nl + j_0];
+            else { D_v1.x = i < ni && j_0 < nl ? D[i * nl + j_0] : (double)0; D_v1.y = i < ni && j_1 < nl ? D[i * nl + j_1] : (double)0; }
+            D_v1.x *= beta;
+            D_v1.y *= beta;
+            if (D_v1_whole) *(double2 *)&D[i * nl + j_0] = D_v1;
+            else { if (i < ni && j_0 < nl) D[i * nl + j_0] = D_v1.x; if (i < ni && j_1 < nl) D[i * nl + j_1] = D_v1.y; }  // the loop's end, or a row that does not start on a whole vector
+            const bool D_v2_whole = i < ni && j_3 < nl && (size_t)&D[i * nl + j_2] % 16 == 0;
+            double2 D_v2;
+            if (D_v2_whole) D_v2 = *(const double2 *)&D[i * nl + j_2];
+            else { D_v2.x = i < ni && j_2 < nl ? D[i * nl + j_2] : (double)0; D_v2.y = i < ni && j_3 < nl ? D[i * nl + j_3] : (double)0; }
+            D_v2.x *= beta;
+            D_v2.y *= beta;
+            if (D_v2_whole) *(double2 *)&D[i * nl + j_2] = D_v2;
+            else { if (i < ni && j_2 < nl) D[i * nl + j_2] = D_v2.x; if (i < ni && j_3 < nl) D[i * nl + j_3] = D_v2.y; }  // the loop's end, or a row that does not start on a whole vector
+            const bool D_v3_whole = i < ni && j_5 < nl && (size_t)&D[i * nl + j_4] % 16 == 0;
+            double2 D_v3;
+            if (D_v3_whole) D_v3 = *(const double2 *)&D[i * nl + j_4];
+            else { D_v3.x = i < ni && j_4 < nl ? D[i * nl + j_4] : (double)0; D_v3.y = i < ni && j_5 < nl ? D[i * nl + j_5] : (double)0; }
+            D_v3.x *= beta;
+            D_v3.y *= beta;
+            if (D_v3_whole) *(double2 *)&D[i * nl + j_4] = D_v3;
+            else { if (i < ni && j_4 < nl) D[i * nl + j_4] = D_v3.x; if (i < ni && j_5 < nl) D[i * nl + j_5] = D_v3.y; }  // the loop's end, or a row that does not start on a whole vector
+            const bool D_v4_whole = i < ni && j_7 < nl && (size_t)&D[i * nl + j_6] % 16 == 0;
+            double2 D_v4;
+            if (D_v4_whole) D_v4 = *(const double2 *)&D[i * nl + j_6];
+            else { D_v4.x = i < ni && j_6 < nl ? D[i * nl + j_6] : (double)0; D_v4.y = i < ni && j_7 < nl ? D[i * nl + j_7] : (double)0; }
+            D_v4.x *= beta;
+            D_v4.y *= beta;
+            if (D_v4_whole) *(double2 *)&D[i * nl + j_6] = D_v4;
+            else { if (i < ni && j_6 < nl) D[i * nl + j_6] = D_v4.x; if (i < ni && j_7 < nl) D[i * nl + j_7] = D_v4.y; }  // the loop's end, or a row that does not start on a whole vector
+            double2 D_k_acc_v5;
+            if (i < ni && j_1 < nl && (size_t)&D[i * nl + j_0] % 16 == 0) D_k_acc_v5 = *(const double2 *)&D[i * nl + j_0];
+            else { D_k_acc_v5.x = i < ni && j_0 < nl ? D[i * nl + j_0] : (double)0; D_k_acc_v5.y = i < ni && j_1 < nl ? D[i * nl + j_1] : (double)0; }
+            double D_k_acc_0 = D_k_acc_v5.x;  // D[i * nl + j_0] stays in a register over the loop on k
+            double D_k_acc_1 = D_k_acc_v5.y;  // D[i * nl + j_1] stays in a register over the loop on k
+            double2 D_k_acc_v6;
+            if (i < ni && j_3 < nl && (size_t)&D[i * nl + j_2] % 16 == 0) D_k_acc_v6 = *(const double2 *)&D[i * nl + j_2];
+            else { D_k_acc_v6.x = i < ni && j_2 < nl ? D[i * nl + j_2] : (double)0; D_k_acc_v6.y = i < ni && j_3 < nl ? D[i * nl + j_3] : (double)0; }
+            double D_k_acc_2 = D_k_acc_v6.x;  // D[i * nl + j_2] stays in a register over the loop on k
+            double D_k_acc_3 = D_k_acc_v6.y;  // D[i * nl + j_3] stays in a register over the loop on k
+            double2 D_k_acc_v7;
+            if (i < ni && j_5 < nl && (size_t)&D[i * nl + j_4] % 16 == 0) D_k_acc_v7 = *(const double2 *)&D[i * nl + j_4];
+            else { D_k_acc_v7.x = i < ni && j_4 < nl ? D[i * nl + j_4] : (double)0; D_k_acc_v7.y = i < ni && j_5 < nl ? D[i * nl + j_5] : (double)0; }
+            double D_k_acc_4 = D_k_acc_v7.x;  // D[i * nl + j_4] stays in a register over the loop on k
+            double D_k_acc_5 = D_k_acc_v7.y;  // D[i * nl + j_5] stays in a register over the loop on k
+            double2 D_k_acc_v8;
+            if (i < ni && j_7 < nl && (size_t)&D[i * nl + j_6] % 16 == 0) D_k_acc_v8 = *(const double2 *)&D[i * nl + j_6];
+            else { D_k_acc_v8.x = i < ni && j_6 < nl ? D[i * nl + j_6] : (double)0; D_k_acc_v8.y = i < ni && j_7 < nl ? D[i * nl + j_7] : (double)0; }
+            double D_k_acc_6 = D_k_acc_v8.x;  // D[i * nl + j_6] stays in a register over the loop on k
+            double D_k_acc_7 = D_k_acc_v8.y;  // D[i * nl + j_7] stays in a register over the loop on k
+            if (sizeof(orcu_index) == 4) {
+                // 'k' (the loop at ex/2mm.c:45) in strips of 32: tmp copied to shared memory per strip, in two buffers: the next strip's copy in flight while the threads read this one
+                orcu_index k0 = 0;
+                {  // the first strip
+                    auto tmp_shared = tmp_buffers[0];
+                    // tmp[(i0 + orcu_a0)][(k0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
+                    if ((nj) % 2 == 0 && (size_t)&tmp[(i0) * (nj) + (k0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
+                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 32; e += 64) {
+                            const orcu_index orcu_a0 = e / 16;
+                            const orcu_index orcu_a1 = (e % 16) * 2;
+                            if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nj - 1 && (k0 + orcu_a1 + 1) >= 0 && (k0 + orcu_a1 + 1) <= nj - 1))
+                                orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1], *(const double2 *)&tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1)]);
+                            else  // the tile's edge
+                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
+                                    if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1 + orcu_l) >= 0 && (k0 + orcu_a1 + orcu_l) <= nj - 1)
+                                        orcu_copy_async(ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l], tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1 + orcu_l)]);
+                                    else
+                                        ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l] = (double)0;
+                                }
+                        }
+                    } else {
+                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 64; e += 64) {
+                            const orcu_index orcu_a0 = e / 32;
+                            const orcu_index orcu_a1 = e % 32;
+                            if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nj - 1)
+                                orcu_copy_async(ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1], tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1)]);
+                            else
+                                ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1] = (double)0;
+                        }
+                    }
+                    orcu_copies_wait();
+                    __syncthreads();  // the tiles are whole before any thread reads them
                 }
-                if (i_1 < ni && j < nl) {
-                    D_k_acc_1 += tmp[i_1 * nj + k] * C[k * nl + j];
+                for (int orcu_buffer = 0; k0 < nj; k0 += 32, orcu_buffer ^= 1) {
+                    if (k0 + 32 < nj) {  // the next strip, into the other buffer
+                        const orcu_index k0_next = k0 + 32;
+                        auto tmp_shared = tmp_buffers[orcu_buffer ^ 1];
+                        // tmp[(i0 + orcu_a0)][(k0_next + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
+                        if ((nj) % 2 == 0 && (size_t)&tmp[(i0) * (nj) + (k0_next)] % 16 == 0) {  // every row of the tile starts on 16 bytes
+                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 32; e += 64) {
+                                const orcu_index orcu_a0 = e / 16;
+                                const orcu_index orcu_a1 = (e % 16) * 2;
+                                if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1) >= 0 && (k0_next + orcu_a1) <= nj - 1 && (k0_next + orcu_a1 + 1) >= 0 && (k0_next + orcu_a1 + 1) <= nj - 1))
+                                    orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1], *(const double2 *)&tmp[(i0 + orcu_a0) * (nj) + (k0_next + orcu_a1)]);
+                                else  // the tile's edge
+                                    for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
+                                        if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1 + orcu_l) >= 0 && (k0_next + orcu_a1 + orcu_l) <= nj - 1)
+                                            orcu_copy_async(ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l], tmp[(i0 + orcu_a0) * (nj) + (k0_next + orcu_a1 + orcu_l)]);
+                                        else
+                                            ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l] = (double)0;
+                                    }
+                            }
+                        } else {
+                            for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 64; e += 64) {
+                                const orcu_index orcu_a0 = e / 32;
+                                const orcu_index orcu_a1 = e % 32;
+                                if ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0_next + orcu_a1) >= 0 && (k0_next + orcu_a1) <= nj - 1)
+                                    orcu_copy_async(ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1], tmp[(i0 + orcu_a0) * (nj) + (k0_next + orcu_a1)]);
+                                else
+                                    ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1] = (double)0;
+                            }
+                        }
+                    }
+                    auto tmp_shared = tmp_buffers[orcu_buffer];
+                    if (k0 + 32 <= nj) {
+                        #pragma unroll
+                        for (k = k0; k < k0 + 32; k++) {
+                            double2 C_v9;
+                            if (j_1 < nl && (size_t)&C[k * nl + j_0] % 16 == 0) C_v9 = *(const double2 *)&C[k * nl + j_0];
+                            else { C_v9.x = j_0 < nl ? C[k * nl + j_0] : (double)0; C_v9.y = j_1 < nl ? C[k * nl + j_1] : (double)0; }
+                            D_k_acc_0 += tmp_shared[i - i0][k - k0] * C_v9.x;
+                            D_k_acc_1 += tmp_shared[i - i0][k - k0] * C_v9.y;
+                            double2 C_v10;
+                            if (j_3 < nl && (size_t)&C[k * nl + j_2] % 16 == 0) C_v10 = *(const double2 *)&C[k * nl + j_2];
+                            else { C_v10.x = j_2 < nl ? C[k * nl + j_2] : (double)0; C_v10.y = j_3 < nl ? C[k * nl + j_3] : (double)0; }
+                            D_k_acc_2 += tmp_shared[i - i0][k - k0] * C_v10.x;
+                            D_k_acc_3 += tmp_shared[i - i0][k - k0] * C_v10.y;
+                            double2 C_v11;
+                            if (j_5 < nl && (size_t)&C[k * nl + j_4] % 16 == 0) C_v11 = *(const double2 *)&C[k * nl + j_4];
+                            else { C_v11.x = j_4 < nl ? C[k * nl + j_4] : (double)0; C_v11.y = j_5 < nl ? C[k * nl + j_5] : (double)0; }
+                            D_k_acc_4 += tmp_shared[i - i0][k - k0] * C_v11.x;
+                            D_k_acc_5 += tmp_shared[i - i0][k - k0] * C_v11.y;
+                            double2 C_v12;
+                            if (j_7 < nl && (size_t)&C[k * nl + j_6] % 16 == 0) C_v12 = *(const double2 *)&C[k * nl + j_6];
+                            else { C_v12.x = j_6 < nl ? C[k * nl + j_6] : (double)0; C_v12.y = j_7 < nl ? C[k * nl + j_7] : (double)0; }
+                            D_k_acc_6 += tmp_shared[i - i0][k - k0] * C_v12.x;
+                            D_k_acc_7 += tmp_shared[i - i0][k - k0] * C_v12.y;
+                        }
+                    } else {
+                        for (k = k0; k < nj; k++) {
+                            double2 C_v9;
+                            if (j_1 < nl && (size_t)&C[k * nl + j_0] % 16 == 0) C_v9 = *(const double2 *)&C[k * nl + j_0];
+                            else { C_v9.x = j_0 < nl ? C[k * nl + j_0] : (double)0; C_v9.y = j_1 < nl ? C[k * nl + j_1] : (double)0; }
+                            D_k_acc_0 += tmp_shared[i - i0][k - k0] * C_v9.x;
+                            D_k_acc_1 += tmp_shared[i - i0][k - k0] * C_v9.y;
+                            double2 C_v10;
+                            if (j_3 < nl && (size_t)&C[k * nl + j_2] % 16 == 0) C_v10 = *(const double2 *)&C[k * nl + j_2];
+                            else { C_v10.x = j_2 < nl ? C[k * nl + j_2] : (double)0; C_v10.y = j_3 < nl ? C[k * nl + j_3] : (double)0; }
+                            D_k_acc_2 += tmp_shared[i - i0][k - k0] * C_v10.x;
+                            D_k_acc_3 += tmp_shared[i - i0][k - k0] * C_v10.y;
+                            double2 C_v11;
+                            if (j_5 < nl && (size_t)&C[k * nl + j_4] % 16 == 0) C_v11 = *(const double2 *)&C[k * nl + j_4];
+                            else { C_v11.x = j_4 < nl ? C[k * nl + j_4] : (double)0; C_v11.y = j_5 < nl ? C[k * nl + j_5] : (double)0; }
+                            D_k_acc_4 += tmp_shared[i - i0][k - k0] * C_v11.x;
+                            D_k_acc_5 += tmp_shared[i - i0][k - k0] * C_v11.y;
+                            double2 C_v12;
+                            if (j_7 < nl && (size_t)&C[k * nl + j_6] % 16 == 0) C_v12 = *(const double2 *)&C[k * nl + j_6];
+                            else { C_v12.x = j_6 < nl ? C[k * nl + j_6] : (double)0; C_v12.y = j_7 < nl ? C[k * nl + j_7] : (double)0; }
+                            D_k_acc_6 += tmp_shared[i - i0][k - k0] * C_v12.x;
+                            D_k_acc_7 += tmp_shared[i - i0][k - k0] * C_v12.y;
+                        }
+                    }
+                    orcu_copies_wait();
+                    __syncthreads();  // the next strip is whole, and every thread has read this one
                 }
-                if (i_2 < ni && j < nl) {
-                    D_k_acc_2 += tmp[i_2 * nj + k] * C[k * nl + j];
-                }
-                if (i_3 < ni && j < nl) {
-                    D_k_acc_3 += tmp[i_3 * nj + k] * C[k * nl + j];
+            } else {  // 64-bit indices: one buffer
+                auto tmp_shared = tmp_buffers[0];
+                // 'k' (the loop at ex/2mm.c:45) in strips of 32: tmp copied to shared memory per strip
+                for (orcu_index k0 = 0; k0 < nj; k0 += 32) {
+                    // tmp[(i0 + orcu_a0)][(k0 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
+                    if ((nj) % 2 == 0 && (size_t)&tmp[(i0) * (nj) + (k0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
+                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 32; e += 64) {
+                            const orcu_index orcu_a0 = e / 16;
+                            const orcu_index orcu_a1 = (e % 16) * 2;
+                            if (((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nj - 1 && (k0 + orcu_a1 + 1) >= 0 && (k0 + orcu_a1 + 1) <= nj - 1))
+                                *(double2 *)&ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1] = *(const double2 *)&tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1)];
+                            else  // the tile's edge
+                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
+                                    ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1 + orcu_l] = ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1 + orcu_l) >= 0 && (k0 + orcu_a1 + orcu_l) <= nj - 1) ? tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1 + orcu_l)] : (double)0;
+                                }
+                        }
+                    } else {
+                        for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 64; e += 64) {
+                            const orcu_index orcu_a0 = e / 32;
+                            const orcu_index orcu_a1 = e % 32;
+                            ORCU_TILE_DATA(tmp_shared)[orcu_a0][orcu_a1] = ((i0 + orcu_a0) >= 0 && (i0 + orcu_a0) <= ni - 1 && (k0 + orcu_a1) >= 0 && (k0 + orcu_a1) <= nj - 1) ? tmp[(i0 + orcu_a0) * (nj) + (k0 + orcu_a1)] : (double)0;
+                        }
+                    }
+                    __syncthreads();  // the tiles are whole before any thread reads them
+                    if (k0 + 32 <= nj) {
+                        #pragma unroll
+                        for (k = k0; k < k0 + 32; k++) {
+                            double2 C_v13;
+                            if (j_1 < nl && (size_t)&C[k * nl + j_0] % 16 == 0) C_v13 = *(const double2 *)&C[k * nl + j_0];
+                            else { C_v13.x = j_0 < nl ? C[k * nl + j_0] : (double)0; C_v13.y = j_1 < nl ? C[k * nl + j_1] : (double)0; }
+                            D_k_acc_0 += tmp_shared[i - i0][k - k0] * C_v13.x;
+                            D_k_acc_1 += tmp_shared[i - i0][k - k0] * C_v13.y;
+                            double2 C_v14;
+                            if (j_3 < nl && (size_t)&C[k * nl + j_2] % 16 == 0) C_v14 = *(const double2 *)&C[k * nl + j_2];
+                            else { C_v14.x = j_2 < nl ? C[k * nl + j_2] : (double)0; C_v14.y = j_3 < nl ? C[k * nl + j_3] : (double)0; }
+                            D_k_acc_2 += tmp_shared[i - i0][k - k0] * C_v14.x;
+                            D_k_acc_3 += tmp_shared[i - i0][k - k0] * C_v14.y;
+                            double2 C_v15;
+                            if (j_5 < nl && (size_t)&C[k * nl + j_4] % 16 == 0) C_v15 = *(const double2 *)&C[k * nl + j_4];
+                            else { C_v15.x = j_4 < nl ? C[k * nl + j_4] : (double)0; C_v15.y = j_5 < nl ? C[k * nl + j_5] : (double)0; }
+                            D_k_acc_4 += tmp_shared[i - i0][k - k0] * C_v15.x;
+                            D_k_acc_5 += tmp_shared[i - i0][k - k0] * C_v15.y;
+                            double2 C_v16;
+                            if (j_7 < nl && (size_t)&C[k * nl + j_6] % 16 == 0) C_v16 = *(const double2 *)&C[k * nl + j_6];
+                            else { C_v16.x = j_6 < nl ? C[k * nl + j_6] : (double)0; C_v16.y = j_7 < nl ? C[k * nl + j_7] : (double)0; }
+                            D_k_acc_6 += tmp_shared[i - i0][k - k0] * C_v16.x;
+                            D_k_acc_7 += tmp_shared[i - i0][k - k0] * C_v16.y;
+                        }
+                    } else {
+                        for (k = k0; k < nj; k++) {
+                            double2 C_v13;
+                            if (j_1 < nl && (size_t)&C[k * nl + j_0] % 16 == 0) C_v13 = *(const double2 *)&C[k * nl + j_0];
+                            else { C_v13.x = j_0 < nl ? C[k * nl + j_0] : (double)0; C_v13.y = j_1 < nl ? C[k * nl + j_1] : (double)0; }
+                            D_k_acc_0 += tmp_shared[i - i0][k - k0] * C_v13.x;
+                            D_k_acc_1 += tmp_shared[i - i0][k - k0] * C_v13.y;
+                            double2 C_v14;
+                            if (j_3 < nl && (size_t)&C[k * nl + j_2] % 16 == 0) C_v14 = *(const double2 *)&C[k * nl + j_2];
+                            else { C_v14.x = j_2 < nl ? C[k * nl + j_2] : (double)0; C_v14.y = j_3 < nl ? C[k * nl + j_3] : (double)0; }
+                            D_k_acc_2 += tmp_shared[i - i0][k - k0] * C_v14.x;
+                            D_k_acc_3 += tmp_shared[i - i0][k - k0] * C_v14.y;
+                            double2 C_v15;
+                            if (j_5 < nl && (size_t)&C[k * nl + j_4] % 16 == 0) C_v15 = *(const double2 *)&C[k * nl + j_4];
+                            else { C_v15.x = j_4 < nl ? C[k * nl + j_4] : (double)0; C_v15.y = j_5 < nl ? C[k * nl + j_5] : (double)0; }
+                            D_k_acc_4 += tmp_shared[i - i0][k - k0] * C_v15.x;
+                            D_k_acc_5 += tmp_shared[i - i0][k - k0] * C_v15.y;
+                            double2 C_v16;
+                            if (j_7 < nl && (size_t)&C[k * nl + j_6] % 16 == 0) C_v16 = *(const double2 *)&C[k * nl + j_6];
+                            else { C_v16.x = j_6 < nl ? C[k * nl + j_6] : (double)0; C_v16.y = j_7 < nl ? C[k * nl + j_7] : (double)0; }
+                            D_k_acc_6 += tmp_shared[i - i0][k - k0] * C_v16.x;
+                            D_k_acc_7 += tmp_shared[i - i0][k - k0] * C_v16.y;
+                        }
+                    }
+                    __syncthreads();  // every thread has read the strip before the next one fills it
                 }
             }
-            if (i_0 < ni && j < nl) D[i_0 * nl + j] = D_k_acc_0;
-            if (i_1 < ni && j < nl) D[i_1 * nl + j] = D_k_acc_1;
-            if (i_2 < ni && j < nl) D[i_2 * nl + j] = D_k_acc_2;
-            if (i_3 < ni && j < nl) D[i_3 * nl + j] = D_k_acc_3;
+            const double2 D_k_acc_v17 = {D_k_acc_0, D_k_acc_1};
+            if (i < ni && j_1 < nl && (size_t)&D[i * nl + j_0] % 16 == 0) *(double2 *)&D[i * nl + j_0] = D_k_acc_v17;
+            else { if (i < ni && j_0 < nl) D[i * nl + j_0] = D_k_acc_v17.x; if (i < ni && j_1 < nl) D[i * nl + j_1] = D_k_acc_v17.y; }  // the loop's end, or a row that does not start on a whole vector
+            const double2 D_k_acc_v18 = {D_k_acc_2, D_k_acc_3};
+            if (i < ni && j_3 < nl && (size_t)&D[i * nl + j_2] % 16 == 0) *(double2 *)&D[i * nl + j_2] = D_k_acc_v18;
+            else { if (i < ni && j_2 < nl) D[i * nl + j_2] = D_k_acc_v18.x; if (i < ni && j_3 < nl) D[i * nl + j_3] = D_k_acc_v18.y; }  // the loop's end, or a row that does not start on a whole vector
+            const double2 D_k_acc_v19 = {D_k_acc_4, D_k_acc_5};
+            if (i < ni && j_5 < nl && (size_t)&D[i * nl + j_4] % 16 == 0) *(double2 *)&D[i * nl + j_4] = D_k_acc_v19;
+            else { if (i < ni && j_4 < nl) D[i * nl + j_4] = D_k_acc_v19.x; if (i < ni && j_5 < nl) D[i * nl + j_5] = D_k_acc_v19.y; }  // the loop's end, or a row that does not start on a whole vector
+            const double2 D_k_acc_v20 = {D_k_acc_6, D_k_acc_7};
+            if (i < ni && j_7 < nl && (size_t)&D[i * nl + j_6] % 16 == 0) *(double2 *)&D[i * nl + j_6] = D_k_acc_v20;
+            else { if (i < ni && j_6 < nl) D[i * nl + j_6] = D_k_acc_v20.x; if (i < ni && j_7 < nl) D[i * nl + j_7] = D_k_acc_v20.y; }  // the loop's end, or a row that does not start on a whole vector
         }
     }
 }
@@ -488,7 +742,7 @@ void orcu_release_mm2_2(void)
     orcu_release_buffers(orcu_mm2_2_buffers, 3);
 }
 
-// Runs the loop at ex/2mm.c:42 on the GPU (threadCount=64, vectorize=False, mapping='x=j y=i', registerTile={'i': 4, 'j': 1}, shared=[], sharedDepth=16, tensorCores=False);
+// Runs the loop at ex/2mm.c:42 on the GPU (threadCount=64, vectorize=True, mapping='x=j y=i', registerTile={'i': 1, 'j': 8}, shared=['tmp'], sharedDepth=32, tensorCores=False);
 // returns when its results are in host memory.
 static void orcu_mm2_2(
     int ni,
@@ -524,10 +778,10 @@ static void orcu_mm2_2(
         orcu_aliased("orcu_mm2_2");
     }
     const dim3 orcu_block(32, 2);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 8LL, 65535LL));
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 256LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 2LL, 65535LL));
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)ni + (long long)orcu_grid.y * 8 > INT_MAX || (long long)nl + (long long)orcu_grid.x * 32 > INT_MAX || orcu_D_end > INT_MAX || orcu_tmp_end > INT_MAX || orcu_C_end > INT_MAX;
+    const bool orcu_wide = (long long)ni + (long long)orcu_grid.y * 2 > INT_MAX || (long long)nl + (long long)orcu_grid.x * 256 > INT_MAX || orcu_D_end > INT_MAX || orcu_tmp_end > INT_MAX || orcu_C_end > INT_MAX;
     decltype(&orcu_mm2_2_kernel<int>) const orcu_kernel = orcu_wide ? orcu_mm2_2_kernel<long long> : orcu_mm2_2_kernel<int>;
     const bool orcu_tmp_kept = orcu_kept(&orcu_tmp_handed, tmp, orcu_tmp_first, orcu_tmp_end);
     if (!orcu_tmp_kept)

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/gemv_t.c.
- * orcu_gemv_t_1 (line 19): TC=64, mapping_1='x=j', registers_j_1=1, shared_x_1=False, constant_x_1=True, sharedDepth_1=16, vectorize_1=False
- *     input n=41, m=37; time 0.009289 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_gemv_t_1 (line 19): TC=64, mapping_1='x=j', registers_j_1=1, shared_x_1=False, constant_x_1=True, sharedDepth_1=16, vectorize_1=False
- *     input n=41, m=64; time 0.009289 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_gemv_t_1 (line 19): TC=256, mapping_1='x=j', registers_j_1=4, shared_x_1=False, constant_x_1=True, sharedDepth_1=16, vectorize_1=False
+ *     input n=41, m=37; time 0.006807 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_gemv_t_1 (line 19): TC=256, mapping_1='x=j', registers_j_1=4, shared_x_1=False, constant_x_1=True, sharedDepth_1=16, vectorize_1=False
+ *     input n=41, m=64; time 0.006807 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -134,7 +134,7 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
 //     for (i = 0; i < n; i++)
 //         for (j = 0; j < m; j++)
 //             y[j] += A[i*m + j] * x[i];
-// The TSG's mapping 'x=j': 64 x 1 threads a block; the loops on the
+// The TSG's mapping 'x=j': 256 x 1 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 #ifndef ORCU_CONSTANT_DOUBLE_X
@@ -144,7 +144,7 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
 __constant__ double orcu_constant_double_x[2048];
 #endif
 template <typename orcu_index>
-__global__ void __launch_bounds__(64) orcu_gemv_t_1_kernel(
+__global__ void __launch_bounds__(256) orcu_gemv_t_1_kernel(
     double *__restrict__ y,
     const double *__restrict__ A,
     const double *__restrict__ x,
@@ -152,17 +152,35 @@ __global__ void __launch_bounds__(64) orcu_gemv_t_1_kernel(
     int m,
     bool x_in_constant)
 {
-    orcu_index i, j;
-    // 'j' (the loop at ex/gemv_t.c:21): tiles of 64 iterations over blockIdx.x, a whole grid apart; each thread 1 of them, 64 apart (threadIdx.x)
-    for (orcu_index j0 = (orcu_index)blockIdx.x * 64; j0 < m; j0 += (orcu_index)gridDim.x * 64) {
-        j = j0 + (orcu_index)threadIdx.x;
-        double y_i_acc = j < m ? y[j] : (double)0;  // y[j] stays in a register over the loop on i
+    orcu_index i;
+    // 'j' (the loop at ex/gemv_t.c:21): tiles of 1024 iterations over blockIdx.x, a whole grid apart; each thread 4 of them, 256 apart (threadIdx.x)
+    for (orcu_index j0 = (orcu_index)blockIdx.x * 1024; j0 < m; j0 += (orcu_index)gridDim.x * 1024) {
+        const orcu_index j_0 = j0 + (orcu_index)threadIdx.x;
+        const orcu_index j_1 = j0 + ((orcu_index)threadIdx.x + 256);
+        const orcu_index j_2 = j0 + ((orcu_index)threadIdx.x + 512);
+        const orcu_index j_3 = j0 + ((orcu_index)threadIdx.x + 768);
+        double y_i_acc_0 = j_0 < m ? y[j_0] : (double)0;  // y[j_0] stays in a register over the loop on i
+        double y_i_acc_1 = j_1 < m ? y[j_1] : (double)0;  // y[j_1] stays in a register over the loop on i
+        double y_i_acc_2 = j_2 < m ? y[j_2] : (double)0;  // y[j_2] stays in a register over the loop on i
+        double y_i_acc_3 = j_3 < m ? y[j_3] : (double)0;  // y[j_3] stays in a register over the loop on i
         for (i = 0; i < n; i++) {
-            if (j < m) {
-                y_i_acc += A[i * m + j] * (x_in_constant ? orcu_constant_double_x[i] : x[i]);
+            if (j_0 < m) {
+                y_i_acc_0 += A[i * m + j_0] * (x_in_constant ? orcu_constant_double_x[i] : x[i]);
+            }
+            if (j_1 < m) {
+                y_i_acc_1 += A[i * m + j_1] * (x_in_constant ? orcu_constant_double_x[i] : x[i]);
+            }
+            if (j_2 < m) {
+                y_i_acc_2 += A[i * m + j_2] * (x_in_constant ? orcu_constant_double_x[i] : x[i]);
+            }
+            if (j_3 < m) {
+                y_i_acc_3 += A[i * m + j_3] * (x_in_constant ? orcu_constant_double_x[i] : x[i]);
             }
         }
-        if (j < m) y[j] = y_i_acc;
+        if (j_0 < m) y[j_0] = y_i_acc_0;
+        if (j_1 < m) y[j_1] = y_i_acc_1;
+        if (j_2 < m) y[j_2] = y_i_acc_2;
+        if (j_3 < m) y[j_3] = y_i_acc_3;
     }
 }
 
@@ -191,7 +209,7 @@ void orcu_release_gemv_t_1(void)
     orcu_release_buffers(orcu_gemv_t_1_buffers, 3);
 }
 
-// Runs the loop at ex/gemv_t.c:20 on the GPU (threadCount=64, vectorize=False, mapping='x=j', registerTile={'j': 1}, shared=[], sharedDepth=16, constant=['x']);
+// Runs the loop at ex/gemv_t.c:20 on the GPU (threadCount=256, vectorize=False, mapping='x=j', registerTile={'j': 4}, shared=[], sharedDepth=16, constant=['x']);
 // returns when its results are in host memory.
 static void orcu_gemv_t_1(int n, int m, double *y, const double *A, const double *x)
 {
@@ -212,11 +230,11 @@ static void orcu_gemv_t_1(int n, int m, double *y, const double *A, const double
 #endif
         orcu_aliased("orcu_gemv_t_1");
     }
-    const dim3 orcu_block(64, 1);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 64LL, 2147483647LL), 1);
+    const dim3 orcu_block(256, 1);
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 1024LL, 2147483647LL), 1);
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)m + (long long)orcu_grid.x * 64 > INT_MAX || orcu_y_end > INT_MAX || orcu_A_end > INT_MAX || orcu_x_end > INT_MAX;
+    const bool orcu_wide = (long long)m + (long long)orcu_grid.x * 1024 > INT_MAX || orcu_y_end > INT_MAX || orcu_A_end > INT_MAX || orcu_x_end > INT_MAX;
     decltype(&orcu_gemv_t_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_gemv_t_1_kernel<long long> : orcu_gemv_t_1_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.

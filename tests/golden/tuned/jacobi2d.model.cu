@@ -1,7 +1,7 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/jacobi2d.c.
- * orcu_jacobi2d_1 (line 17): TC=64, registers_i_1=2, registers_j_1=1, shared_a_1=True, vectorize_1=False
- *     input n=37; time 0.006596 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_jacobi2d_1 (line 17): TC=128, registers_i_1=4, registers_j_1=1, shared_a_1=True, vectorize_1=False
+ *     input n=37; time 0.006589 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_jacobi2d_1 (line 17): TC=128, registers_i_1=4, registers_j_1=1, shared_a_1=True, vectorize_1=False
  *     input n=66; time 0.00648 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #endif
 // <<< orcu generated code: end
@@ -135,128 +134,11 @@ static inline unsigned orcu_blocks_along(long long span, long long per_block, lo
 //     for (i = 1; i < n - 1; i++)
 //         for (j = 1; j < n - 1; j++)
 //             b[i*n + j] = 0.2 * (a[i*n + j] + a[i*n + j - 1] + a[i*n + j + 1] + a[(i - 1)*n + j] + a[(i + 1)*n + j]);
-// The TSG's mapping 'x=j y=i': 32 x 2 threads a block; the loops on the
-// grid run a whole grid apart, so any grid covers any trip count.
-// orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
-template <typename orcu_index>
-__global__ void __launch_bounds__(64) orcu_jacobi2d_1_v1_kernel(
-    double *__restrict__ b,
-    const double *__restrict__ a,
-    int n)
-{
-    orcu_index j;
-    ORCU_SHARED_TILE(double, a_shared, [6][34], 1);  // free of bank conflicts
-    // 'i' (the loop at ex/jacobi2d.c:18): tiles of 4 iterations over blockIdx.y, a whole grid apart; each thread 2 of them, 2 apart (threadIdx.y)
-    for (orcu_index i0 = (orcu_index)(1) + (orcu_index)blockIdx.y * 4; i0 < n - 1; i0 += (orcu_index)gridDim.y * 4) {
-        // 'j' (the loop at ex/jacobi2d.c:19): tiles of 32 iterations over blockIdx.x, a whole grid apart; each thread 1 of them, 32 apart (threadIdx.x)
-        for (orcu_index j0 = (orcu_index)(1) + (orcu_index)blockIdx.x * 32; j0 < n - 1; j0 += (orcu_index)gridDim.x * 32) {
-            const orcu_index i_0 = i0 + (orcu_index)threadIdx.y;
-            const orcu_index i_1 = i0 + ((orcu_index)threadIdx.y + 2);
-            j = j0 + (orcu_index)threadIdx.x;
-            // a[(i0 - 1 + orcu_a0)][(j0 - 1 + orcu_a1)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-            if ((n) % 2 == 0 && (size_t)&a[(i0 - 1) * (n) + (j0 - 1)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 102; e += 64) {
-                    const orcu_index orcu_a0 = e / 17;
-                    const orcu_index orcu_a1 = (e % 17) * 2;
-                    if ((((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1) >= 1 && (j0 - 1 + orcu_a1) <= n - 2 && (j0 - 1 + orcu_a1 + 1) >= 1 && (j0 - 1 + orcu_a1 + 1) <= n - 2) || ((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1) >= 0 && (j0 - 1 + orcu_a1) <= n - 3 && (j0 - 1 + orcu_a1 + 1) >= 0 && (j0 - 1 + orcu_a1 + 1) <= n - 3) || ((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1) >= 2 && (j0 - 1 + orcu_a1) <= n - 1 && (j0 - 1 + orcu_a1 + 1) >= 2 && (j0 - 1 + orcu_a1 + 1) <= n - 1) || ((i0 - 1 + orcu_a0) >= 0 && (i0 - 1 + orcu_a0) <= n - 3 && (j0 - 1 + orcu_a1) >= 1 && (j0 - 1 + orcu_a1) <= n - 2 && (j0 - 1 + orcu_a1 + 1) >= 1 && (j0 - 1 + orcu_a1 + 1) <= n - 2) || ((i0 - 1 + orcu_a0) >= 2 && (i0 - 1 + orcu_a0) <= n - 1 && (j0 - 1 + orcu_a1) >= 1 && (j0 - 1 + orcu_a1) <= n - 2 && (j0 - 1 + orcu_a1 + 1) >= 1 && (j0 - 1 + orcu_a1 + 1) <= n - 2)))
-                        *(double2 *)&ORCU_TILE_DATA(a_shared)[orcu_a0][orcu_a1] = *(const double2 *)&a[(i0 - 1 + orcu_a0) * (n) + (j0 - 1 + orcu_a1)];
-                    else  // the tile's edge
-                        for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                            ORCU_TILE_DATA(a_shared)[orcu_a0][orcu_a1 + orcu_l] = (((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1 + orcu_l) >= 1 && (j0 - 1 + orcu_a1 + orcu_l) <= n - 2) || ((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1 + orcu_l) >= 0 && (j0 - 1 + orcu_a1 + orcu_l) <= n - 3) || ((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1 + orcu_l) >= 2 && (j0 - 1 + orcu_a1 + orcu_l) <= n - 1) || ((i0 - 1 + orcu_a0) >= 0 && (i0 - 1 + orcu_a0) <= n - 3 && (j0 - 1 + orcu_a1 + orcu_l) >= 1 && (j0 - 1 + orcu_a1 + orcu_l) <= n - 2) || ((i0 - 1 + orcu_a0) >= 2 && (i0 - 1 + orcu_a0) <= n - 1 && (j0 - 1 + orcu_a1 + orcu_l) >= 1 && (j0 - 1 + orcu_a1 + orcu_l) <= n - 2)) ? a[(i0 - 1 + orcu_a0) * (n) + (j0 - 1 + orcu_a1 + orcu_l)] : (double)0;
-                        }
-                }
-            } else {
-                for (orcu_index e = (orcu_index)threadIdx.y * 32 + threadIdx.x; e < 204; e += 64) {
-                    const orcu_index orcu_a0 = e / 34;
-                    const orcu_index orcu_a1 = e % 34;
-                    ORCU_TILE_DATA(a_shared)[orcu_a0][orcu_a1] = (((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1) >= 1 && (j0 - 1 + orcu_a1) <= n - 2) || ((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1) >= 0 && (j0 - 1 + orcu_a1) <= n - 3) || ((i0 - 1 + orcu_a0) >= 1 && (i0 - 1 + orcu_a0) <= n - 2 && (j0 - 1 + orcu_a1) >= 2 && (j0 - 1 + orcu_a1) <= n - 1) || ((i0 - 1 + orcu_a0) >= 0 && (i0 - 1 + orcu_a0) <= n - 3 && (j0 - 1 + orcu_a1) >= 1 && (j0 - 1 + orcu_a1) <= n - 2) || ((i0 - 1 + orcu_a0) >= 2 && (i0 - 1 + orcu_a0) <= n - 1 && (j0 - 1 + orcu_a1) >= 1 && (j0 - 1 + orcu_a1) <= n - 2)) ? a[(i0 - 1 + orcu_a0) * (n) + (j0 - 1 + orcu_a1)] : (double)0;
-                }
-            }
-            __syncthreads();  // the tiles are whole before any thread reads them
-            if (i_0 < n - 1 && j < n - 1) {
-                b[i_0 * n + j] = 0.2 * (a_shared[i_0 - i0 + 1][j - j0 + 1] + a_shared[i_0 - i0 + 1][j - j0] + a_shared[i_0 - i0 + 1][j - j0 + 2] + a_shared[i_0 - i0][j - j0 + 1] + a_shared[i_0 - i0 + 2][j - j0 + 1]);
-            }
-            if (i_1 < n - 1 && j < n - 1) {
-                b[i_1 * n + j] = 0.2 * (a_shared[i_1 - i0 + 1][j - j0 + 1] + a_shared[i_1 - i0 + 1][j - j0] + a_shared[i_1 - i0 + 1][j - j0 + 2] + a_shared[i_1 - i0][j - j0 + 1] + a_shared[i_1 - i0 + 2][j - j0 + 1]);
-            }
-            __syncthreads();  // every thread has read the tiles before the next block tile fills them
-        }
-    }
-}
-
-#ifdef ORCU_ALLOW_ALIASING
-// The loop at ex/jacobi2d.c:18 as written, on the host: what orcu_jacobi2d_1_v1 runs when the arrays it
-// is given overlap.
-static void orcu_jacobi2d_1_v1_on_host(int n, double *b, const double *a)
-{
-    int i;
-    int j;
-    for (i = 1; i < n - 1; i++) {
-        for (j = 1; j < n - 1; j++) {
-            b[i * n + j] = 0.2 * (a[i * n + j] + a[i * n + j - 1] + a[i * n + j + 1] + a[(i - 1) * n + j] + a[(i + 1) * n + j]);
-        }
-    }
-}
-#endif
-
-// What orcu_jacobi2d_1_v1 keeps from one call to the next: allocating costs more than copying
-// small arrays. orcu_release_jacobi2d_1_v1() frees it.
-static orcu_buffer orcu_jacobi2d_1_v1_buffers[2];
-
-// Frees what orcu_jacobi2d_1_v1 keeps between calls (nothing is lost: the next call allocates again).
-void orcu_release_jacobi2d_1_v1(void)
-{
-    orcu_release_buffers(orcu_jacobi2d_1_v1_buffers, 2);
-}
-
-// Runs the loop at ex/jacobi2d.c:18 on the GPU (threadCount=64, vectorize=False, mapping='x=j y=i', threadLoops=['j', 'i'], registerTile={'i': 2, 'j': 1}, shared=['a']);
-// returns when its results are in host memory.
-static void orcu_jacobi2d_1_v1(int n, double *b, const double *a)
-{
-    // Each grid loop's most iterations (times its step) over the loops around it: blocks enough to cover them.
-    const long long orcu_span_i = (long long)n - 2;
-    const long long orcu_span_j = (long long)n - 2;
-    if (orcu_span_i <= 0 || orcu_span_j <= 0)
-        return;  // no iteration: nothing to compute or move
-    // The elements each array's accesses reach: [first, end).
-    const long long orcu_b_first = (long long)n + 1, orcu_b_end = (long long)n * n - n - 1;
-    const long long orcu_a_first = 0LL, orcu_a_end = (long long)n * n;
-    // The iterations run at once, each on its own elements: no array may overlap one that is written.
-    if (orcu_overlap(b + orcu_b_first, b + orcu_b_end, a + orcu_a_first, a + orcu_a_end)) {
-#ifdef ORCU_ALLOW_ALIASING
-        orcu_jacobi2d_1_v1_on_host(n, b, a);
-        return;
-#endif
-        orcu_aliased("orcu_jacobi2d_1_v1");
-    }
-    const dim3 orcu_block(32, 2);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 4LL, 65535LL));
-    // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
-    // has more elements than that.
-    const bool orcu_wide = (long long)n - 1 + (long long)orcu_grid.y * 4 > INT_MAX || (long long)n - 1 + (long long)orcu_grid.x * 32 > INT_MAX || orcu_b_end > INT_MAX || orcu_a_end > INT_MAX;
-    decltype(&orcu_jacobi2d_1_v1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_jacobi2d_1_v1_kernel<long long> : orcu_jacobi2d_1_v1_kernel<int>;
-
-    // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *const d_b = (double *)orcu_device_buffer(&orcu_jacobi2d_1_v1_buffers[0], sizeof(double) * orcu_count(0, orcu_b_end));
-    double *const d_a = (double *)orcu_device_buffer(&orcu_jacobi2d_1_v1_buffers[1], sizeof(double) * orcu_count(0, orcu_a_end));
-
-    ORCU_CHECK(cudaMemcpy(d_b + orcu_b_first, b + orcu_b_first, sizeof(double) * orcu_count(orcu_b_first, orcu_b_end), cudaMemcpyHostToDevice));
-    ORCU_CHECK(cudaMemcpy(d_a + orcu_a_first, a + orcu_a_first, sizeof(double) * orcu_count(orcu_a_first, orcu_a_end), cudaMemcpyHostToDevice));
-
-    ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_b, d_a, n);
-    ORCU_CHECK(cudaGetLastError());
-    ORCU_CHECK(cudaMemcpy(b + orcu_b_first, d_b + orcu_b_first, sizeof(double) * orcu_count(orcu_b_first, orcu_b_end), cudaMemcpyDeviceToHost));
-}
-
-// Kernel of the loop at ex/jacobi2d.c:18 in jacobi2d():
-//     for (i = 1; i < n - 1; i++)
-//         for (j = 1; j < n - 1; j++)
-//             b[i*n + j] = 0.2 * (a[i*n + j] + a[i*n + j - 1] + a[i*n + j + 1] + a[(i - 1)*n + j] + a[(i + 1)*n + j]);
 // The TSG's mapping 'x=j y=i': 32 x 4 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
 template <typename orcu_index>
-__global__ void __launch_bounds__(128) orcu_jacobi2d_1_v2_kernel(
+__global__ void __launch_bounds__(128) orcu_jacobi2d_1_kernel(
     double *__restrict__ b,
     const double *__restrict__ a,
     int n)
@@ -310,9 +192,9 @@ __global__ void __launch_bounds__(128) orcu_jacobi2d_1_v2_kernel(
 }
 
 #ifdef ORCU_ALLOW_ALIASING
-// The loop at ex/jacobi2d.c:18 as written, on the host: what orcu_jacobi2d_1_v2 runs when the arrays it
+// The loop at ex/jacobi2d.c:18 as written, on the host: what orcu_jacobi2d_1 runs when the arrays it
 // is given overlap.
-static void orcu_jacobi2d_1_v2_on_host(int n, double *b, const double *a)
+static void orcu_jacobi2d_1_on_host(int n, double *b, const double *a)
 {
     int i;
     int j;
@@ -324,19 +206,19 @@ static void orcu_jacobi2d_1_v2_on_host(int n, double *b, const double *a)
 }
 #endif
 
-// What orcu_jacobi2d_1_v2 keeps from one call to the next: allocating costs more than copying
-// small arrays. orcu_release_jacobi2d_1_v2() frees it.
-static orcu_buffer orcu_jacobi2d_1_v2_buffers[2];
+// What orcu_jacobi2d_1 keeps from one call to the next: allocating costs more than copying
+// small arrays. orcu_release_jacobi2d_1() frees it.
+static orcu_buffer orcu_jacobi2d_1_buffers[2];
 
-// Frees what orcu_jacobi2d_1_v2 keeps between calls (nothing is lost: the next call allocates again).
-void orcu_release_jacobi2d_1_v2(void)
+// Frees what orcu_jacobi2d_1 keeps between calls (nothing is lost: the next call allocates again).
+void orcu_release_jacobi2d_1(void)
 {
-    orcu_release_buffers(orcu_jacobi2d_1_v2_buffers, 2);
+    orcu_release_buffers(orcu_jacobi2d_1_buffers, 2);
 }
 
 // Runs the loop at ex/jacobi2d.c:18 on the GPU (threadCount=128, vectorize=False, mapping='x=j y=i', threadLoops=['j', 'i'], registerTile={'i': 4, 'j': 1}, shared=['a']);
 // returns when its results are in host memory.
-static void orcu_jacobi2d_1_v2(int n, double *b, const double *a)
+static void orcu_jacobi2d_1(int n, double *b, const double *a)
 {
     // Each grid loop's most iterations (times its step) over the loops around it: blocks enough to cover them.
     const long long orcu_span_i = (long long)n - 2;
@@ -349,21 +231,21 @@ static void orcu_jacobi2d_1_v2(int n, double *b, const double *a)
     // The iterations run at once, each on its own elements: no array may overlap one that is written.
     if (orcu_overlap(b + orcu_b_first, b + orcu_b_end, a + orcu_a_first, a + orcu_a_end)) {
 #ifdef ORCU_ALLOW_ALIASING
-        orcu_jacobi2d_1_v2_on_host(n, b, a);
+        orcu_jacobi2d_1_on_host(n, b, a);
         return;
 #endif
-        orcu_aliased("orcu_jacobi2d_1_v2");
+        orcu_aliased("orcu_jacobi2d_1");
     }
     const dim3 orcu_block(32, 4);
     const dim3 orcu_grid(orcu_blocks_along(orcu_span_j, 32LL, 2147483647LL), orcu_blocks_along(orcu_span_i, 16LL, 65535LL));
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
     const bool orcu_wide = (long long)n - 1 + (long long)orcu_grid.y * 16 > INT_MAX || (long long)n - 1 + (long long)orcu_grid.x * 32 > INT_MAX || orcu_b_end > INT_MAX || orcu_a_end > INT_MAX;
-    decltype(&orcu_jacobi2d_1_v2_kernel<int>) const orcu_kernel = orcu_wide ? orcu_jacobi2d_1_v2_kernel<long long> : orcu_jacobi2d_1_v2_kernel<int>;
+    decltype(&orcu_jacobi2d_1_kernel<int>) const orcu_kernel = orcu_wide ? orcu_jacobi2d_1_kernel<long long> : orcu_jacobi2d_1_kernel<int>;
 
     // Device copies of the arrays, indexed as on the host so the loop body runs unchanged.
-    double *const d_b = (double *)orcu_device_buffer(&orcu_jacobi2d_1_v2_buffers[0], sizeof(double) * orcu_count(0, orcu_b_end));
-    double *const d_a = (double *)orcu_device_buffer(&orcu_jacobi2d_1_v2_buffers[1], sizeof(double) * orcu_count(0, orcu_a_end));
+    double *const d_b = (double *)orcu_device_buffer(&orcu_jacobi2d_1_buffers[0], sizeof(double) * orcu_count(0, orcu_b_end));
+    double *const d_a = (double *)orcu_device_buffer(&orcu_jacobi2d_1_buffers[1], sizeof(double) * orcu_count(0, orcu_a_end));
 
     ORCU_CHECK(cudaMemcpy(d_b + orcu_b_first, b + orcu_b_first, sizeof(double) * orcu_count(orcu_b_first, orcu_b_end), cudaMemcpyHostToDevice));
     ORCU_CHECK(cudaMemcpy(d_a + orcu_a_first, a + orcu_a_first, sizeof(double) * orcu_count(orcu_a_first, orcu_a_end), cudaMemcpyHostToDevice));
@@ -371,43 +253,6 @@ static void orcu_jacobi2d_1_v2(int n, double *b, const double *a)
     ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_b, d_a, n);
     ORCU_CHECK(cudaGetLastError());
     ORCU_CHECK(cudaMemcpy(b + orcu_b_first, d_b + orcu_b_first, sizeof(double) * orcu_count(orcu_b_first, orcu_b_end), cudaMemcpyDeviceToHost));
-}
-
-// Runs the loop at ex/jacobi2d.c:17 with the configuration tuned for the input size at hand,
-// or for the nearest tuned size (relative distance) when this size was not tuned.
-static void orcu_jacobi2d_1(int n, double *b, const double *a)
-{
-    if (n == 37) {
-        orcu_jacobi2d_1_v1(n, b, a);
-        return;
-    }
-    if (n == 66) {
-        orcu_jacobi2d_1_v2(n, b, a);
-        return;
-    }
-    const double orcu_distance[2] = {
-        fabs(((double)n - 37) / 37),
-        fabs(((double)n - 66) / 66),
-    };
-    int orcu_nearest = 0;
-    for (int k = 1; k < 2; k++)
-        if (orcu_distance[k] < orcu_distance[orcu_nearest])
-            orcu_nearest = k;
-    switch (orcu_nearest) {
-    case 0:
-        orcu_jacobi2d_1_v1(n, b, a);
-        break;
-    case 1:
-        orcu_jacobi2d_1_v2(n, b, a);
-        break;
-    }
-}
-
-// Frees what the configurations of orcu_jacobi2d_1 keep between calls.
-void orcu_release_jacobi2d_1(void)
-{
-    orcu_release_jacobi2d_1_v1();
-    orcu_release_jacobi2d_1_v2();
 }
 
 #endif  // ORCU_ORIGINAL

@@ -4,10 +4,10 @@
  *     input n=37; time 0.006596 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_mvt_1 (line 19): TC=64, mapping_1='x=j(threads) y=i'
  *     input n=64; time 0.006596 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_mvt_2 (line 28): TC=128, mapping_2='x=i', registers_i_2=2, shared_y2_2=True, constant_y2_2=False, sharedDepth_2=32, vectorize_2=False
- *     input n=37; time 0.01202 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
- * orcu_mvt_2 (line 28): TC=128, mapping_2='x=i', registers_i_2=2, shared_y2_2=True, constant_y2_2=False, sharedDepth_2=32, vectorize_2=False
- *     input n=64; time 0.01618 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_mvt_2 (line 28): TC=128, mapping_2='x=i', registers_i_2=4, shared_y2_2=False, constant_y2_2=True, sharedDepth_2=16, vectorize_2=False
+ *     input n=37; time 0.007481 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ * orcu_mvt_2 (line 28): TC=128, mapping_2='x=i', registers_i_2=4, shared_y2_2=False, constant_y2_2=True, sharedDepth_2=16, vectorize_2=False
+ *     input n=64; time 0.00852 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
@@ -54,35 +54,6 @@ static void orcu_check(cudaError_t err, const char *call, const char *file, int 
 // shared-memory load (the emulation logs it as one access of the vector's size).
 #ifndef ORCU_TILE_VECTOR
 #define ORCU_TILE_VECTOR(vector, name, index) (*(const vector *)&(name)index)
-#endif
-
-// A tile's next strip copied from global to shared memory while the thread goes on: cp.async
-// on sm_80 and later (no register holds the element on its way), a plain copy before. Each
-// thread waits for its own copies (orcu_copies_wait), then a barrier makes the strip whole.
-#ifndef ORCU_COPY_ASYNC
-#define ORCU_COPY_ASYNC
-#if defined(__CUDACC__) && !defined(ORCU_EMULATION)
-#include <cuda_pipeline.h>
-#endif
-template <typename T>
-__device__ __forceinline__ void orcu_copy_async(T &shared, const T &global)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)  // the sizes cp.async copies
-        __pipeline_memcpy_async((void *)&shared, (const void *)&global, sizeof(T));
-    else
-        shared = global;
-#else
-    shared = global;
-#endif
-}
-__device__ __forceinline__ void orcu_copies_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-#endif
-}
 #endif
 
 // Elements in [first, end); 0 when empty.
@@ -333,151 +304,49 @@ static void orcu_mvt_1(int n, double *x1, const double *A, const double *y1)
 // The TSG's mapping 'x=i': 128 x 1 threads a block; the loops on the
 // grid run a whole grid apart, so any grid covers any trip count.
 // orcu_index is int, or long long in calls whose iterations or arrays reach past INT_MAX.
+#ifndef ORCU_CONSTANT_DOUBLE_Y2
+#define ORCU_CONSTANT_DOUBLE_Y2
+// y2 (double) for the kernels whose threads all read it alike: in constant memory when it has at
+// most 2048 elements (the kernel's y2_in_constant), else read from global memory.
+__constant__ double orcu_constant_double_y2[2048];
+#endif
 template <typename orcu_index>
 __global__ void __launch_bounds__(128) orcu_mvt_2_kernel(
     double *__restrict__ x2,
     const double *__restrict__ A,
     const double *__restrict__ y2,
-    int n)
+    int n,
+    bool y2_in_constant)
 {
     orcu_index j;
-    ORCU_SHARED_TILE(double, y2_buffers, [2][32], 1);  // free of bank conflicts
-    // 'i' (the loop at ex/mvt.c:29): tiles of 256 iterations over blockIdx.x, a whole grid apart; each thread 2 of them, 128 apart (threadIdx.x)
-    for (orcu_index i0 = (orcu_index)blockIdx.x * 256; i0 < n; i0 += (orcu_index)gridDim.x * 256) {
+    // 'i' (the loop at ex/mvt.c:29): tiles of 512 iterations over blockIdx.x, a whole grid apart; each thread 4 of them, 128 apart (threadIdx.x)
+    for (orcu_index i0 = (orcu_index)blockIdx.x * 512; i0 < n; i0 += (orcu_index)gridDim.x * 512) {
         const orcu_index i_0 = i0 + (orcu_index)threadIdx.x;
         const orcu_index i_1 = i0 + ((orcu_index)threadIdx.x + 128);
+        const orcu_index i_2 = i0 + ((orcu_index)threadIdx.x + 256);
+        const orcu_index i_3 = i0 + ((orcu_index)threadIdx.x + 384);
         double x2_j_acc_0 = i_0 < n ? x2[i_0] : (double)0;  // x2[i_0] stays in a register over the loop on j
         double x2_j_acc_1 = i_1 < n ? x2[i_1] : (double)0;  // x2[i_1] stays in a register over the loop on j
-        if (sizeof(orcu_index) == 4) {
-            // 'j' (the loop at ex/mvt.c:30) in strips of 32: y2 copied to shared memory per strip, in two buffers: the next strip's copy in flight while the threads read this one
-            orcu_index j0 = 0;
-            {  // the first strip
-                auto y2_shared = y2_buffers[0];
-                // y2[(j0 + orcu_a0)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                if ((size_t)&y2[(j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                    for (orcu_index e = (orcu_index)threadIdx.y * 128 + threadIdx.x; e < 16; e += 128) {
-                        const orcu_index orcu_a0 = (e) * 2;
-                        if (((j0 + orcu_a0) >= 0 && (j0 + orcu_a0) <= n - 1 && (j0 + orcu_a0 + 1) >= 0 && (j0 + orcu_a0 + 1) <= n - 1))
-                            orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(y2_shared)[orcu_a0], *(const double2 *)&y2[(j0 + orcu_a0)]);
-                        else  // the tile's edge
-                            for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                if ((j0 + orcu_a0 + orcu_l) >= 0 && (j0 + orcu_a0 + orcu_l) <= n - 1)
-                                    orcu_copy_async(ORCU_TILE_DATA(y2_shared)[orcu_a0 + orcu_l], y2[(j0 + orcu_a0 + orcu_l)]);
-                                else
-                                    ORCU_TILE_DATA(y2_shared)[orcu_a0 + orcu_l] = (double)0;
-                            }
-                    }
-                } else {
-                    for (orcu_index e = (orcu_index)threadIdx.y * 128 + threadIdx.x; e < 32; e += 128) {
-                        const orcu_index orcu_a0 = e;
-                        if ((j0 + orcu_a0) >= 0 && (j0 + orcu_a0) <= n - 1)
-                            orcu_copy_async(ORCU_TILE_DATA(y2_shared)[orcu_a0], y2[(j0 + orcu_a0)]);
-                        else
-                            ORCU_TILE_DATA(y2_shared)[orcu_a0] = (double)0;
-                    }
-                }
-                orcu_copies_wait();
-                __syncthreads();  // the tiles are whole before any thread reads them
+        double x2_j_acc_2 = i_2 < n ? x2[i_2] : (double)0;  // x2[i_2] stays in a register over the loop on j
+        double x2_j_acc_3 = i_3 < n ? x2[i_3] : (double)0;  // x2[i_3] stays in a register over the loop on j
+        for (j = 0; j < n; j++) {
+            if (i_0 < n) {
+                x2_j_acc_0 = x2_j_acc_0 + A[j * n + i_0] * (y2_in_constant ? orcu_constant_double_y2[j] : y2[j]);
             }
-            for (int orcu_buffer = 0; j0 < n; j0 += 32, orcu_buffer ^= 1) {
-                if (j0 + 32 < n) {  // the next strip, into the other buffer
-                    const orcu_index j0_next = j0 + 32;
-                    auto y2_shared = y2_buffers[orcu_buffer ^ 1];
-                    // y2[(j0_next + orcu_a0)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                    if ((size_t)&y2[(j0_next)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                        for (orcu_index e = (orcu_index)threadIdx.y * 128 + threadIdx.x; e < 16; e += 128) {
-                            const orcu_index orcu_a0 = (e) * 2;
-                            if (((j0_next + orcu_a0) >= 0 && (j0_next + orcu_a0) <= n - 1 && (j0_next + orcu_a0 + 1) >= 0 && (j0_next + orcu_a0 + 1) <= n - 1))
-                                orcu_copy_async(*(double2 *)&ORCU_TILE_DATA(y2_shared)[orcu_a0], *(const double2 *)&y2[(j0_next + orcu_a0)]);
-                            else  // the tile's edge
-                                for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                    if ((j0_next + orcu_a0 + orcu_l) >= 0 && (j0_next + orcu_a0 + orcu_l) <= n - 1)
-                                        orcu_copy_async(ORCU_TILE_DATA(y2_shared)[orcu_a0 + orcu_l], y2[(j0_next + orcu_a0 + orcu_l)]);
-                                    else
-                                        ORCU_TILE_DATA(y2_shared)[orcu_a0 + orcu_l] = (double)0;
-                                }
-                        }
-                    } else {
-                        for (orcu_index e = (orcu_index)threadIdx.y * 128 + threadIdx.x; e < 32; e += 128) {
-                            const orcu_index orcu_a0 = e;
-                            if ((j0_next + orcu_a0) >= 0 && (j0_next + orcu_a0) <= n - 1)
-                                orcu_copy_async(ORCU_TILE_DATA(y2_shared)[orcu_a0], y2[(j0_next + orcu_a0)]);
-                            else
-                                ORCU_TILE_DATA(y2_shared)[orcu_a0] = (double)0;
-                        }
-                    }
-                }
-                auto y2_shared = y2_buffers[orcu_buffer];
-                if (j0 + 32 <= n) {
-                    #pragma unroll
-                    for (j = j0; j < j0 + 32; j++) {
-                        if (i_0 < n) {
-                            x2_j_acc_0 = x2_j_acc_0 + A[j * n + i_0] * y2_shared[j - j0];
-                        }
-                        if (i_1 < n) {
-                            x2_j_acc_1 = x2_j_acc_1 + A[j * n + i_1] * y2_shared[j - j0];
-                        }
-                    }
-                } else {
-                    for (j = j0; j < n; j++) {
-                        if (i_0 < n) {
-                            x2_j_acc_0 = x2_j_acc_0 + A[j * n + i_0] * y2_shared[j - j0];
-                        }
-                        if (i_1 < n) {
-                            x2_j_acc_1 = x2_j_acc_1 + A[j * n + i_1] * y2_shared[j - j0];
-                        }
-                    }
-                }
-                orcu_copies_wait();
-                __syncthreads();  // the next strip is whole, and every thread has read this one
+            if (i_1 < n) {
+                x2_j_acc_1 = x2_j_acc_1 + A[j * n + i_1] * (y2_in_constant ? orcu_constant_double_y2[j] : y2[j]);
             }
-        } else {  // 64-bit indices: one buffer
-            auto y2_shared = y2_buffers[0];
-            // 'j' (the loop at ex/mvt.c:30) in strips of 32: y2 copied to shared memory per strip
-            for (orcu_index j0 = 0; j0 < n; j0 += 32) {
-                // y2[(j0 + orcu_a0)]: the block's tile, read once from global memory, consecutive threads on consecutive double2s where its rows allow
-                if ((size_t)&y2[(j0)] % 16 == 0) {  // every row of the tile starts on 16 bytes
-                    for (orcu_index e = (orcu_index)threadIdx.y * 128 + threadIdx.x; e < 16; e += 128) {
-                        const orcu_index orcu_a0 = (e) * 2;
-                        if (((j0 + orcu_a0) >= 0 && (j0 + orcu_a0) <= n - 1 && (j0 + orcu_a0 + 1) >= 0 && (j0 + orcu_a0 + 1) <= n - 1))
-                            *(double2 *)&ORCU_TILE_DATA(y2_shared)[orcu_a0] = *(const double2 *)&y2[(j0 + orcu_a0)];
-                        else  // the tile's edge
-                            for (int orcu_l = 0; orcu_l < 2; orcu_l++) {
-                                ORCU_TILE_DATA(y2_shared)[orcu_a0 + orcu_l] = ((j0 + orcu_a0 + orcu_l) >= 0 && (j0 + orcu_a0 + orcu_l) <= n - 1) ? y2[(j0 + orcu_a0 + orcu_l)] : (double)0;
-                            }
-                    }
-                } else {
-                    for (orcu_index e = (orcu_index)threadIdx.y * 128 + threadIdx.x; e < 32; e += 128) {
-                        const orcu_index orcu_a0 = e;
-                        ORCU_TILE_DATA(y2_shared)[orcu_a0] = ((j0 + orcu_a0) >= 0 && (j0 + orcu_a0) <= n - 1) ? y2[(j0 + orcu_a0)] : (double)0;
-                    }
-                }
-                __syncthreads();  // the tiles are whole before any thread reads them
-                if (j0 + 32 <= n) {
-                    #pragma unroll
-                    for (j = j0; j < j0 + 32; j++) {
-                        if (i_0 < n) {
-                            x2_j_acc_0 = x2_j_acc_0 + A[j * n + i_0] * y2_shared[j - j0];
-                        }
-                        if (i_1 < n) {
-                            x2_j_acc_1 = x2_j_acc_1 + A[j * n + i_1] * y2_shared[j - j0];
-                        }
-                    }
-                } else {
-                    for (j = j0; j < n; j++) {
-                        if (i_0 < n) {
-                            x2_j_acc_0 = x2_j_acc_0 + A[j * n + i_0] * y2_shared[j - j0];
-                        }
-                        if (i_1 < n) {
-                            x2_j_acc_1 = x2_j_acc_1 + A[j * n + i_1] * y2_shared[j - j0];
-                        }
-                    }
-                }
-                __syncthreads();  // every thread has read the strip before the next one fills it
+            if (i_2 < n) {
+                x2_j_acc_2 = x2_j_acc_2 + A[j * n + i_2] * (y2_in_constant ? orcu_constant_double_y2[j] : y2[j]);
+            }
+            if (i_3 < n) {
+                x2_j_acc_3 = x2_j_acc_3 + A[j * n + i_3] * (y2_in_constant ? orcu_constant_double_y2[j] : y2[j]);
             }
         }
         if (i_0 < n) x2[i_0] = x2_j_acc_0;
         if (i_1 < n) x2[i_1] = x2_j_acc_1;
+        if (i_2 < n) x2[i_2] = x2_j_acc_2;
+        if (i_3 < n) x2[i_3] = x2_j_acc_3;
     }
 }
 
@@ -506,7 +375,7 @@ void orcu_release_mvt_2(void)
     orcu_release_buffers(orcu_mvt_2_buffers, 3);
 }
 
-// Runs the loop at ex/mvt.c:29 on the GPU (threadCount=128, vectorize=False, mapping='x=i', registerTile={'i': 2}, shared=['y2'], sharedDepth=32, constant=[]);
+// Runs the loop at ex/mvt.c:29 on the GPU (threadCount=128, vectorize=False, mapping='x=i', registerTile={'i': 4}, shared=[], sharedDepth=16, constant=['y2']);
 // returns when its results are in host memory.
 static void orcu_mvt_2(int n, double *x2, const double *A, const double *y2)
 {
@@ -534,10 +403,10 @@ static void orcu_mvt_2(int n, double *x2, const double *A, const double *y2)
         orcu_aliased("orcu_mvt_2");
     }
     const dim3 orcu_block(128, 1);
-    const dim3 orcu_grid(orcu_blocks_along(orcu_span_i, 256LL, 2147483647LL), 1);
+    const dim3 orcu_grid(orcu_blocks_along(orcu_span_i, 512LL, 2147483647LL), 1);
     // 32-bit indices unless the grid runs past the last iteration beyond INT_MAX, or an array
     // has more elements than that.
-    const bool orcu_wide = (long long)n + (long long)orcu_grid.x * 256 > INT_MAX || orcu_x2_end > INT_MAX || orcu_A_end > INT_MAX || orcu_y2_end > INT_MAX;
+    const bool orcu_wide = (long long)n + (long long)orcu_grid.x * 512 > INT_MAX || orcu_x2_end > INT_MAX || orcu_A_end > INT_MAX || orcu_y2_end > INT_MAX;
     decltype(&orcu_mvt_2_kernel<int>) const orcu_kernel = orcu_wide ? orcu_mvt_2_kernel<long long> : orcu_mvt_2_kernel<int>;
     const bool orcu_A_kept = orcu_kept(&orcu_A_handed, A, orcu_A_first, orcu_A_end);
     if (!orcu_A_kept)
@@ -554,7 +423,11 @@ static void orcu_mvt_2(int n, double *x2, const double *A, const double *y2)
         ORCU_CHECK(cudaMemcpy(d_A + orcu_A_first, A + orcu_A_first, sizeof(double) * orcu_count(orcu_A_first, orcu_A_end), cudaMemcpyHostToDevice));
     ORCU_CHECK(cudaMemcpy(d_y2 + orcu_y2_first, y2 + orcu_y2_first, sizeof(double) * orcu_count(orcu_y2_first, orcu_y2_end), cudaMemcpyHostToDevice));
 
-    ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_x2, d_A, d_y2, n);
+    // y2 in constant memory when its elements [0, end) fit, copied from its device copy.
+    const bool y2_in_constant = orcu_y2_end <= 2048;
+    if (y2_in_constant)
+        ORCU_CHECK(cudaMemcpyToSymbolAsync(orcu_constant_double_y2, d_y2, sizeof(double) * orcu_y2_end, 0, cudaMemcpyDeviceToDevice, 0));
+    ORCU_LAUNCH(orcu_kernel, orcu_grid, orcu_block, 0, 0, d_x2, d_A, d_y2, n, y2_in_constant);
     ORCU_CHECK(cudaGetLastError());
     if (orcu_A_kept)
         orcu_flush(&orcu_A_handed);  // before this loop's own copies: they may overlap

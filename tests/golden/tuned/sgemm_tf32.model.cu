@@ -1,7 +1,7 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/sgemm_tf32.c.
  * orcu_sgemm_tf32_1 (line 23): TC=256, mapping_1='x=j y=i', registers_i_1=4, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
- *     input n=37; time 0.01152 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=37; time 0.01048 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_sgemm_tf32_1 (line 23): TC=256, mapping_1='x=j y=i', registers_i_1=4, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
  *     input n=64; time 0.008103 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
