@@ -17,8 +17,9 @@ PPCG also makes (the same arrays written): orcu's pick (of every configuration o
 kernel's own parameters, the least time orcu's model predicts on the H100 profile) beside
 PPCG's choices as orcu's space writes them (the same grid axes, the same arrays in shared
 memory, PPCG's tile over its block as register tiles, PPCG's tile of the sequential loop as
-the strip depth; orcu's block of threadCount threads, PPCG's 16 x 32 being outside the
-space), both counted by the same code.
+the strip depth, PPCG's threads a block as threadCount, which orcu shapes with up to 32
+along x: PPCG's 16 x 32 runs as 32 x 16), both counted by the same code; orcu's pick is at
+the scop's own threadCount (orcu's default).
 """
 
 from __future__ import annotations
@@ -131,13 +132,12 @@ def _scop_file(name: str) -> Path:
 def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dict]:
     """Per orcu kernel matched to one of PPCG's: the static bytes of orcu's pick and of PPCG's
     choices in orcu's space."""
-    device = profile(DEFAULT_PROFILE)
     with tempfile.TemporaryDirectory() as tmp:
-        text = _scop_file(name).read_text()
-        for param, value in sizes.items():
-            text = re.sub(rf"param {param}\[\] = \[[^]]*\];", f"param {param}[] = [{value}];", text)
-        (Path(tmp) / name).write_text(text)
-        program = load(Path(tmp) / name)
+        return _traffic_rows(name, sizes, ppcg, Path(tmp))
+
+
+def _traffic_rows(name: str, sizes: dict[str, int], ppcg: list[dict], tmp: Path) -> list[dict]:
+    program = _program(name, sizes, tmp)
     inputs = {p.name: sizes.get(p.name, p.values[0]) for p in program.spec.input_params}
     taken: set[int] = set()
     rows = []
@@ -150,25 +150,14 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
             continue
         taken.update(matches)
         theirs = ppcg[matches[0]]
-        space = performance_space(program, inputs, limits(program, k, inputs, device).constraints)
-        mine = [p for p in space.params if p.name.endswith(f"_{k + 1}")]
-        base = space.config(0)
-        scored = []
-        for combo in itertools.product(*(p.values for p in mine)):
-            config = {**base, **{p.name: v for p, v in zip(mine, combo)}}
-            try:
-                space.index(config)
-            except (KeyError, ValueError):
-                continue  # a configuration that cannot be built
-            traffic = generate(program, nest, config, inputs).traffic(device.multiprocessors)
-            prediction = of_variant(program, k, traffic, inputs, device)
-            if traffic is not None and prediction is not None:
-                scored.append((prediction.ms, traffic.bytes, {p.name: config[p.name] for p in mine}))
+        scored, mine = _scored(program, k, inputs)
         if not scored:
             continue
         best = min(scored, key=lambda s: (s[0], s[1]))
-        wanted = _as_orcu(theirs, mine)
-        same = [s for s in scored if all(s[2].get(n) == v for n, v in wanted.items())]
+        # PPCG's choices with its block's threads (orcu shapes them, up to 32 along x)
+        at_theirs = _program(name, sizes, tmp, math.prod(theirs["block_dims"]))
+        wanted = _as_orcu(theirs, _params(at_theirs, k, inputs)[1])
+        same = _scored(at_theirs, k, inputs, wanted)[0]
         lacking = [a for a in theirs["shared"] if f"shared_{a}_{k + 1}" not in {p.name for p in mine}]
         row = {
             "kernel": nest.name,
@@ -177,7 +166,7 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
             "orcu_bytes": best[1],
             "orcu_predicted_ms": round(best[0], 4),
             "ppcg": theirs,
-            "ppcg_in_orcu": wanted,
+            "ppcg_in_orcu": {"threadCount": math.prod(theirs["block_dims"]), **wanted},
             # PPCG's shared arrays that orcu's space does not offer for the kernel (its placements differ)
             "ppcg_shared_not_offered": lacking,
             # PPCG's kernels whose work orcu's kernel fuses (their writes together its): PPCG's choices are
@@ -189,6 +178,49 @@ def traffic_side(name: str, sizes: dict[str, int], ppcg: list[dict]) -> list[dic
             row["ppcg_predicted_ms"] = round(min(s[0] for s in same), 4)
         rows.append(row)
     return sorted(rows, key=lambda r: r["kernel"])
+
+
+def _program(name: str, sizes: dict[str, int], tmp: Path, threads: int | None = None):
+    """The scop of ``name`` at PolyBench's ``sizes``, loaded from a file in ``tmp``; with
+    ``threads``, its transform's threadCount (else orcu's default)."""
+    text = _scop_file(name).read_text()
+    for param, value in sizes.items():
+        text = re.sub(rf"param {param}\[\] = \[[^]]*\];", f"param {param}[] = [{value}];", text)
+    if threads is not None:
+        text = text.replace("transform CUDA(mapping='auto'", f"transform CUDA(mapping='auto', threadCount={threads}", 1)
+    path = tmp / (f"t{threads}_" if threads else "") / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text)
+    return load(path)
+
+
+def _scored(program, k: int, inputs: dict, wanted: dict | None = None) -> tuple[list[tuple[float, int, dict]], list]:
+    """(the model's time and the static bytes of each configuration of kernel ``k``'s own
+    parameters that can be built and holds the ``wanted`` values, with those values; the
+    parameters), at the H100 profile."""
+    device, (space, mine) = profile(DEFAULT_PROFILE), _params(program, k, inputs)
+    base, nest = space.config(0), program.nests[k]
+    scored = []
+    for combo in itertools.product(*(p.values for p in mine)):
+        config = {**base, **{p.name: v for p, v in zip(mine, combo)}}
+        if any(config[n] != v for n, v in (wanted or {}).items()):
+            continue
+        try:
+            space.index(config)
+        except (KeyError, ValueError):
+            continue  # a configuration that cannot be built
+        traffic = generate(program, nest, config, inputs).traffic(device.multiprocessors)
+        prediction = of_variant(program, k, traffic, inputs, device)
+        if traffic is not None and prediction is not None:
+            scored.append((prediction.ms, traffic.bytes, {p.name: config[p.name] for p in mine}))
+    return scored, mine
+
+
+def _params(program, k: int, inputs: dict):
+    """(the space of the program at ``inputs`` on the H100 profile, kernel ``k``'s own parameters)."""
+    device = profile(DEFAULT_PROFILE)
+    space = performance_space(program, inputs, limits(program, k, inputs, device).constraints)
+    return space, [p for p in space.params if p.name.endswith(f"_{k + 1}")]
 
 
 def _match(ppcg: list[dict], taken: set[int], written: list[str], arrays: set[str]) -> int | None:
