@@ -1,13 +1,13 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/2mm.c.
  * orcu_mm2_1 (line 26): TC=64, mapping_1='x=j y=i', registers_i_1=1, registers_j_1=4, shared_A_1=False, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
- *     input ni=33, nj=35, nk=37, nl=39; time 0.01766 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input ni=33, nj=35, nk=37, nl=39; time 0.02098 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_mm2_1 (line 26): TC=64, mapping_1='x=j y=i', registers_i_1=1, registers_j_1=4, shared_A_1=False, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
- *     input ni=48, nj=35, nk=37, nl=39; time 0.01772 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input ni=48, nj=35, nk=37, nl=39; time 0.02105 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_mm2_2 (line 41): TC=64, mapping_2='x=j y=i', registers_i_2=1, registers_j_2=8, shared_C_2=False, shared_tmp_2=True, sharedDepth_2=32, vectorize_2=True, tensorCores_2=False
- *     input ni=33, nj=35, nk=37, nl=39; time 0.01196 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input ni=33, nj=35, nk=37, nl=39; time 0.01372 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_mm2_2 (line 41): TC=64, mapping_2='x=j y=i', registers_i_2=1, registers_j_2=8, shared_C_2=False, shared_tmp_2=True, sharedDepth_2=32, vectorize_2=True, tensorCores_2=False
- *     input ni=48, nj=35, nk=37, nl=39; time 0.01214 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input ni=48, nj=35, nk=37, nl=39; time 0.01395 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/axpy.c.
  * orcu_daxpy_1 (line 25): TC=192, BC=528, SC=2, PL=16
- *     input n=100000; time 0.006556 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=100000; time 0.006843 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_daxpy_1 (line 25): TC=192, BC=528, SC=2, PL=16
- *     input n=1000003; time 0.01174 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=1000003; time 0.01344 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/conv2d.c.
  * orcu_conv2d_1 (line 21): TC=256, mapping_1='x=j y=i', registers_i_1=4, registers_j_1=4, shared_in_1=True, shared_mask_1=False, constant_mask_1=True, sharedDepth_1=32, vectorize_1=False, minBlocks_1=4
- *     input n=33, m=45, k=5; time 0.009318 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=33, m=45, k=5; time 0.01036 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_conv2d_1 (line 21): TC=256, mapping_1='x=j y=i', registers_i_1=4, registers_j_1=4, shared_in_1=True, shared_mask_1=False, constant_mask_1=True, sharedDepth_1=32, vectorize_1=False, minBlocks_1=4
- *     input n=64, m=45, k=5; time 0.009616 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=64, m=45, k=5; time 0.01074 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

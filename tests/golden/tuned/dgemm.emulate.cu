@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/dgemm.c.
  * orcu_dgemm_1 (line 22): TI=4, TJ=16, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=1, shared_A_1=False, shared_B_1=True, sharedDepth_1=16, vectorize_1=False, tensorCores_1=False
- *     input n=37; time 0.01261 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=37; time 0.01454 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_dgemm_1 (line 22): TI=4, TJ=16, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=False, tensorCores_1=True
- *     input n=64; time 0.01021 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=64; time 0.0115 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

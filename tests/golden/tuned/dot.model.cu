@@ -1,11 +1,11 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/dot.c.
  * orcu_sdot_1 (line 24): TC=64, BC=528, CB=True
- *     input n=1; time 0.006085 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=1; time 0.006243 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_sdot_1 (line 24): TC=64, BC=528, CB=True
- *     input n=1000; time 0.006091 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=1000; time 0.006251 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_sdot_1 (line 24): TC=64, BC=528, CB=True
- *     input n=1048576; time 0.01083 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=1048576; time 0.01229 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/gemv_t.c.
  * orcu_gemv_t_1 (line 19): TC=256, mapping_1='x=j', registers_j_1=4, shared_x_1=False, constant_x_1=True, sharedDepth_1=16, vectorize_1=False
- *     input n=41, m=37; time 0.006807 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=41, m=37; time 0.007163 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_gemv_t_1 (line 19): TC=256, mapping_1='x=j', registers_j_1=4, shared_x_1=False, constant_x_1=True, sharedDepth_1=16, vectorize_1=False
- *     input n=41, m=64; time 0.006807 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=41, m=64; time 0.007163 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

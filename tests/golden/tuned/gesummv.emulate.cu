@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/gesummv.c.
  * orcu_gesummv_1 (line 22): TC=128, mapping_1='x=j(threads) y=i'
- *     input n=37; time 0.00719 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=37; time 0.00765 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_gesummv_1 (line 22): TC=64, mapping_1='x=j(threads) y=i'
- *     input n=64; time 0.007288 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=64; time 0.007775 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

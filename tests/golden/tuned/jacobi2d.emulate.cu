@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/jacobi2d.c.
  * orcu_jacobi2d_1 (line 17): TC=128, registers_i_1=4, registers_j_1=1, shared_a_1=True, vectorize_1=False
- *     input n=37; time 0.006589 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=37; time 0.006886 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_jacobi2d_1 (line 17): TC=128, registers_i_1=4, registers_j_1=1, shared_a_1=True, vectorize_1=False
- *     input n=66; time 0.00648 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=66; time 0.006747 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/multi_axpy.c.
  * orcu_multi_axpy_1 (line 22): TC=128, BC=1056, UIF=1
- *     input n=50000, nv=4; time 0.0067 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=50000, nv=4; time 0.007027 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_multi_axpy_1 (line 22): TC=128, BC=1056, UIF=1
- *     input n=50000, nv=6; time 0.006988 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=50000, nv=6; time 0.007394 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

@@ -1,13 +1,13 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/mvt.c.
  * orcu_mvt_1 (line 19): TC=64, mapping_1='x=j(threads) y=i'
- *     input n=37; time 0.006596 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=37; time 0.006894 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_mvt_1 (line 19): TC=64, mapping_1='x=j(threads) y=i'
- *     input n=64; time 0.006596 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=64; time 0.006894 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_mvt_2 (line 28): TC=128, mapping_2='x=i', registers_i_2=4, shared_y2_2=False, constant_y2_2=True, sharedDepth_2=16, vectorize_2=False
- *     input n=37; time 0.007481 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=37; time 0.00802 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_mvt_2 (line 28): TC=128, mapping_2='x=i', registers_i_2=4, shared_y2_2=False, constant_y2_2=True, sharedDepth_2=16, vectorize_2=False
- *     input n=64; time 0.00852 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=64; time 0.009343 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

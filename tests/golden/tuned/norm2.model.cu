@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/norm2.c.
  * orcu_dnrm2_1 (line 27): TC=1024, BC=264
- *     input n=999; time 0.00599 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=999; time 0.006122 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_dnrm2_1 (line 27): TC=1024, BC=132
- *     input n=4000037; time 0.01751 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=4000037; time 0.02078 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

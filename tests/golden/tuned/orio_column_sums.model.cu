@@ -1,7 +1,7 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/orio/column_sums.c.
  * orcu_colsum_1 (line 10): TC=64, mapping_1='x=j y=i(split)', registers_j_1=4, shared_r_1=False, constant_r_1=True, sharedDepth_1=16, vectorize_1=True
- *     input m=150, n=300; time 0.006237 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input m=150, n=300; time 0.006437 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

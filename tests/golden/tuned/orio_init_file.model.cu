@@ -1,7 +1,7 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/orio/init_file.c.
  * orcu_waxpby_1 (line 17): TC=64
- *     input n=2000; time 0.006889 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=2000; time 0.007267 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

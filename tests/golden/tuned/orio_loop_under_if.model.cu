@@ -1,7 +1,7 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/orio/loop_under_if.c.
  * orcu_blockdia_1 (line 17): TC=64
- *     input nrows=600, ndofs=3, ndiags=3; time 0.007991 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input nrows=600, ndofs=3, ndiags=3; time 0.008669 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

@@ -1,7 +1,7 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/orio/many_streams.c.
  * orcu_vecxpy_1 (line 9): SC=30
- *     input n=3000; time 0.006042 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=3000; time 0.006188 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/orio/time_steps.c.
  * orcu_jacobi1d_1 (line 13): TC=128
- *     input T=6, n=3000; time 0.03957 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input T=6, n=3000; time 0.04136 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_jacobi1d_2 (line 16): TC=128
- *     input T=6, n=3000; time 0.03957 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input T=6, n=3000; time 0.04136 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

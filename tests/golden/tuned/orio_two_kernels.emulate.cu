@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/orio/two_kernels.c.
  * orcu_waxpy_then_scale_1 (line 12): TC1=128
- *     input n=2000; time 0.006596 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=2000; time 0.006894 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_waxpy_then_scale_2 (line 15): TC2=64
- *     input n=2000; time 0.006586 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=2000; time 0.006881 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/sgemm_tf32.c.
  * orcu_sgemm_tf32_1 (line 23): TC=256, mapping_1='x=j y=i', registers_i_1=4, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
- *     input n=37; time 0.01048 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=37; time 0.01184 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_sgemm_tf32_1 (line 23): TC=256, mapping_1='x=j y=i', registers_i_1=4, registers_j_1=4, shared_A_1=True, shared_B_1=True, sharedDepth_1=32, vectorize_1=True, tensorCores_1=False
- *     input n=64; time 0.008103 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=64; time 0.008812 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

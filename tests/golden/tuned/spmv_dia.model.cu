@@ -1,15 +1,15 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/spmv_dia.c.
  * orcu_MatMult_SeqDia_1 (line 37): TC=384, BC=528, UIF=1, PL=48, CFLAGS=' -O2'
- *     input m=32, n=32, nos=5, dof=1; time 0.006006 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input m=32, n=32, nos=5, dof=1; time 0.006143 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_MatMult_SeqDia_1 (line 37): TC=384, BC=528, UIF=1, PL=48, CFLAGS=' -O2'
- *     input m=64, n=64, nos=5, dof=1; time 0.006085 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input m=64, n=64, nos=5, dof=1; time 0.006244 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_MatMult_SeqDia_1 (line 37): TC=384, BC=528, UIF=1, PL=48, CFLAGS=' -O2'
- *     input m=128, n=128, nos=5, dof=1; time 0.006402 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input m=128, n=128, nos=5, dof=1; time 0.006647 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_MatMult_SeqDia_1 (line 37): TC=384, BC=528, UIF=1, PL=48, CFLAGS=' -O2'
- *     input m=256, n=256, nos=5, dof=1; time 0.007302 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input m=256, n=256, nos=5, dof=1; time 0.007792 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_MatMult_SeqDia_1 (line 37): TC=384, BC=528, UIF=1, PL=48, CFLAGS=' -O2'
- *     input m=512, n=512, nos=5, dof=1; time 0.01127 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input m=512, n=512, nos=5, dof=1; time 0.01284 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

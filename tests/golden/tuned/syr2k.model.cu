@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/syr2k.c.
  * orcu_syr2k_1 (line 21): TC=128, mapping_1='x=j y=i', registers_i_1=2, registers_j_1=4, shared_A_1=False, shared_B_1=True, sharedDepth_1=16, vectorize_1=False, minBlocks_1=5
- *     input n=37, m=29; time 0.01767 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=37, m=29; time 0.02099 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_syr2k_1 (line 21): TC=64, mapping_1='x=j y=i', registers_i_1=1, registers_j_1=4, shared_A_1=False, shared_B_1=True, sharedDepth_1=32, vectorize_1=False
- *     input n=64, m=29; time 0.02043 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=64, m=29; time 0.0245 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

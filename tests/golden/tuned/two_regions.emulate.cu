@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/two_regions.c.
  * orcu_scale_and_max_1 (line 25): TC1=512, BC1=264
- *     input n=12345; time 0.006051 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=12345; time 0.006201 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_scale_and_max_2 (line 33): TC2=1024, BC2=66
- *     input n=12345; time 0.006017 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=12345; time 0.006157 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, emulated on the CPU). Compiler: g++ (Debian 12.2.0-14+deb12u1) 12.2.0 with orcu's CUDA emulation.
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.

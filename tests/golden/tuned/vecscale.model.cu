@@ -1,9 +1,9 @@
 // >>> orcu generated code: begin
 /* Written by orcu 0.1.0 from ex/vecscale.c.
  * orcu_sscal_1 (line 4): TC=64, BC=264, PL=16
- *     input n=4096; time 0.006279 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=4096; time 0.00649 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * orcu_sscal_1 (line 4): TC=64, BC=264, PL=16
- *     input n=1000000; time 0.0242 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
+ *     input n=1000000; time 0.0293 ms (GPU kernel time predicted by orcu's performance model, which ranked the variants)
  * Device: NVIDIA H100 80GB HBM3 (sm_90, predicted by orcu's performance model). Compiler: none (orcu's performance model).
  * Each Loop region runs on the GPU; compile with -DORCU_ORIGINAL for the original C loops.
  * The annotations are kept, so `orcu tune` can tune this file again.
