@@ -32,7 +32,8 @@ from orcu.analysis.conversions import expression_type, reorder_problem
 from orcu.analysis.scalars import assigned_before_read, match_reduction, why_carried
 from orcu.analysis.subscripts import Shaped, is_affine, shapes
 from orcu.errors import Location
-from orcu.frontend.ir import Access, Loop, LoopNest, Variable, c_text, statements
+from orcu.frontend.ir import Access, Loop, LoopNest, Stmt, Variable, c_text, statements
+from orcu.frontend.types import ATOMIC_AS_UNSIGNED, ATOMIC_SUMS
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Conflict:
 
     text: str  # e.g. "'a[i][j]' (line 7) and 'a[i - 1][j]' (line 7)"
     reduction: bool = False  # updates of one reduction: parallel through a reduction across threads
+    atomic: bool = False  # ... of a sum a kernel makes with atomicAdd (Dependences.atomics)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,9 @@ class _Pair:
     second: tuple[Shaped, int]
     reduction: bool
     opaque: str | None  # the access that made it conservative
+    # updates of one sum whose element is not affine (a[idx[i]] += ...), of a type atomicAdd adds:
+    # the only placement that runs them in parallel, a kernel's atomicAdd (Dependences.atomics)
+    atomic: bool = False
 
     def text(self) -> str:
         (a, _), (b, _) = self.first, self.second
@@ -81,6 +86,9 @@ class Dependences:
     stops: dict[str, str] = field(default_factory=dict)
     # Loops whose iterations write what the bounds of a loop in them read: (where, why) by iterator.
     bounds_written: dict[str, list[tuple[Location, str]]] = field(default_factory=dict)
+    # The statements a kernel runs as atomicAdd: updates of a sum through subscripts that are not
+    # affine (a histogram's bins, a scatter), the reduction pairs between them atomic.
+    atomics: frozenset[Stmt] = frozenset()
     _pairs: list[_Pair] = field(default_factory=list, repr=False)
     _scalars: dict[str, dict[str, str]] = field(
         default_factory=dict, repr=False
@@ -98,7 +106,7 @@ class Dependences:
                 return stop
         for k, pair in enumerate(self._pairs):
             for var in sorted(grid | reduced):
-                if pair.reduction and var in reduced:
+                if pair.reduction and (var in reduced or pair.atomic):
                     continue
                 if self._pair_differs(k, var):
                     kind = "a reduction across" if pair.reduction else "a dependence between"
@@ -182,9 +190,10 @@ class Dependences:
     def array_conflict(self, var: str) -> tuple[Access, Access, bool, str | None] | None:
         """The first pair of array accesses that touch one element in different iterations of
         ``var``: (a write, the other access, whether both are updates of one reduction, the
-        access that is not affine); None when the loop's iterations touch disjoint elements."""
+        access that is not affine); None when the loop's iterations touch disjoint elements
+        (atomic updates aside: a kernel makes them with atomicAdd)."""
         for k, pair in enumerate(self._pairs):
-            if self._pair_differs(k, var):
+            if not pair.atomic and self._pair_differs(k, var):
                 (a, _), (b, _) = pair.first, pair.second
                 write, other = (a.access, b.access) if a.access.write else (b.access, a.access)
                 return write, other, pair.reduction, pair.opaque
@@ -231,6 +240,8 @@ def _dependences(nest: LoopNest) -> Dependences:
     order = {id(st): k for k, (st, _) in enumerate(statements(nest.body))}
     owner = {id(acc): st for st, _ in statements(nest.body) for acc in st.accesses}
     reductions = _array_reductions(nest)
+    summed = {id(st): st for st, _ in statements(nest.body) if _atomic_sum(st, nest.variables)}
+    atomics: set[Stmt] = set()
     for _name, accesses in arrays.items():
         located = [(sh, order[id(owner[id(sh.access)])]) for sh in accesses]
         for a, b in combinations_with_replacement(located, 2):
@@ -245,7 +256,12 @@ def _dependences(nest: LoopNest) -> Dependences:
                 and None not in same_update
                 and all(s.access.text == next(iter(same_update))[0] for s, _ in (a, b))
             )
-            deps._pairs.append(_Pair(a, b, reduction, unexact))
+            sums = [summed.get(id(owner[id(s.access)])) for s, _ in (a, b)]
+            atomic = reduction and unexact is not None and None not in sums
+            if atomic:
+                atomics.update(st for st in sums if st is not None)
+            deps._pairs.append(_Pair(a, b, reduction, unexact, atomic))
+    deps.atomics = frozenset(atomics)
     deps._scalars = _scalar_roles(nest)
     deps.bounds_written = _bounds_written(nest)
     for loop in nest.loops():
@@ -259,7 +275,7 @@ def _dependences(nest: LoopNest) -> Dependences:
             conflicts.append(Conflict(f"the 'break' on line {jump.loc.line} ends its iterations early"))
         for k, pair in enumerate(deps._pairs):
             if _carried(nest, pair, loop) and deps._pair_differs(k, loop.var):
-                conflicts.append(Conflict(pair.text(), pair.reduction))
+                conflicts.append(Conflict(pair.text(), pair.reduction, pair.atomic))
                 if pair.opaque:
                     opaque.append(pair.opaque)
         conflicts += [Conflict(why) for _, why in deps.bounds_written.get(loop.var, ())]
@@ -319,32 +335,63 @@ def _array_reductions(nest: LoopNest) -> dict[int, tuple[str, str]]:
     return out
 
 
+@dataclass(frozen=True)
+class Update:
+    """An update of one array element with one operator, as array_update reads it."""
+
+    target: c_ast.ArrayRef
+    op: str  # "+" (also of -=, ++ and --) or "*"
+    value: c_ast.Node  # what each update adds or multiplies by
+    negated: bool  # -= and --: the value is subtracted
+    test: c_ast.Node | None  # the test of the ``if`` around it
+
+
 def array_update(node: c_ast.Node, variables: Mapping[str, Variable]) -> tuple[str, str] | None:
-    """``A[...] op= e`` or ``A[...] = A[...] op e`` with e free of the target, alone or under an
-    ``if`` whose test does not read the target (skipped, it adds nothing), where C's conversions
-    at each step let the updates be reordered (analysis/conversions.py): (target text, operator)."""
+    """``A[...] op= e``, ``A[...] = A[...] op e`` with e free of the target, or ``A[...]++``
+    (``--``), alone or under an ``if`` whose test does not read the target (skipped, it adds
+    nothing), where C's conversions at each step let the updates be reordered
+    (analysis/conversions.py): (target text, operator)."""
+    update = read_update(node, variables)
+    return None if update is None else (c_text(update.target), update.op)
+
+
+def read_update(node: c_ast.Node, variables: Mapping[str, Variable]) -> Update | None:
+    """The parts of an update array_update accepts; None for any other statement."""
     if isinstance(node, c_ast.If) and node.iffalse is None:
         inner = node.iftrue
         if isinstance(inner, c_ast.Compound) and len(inner.block_items or []) == 1:
             inner = inner.block_items[0]
-        update = array_update(inner, variables)
-        return update if update is not None and not _mentions(node.cond, update[0]) else None
-    if not isinstance(node, c_ast.Assignment) or not isinstance(node.lvalue, c_ast.ArrayRef):
-        return None
-    target = c_text(node.lvalue)
-    element = expression_type(node.lvalue, variables)
-    rhs = node.rvalue
+        update = read_update(inner, variables)
+        if update is None or _mentions(node.cond, c_text(update.target)):
+            return None
+        test = node.cond if update.test is None else c_ast.BinaryOp("&&", node.cond, update.test)
+        return Update(update.target, update.op, update.value, update.negated, test)
     found = None
-    if node.op in ("+=", "-=", "*="):
-        found = None if _mentions(rhs, target) else (target, "*" if node.op == "*=" else "+", rhs)
-    elif node.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*"):
-        for this, other in ((rhs.left, rhs.right), (rhs.right, rhs.left)):
-            if c_text(this) == target and not _mentions(other, target):
-                found = target, rhs.op, other
-                break
-    if found is None or element is None or reorder_problem(element, found[1], found[2], variables) is not None:
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "p++", "--", "p--"):
+        if isinstance(node.expr, c_ast.ArrayRef):
+            found = Update(node.expr, "+", c_ast.Constant("int", "1"), "--" in node.op, None)
+    elif isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ArrayRef):
+        target, rhs = c_text(node.lvalue), node.rvalue
+        if node.op in ("+=", "-=", "*=") and not _mentions(rhs, target):
+            found = Update(node.lvalue, "*" if node.op == "*=" else "+", rhs, node.op == "-=", None)
+        elif node.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "*"):
+            for this, other in ((rhs.left, rhs.right), (rhs.right, rhs.left)):
+                if c_text(this) == target and not _mentions(other, target):
+                    found = Update(node.lvalue, rhs.op, other, False, None)
+                    break
+    if found is None:
         return None
-    return found[0], found[1]
+    element = expression_type(found.target, variables)
+    if element is None or reorder_problem(element, found.op, found.value, variables) is not None:
+        return None
+    return found
+
+
+def _atomic_sum(st: Stmt, variables: Mapping[str, Variable]) -> bool:
+    """Whether the statement is a sum into an array element of a type atomicAdd adds."""
+    update = read_update(st.node, variables)
+    atomic = ATOMIC_SUMS + ATOMIC_AS_UNSIGNED
+    return update is not None and update.op == "+" and expression_type(update.target, variables) in atomic
 
 
 def _mentions(node: c_ast.Node, target: str) -> bool:

@@ -313,6 +313,16 @@ def _shaped(
     if not declared_multi and all(len(ps) == 1 and ps[0] is not None and is_affine(ps[0], iterators) for ps in polys):
         # One affine index each (``y[i - n + 1000]``): already exact, whatever sizes it names.
         return [Shaped(acc, loops, tuple(ps), True, (Poly.const(1),)) for (acc, loops), ps in zip(accesses, polys)]
+    vector = not declared_multi and all(len(ps) == 1 for ps in polys)
+    if declared_multi or (vector and any(ps[0] is None for ps in polys)):
+        # Some subscripts are not affine (x[idx[i]]): those accesses may touch any element, while
+        # one whose subscripts are, the array indexed as declared (or a vector), names its own.
+        dims = [_affine_dims(ps, iterators) for ps in polys]
+        flat = (Poly.const(1),) if vector else None
+        return [
+            Shaped(acc, loops, d, d is not None, flat if d is not None else None)
+            for (acc, loops), d in zip(accesses, dims)
+        ]
     if not all(len(ps) == 1 and ps[0] is not None for ps in polys):
         return [Shaped(acc, loops, _affine_dims(ps, iterators), False) for (acc, loops), ps in zip(accesses, polys)]
     # One flat subscript each: group the terms by the size factors they carry.

@@ -105,8 +105,10 @@ def threads_loop(
     unroll: int,
     registers,
     where: str,
+    atomics: Mapping | None = None,
 ) -> list[str]:
-    """A loop over the block's threads along x, with its reductions folded across the row."""
+    """A loop over the block's threads along x, with its reductions folded across the row;
+    ``atomics`` as printer.nodes takes them."""
     pad = printer.INDENT * depth
     step = f" * {loop.step}" if loop.step != 1 else ""
     lower, upper = printer.expression(loop.lower, renames), printer.expression(loop.upper, renames)
@@ -131,6 +133,7 @@ def threads_loop(
         unroll,
         registers,
         {ref: name for ref, name in names.items() if ref not in scalar},
+        atomics=atomics,
     )
     lines.append(f"{pad}    }}")
     lines += [f"{pad}    {t.name} = orcu_row_reduce<{t.ctype}, {t.functor}, {width}>({t.name});" for t in found]
@@ -176,6 +179,7 @@ class MappedKernel:
     figures: Callable[[int], Traffic | None] | None
     fresh: Callable[[str], str]
     registers: Callable[[list[ArrayPlan], list[Loop]], dict[int, list[Register]]]
+    atomics: Mapping  # statements run as atomicAdd (codegen/atomics.py)
     _identity: Callable[[str, str, bool], tuple[str, str]]
 
     def mapped(self, arrays: list[ArrayPlan], unroll: int) -> dict[str, Any]:
@@ -206,44 +210,16 @@ class MappedKernel:
             any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"] or split is not None
         )  # a split's fold needs the block's loops alike
         if tiled:  # Phase II's block and register tiles, shared copies (the runner pruned those that cannot apply)
-            axes = {d.loop: d.axis for d in schedule.grid}
-            self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
-            split_loop = next((lp for lp in loops_of(body) if lp.var == split), None)
-            sums = targets(nest, split_loop, types, self._identity, self.fresh) if split_loop else []
-            if split_loop is not None:
-                self.needs |= {"column_reduce", "blocks_split"} | {t.functor for t in sums}
-            body_ = TiledBody(
-                grid,
-                body,
-                placed,
-                v,
-                (tx, ty),
-                axes,
-                types,
-                {a.name: a.element for a in arrays},
-                {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
-                registers,
-                unroll,
-                self.fresh,
-                where,
-                {c["name"]: c for c in self.constants},
-                by_text(nest),
-                (split_loop, sums) if split_loop else None,
-            )
-            self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set())
-            if body_.tensor is not None:
-                self.needs.add(body_.tensor.instruction.helper)
-                self.rounding = max(self.rounding, body_.tensor.instruction.rounding)
-            self._traffic(placed, {t.key: body_.ways(t) for t in body_.shared}, registers)
-            return self._launch(grid, body_.lines(), (tx, ty), body_.counts, split_loop)
+            return self._tiled(arrays, unroll, grid, body, placed, registers, types)
         if placed is not None:
             self._traffic(placed, {}, registers)
 
         def special(node, depth, refs):
             if node is row_loop:
-                return threads_loop(node, depth, found, tx, {}, unroll, registers, where)
+                return threads_loop(node, depth, found, tx, {}, unroll, registers, where, self.atomics)
             if id(node) in row_body and row_effect(node, {r.var for r in self.a.reductions}):  # once per row
-                return once_per_row(printer.nodes((node,), depth + 1, {}, unroll, registers, refs), depth)
+                lines = printer.nodes((node,), depth + 1, {}, unroll, registers, refs, atomics=self.atomics)
+                return once_per_row(lines, depth)
             return None
 
         lines: list[str] = []
@@ -251,13 +227,52 @@ class MappedKernel:
         for lp in grid:
             lines += [printer.INDENT * depth + line for line in grid_header(lp, schedule.dim(lp.var).axis, {}, where)]
             depth += 1
-        lines += printer.nodes(body, depth, {}, unroll, registers, special=special)
+        lines += printer.nodes(body, depth, {}, unroll, registers, special=special, atomics=self.atomics)
         for _ in grid:
             depth -= 1
             lines.append(printer.INDENT * depth + "}")
         return self._launch(
             grid, lines, (tx, ty), {lp.var: {"x": tx, "y": ty}[schedule.dim(lp.var).axis] for lp in grid}
         )
+
+    def _tiled(self, arrays, unroll: int, grid, body, placed: Placement, registers, types) -> dict[str, Any]:
+        """mapped()'s kernel where phase II places tiles: block and register tiles, shared and
+        constant copies, a loop split over blocks (codegen/tiled.py)."""
+        v, nest, schedule = self.v, self.nest, self.schedule
+        split = schedule.split.loop if schedule.split else None
+        axes = {d.loop: d.axis for d in schedule.grid}
+        self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
+        split_loop = next((lp for lp in loops_of(body) if lp.var == split), None)
+        sums = targets(nest, split_loop, types, self._identity, self.fresh) if split_loop else []
+        if split_loop is not None:
+            self.needs |= {"column_reduce", "blocks_split"} | {t.functor for t in sums}
+        shape = block_shape(schedule, v["threadCount"], v["tile"])
+        assert not isinstance(shape, str), shape
+        body_ = TiledBody(
+            grid,
+            body,
+            placed,
+            v,
+            shape,
+            axes,
+            types,
+            {a.name: a.element for a in arrays},
+            {a.name: ELEMENT_BYTES.get(a.element, 8) for a in arrays},
+            registers,
+            unroll,
+            self.fresh,
+            str(self.source),
+            {c["name"]: c for c in self.constants},
+            by_text(nest),
+            (split_loop, sums) if split_loop else None,
+            self.atomics,
+        )
+        self.needs |= {"tiles"} | ({"copy_async"} if body_.double else set())
+        if body_.tensor is not None:
+            self.needs.add(body_.tensor.instruction.helper)
+            self.rounding = max(self.rounding, body_.tensor.instruction.rounding)
+        self._traffic(placed, {t.key: body_.ways(t) for t in body_.shared}, registers)
+        return self._launch(grid, body_.lines(), shape, body_.counts, split_loop)
 
     def _constant(self, array: ArrayPlan) -> dict[str, Any]:
         """An array in constant memory: its symbol (one per file, by name and type: a harness's

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from pycparser import c_ast, c_generator
 
 from orcu.frontend.cparse import copied, parse_expression
-from orcu.frontend.ir import Loop, Node, c_text
+from orcu.frontend.ir import Loop, Node, Stmt, c_text
 
 INDENT = "    "
 
@@ -145,13 +145,15 @@ def nodes(
     registers: Mapping[int, list] | None = None,
     refs: Mapping[str, str] | None = None,
     special: Callable[[Node, int, Mapping[str, str]], list[str] | None] | None = None,
+    atomics: Mapping[Stmt, c_ast.Node] | None = None,
 ) -> list[str]:
     """Kernel lines for IR nodes; ``unroll`` > 1 puts ``#pragma unroll`` on innermost loops.
     ``registers`` (by the id of a loop: objects with ``name``, ``ctype``, ``ref`` and
     ``loop``) are array elements the loop keeps in a register: loaded before it, stored
     after it, and read and written as the register inside it. ``refs``: array elements (by
     their text) printed as these names throughout. ``special(node, depth, refs)`` may print a node
-    its own way (it returns None for the others)."""
+    its own way (it returns None for the others). ``atomics``: statements a kernel prints in
+    another form (codegen/atomics.py), renamed as the others."""
     printer = _Printer()
     lines: list[str] = []
 
@@ -177,7 +179,8 @@ def nodes(
                 lines.append(f"{pad}}}")
                 lines.extend(f"{pad}{at[r.ref]} = {r.name};" for r in kept)
             else:
-                node = renamed(n.node, renames, refs) if renames or refs else n.node
+                node = atomics.get(n, n.node) if atomics else n.node
+                node = renamed(node, renames, refs) if renames or refs else node
                 lines.extend(printer.statement(node, depth))
 
     walk(body, depth, dict(refs or {}))

@@ -19,8 +19,10 @@ from pycparser import c_ast
 from orcu.analysis.affine import Poly, poly_of
 from orcu.analysis.conversions import accumulator_type
 from orcu.analysis.nest import NestAnalysis, analyze
+from orcu.analysis.poly import dependences
 from orcu.codegen import printer
 from orcu.codegen.arrays import ArrayDecisions
+from orcu.codegen.atomics import atomic_forms
 from orcu.codegen.mapped import MappedKernel
 from orcu.codegen.plans import ArrayPlan, Link, ReductionPlan, RegionContext, Register, figures_once
 from orcu.codegen.templates import render
@@ -184,6 +186,8 @@ class _Generator(ArrayDecisions, MappedKernel):
         self.figures: Callable[[int], Traffic | None] | None = None  # computed when asked for: most variants never are
         self.reduced: list[str] = []  # the element type of each scalar reduction
         self.constants: list[dict[str, Any]] = []  # arrays in constant memory (TSG phase II)
+        # sums through subscripts that are not affine, which the kernel makes with atomicAdd
+        self.atomics = atomic_forms((nest.deps or dependences(nest)).atomics, nest.variables)
 
     # -- decisions ------------------------------------------------------------------
     def reductions(self) -> list[ReductionPlan]:
@@ -210,6 +214,8 @@ class _Generator(ArrayDecisions, MappedKernel):
         the loop (``y[i] += ...`` over ``j``), so they are loaded and stored once. By the id
         of the loop."""
         written = {a.name for a in arrays if a.written and not a.shared}
+        # an atomic sum's element is added to where it lies, each update at once (codegen/atomics.py)
+        written -= {a.array for st in self.atomics for a in st.accesses if a.write}
         out: dict[int, list[Register]] = {}
         claimed: set[str] = set()  # element texts an enclosing loop keeps already
         for loop in loops:
@@ -289,7 +295,9 @@ class _Generator(ArrayDecisions, MappedKernel):
             lines.append(f"        {{  // {var} + {lane}" if lane else f"        {{  // {var}")
             refs = {f"{a.name}[{var}]": f"orcu_{a.name}_v.{_LANES[lane]}" for a in arrays}
             lane_renames = {**renames, **({var: f"({var} + {lane})"} if lane else {})}
-            lines += printer.nodes(self.outer.body, 3, lane_renames, self.v["unrollInner"], registers, refs)
+            lines += printer.nodes(
+                self.outer.body, 3, lane_renames, self.v["unrollInner"], registers, refs, atomics=self.atomics
+            )
             lines.append("        }")
         lines += [
             f"        *({VECTORS[(a.element, lanes)]} *)({a.name} + {var}) = orcu_{a.name}_v;"
@@ -519,7 +527,7 @@ class _Generator(ArrayDecisions, MappedKernel):
         if mapped is not None:
             return mapped["lines"], None, []
         registers = self.registers(arrays, loops_of(self.outer.body))
-        body = printer.nodes(self.outer.body, 2, renames, unroll, registers)
+        body = printer.nodes(self.outer.body, 2, renames, unroll, registers, atomics=self.atomics)
         lanes = self.vector_lanes(arrays, live)
         held = {r.ref: r.loop for regs in registers.values() for r in regs}
         nest, outer, v, inputs, reduced = self.nest, self.outer, self.v, self.inputs, self.reduced

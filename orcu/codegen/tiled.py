@@ -68,8 +68,9 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
         constants: Mapping[str, Mapping[str, Any]],
         shaped: Mapping[str, Shaped],
         split: tuple | None = None,
+        atomics: Mapping | None = None,
     ):
-        self.grid, self.body, self.placed = grid, body, placed
+        self.grid, self.body, self.placed, self.atomics = grid, body, placed, atomics  # atomics: codegen/atomics.py
         # the loop split over the threads and blocks along y, and the sums it folds (codegen/mapped.py's targets)
         self.split_loop, self.sums = split or (None, [])
         self.fold_buffers = {t.ctype: fresh(f"orcu_fold_{t.ctype.replace(' ', '_')}") for t in self.sums}
@@ -240,7 +241,13 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
                 for it in self.iterations:
                     out.append(f"{pad}if ({self._guard(it)}) {{")
                     out += printer.nodes(
-                        (node,), depth + 1, it.renames, self.unroll, self.registers, self._refs(it, active)
+                        (node,),
+                        depth + 1,
+                        it.renames,
+                        self.unroll,
+                        self.registers,
+                        self._refs(it, active),
+                        atomics=self.atomics,
                     )
                     out.append(f"{pad}}}")
         return out
@@ -556,7 +563,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
     ) -> list[str]:
         refs = {**self._refs(it, active), **(vectors or {})}
         if not self._guarded(node, refs):
-            return printer.nodes((node,), depth, it.renames, refs=refs)
+            return printer.nodes((node,), depth, it.renames, refs=refs, atomics=self.atomics)
         # In a widened loop the threads' guards differ from one step to the next: the tile's
         # elements are read by every thread at every step (all inside the block's box), as a
         # warp reads them, its lanes in step, and only what the iteration keeps is guarded.
@@ -572,7 +579,7 @@ class TiledBody(SharedFills, TensorSteps, VectorGroups):
             refs[text] = f"orcu_read{n}"
         out += [
             f"{inner}if ({self._guard(it)}) {{",
-            *printer.nodes((node,), within + 1, it.renames, refs=refs),
+            *printer.nodes((node,), within + 1, it.renames, refs=refs, atomics=self.atomics),
             f"{inner}}}",
         ]
         return out + ([f"{pad}}}"] if read else [])

@@ -231,6 +231,12 @@ VECTORS = {
     ("unsigned long", 2): "ulong2",
 }
 
+# The element types atomicAdd adds (CUDA has no 'long long' or 'long' one): the sums that blocks
+# add their shares with, and a kernel's updates through subscripts that are not affine.
+ATOMIC_SUMS = ("float", "double", "int", "unsigned int", "unsigned long long")
+# The 64-bit integers it adds as unsigned long long: a two's complement sum has the same bits.
+ATOMIC_AS_UNSIGNED = ("long", "long long", "unsigned long")
+
 # Bytes of an element of each type (canonical names).
 ELEMENT_BYTES = {
     "double": 8,

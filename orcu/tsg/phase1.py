@@ -21,7 +21,7 @@ from orcu.analysis.poly import Dependences, array_update, dependences
 from orcu.analysis.scalars import match_reduction
 from orcu.analysis.subscripts import shapes, varies_along
 from orcu.frontend.ir import Loop, LoopNest, loops_of, statements
-from orcu.frontend.types import canonical_type
+from orcu.frontend.types import ATOMIC_SUMS, canonical_type
 from orcu.spec.schedule import Dim, Schedule
 
 
@@ -137,10 +137,6 @@ def check(nest: LoopNest, deps: Dependences, schedule: Schedule) -> str | None:
         if problem:
             return problem
     return deps.parallel_together(grid, [d.loop for d in threads] + ([split.loop] if split else []))
-
-
-# The element types whose sums blocks add with atomicAdd (CUDA has no 'long long' or 'long' one).
-ATOMIC_SUMS = ("float", "double", "int", "unsigned int", "unsigned long long")
 
 
 def _split_loop(nest: LoopNest, deps: Dependences, schedule: Schedule, split: Dim) -> str | None:
@@ -291,6 +287,8 @@ def _why(deps: Dependences, var: str) -> str | None:
     if not facts.conflicts:
         return None
     text = "; ".join(c.text for c in facts.conflicts[:2])
+    if all(c.atomic for c in facts.conflicts):
+        return f"sums through subscripts that are not affine between its iterations (each update an atomicAdd): {text}"
     kind = "reductions" if facts.parallel else "dependences"
     note = f" ({', '.join(facts.opaque)} not affine: taken to touch any element)" if facts.opaque else ""
     return f"{kind} between its iterations: {text}{note}"

@@ -10,10 +10,10 @@ import islpy as isl
 from pycparser import c_ast
 
 from orcu.analysis.affine import Poly, loop_bounds, poly_of, value_range
-from orcu.analysis.poly import dependences
+from orcu.analysis.poly import dependences, read_update
 from orcu.analysis.scalars import assigned_before_read, match_reduction
 from orcu.analysis.subscripts import is_affine, shapes
-from orcu.frontend.ir import Loop, LoopNest, Stmt, Variable, statements
+from orcu.frontend.ir import Loop, LoopNest, Stmt, Variable, c_text, statements
 from orcu.frontend.types import used_names
 
 # isl's Pluto-like scheduler takes minutes on a 3-D stencil with a time loop (PPCG: 11 min on
@@ -96,15 +96,14 @@ def _model(
     order = isl.UnionMap(f"[{params}] -> {{ {'; '.join(orders)} }}").intersect_domain(domain)
 
     arrays = shapes(nest, defined=True)
-    access_of = {}
-    for name, shaped in arrays.items():
-        ndims = {len(sh.dims) for sh in shaped if sh.dims is not None}
-        whole = any(sh.dims is None or not sh.exact for sh in shaped) or len(ndims) > 1
-        for sh in shaped:
-            access_of[id(sh.access)] = (name, None if whole else sh.dims)
+    access_of = _access_shapes(arrays)
     privates = _scalar_groups(stmts, written, live_after)
     inexact: set[str] = {name for name, shaped in arrays.items() if access_of[id(shaped[0].access)][1] is None}
-    found_accesses = _access_texts(stmts, names, access_of, written, expanded, early, privates, variables, inexact)
+    atomics = {id(st): read_update(st.node, variables) for st in dependences(nest).atomics}
+    sums = {k: c_text(u.target) for k, u in atomics.items() if u is not None}
+    found_accesses = _access_texts(
+        stmts, names, access_of, written, expanded, early, privates, variables, inexact, sums
+    )
     reads, writes, reduce_self, array_reads, array_writes, read_sites = found_accesses
 
     def umap(texts):
@@ -118,9 +117,10 @@ def _model(
     before = order.lex_lt_union_map(order)
     touch = w.apply_range(w.reverse()).union(w.apply_range(r.reverse())).union(r.apply_range(w.reverse()))
     deps = touch.intersect(before)
-    # updates of one scalar reduction: not coincidence constraints (pairs through its other
-    # accesses still are, where one of the two writes: two updates that read one element,
-    # ``s += W[j][k] * v[k]`` over j, share no dependence through it)
+    # updates of one scalar reduction, or of a sum a kernel makes with atomicAdd: not
+    # coincidence constraints (pairs through its other accesses still are, where one of the two
+    # writes: two updates that read one element, ``s += W[j][k] * v[k]`` over j, share no
+    # dependence through it)
     relaxed = isl.UnionMap.empty(deps.get_space())
     kept = isl.UnionMap.empty(deps.get_space())
     for targets, other_writes, other_reads in reduce_self:
@@ -194,11 +194,32 @@ def _domains(stmts: list[_Statement], names: _Names, written: set[str], position
     return domains, orders
 
 
-def _access_texts(stmts, names: _Names, access_of, written, expanded, early, privates, variables, inexact: set[str]):
+def _access_shapes(arrays) -> dict[int, tuple]:
+    """Each access (by id) as _access_texts models it: (its array, its dimensions, None for the
+    whole array as one element, whether it names its element exactly)."""
+    access_of = {}
+    for name, shaped in arrays.items():
+        ndims = {len(sh.dims) for sh in shaped if sh.dims is not None}
+        # An access that is not affine touches any element (_access_texts), where its dimensions are
+        # those of the others: each indexed as declared or a vector (no flat subscript delinearized),
+        # as many subscripts. Elsewhere the whole array is one element.
+        opaque = {len(sh.access.subscripts) for sh in shaped if sh.dims is None}
+        direct = all(sh.strides is None or len(sh.strides) == 1 for sh in shaped)
+        whole = len(ndims | opaque) > 1 or (bool(opaque) and not direct)
+        for sh in shaped:
+            dims = sh.dims if sh.dims is not None else (None,) * len(sh.access.subscripts)
+            access_of[id(sh.access)] = (name, None if whole else dims, sh.exact and sh.dims is not None)
+    return access_of
+
+
+def _access_texts(
+    stmts, names: _Names, access_of, written, expanded, early, privates, variables, inexact: set[str], sums
+):
     """The statements' accesses as isl's text (statement -> element): (reads, writes, the
-    accesses of each scalar reduction's update (its target's, the others' writes and reads), each array's reads,
+    accesses of each reduction's update (its target's, the others' writes and reads), each array's reads,
     each array's writes, each read's site). ``inexact`` takes the arrays an access of which is
-    not affine."""
+    not affine; ``sums``: the target of each statement a kernel makes with atomicAdd (by the
+    id of the statement), whose updates are a reduction's."""
     reads: list = []
     writes: list = []
     reduce_self: list = []
@@ -211,20 +232,23 @@ def _access_texts(stmts, names: _Names, access_of, written, expanded, early, pri
         head = f"{s.name}[{', '.join(dims)}]"
         mine = []
         for site, acc in enumerate(s.stmt.accesses):
-            name, subs = access_of[id(acc)]
+            name, subs, exact = access_of[id(acc)]
             target = names.array(name) + ("_b" if (s.name, site) in early else "")
-            if subs is None or not all(
+            if subs is None:
+                element = f"{target}[]"
+                inexact.add(name)
+            elif not exact or not all(
                 is_affine(p, vars_) and not any(n in written for m, _ in p.terms for n in m if n not in vars_)
                 for p in subs
-            ):
-                element = f"{target}[]"
+            ):  # any element: one free variable a dimension
+                element = f"{target}[{', '.join(f'orcu_any{k}' for k in range(len(subs)))}]"
                 inexact.add(name)
             elif name in expanded:
                 copies = [names.iterator(lp.var) for lp in expanded[name]]
                 element = f"{target}_x[{', '.join(copies + [names.expr(p, vars_) for p in subs])}]"
             else:
                 element = f"{target}[{', '.join(names.expr(p, vars_) for p in subs)}]"
-            mine.append((acc.write, f"{head} -> {element}", False))
+            mine.append((acc.write, f"{head} -> {element}", sums.get(id(s.stmt)) == acc.text))
             (array_writes if acc.write else array_reads).setdefault(name, []).append(f"{head} -> {element}")
             if not acc.write:
                 read_sites.append((s.name, site, name, f"{head} -> {element}"))
