@@ -181,6 +181,26 @@ def test_jumps_out_of_the_parallel_loop_are_refused(in_tmp, body, diagnostic):
     assert info.value.render().split("\n")[0] == diagnostic
 
 
+@pytest.mark.parametrize(
+    "body, where",
+    [
+        ("  for (i = 0; i < n; i++) {\n    static int calls = 0;\n    calls++;\n    b[i] = a[i] + calls;\n  }", "8:16"),
+        (
+            "  for (i = 0; i < n; i++)\n    for (int j = 0; j < 2; j++) {\n      static float last;\n"
+            "      b[i] = last;\n      last = a[i];\n    }",
+            "9:20",
+        ),
+    ],
+)
+def test_a_static_variable_in_the_loop_is_refused(in_tmp, body, where):
+    """Each iteration would see what the one before left (fibers in the emulation run the
+    iterations in order and agreed), where threads on a GPU run them at once."""
+    with pytest.raises(OrcuError) as info:
+        program, nest = nest_of(in_tmp, body)
+        analyze(program.src, nest, program.spec)
+    assert info.value.render().split("\n")[0].startswith(f"t.c:{where}: error: the static variable ")
+
+
 def test_a_write_a_continue_may_skip_is_not_a_full_overwrite(in_tmp):
     a = analysis(in_tmp, "  for (i = 0; i < n; i++) {\n    if (a[i] < 0) continue;\n    b[i] = a[i];\n  }")
     assert a.array("b").dense_write is False and a.array("b").written

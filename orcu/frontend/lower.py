@@ -185,6 +185,12 @@ class Lowering:
         kind = type(node).__name__
         if kind in _UNSUPPORTED:
             raise self.error(node, f"{_UNSUPPORTED[kind]} not supported in a Loop region")
+        if isinstance(node, c_ast.Decl) and "static" in node.storage and "const" not in node.quals:
+            raise self.error(
+                node,
+                f"the static variable '{node.name}' keeps its value from one iteration to the next, which "
+                "iterations run at once on threads cannot do: declare it outside the Loop region",
+            )
         if kind in ("Break", "Continue") and not in_loop:
             if not self.jumps:
                 raise self.error(node, f"'{kind.lower()}' outside the region's loops")
