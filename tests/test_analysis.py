@@ -201,6 +201,24 @@ def test_a_static_variable_in_the_loop_is_refused(in_tmp, body, where):
     assert info.value.render().split("\n")[0].startswith(f"t.c:{where}: error: the static variable ")
 
 
+@pytest.mark.parametrize(
+    "body, where",
+    [
+        ("  for (i = 0; i < n; i++) {\n    b[i] = a[i];\n    if (a[i] > 0.5f) i++;\n  }", "t.c:9:5"),
+        (
+            "  for (i = 0; i < n; i++)\n    for (int j = 0; j < n; j++) {\n      b[j] += a[i];\n      j += 1;\n    }",
+            "t.c:10:7",
+        ),
+    ],
+)
+def test_an_iterator_the_body_assigns_is_refused(in_tmp, body, where):
+    """Its variants ran other iterations than the loop's (a compile error, a wrong result)."""
+    with pytest.raises(OrcuError) as info:
+        program, nest = nest_of(in_tmp, body)
+        analyze(program.src, nest, program.spec)
+    assert info.value.render().split("\n")[0].startswith(f"{where}: error: the body assigns ")
+
+
 def test_a_write_a_continue_may_skip_is_not_a_full_overwrite(in_tmp):
     a = analysis(in_tmp, "  for (i = 0; i < n; i++) {\n    if (a[i] < 0) continue;\n    b[i] = a[i];\n  }")
     assert a.array("b").dense_write is False and a.array("b").written

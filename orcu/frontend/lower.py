@@ -7,7 +7,7 @@ from collections.abc import Mapping, Set
 from pycparser import c_ast
 
 from orcu.errors import AnalysisError, Location
-from orcu.frontend.ir import Access, Jump, Loop, Node, Stmt, Variable
+from orcu.frontend.ir import Access, Jump, Loop, Node, Stmt, Variable, statements
 from orcu.frontend.source import SourceFile
 
 _UNSUPPORTED = {
@@ -64,6 +64,13 @@ class Lowering:
         body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
         self.jumps.append([])
         lowered = self.block(body)
+        assigned = next((st for st, _ in statements(lowered) if var in st.scalar_writes), None)
+        if assigned is not None:
+            raise self.error(
+                assigned.node,
+                f"the body assigns '{var}', the iterator of the loop at line {loc_of(node).line}: its iterations "
+                "would then not be the header's, which orcu maps to threads; count them in the loop's header",
+            )
         finder = _AccessFinder(self)
         for bound in (lower, upper):
             finder.visit(bound)
