@@ -110,6 +110,7 @@ def test_a_histogram_counts_every_key_with_atomic_adds(in_tmp, mapping, t, updat
     [
         ("double", "y[key[i]] += a * x[i];", "atomicAdd(&y[key[i]], a * x[i])"),
         ("float", "y[key[i]] -= x[i];", "atomicAdd(&y[key[i]], -x[i])"),
+        ("double", "y[key[i]] -= x[i] - a;", "atomicAdd(&y[key[i]], -(x[i] - a))"),  # all of it subtracted
         ("double", "y[key[i]] = x[i] + y[key[i]];", "atomicAdd(&y[key[i]], x[i])"),
         ("float", "if (x[i] > 0.25f) y[key[i]] = y[key[i]] + 2.0f * x[i];", "atomicAdd(&y[key[i]], 2.0f * x[i])"),
     ],
@@ -256,3 +257,59 @@ def test_a_scop_runs_its_scatter_and_the_loops_beside_it_on_the_device(in_tmp, t
     statuses = [s for r in result.regions for s in r.statuses]
     assert statuses and set(statuses) == {"ok"}, statuses
     assert "atomicAdd(&y[key[i]], x[i] * z[i]);" in (in_tmp / "t.tuned.cu").read_text()
+
+
+BICG = """void bicg(int nx, int ny, const {t} *A, const {t} *p, {t} *q, const {t} *r, {t} *s)
+{{
+  int i, j;
+  /*@ begin PerfTuning (
+  def performance_params {{ param TC[] = [32, 64]; param UIF[] = [1, 3]; }}
+  def input_params {{ param nx[] = [{nx}]; param ny[] = [{ny}]; }}
+  def input_vars {{ decl dynamic {t} A[nx*ny] = random; decl dynamic {t} p[ny] = random; decl dynamic {t} q[nx] = 0;
+    decl dynamic {t} r[nx] = random; decl dynamic {t} s[ny] = random; }}
+  ) @*/
+  /*@ begin Loop(transform CUDA(threadCount=TC, unrollInner=UIF)
+  for (i = 0; i <= nx - 1; i++) {{
+    q[i] = 0;
+    for (j = 0; j <= ny - 1; j++) {{
+{body}
+    }}
+  }}
+  ) @*/
+  /*@ end @*/
+  /*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "t, nx, ny, body, atomic",
+    [
+        (  # Orio's BICG as its test suite writes it
+            "double",
+            32,
+            32,
+            "      s[j] = s[j] + r[i] * A[i * ny + j];\n      q[i] = q[i] + A[i * ny + j] * p[j];",
+            "atomicAdd(&s[j], r[i] * A[i * ny + j])",
+        ),
+        (
+            "float",
+            45,
+            71,
+            "      q[i] += A[i * ny + j] * p[j];\n      s[j] -= r[i] * A[i * ny + j];",
+            "atomicAdd(&s[j], -(r[i] * A[i * ny + j]))",
+        ),
+    ],
+)
+def test_orios_mapping_adds_a_sum_along_its_outer_loop_atomically(in_tmp, t, nx, ny, body, atomic):
+    """s[j] sums over the outer loop, whose iterations Orio's mapping gives to threads: each
+    thread adds its share with atomicAdd; q[i], each thread's own, stays a plain sum (kept in a
+    register over j)."""
+    write(in_tmp / "t.c", BICG.format(t=t, nx=nx, ny=ny, body=body))
+    result = api.tune("t.c", backend="emulate", progress=False, budget=4)
+    statuses = [s for r in result.regions for s in r.statuses]
+    assert statuses and set(statuses) == {"ok"}, statuses
+    tuned = (in_tmp / "t.tuned.cu").read_text()
+    kernel = tuned[tuned.index("__global__") : tuned.index("\n}\n", tuned.index("__global__"))]
+    assert re.sub(r"\b([ij])_\d+\b", r"\1", kernel).count(atomic) >= 1, kernel
+    assert "atomicAdd(&q" not in kernel

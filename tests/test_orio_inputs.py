@@ -79,8 +79,17 @@ def test_an_undeclared_name_that_is_no_iterator_is_still_refused(in_tmp):
     )
 
 
-def test_a_sum_along_the_outer_loop_names_the_loop_that_could_be_parallel(in_tmp):
+def test_a_sum_along_the_outer_loop_is_made_with_atomic_adds_under_orios_mapping(in_tmp):
+    """It was refused (Orio's own kernel races on it); each thread now adds its share with
+    atomicAdd, and check says so. A product along the loop, which atomicAdd cannot make, stays
+    refused, naming the loop the TSG could spread over threads instead."""
     write(in_tmp / "t.c", (ORIO / "column_sums.c").read_text().replace(", mapping='auto'", ""))
+    proc = orcu("check", "t.c", cwd=in_tmp)
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "  atomicAdd: 's[j] += r[i] * A[(i * n) + j]' (line 13), a sum that the threads add to at once\n" in proc.stdout
+    )
+    write(in_tmp / "t.c", (in_tmp / "t.c").read_text().replace("s[j] += r[i]", "s[j] *= r[i]"))
     proc = orcu("check", "t.c", cwd=in_tmp)
     assert proc.returncode == 2
     assert proc.stderr.splitlines()[0] == (

@@ -68,8 +68,10 @@ class _Pair:
     second: tuple[Shaped, int]
     reduction: bool
     opaque: str | None  # the access that made it conservative
-    # updates of one sum whose element is not affine (a[idx[i]] += ...), of a type atomicAdd adds:
-    # the only placement that runs them in parallel, a kernel's atomicAdd (Dependences.atomics)
+    # updates of one sum of a type atomicAdd adds (y[j] += ...), which a kernel may make with it;
+    # atomic: those whose element is not affine (a[idx[i]] += ...), where atomicAdd is the only
+    # placement that runs them in parallel (Dependences.atomics)
+    summed: bool = False
     atomic: bool = False
 
     def text(self) -> str:
@@ -187,17 +189,29 @@ class Dependences:
         written = self.bounds_written.get(var)
         return self.stops.get(var) or (written[0][1] if written else None)
 
-    def array_conflict(self, var: str) -> tuple[Access, Access, bool, str | None] | None:
+    def array_conflict(self, var: str, summed: bool = False) -> tuple[Access, Access, bool, str | None] | None:
         """The first pair of array accesses that touch one element in different iterations of
         ``var``: (a write, the other access, whether both are updates of one reduction, the
         access that is not affine); None when the loop's iterations touch disjoint elements
-        (atomic updates aside: a kernel makes them with atomicAdd)."""
+        (atomic updates aside, and with ``summed`` every sum atomicAdd makes: summed_along)."""
         for k, pair in enumerate(self._pairs):
-            if not pair.atomic and self._pair_differs(k, var):
+            if not (pair.atomic or (summed and pair.summed)) and self._pair_differs(k, var):
                 (a, _), (b, _) = pair.first, pair.second
                 write, other = (a.access, b.access) if a.access.write else (b.access, a.access)
                 return write, other, pair.reduction, pair.opaque
         return None
+
+    def summed_along(self, var: str) -> frozenset[Stmt]:
+        """The statements whose updates of one sum touch one element in different iterations of
+        ``var``, of types atomicAdd adds: a kernel that runs those iterations at once makes them
+        with it."""
+        owner = {id(a): st for st, _ in statements(self.nest.body) for a in st.accesses}
+        return frozenset(
+            owner[id(s.access)]
+            for k, pair in enumerate(self._pairs)
+            if pair.summed and self._pair_differs(k, var)
+            for s, _ in (pair.first, pair.second)
+        )
 
     def global_reduction(self, scalar: str) -> str | None:
         """The operator of a scalar only ever updated with it in the nest (a reduction across all
@@ -257,10 +271,10 @@ def _dependences(nest: LoopNest) -> Dependences:
                 and all(s.access.text == next(iter(same_update))[0] for s, _ in (a, b))
             )
             sums = [summed.get(id(owner[id(s.access)])) for s, _ in (a, b)]
-            atomic = reduction and unexact is not None and None not in sums
-            if atomic:
+            added = reduction and None not in sums
+            if added and unexact is not None:
                 atomics.update(st for st in sums if st is not None)
-            deps._pairs.append(_Pair(a, b, reduction, unexact, atomic))
+            deps._pairs.append(_Pair(a, b, reduction, unexact, added, added and unexact is not None))
     deps.atomics = frozenset(atomics)
     deps._scalars = _scalar_roles(nest)
     deps.bounds_written = _bounds_written(nest)

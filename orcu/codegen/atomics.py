@@ -34,7 +34,7 @@ def _atomic(st: Stmt, variables: Mapping[str, Variable]) -> c_ast.Node:
     value = c_text(update.value)
     if expression_type(update.value, variables) != ctype:
         value = f"({ctype})({value})"
-    call = parse_expression(f"atomicAdd({target}, {'-' if update.negated else ''}{value})")
+    call = parse_expression(f"atomicAdd({target}, {f'-({value})' if update.negated else value})")
     assert call is not None, st.text
     if update.test is None:
         return call

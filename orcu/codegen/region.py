@@ -187,7 +187,7 @@ class _Generator(ArrayDecisions, MappedKernel):
         self.reduced: list[str] = []  # the element type of each scalar reduction
         self.constants: list[dict[str, Any]] = []  # arrays in constant memory (TSG phase II)
         # sums through subscripts that are not affine, which the kernel makes with atomicAdd
-        self.atomics = atomic_forms((nest.deps or dependences(nest)).atomics, nest.variables)
+        self.atomics = atomic_forms((nest.deps or dependences(nest)).atomics | analysis.atomics, nest.variables)
 
     # -- decisions ------------------------------------------------------------------
     def reductions(self) -> list[ReductionPlan]:

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from orcu.analysis.poly import dependences
 from orcu.driver.preflight import Limits, preflight
 from orcu.execution.backends import backend as backend_of
 from orcu.execution.result import MEASURE_NAMES, RANKED
@@ -139,6 +140,10 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
                 walk(n.body, depth + 1)
 
     walk(nest.body, 0)
+    deps = nest.deps or dependences(nest)
+    atomics = set(deps.atomics)
+    if nest.recipe is None and loops:  # Orio's mapping: sums that its outer loop's threads add to
+        atomics |= deps.summed_along(loops[0]["var"])
     return {
         "name": f"orcu_{nest.name}",  # as tune, report and the tuned file name it
         "spec": program.groups[k] if program.groups else 0,  # which of "specs" tunes it
@@ -156,6 +161,7 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
         "mapping": [c.schedule.name for c in nest.recipe.candidates if c.pruned is None]
         if nest.recipe is not None
         else None,
+        "atomics": sorted(({"text": st.text, "line": st.loc.line} for st in atomics), key=lambda a: a["line"]),
     }
 
 
@@ -257,6 +263,8 @@ def _region_lines(r: dict[str, Any], specs: list[dict[str, Any]], explain: bool)
         )
         if explain:
             out.extend("  " + line for line in r["recipe"])
+    for a in r["atomics"]:
+        out.append(f"  atomicAdd: '{a['text']}' (line {a['line']}), a sum that the threads add to at once")
     out.append("  loop nest:")
     if explain:
         out.extend("    " + line for line in r["nest"].splitlines())
