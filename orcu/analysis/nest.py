@@ -61,9 +61,6 @@ class NestAnalysis:
     # last iteration), and private scalars (as the last iteration left them).
     iterator_live: bool = False
     live_private: tuple[str, ...] = ()
-    # Sums into array elements that different iterations of the outer loop add to (s[j] += r[i] *
-    # ...): the kernel makes them with atomicAdd (codegen/atomics.py).
-    atomics: frozenset = frozenset()
 
     def array(self, name: str) -> ArrayInfo:
         return next(a for a in self.arrays if a.name == name)
@@ -103,7 +100,7 @@ def analyze(
     scalars_in = _scalars_in(nest, reduced | written | inner_vars | {outer.var})
     # Names an affine subscript may use: iterators and what the nest never changes.
     affine_names = set(scalars_in) | inner_vars | {outer.var}
-    atomics = _check_arrays(src, nest, outer, statements, affine_names)
+    _check_arrays(src, nest, outer, statements, affine_names)
     arrays = _arrays(nest, spec, sizes, statements, affine_names, outer)
     live_private = _live_private(src, nest, outer, inner_vars, set(private))
     left = ([outer.var] if outer.var in nest.read_after else []) + list(live_private)
@@ -124,7 +121,6 @@ def analyze(
         scalars_in,
         outer.var in nest.read_after,
         live_private,
-        atomics,
     )
 
 
@@ -298,10 +294,10 @@ def _affine(node: c_ast.Node, names: set[str]) -> Poly | None:
     return p if p is not None and p.names <= names else None
 
 
-def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, names: set[str]) -> frozenset:
+def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, names: set[str]) -> None:
     """Orio's mapping runs each iteration of the outer loop on a thread of its own: they may
     touch no element in common that one of them writes, but for sums a kernel makes with
-    atomicAdd, which are returned. Decided exactly where the subscripts are affine
+    atomicAdd (Dependences.kernel_atomics). Decided exactly where the subscripts are affine
     (analysis/poly.py, over the loops' bounds), conservatively elsewhere."""
     i = outer.var
     for st, _ in statements:
@@ -321,7 +317,7 @@ def _check_arrays(src: SourceFile, nest: LoopNest, outer: Loop, statements, name
         raise src.error_at(loc, f"loop-carried dependence: {why}, in different iterations of '{i}'", AnalysisError)
     found = deps.array_conflict(i, summed=True)
     if found is None:
-        return deps.summed_along(i)
+        return
     write, other, reduction, opaque = found
     if opaque is not None:
         raise src.error_at(

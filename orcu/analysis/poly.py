@@ -213,6 +213,11 @@ class Dependences:
             for s, _ in (pair.first, pair.second)
         )
 
+    def kernel_atomics(self, outer: str | None) -> frozenset[Stmt]:
+        """The statements a kernel makes with atomicAdd: every sum through a subscript that is not
+        affine, and under Orio's mapping (``outer``: its loop on the threads) the sums along it."""
+        return self.atomics | (self.summed_along(outer) if outer is not None else frozenset())
+
     def global_reduction(self, scalar: str) -> str | None:
         """The operator of a scalar only ever updated with it in the nest (a reduction across all
         threads); None for any other scalar."""

@@ -210,7 +210,7 @@ class MappedKernel:
             any(n > 1 for n in v["registerTile"].values()) or v["shared"] or v["constant"] or split is not None
         )  # a split's fold needs the block's loops alike
         if tiled:  # Phase II's block and register tiles, shared copies (the runner pruned those that cannot apply)
-            return self._tiled(arrays, unroll, grid, body, placed, registers, types)
+            return self._tiled(arrays, unroll, grid, body, placed, registers, types, (tx, ty), split)
         if placed is not None:
             self._traffic(placed, {}, registers)
 
@@ -235,19 +235,18 @@ class MappedKernel:
             grid, lines, (tx, ty), {lp.var: {"x": tx, "y": ty}[schedule.dim(lp.var).axis] for lp in grid}
         )
 
-    def _tiled(self, arrays, unroll: int, grid, body, placed: Placement, registers, types) -> dict[str, Any]:
+    def _tiled(
+        self, arrays, unroll: int, grid, body, placed: Placement, registers, types, shape, split: str | None
+    ) -> dict[str, Any]:
         """mapped()'s kernel where phase II places tiles: block and register tiles, shared and
-        constant copies, a loop split over blocks (codegen/tiled.py)."""
+        constant copies, a loop split over blocks (``split``, its iterator; codegen/tiled.py)."""
         v, nest, schedule = self.v, self.nest, self.schedule
-        split = schedule.split.loop if schedule.split else None
         axes = {d.loop: d.axis for d in schedule.grid}
         self.constants = [self._constant(next(a for a in arrays if a.name == name)) for name in v["constant"]]
         split_loop = next((lp for lp in loops_of(body) if lp.var == split), None)
         sums = targets(nest, split_loop, types, self._identity, self.fresh) if split_loop else []
         if split_loop is not None:
             self.needs |= {"column_reduce", "blocks_split"} | {t.functor for t in sums}
-        shape = block_shape(schedule, v["threadCount"], v["tile"])
-        assert not isinstance(shape, str), shape
         body_ = TiledBody(
             grid,
             body,

@@ -186,8 +186,10 @@ class _Generator(ArrayDecisions, MappedKernel):
         self.figures: Callable[[int], Traffic | None] | None = None  # computed when asked for: most variants never are
         self.reduced: list[str] = []  # the element type of each scalar reduction
         self.constants: list[dict[str, Any]] = []  # arrays in constant memory (TSG phase II)
-        # sums through subscripts that are not affine, which the kernel makes with atomicAdd
-        self.atomics = atomic_forms((nest.deps or dependences(nest)).atomics | analysis.atomics, nest.variables)
+        # the sums the kernel makes with atomicAdd: through subscripts that are not affine, and
+        # under Orio's mapping (no schedule) those along its outer loop
+        orio = None if schedule else self.outer.var
+        self.atomics = atomic_forms((nest.deps or dependences(nest)).kernel_atomics(orio), nest.variables)
 
     # -- decisions ------------------------------------------------------------------
     def reductions(self) -> list[ReductionPlan]:

@@ -140,10 +140,8 @@ def _region(program: Program, k: int, limits: list[Limits]) -> dict[str, Any]:
                 walk(n.body, depth + 1)
 
     walk(nest.body, 0)
-    deps = nest.deps or dependences(nest)
-    atomics = set(deps.atomics)
-    if nest.recipe is None and loops:  # Orio's mapping: sums that its outer loop's threads add to
-        atomics |= deps.summed_along(loops[0]["var"])
+    orio = loops[0]["var"] if nest.recipe is None and loops else None  # Orio's mapping: its loop on the threads
+    atomics = (nest.deps or dependences(nest)).kernel_atomics(orio)
     return {
         "name": f"orcu_{nest.name}",  # as tune, report and the tuned file name it
         "spec": program.groups[k] if program.groups else 0,  # which of "specs" tunes it
