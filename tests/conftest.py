@@ -173,3 +173,17 @@ def planted(old, new):
         return code
 
     return edit
+
+
+def build_harness_files(folder: Path, source, compiler: str, arch: str | None = None) -> Path:
+    """A harness (harness.HarnessSource) built as a tune builds it: its C reference by the C
+    compiler, linked into its CUDA C++ program. The executable's path."""
+    from orcu.execution.toolchain import compile_c, compile_program
+
+    write(folder / "h.cu", source.text)
+    write(folder / "h.c", source.reference)
+    reference = compile_c(folder / "h.c", folder / "h.reference.o")
+    assert reference.ok, reference.message
+    build = compile_program(compiler, folder / "h.cu", folder / "h", arch, libs=(str(folder / "h.reference.o"),))
+    assert build.ok, build.message
+    return folder / "h"

@@ -204,16 +204,15 @@ def test_the_nvml_energy_path_is_compiled_into_every_gpu_harness(in_tmp):
     driver, which a machine without a GPU lacks) in every GPU build, linked and ready."""
     import subprocess
 
+    from conftest import build_harness_files
+
     from orcu.codegen.region import generate
     from orcu.execution.harness import harness_source
-    from orcu.execution.toolchain import compile_program
 
     write(in_tmp / "t.c", DAXPY % "")
     program = load("t.c", device=H100)
     code = generate(program, program.nests[0], {"TC": 64, "BC": 8}, {"n": 10000}, suffix="_0")
-    write(in_tmp / "h.cu", harness_source(program, 0, [code], {"n": 10000}))
-    build = compile_program("cuda", in_tmp / "h.cu", in_tmp / "h", H100.arch)
-    assert build.ok, build.message
+    build_harness_files(in_tmp, harness_source(program, 0, [code], {"n": 10000}), "cuda", H100.arch)
     found = subprocess.run(["strings", str(in_tmp / "h")], capture_output=True, text=True, check=True).stdout.split(
         "\n"
     )

@@ -130,7 +130,7 @@ def test_host_statements_around_the_loop_run_around_the_kernel_and_are_checked(i
         "    (void)i;  // only the original loops above use it\n#endif" in text
     )
     # r after the region is one of the values the harness compares with the reference's.
-    harness = harness_source(program, 0, [generate(program, nest, {"TC": 32}, {"n": 5000})], {"n": 5000})
+    harness = harness_source(program, 0, [generate(program, nest, {"TC": 32}, {"n": 5000})], {"n": 5000}).text
     assert "const double orcu_got = (double)r;" in harness and 'orcu_compare("r", -1, orcu_got' in harness
 
 

@@ -136,7 +136,10 @@ def test_the_harness_widens_the_check_of_the_tf32_variants_alone(in_tmp):
         for on in (True, False)
     ]
     assert [c.rounding for c in codes] == [2.0**-10, 0.0]
-    assert "static const double orcu_roundings[] = { 0.0009765625, 0.0 };" in harness_source(program, 0, codes, inputs)
+    assert (
+        "static const double orcu_roundings[] = { 0.0009765625, 0.0 };"
+        in harness_source(program, 0, codes, inputs).text
+    )
     # the kernel says so too: the tuned file states how its results were checked
     assert (
         "// TF32 (allowReducedPrecision): each operand rounded to 10 mantissa bits, the sums in float; orcu "

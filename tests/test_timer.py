@@ -7,7 +7,7 @@ import os
 import subprocess
 
 import pytest
-from conftest import write
+from conftest import build_harness_files, write
 from test_metrics import DAXPY
 
 from orcu.codegen.region import generate
@@ -17,7 +17,6 @@ from orcu.driver.tuning import RegionTuning
 from orcu.execution.harness import harness_source, repeatable
 from orcu.execution.query import query
 from orcu.execution.result import Result
-from orcu.execution.toolchain import compile_program
 from orcu.planning.program import load
 from orcu.tsg.sizes import launches
 
@@ -95,9 +94,7 @@ def test_cold_launches_are_no_faster_than_the_gpus_memory(in_tmp):
     device = query()
     program = load("t.c", device=device)
     code = generate(program, program.nests[0], {"TC": 256, "BC": 32}, {"n": n}, suffix="_0")
-    write(in_tmp / "h.cu", harness_source(program, 0, [code], {"n": n}))
-    build = compile_program("cuda", in_tmp / "h.cu", in_tmp / "h", device.arch)
-    assert build.ok, build.message
+    build_harness_files(in_tmp, harness_source(program, 0, [code], {"n": n}), "cuda", device.arch)
 
     def run(**env) -> dict:
         proc = subprocess.run(
@@ -130,9 +127,7 @@ def test_a_short_kernel_is_timed_over_launches_back_to_back(in_tmp):
     device = query()
     program = load("t.c", device=device)
     code = generate(program, program.nests[0], {"TC": 256, "BC": 32}, {"n": 10000}, suffix="_0")
-    write(in_tmp / "h.cu", harness_source(program, 0, [code], {"n": 10000}))
-    build = compile_program("cuda", in_tmp / "h.cu", in_tmp / "h", device.arch)
-    assert build.ok, build.message
+    build_harness_files(in_tmp, harness_source(program, 0, [code], {"n": 10000}), "cuda", device.arch)
     proc = subprocess.run(
         [str(in_tmp / "h"), "0"],
         capture_output=True,
@@ -186,9 +181,7 @@ def _emulated_run(in_tmp, text: str, inputs: dict, params: dict, **env) -> dict:
     write(in_tmp / "t.c", text)
     program = load("t.c")
     code = generate(program, program.nests[0], params, inputs, suffix="_0")
-    write(in_tmp / "h.cu", harness_source(program, 0, [code], inputs))
-    build = compile_program("emulate", in_tmp / "h.cu", in_tmp / "h")
-    assert build.ok, build.message
+    build_harness_files(in_tmp, harness_source(program, 0, [code], inputs), "emulate")
     proc = subprocess.run(
         [str(in_tmp / "h"), "0", "2"],
         capture_output=True,

@@ -123,16 +123,16 @@ def test_the_harness_declares_the_files_names_and_widens_float_ones_for_the_accu
     write(in_tmp / "t.c", HEAD.format(ctype="float") + LOCAL % {"n": 50})
     program = load("t.c")
     inputs = next(iter(input_space(program).configs()))
-    text = harness_source(program, 0, [generate(program, program.nests[0], {"TC": 32, "U": 2}, inputs)], inputs)
-    declared = text[: text.index("namespace orcu_accurate {")]
-    accurate = text[text.index("namespace orcu_accurate {") : text.index("}  // namespace orcu_accurate")]
+    source = harness_source(program, 0, [generate(program, program.nests[0], {"TC": 32, "U": 2}, inputs)], inputs)
+    declared = source.text[: source.text.index("namespace orcu_accurate {")]
+    accurate = source.reference[source.reference.index("void orcu_accurate_c(") :]  # compiled as C
     assert [line for line in declared.splitlines() if line.startswith("typedef ")] == [
         "typedef float real;  // the file's",
         "typedef float elem;  // the file's",
         "typedef unsigned char byte;  // the file's",
         "typedef long idx_t;  // the file's",
     ]
-    assert [line for line in accurate.splitlines() if line.startswith("typedef ")] == [
+    assert [line.strip() for line in accurate.splitlines() if line.strip().startswith("typedef ")] == [
         "typedef double real;",
         "typedef double elem;",
     ]

@@ -22,6 +22,7 @@ from orcu.errors import AnnotationError, UsageError
 from orcu.execution.result import MEASURE_NAMES
 from orcu.files import replace_atomically
 from orcu.frontend import generated
+from orcu.frontend.clib import cxx_context
 from orcu.frontend.ctext import blank_comments
 from orcu.frontend.types import cxx_spellings
 from orcu.planning.program import Program
@@ -487,8 +488,8 @@ def _header(
         strip=strip,
         unchecked=provenance.unchecked,
         helpers=bool(program.helpers) and not program.fragment,
-        spellings=cxx_spellings(program.src.text),
         includes=sorted(set().union(*(c.includes for c in codes))),
+        **cxx_context(program.src, program.renames),
         macros=_size_macros(program),
     )
 

@@ -36,7 +36,16 @@ from typing import Any
 
 from orcu.errors import UsageError
 from orcu.execution.backends import backend as backend_of
-from orcu.execution.toolchain import NVCC, Build, Interrupted, KernelResources, compile_program, partial_files, truncate
+from orcu.execution.toolchain import (
+    NVCC,
+    Build,
+    Interrupted,
+    KernelResources,
+    compile_c,
+    compile_program,
+    partial_files,
+    truncate,
+)
 from orcu.files import replace_atomically
 from orcu.frontend.source import ENCODING
 
@@ -53,6 +62,7 @@ class BuildJob:
     libs: tuple[str, ...] = ()
     defines: tuple[tuple[str, str], ...] | None = None
     target_arch: str | None = None  # -arch for nvcc, None where the flags name one or the compiler is not nvcc
+    reference: str = ""  # the C file of the reference (harness.HarnessSource), compiled by the C compiler
 
     @property
     def key(self) -> str:
@@ -66,6 +76,7 @@ class BuildJob:
                     "--",
                     *self.libs,
                     self.source,
+                    self.reference,
                 ]
             ).encode()
         ).hexdigest()[:20]
@@ -111,24 +122,38 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
     # Several tunes share the cache: each writes and compiles under a name of its own and
     # renames the result into place, so no process ever runs another's half-written file.
     partial = workdir / f".{key}.{uuid.uuid4().hex[:8]}"  # a name of this build's own
-    partial_src = Path(f"{partial}.cu")
+    partial_src, partial_c, partial_o = Path(f"{partial}.cu"), Path(f"{partial}.c"), Path(f"{partial}.reference.o")
     try:
-        with partial_files(partial, partial_src):
+        with partial_files(partial, partial_src, partial_c, partial_o):
             partial_src.write_text(job.source, **ENCODING)
             # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
             verbose = ("-Xptxas", "-v") if job.compiler == NVCC else ()
             # nothing runs it: nvcc compiles the device code alone (the host's compile was a third
             # of a build), anything else an object
             only = () if backend_of(job.backend).runs else ("-cubin",) if job.compiler == NVCC else ("-c",)
-            build = compile_program(
-                job.compiler,
-                partial_src,
-                partial,
-                job.target_arch,
-                job.flags + verbose + only,
-                dict(job.defines) if job.defines is not None else None,
-                libs=job.libs,
-            )
+            libs = job.libs
+            c_build = None
+            if job.reference and not only:  # a program to link: the C reference's object with it
+                reference_o = workdir / f"{key}.reference.o"
+                partial_c.write_text(job.reference, **ENCODING)
+                c_build = compile_c(partial_c, partial_o, job.flags)
+                os.replace(partial_c, workdir / f"{key}.c")  # kept, for the user to read
+                if c_build.ok:
+                    os.replace(partial_o, reference_o)
+                    libs = (str(reference_o), *libs)
+            if c_build is not None and not c_build.ok:
+                message = c_build.message.replace(str(partial_c), str(workdir / f"{key}.c"))
+                build = replace(c_build, message=f"the original C code, compiled as C: {message}")
+            else:
+                build = compile_program(
+                    job.compiler,
+                    partial_src,
+                    partial,
+                    job.target_arch,
+                    job.flags + verbose + only,
+                    dict(job.defines) if job.defines is not None else None,
+                    libs=libs,
+                )
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
             if build.ok:
                 replace_atomically(report, json.dumps({k: asdict(r) for k, r in build.resources.items()}))

@@ -24,11 +24,12 @@ from orcu.analysis.nest import analyze
 from orcu.codegen.region import RegionCode, prelude
 from orcu.codegen.templates import render
 from orcu.errors import AnalysisError, SpecError
+from orcu.frontend.clib import c_headers, cxx_context
 from orcu.frontend.cparse import arithmetic_typedefs, file_macros, parse_expression, parse_statements
 from orcu.frontend.ir import Stmt, loops_of
 from orcu.frontend.ir import statements as nest_statements
 from orcu.frontend.liveness import effects
-from orcu.frontend.types import ELEMENT_BYTES, canonical_type, cxx_spellings, declarations_in, used_names
+from orcu.frontend.types import ELEMENT_BYTES, canonical_type, declarations_in, used_names
 from orcu.planning.program import Program
 from orcu.planning.space import settings_text
 from orcu.tsg.sizes import trip_count
@@ -142,6 +143,16 @@ def _code(program: Program, k: int, call: str | None, whole: str | None = None) 
     return "".join(pieces)
 
 
+@dataclass(frozen=True)
+class HarnessSource:
+    """A harness's two translation units: the CUDA C++ program, and the C file of its reference
+    (the region's code as written, compiled by the C compiler and linked in: what C computes is
+    what the variants must match, where C++ would read the same text otherwise)."""
+
+    text: str
+    reference: str
+
+
 def harness_source(
     program: Program,
     region_index: int,
@@ -149,7 +160,7 @@ def harness_source(
     inputs: Mapping[str, Any],
     seed: int = 1,
     whole: str | None = None,
-) -> str:
+) -> HarnessSource:
     """One program for the variants ``codes`` of one region and input size (each generated
     with its own name suffix); its first argument picks the variant a run checks and times.
     ``whole``: instead, one variant that runs that region's code as given (all of its loops
@@ -287,8 +298,8 @@ def _render(
     whole: str | None,
     env: Mapping[str, Any],
     seed: int,
-) -> str:
-    """The harness's text: the values' second set and bounds, the reference, the variants."""
+) -> HarnessSource:
+    """The harness: its C++ text (the values' second set and bounds, the variants) and its C reference."""
     spec, code = program.spec, codes[0]
     rng = random.Random(seed)
     steering = _steering_names(program.nests)
@@ -304,7 +315,9 @@ def _render(
     by_name = {v.name: v for v in values}
     before = {k: v for k, v in inputs.items() if k not in code.params}
     after = {k: v for k, v in inputs.items() if k in code.params}
-    return render(
+    accurate = _widened(reference) if any(v.compared and v.accurate_type != v.ctype for v in values) else None
+    typedefs = [(name, base, _WIDER.get(base, base)) for name, base in arithmetic_typedefs(program.src).items()]
+    text = render(
         "harness.cu.j2",
         source=program.src.path,
         region=f"orcu_{program.nests[region_index].name}",
@@ -315,19 +328,16 @@ def _render(
         after={k: _literal(v) for k, v in after.items()},
         includes=sorted(set().union(*(c.includes for c in codes)) - {"math.h"}),  # the tuned file's headers
         init=_init_code(spec.init_code),
-        variants=prelude(codes) + "\n" + "\n".join(c.text for c in codes),
+        prelude=prelude(codes),
+        **cxx_context(program.src, program.renames),
+        kernels="\n".join(c.text for c in codes),
         helpers=program.helpers,
-        spellings=cxx_spellings(program.src.text),
         values=values,
-        typedefs=[(name, base, _WIDER.get(base, base)) for name, base in arithmetic_typedefs(program.src).items()],
+        typedefs=typedefs,
         structs=[s.definition for s in program.structs.values()],
         pointers=[(name, ctype, _WIDER.get(ctype, ctype)) for name, ctype in pointers],
         random_values={v.name: _random_literals(v, rng) for v in values if v.init is None},
-        reference=reference,
-        accurate=_widened(reference) if any(v.compared and v.accurate_type != v.ctype for v in values) else None,
-        # the file's functions in double too: the accurate reference passes them its double copies
-        accurate_helpers=[(_widened(h.prototype), _widened(h.text), True) for h in program.helpers]
-        + [(_widened(h.prototype), _widened(h.text), False) for h in program.host_helpers],
+        accurate=accurate is not None,
         host_helpers=program.host_helpers,
         calls=(
             [_code(program, region_index, None, whole)]
@@ -352,6 +362,64 @@ def _render(
         # a second input set where some value is drawn at random and no init_file sets them
         second_set=not spec.init_code and any(v.second for v in values),
     )
+    return HarnessSource(
+        text, _reference_c(program, region_index, inputs, values, pointers, macros, typedefs, reference, accurate)
+    )
+
+
+def _reference_c(
+    program: Program,
+    region_index: int,
+    inputs: Mapping[str, Any],
+    values: list[Value],
+    pointers: list[tuple[str, str]],
+    macros: dict[str, str],
+    typedefs: list[tuple[str, str, str]],
+    reference: str,
+    accurate: str | None,
+) -> str:
+    """The reference's C file (HarnessSource.reference). An input parameter the file defines as
+    a macro is one here (a constant expression: an array's extent, a case label); any other is a
+    variable of the function, as it is in the user's function, of its literal's type."""
+    defined = set(file_macros(program.src))
+    helpers = [*program.helpers, *program.host_helpers]
+    # The accurate reference's functions: float made double, and renamed (orcu_accurate_f), as in
+    # the code that calls them: the two references share the file. Its function declares the
+    # file's float typedefs as double; the functions, at file scope, spell them so.
+    renamed = {h.name: f"orcu_accurate_{h.name}" for h in helpers}
+    wider = {name: wide for name, base, wide in typedefs if wide != base}
+
+    def wide(code: str, names: dict[str, str]) -> str:
+        code = _widened(code)
+        if not names:
+            return code
+        return re.sub(r"\b(" + "|".join(map(re.escape, names)) + r")\b", lambda m: names[m.group(1)], code)
+
+    return render(
+        "reference.c.j2",
+        source=program.src.path,
+        region=f"orcu_{program.nests[region_index].name}",
+        headers=c_headers(program.src),
+        macros={**macros, **{k: _literal(v) for k, v in inputs.items() if k in defined}},
+        inputs={k: _literal(v) for k, v in inputs.items() if k not in defined},
+        typedefs=typedefs,
+        structs=[s.definition for s in program.structs.values()],
+        values=values,
+        pointers=[(name, ctype, _WIDER.get(ctype, ctype)) for name, ctype in pointers],
+        helpers=[(_internal(h.prototype), _internal(h.text)) for h in helpers],
+        accurate_helpers=[
+            (_internal(wide(h.prototype, renamed | wider)), _internal(wide(h.text, renamed | wider))) for h in helpers
+        ],
+        reference=reference,
+        accurate=wide(accurate, renamed) if accurate is not None else None,
+    )
+
+
+def _internal(declaration: str) -> str:
+    """A function's declaration or definition with internal linkage: the reference's copies of
+    the file's functions are its own (an ``inline`` one has no external definition in C)."""
+    head = declaration.split("(", 1)[0].split()
+    return declaration if "static" in head else "static " + re.sub(r"^\s*extern\b", "", declaration)
 
 
 def observable(nest, name: str) -> bool:

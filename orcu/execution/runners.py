@@ -31,7 +31,7 @@ from orcu.execution.buildflags import (
     build_libs,
 )
 from orcu.execution.executors import BuildJob, Built, Local, RunJob
-from orcu.execution.harness import HOST_COPIES, harness_source, memory_needs
+from orcu.execution.harness import HOST_COPIES, HarnessSource, harness_source, memory_needs
 from orcu.execution.result import NOT_RUN, Result
 from orcu.execution.toolchain import EMULATION, NVCC, Build, KernelResources, gxx, kernel_instances
 from orcu.frontend.ir import LoopNest
@@ -580,13 +580,13 @@ class Runner:
         return out
 
     def _build(
-        self, source: str, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False
+        self, source: HarnessSource, flags: tuple[str, ...], libs: tuple[str, ...] = (), count: bool = False
     ) -> tuple[Built, Build]:
         defines = {**self.defines, "ORCU_EMULATION_SECTORS": "1"} if count else self.defines
         arch = None if self.compiler != NVCC or _names_arch(flags) else self.device.arch
         return self.executor.compile(
             BuildJob(
-                source,
+                source.text,
                 self.compiler,
                 self.backend,
                 self.device.arch,
@@ -594,6 +594,7 @@ class Runner:
                 tuple(libs),
                 tuple(defines.items()) if defines is not None else None,
                 arch,
+                source.reference,
             )
         )
 

@@ -123,6 +123,11 @@ def gxx() -> str | None:
     return shutil.which(os.environ.get("CXX", "g++"))
 
 
+def cc() -> str | None:
+    """The C compiler the reference is built with: $CC, else cc (gcc where cc is not there)."""
+    return shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+
+
 def model_compiler() -> str:
     """The toolchain that checks what --backend model ranks and writes: nvcc where it is
     installed, the GPU build being the one that matters; else the emulation's."""
@@ -193,6 +198,26 @@ def build_command(
         "none",
         *libs,
     ]
+
+
+def compile_c(source: Path, output: Path, flags: tuple[str, ...] = (), timeout: float = 300) -> Build:
+    """The object of a C file: the harness's reference (harness.HarnessSource), compiled as the
+    user's C compiler compiles it: at -O2 unless ``flags`` (a variant's build flags, of which the
+    -D, -I and -O ones are C's too) say otherwise, warnings off (they are the user's to read)."""
+    start = time.perf_counter()
+    compiler = cc()
+    if compiler is None:
+        return Build(False, 0.0, "no C compiler on PATH (cc, gcc or $CC)")
+    kept = [f for k, f in enumerate(flags) if f.startswith(("-D", "-I", "-O")) or (k and flags[k - 1] in ("-D", "-I"))]
+    try:
+        proc = run_compiler(
+            [compiler, "-x", "c", "-O2", "-fwrapv", "-w", *kept, "-c", "-o", str(output), str(source)], timeout
+        )
+    except subprocess.TimeoutExpired:
+        return Build(False, time.perf_counter() - start, f"the C compiler ran longer than {timeout:.0f} s")
+    except Interrupted:
+        return Build(False, time.perf_counter() - start, "not built: orcu was interrupted")
+    return Build(proc.returncode == 0, time.perf_counter() - start, truncate((proc.stdout + proc.stderr).strip()))
 
 
 def tuned_file_problem(

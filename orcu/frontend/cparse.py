@@ -29,6 +29,7 @@ _PRELUDE = (
     " typedef unsigned long uint64_t; typedef long intptr_t; typedef unsigned long uintptr_t;"
     " typedef _Bool bool; typedef struct _orcu_FILE FILE;"
 )
+PRELUDE_DECLARATIONS = _PRELUDE.count(";")  # the first items of a parse_file tree: the prelude's, not the file's
 _DIRECTIVE = re.compile(r"^[ \t]*#.*?(?<!\\)$", re.MULTILINE | re.DOTALL)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]*)$", re.MULTILINE)
 

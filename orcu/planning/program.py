@@ -17,6 +17,7 @@ from orcu.frontend.annotations import Region, scan_regions
 from orcu.frontend.cparse import ambiguous_typedefs, copied, file_macros, local_headers, parse_file, parse_statements
 from orcu.frontend.ctext import blank, blank_comments, brace_depth, matching_bracket
 from orcu.frontend.cxx import cxx_edits, cxx_prototype, declared
+from orcu.frontend.cxxnames import cxx_renames
 from orcu.frontend.helpers import Helper, declarations, host_helpers, used_helpers
 from orcu.frontend.host import (
     Host,
@@ -90,6 +91,7 @@ class Program:
     # Per PerfTuning region: what the declarations before it in its function set that its code
     # reads (``int *src = buffer;``), as assignments the harness runs first (_prologue).
     prologues: tuple[str, ...] = ()
+    renames: tuple[tuple[str, str], ...] = ()  # names CUDA C++ takes (``new``), as generated code spells them
     # What is computed once from the program and kept (space.performance_space's spaces).
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -186,17 +188,15 @@ def load(
             k = hosts[g].nests[0]
             handoffs[k] = _handoff(src, context[1], loops[g], loops[g + 1], nests[k], nests[k + 1])
     tree, spans, macros, catalogue = context
-    exported = _exported(src, tree, spans, macros)
     cxx = cxx_edits(
-        src.text, tree, lambda c: src.offset(c.line, c.column) if c is not None and c.file == src.path else None, macros
+        src.text, tree, lambda c: src.offset(c.line, c.column) if c and c.file == src.path else None, macros
     )
     blanked = blank_comments(generated.blank_spans(src.text))
     helpers = used_helpers(src, blanked, tree, spans, [loop for code in parsed for loop in code.loops], set(functions))
     on_host = host_helpers(
         src, blanked, tree, spans, [(r.code_start, r.code_end) for r in perf], {h.name for h in helpers}
     )
-    names = set(file_macros(src, parameters=True))
-    prologues = tuple(_prologue(src, specs[g], r, spans, names) for g, r in enumerate(perf))
+    prologues = tuple(_prologue(src, specs[g], r, spans) for g, r in enumerate(perf))
     return Program(
         src,
         spec,
@@ -206,7 +206,7 @@ def load(
         functions,
         tuple(handoffs),
         tuple(hosts),
-        exported,
+        _exported(src, tree, spans, macros),
         tuple(cxx),
         helpers,
         catalogue,
@@ -215,6 +215,7 @@ def load(
         tuple(groups),
         on_host,
         prologues,
+        renames=cxx_renames(src, tree, spans),
     )
 
 
@@ -314,7 +315,7 @@ def _exported(src: SourceFile, tree, spans, macros):
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
-def _prologue(src: SourceFile, spec: TuningSpec, region: Region, spans, macros: set[str]) -> str:
+def _prologue(src: SourceFile, spec: TuningSpec, region: Region, spans) -> str:
     """The declarations before a PerfTuning region, in its function, that set from the spec's
     inputs what the region's code reads (``int *src = buffer, *dst = result;``, ``int last =
     cols - 1;``), as assignments: the harness runs only the region's code, so it runs these
@@ -323,7 +324,7 @@ def _prologue(src: SourceFile, spec: TuningSpec, region: Region, spans, macros: 
     function = next((f for lo, hi, f in spans if lo < region.start < hi), None)
     if function is None:
         return ""
-    known = set(spec.input_names) | {d.name for d in spec.input_vars} | macros
+    known = set(spec.input_names) | {d.name for d in spec.input_vars} | set(file_macros(src, parameters=True))
     named = set(_IDENTIFIER.findall(src.text[region.code_start : region.code_end]))
     lines = []
     for item in function.body.block_items or ():
