@@ -22,7 +22,6 @@ from orcu.errors import AnnotationError, UsageError
 from orcu.execution.result import MEASURE_NAMES
 from orcu.files import replace_atomically
 from orcu.frontend import generated
-from orcu.frontend.clib import cxx_context
 from orcu.frontend.ctext import blank_comments
 from orcu.frontend.types import cxx_spellings
 from orcu.planning.program import Program
@@ -489,7 +488,7 @@ def _header(
         unchecked=provenance.unchecked,
         helpers=bool(program.helpers) and not program.fragment,
         includes=sorted(set().union(*(c.includes for c in codes))),
-        **cxx_context(program.src, program.renames),
+        **program.c_meaning.template_args(),
         macros=_size_macros(program),
     )
 

@@ -122,29 +122,17 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
     # Several tunes share the cache: each writes and compiles under a name of its own and
     # renames the result into place, so no process ever runs another's half-written file.
     partial = workdir / f".{key}.{uuid.uuid4().hex[:8]}"  # a name of this build's own
-    partial_src, partial_c, partial_o = Path(f"{partial}.cu"), Path(f"{partial}.c"), Path(f"{partial}.reference.o")
+    partial_src = Path(f"{partial}.cu")
     try:
-        with partial_files(partial, partial_src, partial_c, partial_o):
+        with partial_files(partial, partial_src):
             partial_src.write_text(job.source, **ENCODING)
             # nvcc's builds say what ptxas made of each kernel (registers, shared memory) for the model
             verbose = ("-Xptxas", "-v") if job.compiler == NVCC else ()
             # nothing runs it: nvcc compiles the device code alone (the host's compile was a third
             # of a build), anything else an object
             only = () if backend_of(job.backend).runs else ("-cubin",) if job.compiler == NVCC else ("-c",)
-            libs = job.libs
-            c_build = None
-            if job.reference and not only:  # a program to link: the C reference's object with it
-                reference_o = workdir / f"{key}.reference.o"
-                partial_c.write_text(job.reference, **ENCODING)
-                c_build = compile_c(partial_c, partial_o, job.flags)
-                os.replace(partial_c, workdir / f"{key}.c")  # kept, for the user to read
-                if c_build.ok:
-                    os.replace(partial_o, reference_o)
-                    libs = (str(reference_o), *libs)
-            if c_build is not None and not c_build.ok:
-                message = c_build.message.replace(str(partial_c), str(workdir / f"{key}.c"))
-                build = replace(c_build, message=f"the original C code, compiled as C: {message}")
-            else:
+            reference, build = _reference_object(job, workdir) if job.reference and not only else (None, None)
+            if build is None or build.ok:
                 build = compile_program(
                     job.compiler,
                     partial_src,
@@ -152,7 +140,7 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
                     job.target_arch,
                     job.flags + verbose + only,
                     dict(job.defines) if job.defines is not None else None,
-                    libs=libs,
+                    libs=(str(reference), *job.libs) if reference is not None else job.libs,
                 )
             os.replace(partial_src, src)  # kept after a failure too, for the user to read
             if build.ok:
@@ -161,6 +149,26 @@ def build_harness(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
     except Interrupted:
         return exe, Build(False, 0.0, "not built: orcu was interrupted")
     return exe, replace(build, message=build.message.replace(str(partial_src), str(src)))
+
+
+def _reference_object(job: BuildJob, workdir: Path) -> tuple[Path, Build]:
+    """The object of the harness's C reference, by its content and flags: the harnesses of one
+    region and input size (every batch of its variants) share one; compiled where none is yet
+    (its Build says how; 0 s where found). Its C file is kept beside it, for the user to read."""
+    key = hashlib.sha256("\0".join([job.reference, *job.flags]).encode()).hexdigest()[:20]
+    source, obj = workdir / f"reference-{key}.c", workdir / f"reference-{key}.o"
+    if obj.exists():
+        return obj, Build(True, 0.0, "")
+    partial = workdir / f".reference-{key}.{uuid.uuid4().hex[:8]}"
+    partial_c, partial_o = Path(f"{partial}.c"), Path(f"{partial}.o")
+    with partial_files(partial_c, partial_o):
+        partial_c.write_text(job.reference, **ENCODING)
+        build = compile_c(partial_c, partial_o, job.flags)
+        os.replace(partial_c, source)
+        if build.ok:
+            os.replace(partial_o, obj)
+    message = build.message.replace(str(partial_c), str(source))
+    return obj, replace(build, message=f"the original C code, compiled as C: {message}" if not build.ok else message)
 
 
 def run_harness(exe: Path, job: RunJob, workdir: Path, live: set | None = None) -> dict[str, Any]:

@@ -24,7 +24,6 @@ from orcu.analysis.nest import analyze
 from orcu.codegen.region import RegionCode, prelude
 from orcu.codegen.templates import render
 from orcu.errors import AnalysisError, SpecError
-from orcu.frontend.clib import c_headers, cxx_context
 from orcu.frontend.cparse import arithmetic_typedefs, file_macros, parse_expression, parse_statements
 from orcu.frontend.ir import Stmt, loops_of
 from orcu.frontend.ir import statements as nest_statements
@@ -329,7 +328,7 @@ def _render(
         includes=sorted(set().union(*(c.includes for c in codes)) - {"math.h"}),  # the tuned file's headers
         init=_init_code(spec.init_code),
         prelude=prelude(codes),
-        **cxx_context(program.src, program.renames),
+        **program.c_meaning.template_args(),
         kernels="\n".join(c.text for c in codes),
         helpers=program.helpers,
         values=values,
@@ -399,7 +398,7 @@ def _reference_c(
         "reference.c.j2",
         source=program.src.path,
         region=f"orcu_{program.nests[region_index].name}",
-        headers=c_headers(program.src),
+        headers=program.c_meaning.c_headers,
         macros={**macros, **{k: _literal(v) for k, v in inputs.items() if k in defined}},
         inputs={k: _literal(v) for k, v in inputs.items() if k not in defined},
         typedefs=typedefs,

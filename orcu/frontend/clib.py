@@ -18,9 +18,11 @@ includes them, and no others: orcu's are not the user's).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, fields
 
 from orcu.frontend.cparse import local_headers
 from orcu.frontend.ctext import blank_comments
+from orcu.frontend.generated import blank_spans
 from orcu.frontend.source import SourceFile
 from orcu.frontend.types import cxx_spellings
 
@@ -63,12 +65,18 @@ C_HEADERS = frozenset(
 _SYSTEM_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([^>\n]+)>", re.MULTILINE)
 
 
-def c_headers(src: SourceFile) -> list[str]:
+def _c_texts(src: SourceFile) -> list[str]:
+    """The C the file's own headers and the file hold, comments blanked, and a tuned file's
+    generated blocks too (orcu's includes and macros are not the user's)."""
+    return [blank_comments(t) for _, t in [*local_headers(src.path, src.text), (src.path, blank_spans(src.text))]]
+
+
+def c_headers(src: SourceFile) -> tuple[str, ...]:
     """The standard C headers the file and its own headers include, in order, each once."""
     found: list[str] = []
-    for _, text in [*local_headers(src.path, src.text), (src.path, src.text)]:
-        found += [h.strip() for h in _SYSTEM_INCLUDE.findall(blank_comments(text)) if h.strip() in C_HEADERS]
-    return list(dict.fromkeys(found))
+    for text in _c_texts(src):
+        found += [h.strip() for h in _SYSTEM_INCLUDE.findall(text) if h.strip() in C_HEADERS]
+    return tuple(dict.fromkeys(found))
 
 
 def type_generic(src: SourceFile) -> bool:
@@ -164,11 +172,11 @@ C_FUNCTIONS: dict[str, tuple] = _forms()
 _DEFINES = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)|\b([A-Za-z_]\w*)\s*\([^;{}()]*\)\s*\{", re.M)
 
 
-def conversion_macros(src: SourceFile) -> list[tuple[str, str]]:
+def conversion_macros(src: SourceFile) -> tuple[tuple[str, str], ...]:
     """(the macro's head, its body) for each C library function the file names: its arguments
     converted to C's parameter types (pointer parameters as they are). After <tgmath.h> the
     floating-point functions are type-generic in C too, and keep C++'s overloads."""
-    texts = [blank_comments(t) for _, t in [*local_headers(src.path, src.text), (src.path, src.text)]]
+    texts = _c_texts(src)
     named = {name for t in texts for name in re.findall(r"\b([A-Za-z_]\w*)\s*\(", t)}
     # the file's own (a macro, or a function it defines): C calls that, as the generated code does
     own = {m.group(1) or m.group(2) for t in texts for m in _DEFINES.finditer(t)}
@@ -180,16 +188,24 @@ def conversion_macros(src: SourceFile) -> list[tuple[str, str]]:
         args = [f"orcu_{k}" for k in range(len(params))]
         body = ", ".join(a if p is None else f"({p})({a})" for a, p in zip(args, params))
         out.append((f"{name}({', '.join(args)})", f"{name}({body})"))
-    return out
+    return tuple(out)
 
 
-def cxx_context(src: SourceFile, renames) -> dict:
-    """What a template of generated CUDA C++ needs to keep the file's C meaning: its C headers,
-    C's library as C calls it (conversion_macros), C's spellings C++ writes otherwise
-    (``restrict``) and the file's names CUDA C++ takes (``renames``, frontend/cxxnames.py)."""
-    return {
-        "c_headers": c_headers(src),
-        "c_library": conversion_macros(src),
-        "spellings": cxx_spellings(src.text),
-        "renames": renames,
-    }
+@dataclass(frozen=True)
+class CMeaning:
+    """What generated CUDA C++ needs to keep a file's C meaning, computed once per file: its C
+    headers, C's library as C calls it (conversion_macros), C's words C++ spells otherwise
+    (``restrict``) and the file's names CUDA C++ takes (frontend/cxxnames.py)."""
+
+    c_headers: tuple[str, ...]
+    c_library: tuple[tuple[str, str], ...]
+    spellings: tuple[tuple[str, str], ...]
+    renames: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, src: SourceFile, renames: tuple[tuple[str, str], ...]) -> CMeaning:
+        return cls(c_headers(src), conversion_macros(src), tuple(cxx_spellings(src.text)), renames)
+
+    def template_args(self) -> dict[str, tuple]:
+        """The fields by name: what header.cu.j2 and harness.cu.j2 read."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}

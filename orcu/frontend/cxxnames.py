@@ -79,7 +79,21 @@ ALTERNATIVE_TOKENS = frozenset(
 # What orcu's generated code (prelude, kernels, host functions, harness) writes after the renames:
 # C++'s keywords, and CUDA's names.
 GENERATED_WORDS = frozenset(
-    ["asm", "bool", "decltype", "false", "namespace", "nullptr", "operator", "static_assert", "static_cast", "template", "true", "typename", "using"]
+    [
+        "asm",
+        "bool",
+        "decltype",
+        "false",
+        "namespace",
+        "nullptr",
+        "operator",
+        "static_assert",
+        "static_cast",
+        "template",
+        "true",
+        "typename",
+        "using",
+    ]
 )
 GENERATED_NAMES = frozenset(["dim3", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"])
 _VECTOR_BASES = [
@@ -182,19 +196,17 @@ def renamed(name: str) -> str:
     return f"orcu_c_{name}"
 
 
+_DECLARING = (c_ast.Decl, c_ast.Typedef, c_ast.Enumerator, c_ast.Struct, c_ast.Union, c_ast.Enum)
+
+
 def _declarations(tree: c_ast.Node):
-    """(name, coord, node) of every name the tree declares: objects, functions, parameters,
-    fields, typedefs, tags and enumerators."""
+    """(name, coord) of every name the tree declares: objects, functions, parameters, fields,
+    typedefs, tags and enumerators."""
     stack = [tree]
     while stack:
         node = stack.pop()
-        if (
-            isinstance(node, (c_ast.Decl, c_ast.Typedef, c_ast.Enumerator))
-            and node.name
-            or isinstance(node, (c_ast.Struct, c_ast.Union, c_ast.Enum))
-            and node.name
-        ):
-            yield node.name, node.coord, node
+        if isinstance(node, _DECLARING) and node.name:
+            yield node.name, node.coord
         stack.extend(child for _, child in node.children())
 
 
@@ -205,13 +217,14 @@ def cxx_renames(src: SourceFile, tree: c_ast.FileAST, functions) -> tuple[tuple[
     macros = {head.split("(")[0] for head in file_macros(src, parameters=True)}
     exported = {f.decl.name for _, _, f in functions if "static" not in f.decl.storage}  # C callers name them
     out: dict[str, str] = {}
-    for name, coord, _ in _declarations(c_ast.FileAST(tree.ext[PRELUDE_DECLARATIONS:])):
+    for name, coord in _declarations(c_ast.FileAST(tree.ext[PRELUDE_DECLARATIONS:])):
         if coord is None or name in macros or name in exported:
             continue
         if name in _REFUSED and coord.file == src.path:
             raise src.error_at(
                 Location(coord.file, coord.line, coord.column or 1),
-                f"'{name}' is a {_REFUSED[name]} that orcu's generated CUDA C++ uses itself: name it otherwise in the C code",
+                f"'{name}' is a {_REFUSED[name]} that orcu's generated CUDA C++ uses itself: "
+                "name it otherwise in the C code",
                 AnalysisError,
             )
         if name in CXX_KEYWORDS or name in CUDA_NAMES:

@@ -14,6 +14,7 @@ from orcu.device import DEFAULT_PROFILE, Device, profile
 from orcu.errors import AnalysisError, AnnotationError, OrcuError
 from orcu.frontend import generated
 from orcu.frontend.annotations import Region, scan_regions
+from orcu.frontend.clib import CMeaning
 from orcu.frontend.cparse import ambiguous_typedefs, copied, file_macros, local_headers, parse_file, parse_statements
 from orcu.frontend.ctext import blank, blank_comments, brace_depth, matching_bracket
 from orcu.frontend.cxx import cxx_edits, cxx_prototype, declared
@@ -91,7 +92,7 @@ class Program:
     # Per PerfTuning region: what the declarations before it in its function set that its code
     # reads (``int *src = buffer;``), as assignments the harness runs first (_prologue).
     prologues: tuple[str, ...] = ()
-    renames: tuple[tuple[str, str], ...] = ()  # names CUDA C++ takes (``new``), as generated code spells them
+    c_meaning: CMeaning = field(default_factory=lambda: CMeaning((), (), (), ()))  # clib.py: to keep C's meaning
     # What is computed once from the program and kept (space.performance_space's spaces).
     memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -215,7 +216,7 @@ def load(
         tuple(groups),
         on_host,
         prologues,
-        renames=cxx_renames(src, tree, spans),
+        c_meaning=CMeaning.of(src, cxx_renames(src, tree, spans)),
     )
 
 

@@ -15,6 +15,10 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+// C's library as this file's C calls it: each argument converted to C's parameter type before
+// C++ (and CUDA) pick an overload by it, as C does (abs() of a double truncates, exp() of a float
+// is exp() of a double).
+#define fmax(orcu_0, orcu_1) fmax((double)(orcu_0), (double)(orcu_1))
 #endif
 // <<< orcu generated code: end
 /* Two Loop regions under one spec: an elementwise update, then a max reduction of

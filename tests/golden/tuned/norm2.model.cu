@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <math.h>
+// C's library as this file's C calls it: each argument converted to C's parameter type before
+// C++ (and CUDA) pick an overload by it, as C does (abs() of a double truncates, exp() of a float
+// is exp() of a double).
+#define sqrt(orcu_0) sqrt((double)(orcu_0))
 #endif
 // <<< orcu generated code: end
 /* Euclidean norm: the sum of squares is tuned on the GPU, the square root stays on the host. */
